@@ -1,0 +1,57 @@
+"""The ``yahtzee`` command: a thin adapter over the core. No rule logic lives here."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .. import __version__
+from ..core import YahtzeeError
+from . import play, rules, score
+
+EXIT_OK = 0
+EXIT_ERROR = 2
+
+_COMMANDS = (play, score, rules)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage mistake in one line on stderr and exits 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_ERROR, f"yahtzee: error: {message} (try '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="yahtzee",
+        description="Yahtzee with the official rules exactly. With no command, starts a game.",
+    )
+    parser.add_argument("--version", action="version", version=f"yahtzee {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module in _COMMANDS:
+        module.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad input or illegal move)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(args_list or ["play"])
+    try:
+        return int(args.run(args))
+    except YahtzeeError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"{error.strerror or error}: {error.filename}" if error.filename else str(error))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    return EXIT_ERROR
+
+
+def _fail(message: str) -> None:
+    print(f"yahtzee: error: {' '.join(message.split())}", file=sys.stderr)

@@ -1,0 +1,40 @@
+"""Small helpers shared by the commands: reading inputs and writing outputs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..core import InvalidInput, RuleSet, Scorecard
+
+
+def add_rules_option(parser: Any) -> None:
+    parser.add_argument(
+        "--rules",
+        default="official",
+        metavar="NAME",
+        help=f"rule set: {', '.join(RuleSet.names())} (default: official)",
+    )
+
+
+def read_card(path: str | None) -> Scorecard:
+    """A scorecard from a JSON file (``-`` for standard input); empty when no file is given."""
+    if path is None:
+        return Scorecard.empty()
+    if path == "-":
+        text = sys.stdin.read()
+    else:
+        file = Path(path)
+        if not file.is_file():
+            raise InvalidInput(f"No card file at {path}.")
+        try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput(f"The card file {path} is not UTF-8 text.") from None
+    return Scorecard.from_json(text)
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2))

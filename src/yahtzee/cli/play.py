@@ -1,0 +1,169 @@
+"""``yahtzee play``: a line-based game (prompts on stdout, answers on stdin).
+
+Every decision goes to the engine; this module only reads commands and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from ..core import Category, Game, InvalidInput, Keep, RandomDice, Scorecard, YahtzeeError
+from ._io import add_rules_option
+
+HELP = """Commands:
+  keep DICE    keep these dice and roll the others (k 335); 'roll' re-rolls all five
+  score BOX    fill a box with the dice showing (s fh, score aces, s 3k)
+  boxes        what the dice score in each legal box
+  card         your scorecard;  cards: everyone's totals
+  help         this text;  quit: stop playing"""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "play",
+        help="play a game in the terminal (the default)",
+        description="Play Yahtzee with line-based prompts: one player or up to eight.",
+    )
+    parser.add_argument(
+        "names", nargs="*", metavar="NAME", help="player names in seat order (default: You)"
+    )
+    add_rules_option(parser)
+    parser.add_argument("--seed", help="seed the dice for a reproducible game")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = Game(args.names or ["You"], args.rules, RandomDice(args.seed))
+    PlainGame(game, _read_line, print).play()
+    return 0
+
+
+def _read_line(prompt: str) -> str | None:
+    print(prompt, end="", flush=True)
+    line = sys.stdin.readline()
+    return None if line == "" else line.rstrip("\n")
+
+
+class PlainGame:
+    """Drives a :class:`Game` from lines of text."""
+
+    def __init__(
+        self, game: Game, read: Callable[[str], str | None], write: Callable[[str], None]
+    ) -> None:
+        self.game, self.read, self.write = game, read, write
+
+    def play(self) -> None:
+        self.write(f"Yahtzee ({self.game.rules.name} rules). Type 'help' for commands.")
+        while not self.game.is_over:
+            if not self._step():
+                self.write("Game stopped.")
+                return
+        self._finish()
+
+    def _step(self) -> bool:
+        game = self.game
+        seat = game.current_player
+        assert seat is not None
+        turn = game.turn
+        if turn is None:  # playoff: each tied player throws all five dice
+            dice = game.roll()
+            self.write(f"Playoff: {game.players[seat]} throws {dice.spaced()} (sum {dice.total}).")
+            return True
+        if turn.dice is None:
+            card = game.cards[seat]
+            self.write("")
+            self.write(f"Round {turn.round} of 13: {game.players[seat]} (total {card.total})")
+            self._show_roll(game.roll())
+        line = self.read(f"{game.players[seat]}> ")
+        if line is None:
+            return False
+        return self._command(line.strip())
+
+    def _command(self, line: str) -> bool:
+        verb, _, rest = line.partition(" ")
+        verb = verb.lower()
+        try:
+            if verb in {"quit", "exit", "q"}:
+                return False
+            if verb in {"help", "?", "h"}:
+                self.write(HELP)
+            elif verb in {"keep", "k"}:
+                self._roll(Keep.parse(rest) if rest.strip() else None)
+            elif verb in {"roll", "r"}:
+                self._roll(Keep.parse(rest) if rest.strip() else Keep.NONE)
+            elif verb in {"score", "s"}:
+                self._score(rest)
+            elif verb in {"boxes", "b"}:
+                self._show_boxes()
+            elif verb in {"card", "c"}:
+                self._show_card(self.game.cards[self._seat()])
+            elif verb == "cards":
+                for name, card in zip(self.game.players, self.game.cards, strict=True):
+                    self.write(f"  {name}: {card.total}")
+            elif not verb:
+                self.write("Type a command: keep DICE, roll, score BOX, boxes, card, help.")
+            else:
+                self.write(f"Unknown command {verb!r}. Type 'help' for the commands.")
+        except YahtzeeError as error:
+            self.write(str(error))
+        return True
+
+    def _seat(self) -> int:
+        seat = self.game.current_player
+        assert seat is not None
+        return seat
+
+    def _roll(self, keep: Keep | None) -> None:
+        if keep is None:
+            raise InvalidInput("Say which dice to keep, like 'keep 335', or 'roll' for all five.")
+        self._show_roll(self.game.roll(keep))
+
+    def _score(self, box: str) -> None:
+        seat = self._seat()
+        placement = self.game.score(Category.parse(box))
+        bonus = (
+            f" and a {placement.yahtzee_bonus}-point Yahtzee bonus"
+            if placement.yahtzee_bonus
+            else ""
+        )
+        card = self.game.cards[seat]
+        self.write(
+            f"{self.game.players[seat]} scores {placement.points} in "
+            f"{placement.category.display_name}{bonus}. Total {card.total}."
+        )
+
+    def _show_roll(self, dice: Any) -> None:
+        turn = self.game.turn
+        assert turn is not None
+        left = turn.rolls_left
+        plural = "roll" if left == 1 else "rolls"
+        self.write(f"Roll {turn.rolls}: {dice.spaced()}  ({left} {plural} left)")
+        self._show_boxes()
+
+    def _show_boxes(self) -> None:
+        options = ", ".join(
+            f"{p.category.display_name} {p.points}"
+            + (f"+{p.yahtzee_bonus}" if p.yahtzee_bonus else "")
+            for p in self.game.placements()
+        )
+        self.write(f"  Boxes: {options}")
+
+    def _show_card(self, card: Scorecard) -> None:
+        for category, points in card:
+            shown = "-" if points is None else str(points)
+            self.write(f"  {category.display_name:<16}{shown:>4}")
+        self.write(
+            f"  Upper {card.upper_subtotal} (bonus {card.upper_bonus}, "
+            f"{card.points_to_upper_bonus} to go), Yahtzee bonus {card.yahtzee_bonus}, "
+            f"total {card.total}"
+        )
+
+    def _finish(self) -> None:
+        self.write("")
+        self.write("Game over.")
+        for standing in self.game.standings():
+            mark = "  (winner)" if standing.winner else ""
+            self.write(f"  {standing.place}. {standing.name}: {standing.total}{mark}")

@@ -1,0 +1,277 @@
+"""Dice as sorted multisets: the 252 distinct rolls, the 462 distinct keeps, and the one
+chance function (:func:`chance_outcomes`) that play samples and the solver enumerates."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import ClassVar, NamedTuple, Self
+
+from .errors import InvalidInput
+
+FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+DICE_COUNT = 5
+
+_SEPARATORS = re.compile(r"[\s,;/]+|(?<=[0-9])-(?=[0-9])")
+_BRACKETS = "[](){}"
+_EMPTY_KEEP_WORDS = frozenset({"", "-", "none", "nothing", "no dice", "0 dice"})
+
+
+def _faces_from_text(text: str, what: str) -> tuple[int, ...]:
+    """Read faces from ``"1 3 3 5 6"``, ``"13356"``, ``"1,3,3,5,6"`` or ``"[1, 3, 3, 5, 6]"``."""
+    if not isinstance(text, str):
+        raise InvalidInput(f"{what} must be text like 13356, not {type(text).__name__}.")
+    body = text.strip().strip(_BRACKETS).strip()
+    tokens = [t for t in _SEPARATORS.split(body) if t] if _SEPARATORS.search(body) else list(body)
+    faces: list[int] = []
+    for token in tokens:
+        if len(token) != 1 or token not in "123456":
+            where = "" if token == text.strip() else f" in {text!r}"
+            raise InvalidInput(f"{token!r}{where} is not a die face: each die shows 1 to 6.")
+        faces.append(int(token))
+    return tuple(faces)
+
+
+def _check_faces(faces: object, what: str) -> tuple[int, ...]:
+    if isinstance(faces, str):
+        raise InvalidInput(f"{what} takes faces as numbers; use {what}.parse({faces!r}) for text.")
+    if not isinstance(faces, Iterable):
+        raise InvalidInput(f"{what} needs a sequence of faces, not {faces!r}.")
+    try:
+        items: tuple[object, ...] = tuple(faces)
+    except TypeError:
+        raise InvalidInput(f"{what} needs a sequence of faces, not {faces!r}.") from None
+    checked: list[int] = []
+    for face in items:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise InvalidInput(f"{face!r} is not a die face: each die shows 1 to 6.")
+        checked.append(face)
+    return tuple(sorted(checked))
+
+
+@dataclass(frozen=True, slots=True)
+class _Faces:
+    """A sorted multiset of die faces (shared behaviour of :class:`Dice` and :class:`Keep`)."""
+
+    faces: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "faces", _check_faces(self.faces, type(self).__name__))
+
+    @property
+    def counts(self) -> tuple[int, int, int, int, int, int]:
+        """How many dice show each face, for faces 1 to 6."""
+        c = [0] * 6
+        for face in self.faces:
+            c[face - 1] += 1
+        return (c[0], c[1], c[2], c[3], c[4], c[5])
+
+    @property
+    def total(self) -> int:
+        """The sum of the faces."""
+        return sum(self.faces)
+
+    def count(self, face: int) -> int:
+        """How many dice show ``face``."""
+        return self.faces.count(face)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.faces)
+
+    def __len__(self) -> int:
+        return len(self.faces)
+
+    def __str__(self) -> str:
+        return "".join(map(str, self.faces))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({str(self)!r})"
+
+    def spaced(self) -> str:
+        """Faces separated by spaces, as players write them: ``"1 3 3 5 6"``."""
+        return " ".join(map(str, self.faces))
+
+    def contains(self, other: _Faces) -> bool:
+        """Whether ``other`` is a sub-multiset of these faces."""
+        mine, theirs = self.counts, other.counts
+        return all(t <= m for m, t in zip(mine, theirs, strict=True))
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Dice(_Faces):
+    """Five dice as a sorted multiset. ``Dice.parse("1 3 3 5 6") == Dice.parse("13356")``."""
+
+    def __post_init__(self) -> None:
+        _Faces.__post_init__(self)
+        if len(self.faces) != DICE_COUNT:
+            raise InvalidInput(
+                f"{len(self.faces)} dice given ({self}); a roll has exactly five dice."
+            )
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """Read five dice from text: ``"13356"``, ``"1 3 3 5 6"``, ``"1,3,3,5,6"``."""
+        faces = _faces_from_text(text, "Dice")
+        if not faces:
+            raise InvalidInput("No dice given: write five faces from 1 to 6, like 13356.")
+        if len(faces) != DICE_COUNT:
+            raise InvalidInput(
+                f"{len(faces)} dice in {text!r}; a roll has exactly five dice, like 13356."
+            )
+        return cls(faces)
+
+    @staticmethod
+    def all() -> tuple[Dice, ...]:
+        """The 252 distinct rolls of five dice, in lexicographic order."""
+        return _ALL_DICE
+
+    @property
+    def index(self) -> int:
+        """Position of this roll in :meth:`all` (0 to 251)."""
+        return _DICE_INDEX[self]
+
+    @property
+    def probability(self) -> Fraction:
+        """The chance of this roll when all five dice are thrown."""
+        return Fraction(_arrangements(self.faces), 6**DICE_COUNT)
+
+    @property
+    def is_yahtzee(self) -> bool:
+        """All five dice show the same face."""
+        return self.faces[0] == self.faces[-1]
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Keep):
+            return self.contains(item)
+        if isinstance(item, int) and not isinstance(item, bool):
+            return item in self.faces
+        return False
+
+    def keeps(self) -> tuple[Keep, ...]:
+        """Every distinct keep these dice allow (keeping nothing and keeping all included)."""
+        return _keeps_of(self)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Keep(_Faces):
+    """Dice set aside before a roll: a sub-multiset of zero to five faces.
+
+    As an action, ``Keep(k)`` means "keep these dice and roll the others"; the first roll
+    of a turn is ``Keep()`` (keep nothing, throw all five).
+    """
+
+    faces: tuple[int, ...] = ()
+    NONE: ClassVar[Keep]
+
+    def __post_init__(self) -> None:
+        _Faces.__post_init__(self)
+        if len(self.faces) > DICE_COUNT:
+            raise InvalidInput(f"Cannot keep {len(self.faces)} dice; there are only five.")
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """Read a keep: ``"33"``, ``"3 3"``, or ``"-"`` / ``"none"`` / ``""`` for no dice."""
+        if isinstance(text, str) and text.strip().lower() in _EMPTY_KEEP_WORDS:
+            return cls(())
+        faces = _faces_from_text(text, "Keep")
+        if len(faces) > DICE_COUNT:
+            raise InvalidInput(f"{len(faces)} dice in {text!r}; you can keep at most five.")
+        return cls(faces)
+
+    @classmethod
+    def of(cls, faces: Iterable[int]) -> Self:
+        """A keep from any iterable of faces (a :class:`Dice` included)."""
+        return cls(tuple(faces))
+
+    @staticmethod
+    def all() -> tuple[Keep, ...]:
+        """The 462 distinct keeps, by size then lexicographically."""
+        return _ALL_KEEPS
+
+    @property
+    def index(self) -> int:
+        """Position of this keep in :meth:`all` (0 to 461)."""
+        return _KEEP_INDEX[self]
+
+    @property
+    def rerolled(self) -> int:
+        """How many dice are thrown around this keep."""
+        return DICE_COUNT - len(self.faces)
+
+    def __str__(self) -> str:
+        return _Faces.__str__(self) or "-"
+
+    def spaced(self) -> str:
+        return _Faces.spaced(self) or "nothing"
+
+    def with_thrown(self, thrown: Iterable[int]) -> Dice:
+        """The dice that show after throwing ``thrown`` around this keep."""
+        return Dice(self.faces + tuple(thrown))
+
+
+Keep.NONE = Keep(())
+
+
+class Outcome(NamedTuple):
+    """One result of a throw and its exact probability."""
+
+    dice: Dice
+    probability: Fraction
+
+
+def _arrangements(faces: tuple[int, ...]) -> int:
+    """How many ordered throws give this multiset (the multinomial coefficient)."""
+    result = math.factorial(len(faces))
+    for face in set(faces):
+        result //= math.factorial(faces.count(face))
+    return result
+
+
+@cache
+def _multisets(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(itertools.combinations_with_replacement(FACES, n))
+
+
+@cache
+def chance_outcomes(keep: Keep) -> tuple[Outcome, ...]:
+    """Every distinct result of throwing the dice not in ``keep``, with its probability.
+
+    This is the single chance step of the game: play samples it, the solver enumerates
+    it. Outcomes are in the order of :meth:`Dice.all`; probabilities are exact and sum to 1.
+    """
+    n = keep.rerolled
+    outcomes = [
+        Outcome(Dice(keep.faces + thrown), Fraction(_arrangements(thrown), 6**n))
+        for thrown in _multisets(n)
+    ]
+    outcomes.sort(key=lambda o: o.dice.faces)
+    return tuple(outcomes)
+
+
+def _all_dice() -> tuple[Dice, ...]:
+    return tuple(Dice(faces) for faces in _multisets(DICE_COUNT))
+
+
+def _all_keeps() -> tuple[Keep, ...]:
+    return tuple(Keep(faces) for n in range(DICE_COUNT + 1) for faces in _multisets(n))
+
+
+@cache
+def _keeps_of(dice: Dice) -> tuple[Keep, ...]:
+    found = {
+        Keep(tuple(sub))
+        for n in range(DICE_COUNT + 1)
+        for sub in itertools.combinations(dice.faces, n)
+    }
+    return tuple(sorted(found, key=lambda k: (len(k), k.faces)))
+
+
+_ALL_DICE = _all_dice()
+_DICE_INDEX = {dice: i for i, dice in enumerate(_ALL_DICE)}
+_ALL_KEEPS = _all_keeps()
+_KEEP_INDEX = {keep: i for i, keep in enumerate(_ALL_KEEPS)}

@@ -1,0 +1,136 @@
+"""The events of a game: an append-only, JSON-serialisable log that is the game's truth."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .category import Category
+from .dice import Dice, Keep
+from .errors import InvalidInput
+
+EVENT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """The seats (names in seat order) and the rule set, by registered name."""
+
+    players: tuple[str, ...]
+    rules: str
+    version: int = EVENT_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """A player kept ``keep`` and threw the rest; ``dice`` is what then showed."""
+
+    player: int
+    keep: Keep
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A player filled ``category`` with ``points`` (plus any Yahtzee bonus)."""
+
+    player: int
+    category: Category
+    points: int
+    yahtzee_bonus: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayoffRolled:
+    """A player tied for first place threw all five dice in the playoff."""
+
+    player: int
+    dice: Dice
+
+
+Event = GameStarted | Rolled | Scored | PlayoffRolled
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The JSON form of an event."""
+    match event:
+        case GameStarted(players, rules, version):
+            return {"type": "start", "version": version, "players": list(players), "rules": rules}
+        case Rolled(player, keep, dice):
+            return {"type": "roll", "player": player, "keep": str(keep), "dice": str(dice)}
+        case Scored(player, category, points, bonus):
+            return {
+                "type": "score",
+                "player": player,
+                "category": category.key,
+                "points": points,
+                "yahtzee_bonus": bonus,
+            }
+        case PlayoffRolled(player, dice):
+            return {"type": "playoff_roll", "player": player, "dice": str(dice)}
+
+
+def _int(data: Mapping[str, Any], key: str) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInput(f"Event field {key!r} must be a whole number, not {value!r}.")
+    return value
+
+
+def _text(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise InvalidInput(f"Event field {key!r} must be text, not {value!r}.")
+    return value
+
+
+def _start(data: Mapping[str, Any]) -> GameStarted:
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InvalidInput("A start event needs 'players', a list of names.")
+    version = _int(data, "version")
+    if version != EVENT_VERSION:
+        raise InvalidInput(f"Event version {version} is not supported (this is {EVENT_VERSION}).")
+    return GameStarted(tuple(players), _text(data, "rules"), version)
+
+
+def _roll(data: Mapping[str, Any]) -> Rolled:
+    return Rolled(
+        _int(data, "player"), Keep.parse(_text(data, "keep")), Dice.parse(_text(data, "dice"))
+    )
+
+
+def _score(data: Mapping[str, Any]) -> Scored:
+    return Scored(
+        _int(data, "player"),
+        Category.parse(_text(data, "category")),
+        _int(data, "points"),
+        _int(data, "yahtzee_bonus"),
+    )
+
+
+def _playoff(data: Mapping[str, Any]) -> PlayoffRolled:
+    return PlayoffRolled(_int(data, "player"), Dice.parse(_text(data, "dice")))
+
+
+_READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
+    "start": _start,
+    "roll": _roll,
+    "score": _score,
+    "playoff_roll": _playoff,
+}
+
+
+def event_from_dict(data: object) -> Event:
+    """Read one event written by :func:`event_to_dict`; malformed data is ``InvalidInput``."""
+    if isinstance(data, GameStarted | Rolled | Scored | PlayoffRolled):
+        return data
+    if not isinstance(data, Mapping):
+        raise InvalidInput(f"An event must be a JSON object, not {type(data).__name__}.")
+    kind = data.get("type")
+    reader = _READERS.get(kind) if isinstance(kind, str) else None
+    if reader is None:
+        known = ", ".join(_READERS)
+        raise InvalidInput(f"Unknown event type {kind!r}; known types: {known}.")
+    return reader(data)

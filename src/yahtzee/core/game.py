@@ -1,0 +1,290 @@
+"""A game of Yahtzee for 1 to 8 players: actions, legal actions, events, replay, standings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Self
+
+from . import state as machine
+from .category import Category
+from .dice import Dice, Keep
+from .errors import IllegalMove, InvalidInput
+from .events import (
+    Event,
+    GameStarted,
+    PlayoffRolled,
+    Rolled,
+    Scored,
+    event_from_dict,
+    event_to_dict,
+)
+from .rules import RuleSet
+from .scorecard import Scorecard
+from .scoring import Placement
+from .sources import DiceSource, RandomDice
+from .state import GameState, Phase, Turn
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The action of filling a box with the dice showing."""
+
+    category: Category
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        return cls(Category.parse(text))
+
+    def __str__(self) -> str:
+        return f"score {self.category.display_name}"
+
+
+Action = Keep | Score
+"""An action: ``Keep(k)`` keeps ``k`` and rolls the other dice; ``Score(c)`` fills box ``c``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's place: 1 for first (shared on equal totals), ``winner`` per the tie-break."""
+
+    place: int
+    player: int
+    name: str
+    total: int
+    winner: bool
+
+
+class LegalActions:
+    """A lazy view of the actions allowed now; supports ``in``, iteration and ``len``."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Keep | Score):
+            return False
+        try:
+            self._game.check(action)
+        except IllegalMove:
+            return False
+        return True
+
+    def _candidates(self) -> Iterator[Action]:
+        state = self._game.state
+        turn = state.turn
+        if state.phase is Phase.OVER:
+            return
+        if state.playoff is not None or turn is None or turn.dice is None:
+            yield Keep.NONE
+            return
+        if turn.rolls < machine.ROLLS_PER_TURN:
+            yield from turn.dice.keeps()
+        for placement in state.cards[turn.player].placements(turn.dice, state.rules):
+            yield Score(placement.category)
+
+    def __iter__(self) -> Iterator[Action]:
+        return self._candidates()
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self._candidates())
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self._candidates())
+
+    def __repr__(self) -> str:
+        return f"<LegalActions {', '.join(map(str, self))}>"
+
+
+class Game:
+    """A game in progress. Its truth is the append-only list of events (:attr:`events`)."""
+
+    def __init__(
+        self,
+        players: Sequence[str] | int = 1,
+        rules: RuleSet | str | None = None,
+        dice: DiceSource | None = None,
+    ) -> None:
+        if isinstance(players, int) and not isinstance(players, bool):
+            if not 1 <= players <= machine.MAX_PLAYERS:
+                raise InvalidInput(f"A game has 1 to {machine.MAX_PLAYERS} players, not {players}.")
+            players = [f"Player {i + 1}" for i in range(players)]
+        if isinstance(players, str) or not isinstance(players, Sequence):
+            raise InvalidInput("Players must be a list of names or a number from 1 to 8.")
+        rule_set = _rules(rules)
+        if RuleSet.named(rule_set.name) != rule_set:
+            raise InvalidInput(f"Rule set {rule_set.name!r} is not registered.")
+        opening = GameStarted(tuple(players), rule_set.name)
+        self._state = machine.start(opening)
+        self._events: list[Event] = [
+            GameStarted(self._state.players, opening.rules, opening.version)
+        ]
+        self.dice_source: DiceSource = dice if dice is not None else RandomDice()
+
+    # Reading ------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self._state
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._state.rules
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._state.players
+
+    @property
+    def cards(self) -> tuple[Scorecard, ...]:
+        return self._state.cards
+
+    @property
+    def phase(self) -> Phase:
+        return self._state.phase
+
+    @property
+    def turn(self) -> Turn | None:
+        return self._state.turn
+
+    @property
+    def current_player(self) -> int | None:
+        return self._state.current_player
+
+    @property
+    def dice(self) -> Dice | None:
+        """The dice showing in the current turn (``None`` before its first roll)."""
+        return self._state.turn.dice if self._state.turn else None
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.phase is Phase.OVER
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over (several for a shared win)."""
+        return self._state.winners
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The event log in JSON form (a fresh copy)."""
+        return [event_to_dict(e) for e in self._events]
+
+    @property
+    def event_log(self) -> tuple[Event, ...]:
+        return tuple(self._events)
+
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(self)
+
+    def placements(self) -> tuple[Placement, ...]:
+        """The legal boxes for the dice showing (empty before the first roll)."""
+        turn = self._state.turn
+        if turn is None or turn.dice is None:
+            return ()
+        return self._state.cards[turn.player].placements(turn.dice, self.rules)
+
+    def standings(self) -> tuple[Standing, ...]:
+        """Players by total, best first; places are shared on equal totals."""
+        cards, winners = self._state.cards, set(self._state.winners)
+        order = sorted(range(len(cards)), key=lambda p: (p not in winners, -cards[p].total, p))
+        result: list[Standing] = []
+        for index, player in enumerate(order):
+            previous = result[-1] if result else None
+            same = (
+                previous is not None
+                and cards[player].total == previous.total
+                and (player in winners) == previous.winner
+            )
+            place = previous.place if same and previous else index + 1
+            result.append(
+                Standing(
+                    place, player, self.players[player], cards[player].total, player in winners
+                )
+            )
+        return tuple(result)
+
+    # Acting -------------------------------------------------------------------------
+
+    def check(self, action: Action, player: int | None = None) -> None:
+        """Raise :class:`IllegalMove` unless ``action`` is allowed now."""
+        if isinstance(action, Score):
+            machine.check_score(self._state, action.category, player)
+        else:
+            machine.check_roll(self._state, action, player)
+
+    def roll(self, keep: Keep | str = Keep.NONE, *, player: int | None = None) -> Dice:
+        """Keep ``keep`` (none on the first roll) and throw the other dice."""
+        keep = keep if isinstance(keep, Keep) else Keep.parse(keep)
+        machine.check_roll(self._state, keep, player)
+        seat = self._state.current_player
+        assert seat is not None
+        dice = self.dice_source.throw(keep)
+        if self._state.playoff is not None:
+            self._append(PlayoffRolled(seat, dice))
+        else:
+            self._append(Rolled(seat, keep, dice))
+        return dice
+
+    def score(self, category: Category | str, *, player: int | None = None) -> Placement:
+        """Fill ``category`` with the dice showing; returns what it scored."""
+        category = category if isinstance(category, Category) else Category.parse(category)
+        placement = machine.check_score(self._state, category, player)
+        seat = self._state.current_player
+        assert seat is not None
+        self._append(Scored(seat, category, placement.points, placement.yahtzee_bonus))
+        return placement
+
+    def play(self, action: Action, *, player: int | None = None) -> Dice | Placement:
+        """Take any action: a :class:`Keep` rolls, a :class:`Score` fills a box."""
+        if isinstance(action, Score):
+            return self.score(action.category, player=player)
+        if isinstance(action, Keep):
+            return self.roll(action, player=player)
+        raise InvalidInput(f"Not an action: {action!r}.")
+
+    def _append(self, event: Event) -> None:
+        self._state = machine.apply(self._state, event)
+        self._events.append(event)
+
+    # Replay -------------------------------------------------------------------------
+
+    @classmethod
+    def replay(
+        cls, events: Iterable[dict[str, Any] | Event], dice: DiceSource | None = None
+    ) -> Game:
+        """Rebuild a game from its events; play goes on with ``dice`` (a fresh random source
+        by default). Malformed or impossible logs raise :class:`InvalidInput`."""
+        items = iter(events)
+        first = next(items, None)
+        if first is None:
+            raise InvalidInput("An event log starts with a start event; this one is empty.")
+        opening = event_from_dict(first)
+        if not isinstance(opening, GameStarted):
+            raise InvalidInput("An event log must begin with the game's start event.")
+        game = cls(list(opening.players), opening.rules, dice)
+        for number, raw in enumerate(items, start=2):
+            event = event_from_dict(raw)
+            try:
+                game._append(event)
+            except IllegalMove as error:
+                raise InvalidInput(f"Event {number} is not legal here: {error}") from None
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._state == other._state and self._events == other._events
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Game {', '.join(self.players)}: {self.phase}, {len(self._events)} events>"
+
+
+def _rules(rules: RuleSet | str | None) -> RuleSet:
+    if rules is None:
+        return RuleSet.official()
+    if isinstance(rules, str):
+        return RuleSet.named(rules)
+    return rules

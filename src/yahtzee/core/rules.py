@@ -1,0 +1,222 @@
+"""Rule sets: the official rules and the variants, as data in one registry."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Self
+
+from .errors import InvalidInput
+
+UPPER_BONUS = 35
+UPPER_BONUS_THRESHOLD = 63
+
+
+class JokerRule(StrEnum):
+    """What an extra Yahtzee (rolled with the Yahtzee box already filled) may do."""
+
+    FORCED = "forced"
+    """The rulebook: matching upper box if open; else any open lower box at full value;
+    else zero in an open upper box. Applies whether the Yahtzee box holds 50 or 0."""
+    FREE_CHOICE = "free-choice"
+    """Any open box; Full House and the straights score full value only when the
+    matching upper box is already filled."""
+    NONE = "none"
+    """No Joker: the dice score what they score normally, in any open box."""
+
+
+class TieBreak(StrEnum):
+    """How a tie for first place is settled."""
+
+    SHARED = "shared"
+    """The tied players share the win."""
+    PLAYOFF = "playoff"
+    """The tied players each roll all five dice once; highest sum wins; tied again, roll again."""
+
+
+_PLAYOFF_SUFFIX = "+playoff"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """A frozen set of rule options. Variants are values of this class, never code forks."""
+
+    name: str
+    summary: str
+    joker: JokerRule = JokerRule.FORCED
+    yahtzee_bonus: int = 100
+    tie_break: TieBreak = TieBreak.SHARED
+
+    # Registry -----------------------------------------------------------------------
+
+    @classmethod
+    def official(cls) -> RuleSet:
+        """The rulebook's rules (``000_3b6270680b3a475d.txt``): the default."""
+        return _REGISTRY["official"]
+
+    @classmethod
+    def named(cls, name: str) -> RuleSet:
+        """A registered rule set by name; ``NAME+playoff`` settles ties by a playoff."""
+        if not isinstance(name, str):
+            raise InvalidInput(f"A rule-set name must be text, not {type(name).__name__}.")
+        key = name.strip().lower().replace("_", "-").replace(" ", "-")
+        found = _REGISTRY.get(key)
+        if found is not None:
+            return found
+        if key.endswith(_PLAYOFF_SUFFIX) and key[: -len(_PLAYOFF_SUFFIX)] in _REGISTRY:
+            return _REGISTRY[key[: -len(_PLAYOFF_SUFFIX)]].with_playoff()
+        names = ", ".join(_REGISTRY)
+        raise InvalidInput(
+            f"Unknown rule set {name!r}. Rule sets: {names} (add '+playoff' to any of them)."
+        )
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """Names of the registered rule sets, ``official`` first."""
+        return tuple(_REGISTRY)
+
+    @classmethod
+    def register(cls, rules: RuleSet) -> RuleSet:
+        """Add a rule set to the registry (its name must be new)."""
+        if rules.name in _REGISTRY:
+            raise InvalidInput(f"A rule set named {rules.name!r} is already registered.")
+        _REGISTRY[rules.name] = rules
+        return rules
+
+    def with_playoff(self) -> RuleSet:
+        """The same rules with ties for first place settled by a one-roll playoff."""
+        if self.tie_break is TieBreak.PLAYOFF:
+            return self
+        return dataclasses.replace(
+            self, name=self.name + _PLAYOFF_SUFFIX, tie_break=TieBreak.PLAYOFF
+        )
+
+    # Data ---------------------------------------------------------------------------
+
+    @property
+    def scoring_key(self) -> str:
+        """What decides the score of any play (the tie-break does not): keys solver tables."""
+        return f"joker={self.joker.value};bonus={self.yahtzee_bonus}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "joker": self.joker.value,
+            "yahtzee_bonus": self.yahtzee_bonus,
+            "tie_break": self.tie_break.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Self:
+        if not isinstance(data, dict):
+            raise InvalidInput("A rule set must be a JSON object.")
+        try:
+            bonus = data.get("yahtzee_bonus", 100)
+            if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0:
+                raise InvalidInput("yahtzee_bonus must be a whole number of points, 0 or more.")
+            return cls(
+                name=str(data["name"]),
+                summary=str(data.get("summary", "")),
+                joker=JokerRule(data.get("joker", JokerRule.FORCED.value)),
+                yahtzee_bonus=bonus,
+                tie_break=TieBreak(data.get("tie_break", TieBreak.SHARED.value)),
+            )
+        except KeyError as missing:
+            raise InvalidInput(f"A rule set needs a {missing} field.") from None
+        except ValueError as bad:
+            if isinstance(bad, InvalidInput):
+                raise
+            raise InvalidInput(f"Bad rule-set data: {bad}.") from None
+
+    def describe(self) -> str:
+        """The rule set in words, for players."""
+        return "\n".join(_describe(self))
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _describe(rules: RuleSet) -> list[str]:
+    lines = [
+        f"{rules.name}: {rules.summary}",
+        "",
+        "Turns: 13 rounds; in each, every player in seat order takes one turn. Roll all five",
+        "dice, then up to two more times re-roll any of them (dice kept before included); stop",
+        "whenever you like. Then fill exactly one open box, with zero if the dice do not fit.",
+        "",
+        "Upper section: Aces to Sixes score the sum of the dice showing that face.",
+        f"Upper bonus: {UPPER_BONUS} points when the six upper boxes add up to "
+        f"{UPPER_BONUS_THRESHOLD} or more.",
+        "Lower section: Three of a Kind, Four of a Kind and Chance score the sum of all five",
+        "dice; Full House (three of one face and two of another) 25; Small Straight (four in",
+        "a row) 30; Large Straight (five in a row) 40; Yahtzee (five of a kind) 50.",
+        "A Large Straight may be scored as a Small Straight. A Yahtzee is not a Full House",
+        "or a straight, except as a Joker.",
+        "",
+    ]
+    if rules.yahtzee_bonus:
+        lines.append(
+            f"Yahtzee bonus: each further Yahtzee earns {rules.yahtzee_bonus} points when the\n"
+            "Yahtzee box holds 50 (none when it holds 0)."
+        )
+    else:
+        lines.append("Yahtzee bonus: none; a further Yahtzee earns only the box it is put in.")
+    lines.append(_JOKER_WORDS[rules.joker])
+    lines.append("")
+    lines.append(_TIE_WORDS[rules.tie_break])
+    return lines
+
+
+_JOKER_WORDS = {
+    JokerRule.FORCED: (
+        "Joker rule (forced): a Yahtzee rolled when the Yahtzee box is already filled (50 or 0)\n"
+        "must go in the matching upper box if it is open; if not, in any open lower box, where\n"
+        "Full House scores 25, Small Straight 30, Large Straight 40 and the other boxes the sum\n"
+        "of the dice; if every lower box is filled too, as a zero in any open upper box."
+    ),
+    JokerRule.FREE_CHOICE: (
+        "Joker rule (free choice): a Yahtzee rolled when the Yahtzee box is already filled\n"
+        "(50 or 0) may go in any open box. Full House, Small Straight and Large Straight score\n"
+        "their full 25, 30 and 40 for it only when the matching upper box is already filled."
+    ),
+    JokerRule.NONE: (
+        "No Joker rule: a Yahtzee rolled when the Yahtzee box is already filled may go in any\n"
+        "open box and scores only what those dice score there normally (0 as a Full House\n"
+        "or a straight)."
+    ),
+}
+
+_TIE_WORDS = {
+    TieBreak.SHARED: "Ties: players tied for the highest total share the win.",
+    TieBreak.PLAYOFF: (
+        "Ties: players tied for the highest total each roll all five dice once; the highest\n"
+        "sum wins, and those still tied roll again."
+    ),
+}
+
+_REGISTRY: dict[str, RuleSet] = {}
+
+for _rules in (
+    RuleSet(
+        name="official",
+        summary="the rulebook: forced Joker rule, 100-point Yahtzee bonus, shared wins.",
+    ),
+    RuleSet(
+        name="free-choice-joker",
+        summary="an extra Yahtzee may go in any open box (Verhoeff's reading of the Joker).",
+        joker=JokerRule.FREE_CHOICE,
+    ),
+    RuleSet(
+        name="no-joker",
+        summary="no Joker rule: an extra Yahtzee scores only what its dice score normally.",
+        joker=JokerRule.NONE,
+    ),
+    RuleSet(
+        name="no-yahtzee-bonus",
+        summary="the rulebook's forced Joker placement, without the 100-point Yahtzee bonus.",
+        yahtzee_bonus=0,
+    ),
+):
+    RuleSet.register(_rules)

@@ -1,0 +1,220 @@
+"""An immutable scorecard: thirteen boxes, the Yahtzee bonus, and every total."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Self
+
+from .category import Category
+from .dice import Dice
+from .errors import IllegalMove, InvalidInput
+from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, RuleSet
+from .scoring import YAHTZEE_POINTS, Placement, joker_score, placements, score
+
+_BOXES = len(Category)
+
+
+@dataclass(frozen=True, slots=True)
+class Scorecard:
+    """One player's column. ``boxes[c]`` is the points in box ``c``, or ``None`` while open.
+
+    ``yahtzee_bonus`` is the sum of the Yahtzee bonuses earned so far, in points.
+    """
+
+    boxes: tuple[int | None, ...] = (None,) * _BOXES
+    yahtzee_bonus: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.boxes) != _BOXES:
+            raise InvalidInput(f"A scorecard has 13 boxes, not {len(self.boxes)}.")
+
+    @classmethod
+    def empty(cls) -> Self:
+        return cls()
+
+    # Reading -----------------------------------------------------------------------
+
+    def __getitem__(self, category: Category) -> int | None:
+        return self.boxes[category]
+
+    def is_open(self, category: Category) -> bool:
+        return self.boxes[category] is None
+
+    @property
+    def open_boxes(self) -> tuple[Category, ...]:
+        return tuple(c for c in Category if self.boxes[c] is None)
+
+    @property
+    def filled_boxes(self) -> tuple[Category, ...]:
+        return tuple(c for c in Category if self.boxes[c] is not None)
+
+    @property
+    def is_complete(self) -> bool:
+        return all(points is not None for points in self.boxes)
+
+    @property
+    def upper_subtotal(self) -> int:
+        """Sum of Aces to Sixes so far."""
+        return sum(self.boxes[c] or 0 for c in Category.upper())
+
+    @property
+    def upper_bonus(self) -> int:
+        """35 once the upper subtotal reaches 63, else 0."""
+        return UPPER_BONUS if self.upper_subtotal >= UPPER_BONUS_THRESHOLD else 0
+
+    @property
+    def upper_total(self) -> int:
+        return self.upper_subtotal + self.upper_bonus
+
+    @property
+    def lower_subtotal(self) -> int:
+        """Sum of the seven lower boxes, without Yahtzee bonuses."""
+        return sum(self.boxes[c] or 0 for c in Category.lower())
+
+    @property
+    def lower_total(self) -> int:
+        """The lower boxes plus every Yahtzee bonus, as the rulebook totals the lower section."""
+        return self.lower_subtotal + self.yahtzee_bonus
+
+    @property
+    def total(self) -> int:
+        """The grand total: upper section, upper bonus, lower section and Yahtzee bonuses."""
+        return self.upper_total + self.lower_total
+
+    @property
+    def points_to_upper_bonus(self) -> int:
+        """How far the upper subtotal is from 63 (0 once the bonus is earned)."""
+        return max(0, UPPER_BONUS_THRESHOLD - self.upper_subtotal)
+
+    # Playing -----------------------------------------------------------------------
+
+    def placements(self, dice: Dice, rules: RuleSet | None = None) -> tuple[Placement, ...]:
+        """Exactly the boxes the dice may go in now, each with its points and bonus."""
+        return placements(
+            dice, self.open_boxes, self.boxes[Category.YAHTZEE], rules or RuleSet.official()
+        )
+
+    def placement(self, dice: Dice, category: Category, rules: RuleSet | None = None) -> Placement:
+        """The placement of the dice in ``category``, or :class:`IllegalMove` saying why not."""
+        rules = rules or RuleSet.official()
+        legal = self.placements(dice, rules)
+        for option in legal:
+            if option.category is category:
+                return option
+        raise IllegalMove(self._refusal(dice, category, legal), code=_refusal_code(self, category))
+
+    def place(self, dice: Dice, category: Category, rules: RuleSet | None = None) -> Self:
+        """The card after scoring the dice in ``category`` (this card is unchanged)."""
+        return self.with_placement(self.placement(dice, category, rules))
+
+    def with_placement(self, placement: Placement) -> Self:
+        if not self.is_open(placement.category):
+            raise IllegalMove(self._filled_message(placement.category), code="box_filled")
+        boxes = list(self.boxes)
+        boxes[placement.category] = placement.points
+        return type(self)(tuple(boxes), self.yahtzee_bonus + placement.yahtzee_bonus)
+
+    def _filled_message(self, category: Category) -> str:
+        if self.is_complete:
+            return "The scorecard is complete: every box is filled."
+        open_names = ", ".join(c.display_name for c in self.open_boxes)
+        return (
+            f"{category.display_name} is already filled ({self.boxes[category]}). "
+            f"Open boxes: {open_names}."
+        )
+
+    def _refusal(self, dice: Dice, category: Category, legal: tuple[Placement, ...]) -> str:
+        if not self.is_open(category):
+            return self._filled_message(category)
+        allowed = ", ".join(p.category.display_name for p in legal)
+        return (
+            f"The Joker rule does not let {dice.spaced()} go in {category.display_name}. "
+            f"Allowed: {allowed}."
+        )
+
+    # Data --------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the boxes by key, the Yahtzee bonus, and the totals."""
+        return {
+            "boxes": {c.key: self.boxes[c] for c in Category},
+            "yahtzee_bonus": self.yahtzee_bonus,
+            "upper_subtotal": self.upper_subtotal,
+            "upper_bonus": self.upper_bonus,
+            "lower_total": self.lower_total,
+            "total": self.total,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: object) -> Self:
+        """Read a card written by :meth:`to_dict`; anything impossible is :class:`InvalidInput`."""
+        if not isinstance(data, Mapping):
+            raise InvalidInput("Card data must be a JSON object with a 'boxes' object.")
+        raw = data.get("boxes")
+        if not isinstance(raw, Mapping):
+            raise InvalidInput("Card data needs a 'boxes' object mapping box names to points.")
+        boxes: list[int | None] = [None] * _BOXES
+        seen: set[Category] = set()
+        for name, value in raw.items():
+            category = Category.parse(str(name))
+            if category in seen:
+                raise InvalidInput(f"Card data names {category.display_name} twice.")
+            seen.add(category)
+            if value is not None:
+                _check_box_points(category, value)
+            boxes[category] = value
+        card = cls(tuple(boxes), _check_bonus(data.get("yahtzee_bonus", 0), boxes))
+        for key in ("upper_subtotal", "upper_bonus", "lower_total", "total"):
+            if key in data and data[key] != getattr(card, key):
+                raise InvalidInput(
+                    f"Card data says {key} is {data[key]!r}, but its boxes give "
+                    f"{getattr(card, key)}."
+                )
+        return card
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as error:
+            raise InvalidInput(f"Card data is not valid JSON: {error}.") from None
+        return cls.from_dict(data)
+
+    def __iter__(self) -> Iterator[tuple[Category, int | None]]:
+        return iter(zip(Category, self.boxes, strict=True))
+
+
+def _refusal_code(card: Scorecard, category: Category) -> str:
+    return "box_filled" if not card.is_open(category) else "joker_rule"
+
+
+@cache
+def possible_points(category: Category) -> frozenset[int]:
+    """Every value a box can hold in some game (zero included)."""
+    values: set[int] = set()
+    for dice in Dice.all():
+        values.add(score(category, dice))
+        if dice.is_yahtzee:
+            values.add(joker_score(category, dice))
+    return frozenset(values)
+
+
+def _check_box_points(category: Category, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{category.display_name} must hold a whole number, not {value!r}.")
+    if value not in possible_points(category):
+        raise InvalidInput(f"{category.display_name} cannot hold {value} points in any game.")
+
+
+def _check_bonus(value: object, boxes: list[int | None]) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInput(f"yahtzee_bonus must be a whole number of points, not {value!r}.")
+    if value and boxes[Category.YAHTZEE] != YAHTZEE_POINTS:
+        raise InvalidInput("A Yahtzee bonus needs 50 in the Yahtzee box.")
+    return value

@@ -1,0 +1,132 @@
+"""What a roll scores in each box, and which boxes a roll may go in under a rule set."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .category import Category
+from .dice import Dice
+from .rules import JokerRule, RuleSet
+
+FULL_HOUSE_POINTS = 25
+SMALL_STRAIGHT_POINTS = 30
+LARGE_STRAIGHT_POINTS = 40
+YAHTZEE_POINTS = 50
+
+_SMALL_RUNS = ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6))
+_LARGE_RUNS = ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))
+
+
+def _has_run(dice: Dice, runs: tuple[tuple[int, ...], ...]) -> bool:
+    faces = set(dice.faces)
+    return any(faces.issuperset(run) for run in runs)
+
+
+def is_full_house(dice: Dice) -> bool:
+    """Three of one face and two of another (five of a kind is not a full house)."""
+    return sorted(c for c in dice.counts if c) == [2, 3]
+
+
+def is_small_straight(dice: Dice) -> bool:
+    """Four faces in a row somewhere in the dice (a large straight is one too)."""
+    return _has_run(dice, _SMALL_RUNS)
+
+
+def is_large_straight(dice: Dice) -> bool:
+    """Five faces in a row."""
+    return _has_run(dice, _LARGE_RUNS)
+
+
+def _of_a_kind(n: int) -> Callable[[Dice], int]:
+    return lambda dice: dice.total if max(dice.counts) >= n else 0
+
+
+def _flat(points: int, test: Callable[[Dice], bool]) -> Callable[[Dice], int]:
+    return lambda dice: points if test(dice) else 0
+
+
+def _upper(face: int) -> Callable[[Dice], int]:
+    return lambda dice: face * dice.count(face)
+
+
+_NATURAL: dict[Category, Callable[[Dice], int]] = {
+    **{Category.for_face(face): _upper(face) for face in range(1, 7)},
+    Category.THREE_OF_A_KIND: _of_a_kind(3),
+    Category.FOUR_OF_A_KIND: _of_a_kind(4),
+    Category.FULL_HOUSE: _flat(FULL_HOUSE_POINTS, is_full_house),
+    Category.SMALL_STRAIGHT: _flat(SMALL_STRAIGHT_POINTS, is_small_straight),
+    Category.LARGE_STRAIGHT: _flat(LARGE_STRAIGHT_POINTS, is_large_straight),
+    Category.YAHTZEE: _flat(YAHTZEE_POINTS, lambda dice: dice.is_yahtzee),
+    Category.CHANCE: lambda dice: dice.total,
+}
+
+_JOKER_FLAT = {
+    Category.FULL_HOUSE: FULL_HOUSE_POINTS,
+    Category.SMALL_STRAIGHT: SMALL_STRAIGHT_POINTS,
+    Category.LARGE_STRAIGHT: LARGE_STRAIGHT_POINTS,
+}
+
+
+def score(category: Category, dice: Dice) -> int:
+    """What the dice score in a box by its own definition (no Joker)."""
+    return _NATURAL[category](dice)
+
+
+def joker_score(category: Category, dice: Dice) -> int:
+    """What a Yahtzee used as a Joker scores in a box: Full House 25, straights 30 and 40."""
+    return _JOKER_FLAT.get(category) or score(category, dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A legal box for the dice: the points it scores there and any Yahtzee bonus earned.
+
+    ``joker`` is true when the Joker rule decided that the dice may go in this box.
+    """
+
+    category: Category
+    points: int
+    yahtzee_bonus: int = 0
+    joker: bool = False
+
+    @property
+    def total(self) -> int:
+        """Points added to the card: the box plus any Yahtzee bonus."""
+        return self.points + self.yahtzee_bonus
+
+    def __str__(self) -> str:
+        bonus = f" +{self.yahtzee_bonus} Yahtzee bonus" if self.yahtzee_bonus else ""
+        joker = " (Joker)" if self.joker else ""
+        return f"{self.category.display_name}: {self.points}{bonus}{joker}"
+
+
+def placements(
+    dice: Dice, open_boxes: Iterable[Category], yahtzee_box: int | None, rules: RuleSet
+) -> tuple[Placement, ...]:
+    """Exactly the legal boxes for ``dice``, in scorecard order.
+
+    ``open_boxes`` are the empty boxes of the card and ``yahtzee_box`` is what the Yahtzee
+    box holds (``None`` while it is open). This is the only place the Joker rules live.
+    """
+    open_set = frozenset(open_boxes)
+    boxes = sorted(open_set)
+    bonus = rules.yahtzee_bonus if dice.is_yahtzee and yahtzee_box == YAHTZEE_POINTS else 0
+    if not (dice.is_yahtzee and yahtzee_box is not None) or rules.joker is JokerRule.NONE:
+        return tuple(Placement(c, score(c, dice), bonus) for c in boxes)
+
+    matching = Category.for_face(dice.faces[0])
+    if rules.joker is JokerRule.FREE_CHOICE:
+        full_value = matching not in open_set
+        return tuple(
+            Placement(c, joker_score(c, dice) if full_value else score(c, dice), bonus, True)
+            for c in boxes
+        )
+
+    # Forced Joker: matching upper box, else any open lower box, else zero in an upper box.
+    if matching in open_set:
+        return (Placement(matching, score(matching, dice), bonus, True),)
+    lower = [c for c in boxes if c.is_lower]
+    if lower:
+        return tuple(Placement(c, joker_score(c, dice), bonus, True) for c in lower)
+    return tuple(Placement(c, 0, bonus, True) for c in boxes)

@@ -1,0 +1,101 @@
+"""Where dice come from: a seeded generator, a cryptographic source, or a script."""
+
+from __future__ import annotations
+
+import bisect
+import random
+import secrets
+from collections.abc import Iterable
+from functools import cache
+from typing import Protocol, runtime_checkable
+
+from .dice import Dice, Keep, chance_outcomes
+from .errors import InvalidInput
+
+
+@runtime_checkable
+class DiceSource(Protocol):
+    """Throws the dice not kept. Every source draws from :func:`chance_outcomes`."""
+
+    def throw(self, keep: Keep) -> Dice:
+        """The dice showing after throwing all dice not in ``keep``."""
+        ...
+
+
+@cache
+def _cumulative(keep: Keep) -> tuple[tuple[int, ...], int]:
+    """Cumulative integer weights of the outcomes (exact: denominators divide 6**n)."""
+    scale = 6**keep.rerolled
+    running, bounds = 0, []
+    for outcome in chance_outcomes(keep):
+        running += outcome.probability.numerator * (scale // outcome.probability.denominator)
+        bounds.append(running)
+    return tuple(bounds), scale
+
+
+def sample(keep: Keep, rng: random.Random) -> Dice:
+    """Draw one outcome of :func:`chance_outcomes` with its exact probability."""
+    outcomes = chance_outcomes(keep)
+    if len(outcomes) == 1:
+        return outcomes[0].dice
+    bounds, scale = _cumulative(keep)
+    return outcomes[bisect.bisect_right(bounds, rng.randrange(scale))].dice
+
+
+class RandomDice:
+    """Dice from a :class:`random.Random`: ``RandomDice(42)`` gives a reproducible game."""
+
+    def __init__(self, seed: int | str | random.Random | None = None) -> None:
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+
+    def throw(self, keep: Keep) -> Dice:
+        return sample(keep, self.rng)
+
+
+class SecureDice(RandomDice):
+    """Dice from the operating system's cryptographic source, for online play."""
+
+    def __init__(self) -> None:
+        super().__init__(secrets.SystemRandom())
+
+
+class ScriptedDice:
+    """Dice from a script, for tests: each entry is either the whole roll (``"33356"``)
+    or just the faces thrown around the keep (``"56"`` when keeping ``333``).
+
+    A throw with only one possible outcome (keeping all five) takes nothing from the script.
+    """
+
+    def __init__(self, rolls: Iterable[str | Dice | Iterable[int]]) -> None:
+        self._rolls = [r if isinstance(r, str | Dice) else tuple(r) for r in rolls]
+        self._next = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._rolls) - self._next
+
+    def throw(self, keep: Keep) -> Dice:
+        outcomes = chance_outcomes(keep)
+        if len(outcomes) == 1:
+            return outcomes[0].dice
+        if self._next >= len(self._rolls):
+            raise InvalidInput("The dice script has run out of rolls.")
+        entry = self._rolls[self._next]
+        faces = (
+            entry.faces
+            if isinstance(entry, Dice)
+            else Keep.parse(entry).faces
+            if isinstance(entry, str)
+            else Keep(entry).faces
+        )
+        if len(faces) == keep.rerolled:
+            dice = keep.with_thrown(faces)
+        elif len(faces) == 5 and Dice(faces).contains(keep):
+            dice = Dice(faces)
+        else:
+            raise InvalidInput(
+                f"Scripted roll {entry!s} does not fit keeping {keep.spaced()}: give the "
+                f"{keep.rerolled} dice thrown or the whole roll."
+            )
+        self._next += 1
+        return dice

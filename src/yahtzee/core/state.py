@@ -1,0 +1,247 @@
+"""The game state machine as pure functions over immutable states.
+
+Every change of state goes through :func:`apply`, for live play and replay alike, so a
+replayed game is the live game by construction. The ``check_*`` functions raise
+:class:`IllegalMove` before anything changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .category import Category
+from .dice import Dice, Keep
+from .errors import IllegalMove, InvalidInput
+from .events import Event, GameStarted, PlayoffRolled, Rolled, Scored
+from .rules import RuleSet, TieBreak
+from .scorecard import Scorecard
+from .scoring import Placement
+
+ROUNDS = 13
+ROLLS_PER_TURN = 3
+MAX_PLAYERS = 8
+MAX_NAME_LENGTH = 40
+
+
+class Phase(StrEnum):
+    TURN = "turn"
+    """Players take turns filling boxes."""
+    PLAYOFF = "playoff"
+    """All boxes are filled and players tied for first roll off."""
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Where a turn stands: whose it is, the dice showing, and how many rolls are used."""
+
+    player: int
+    round: int
+    dice: Dice | None = None
+    rolls: int = 0
+    kept: Keep = Keep.NONE
+
+    @property
+    def rolls_left(self) -> int:
+        return ROLLS_PER_TURN - self.rolls
+
+
+@dataclass(frozen=True, slots=True)
+class Playoff:
+    """A one-roll playoff among ``contenders``; ``rolls`` holds this round's throws."""
+
+    contenders: tuple[int, ...]
+    rolls: tuple[tuple[int, Dice], ...] = ()
+    history: tuple[tuple[int, Dice], ...] = ()
+
+    @property
+    def next_player(self) -> int:
+        return self.contenders[len(self.rolls)]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    rules: RuleSet
+    players: tuple[str, ...]
+    cards: tuple[Scorecard, ...]
+    phase: Phase
+    turn: Turn | None
+    playoff: Playoff | None = None
+    winners: tuple[int, ...] = ()
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that may act now (``None`` once the game is over)."""
+        if self.phase is Phase.OVER:
+            return None
+        if self.turn is not None:
+            return self.turn.player
+        if self.playoff is not None:
+            return self.playoff.next_player
+        return None
+
+
+def start(event: GameStarted) -> GameState:
+    """The state at the start of a game, after checking its seats and rules."""
+    players = tuple(name.strip() if isinstance(name, str) else name for name in event.players)
+    if not 1 <= len(players) <= MAX_PLAYERS:
+        raise InvalidInput(f"A game has 1 to {MAX_PLAYERS} players, not {len(players)}.")
+    for name in players:
+        if not isinstance(name, str) or not name or len(name) > MAX_NAME_LENGTH:
+            raise InvalidInput(f"Player names are 1 to {MAX_NAME_LENGTH} characters: {name!r}.")
+        if not name.isprintable():
+            raise InvalidInput(f"Player name {name!r} contains control characters.")
+    if len({name.casefold() for name in players}) != len(players):
+        raise InvalidInput("Two players have the same name; give each a different name.")
+    rules = RuleSet.named(event.rules)
+    cards = (Scorecard.empty(),) * len(players)
+    return GameState(rules, players, cards, Phase.TURN, Turn(player=0, round=1))
+
+
+def check_actor(state: GameState, player: int | None) -> int:
+    """The acting seat: ``player`` if given and it is that seat's turn."""
+    current = state.current_player
+    if current is None:
+        raise IllegalMove(_over_message(state), code="game_over")
+    if player is None:
+        return current
+    if (
+        isinstance(player, bool)
+        or not isinstance(player, int)
+        or not 0 <= player < len(state.players)
+    ):
+        raise InvalidInput(f"There is no seat {player!r}; seats are 0 to {len(state.players) - 1}.")
+    if player != current:
+        raise IllegalMove(
+            f"It is {state.players[current]}'s turn, not {state.players[player]}'s.",
+            code="not_your_turn",
+        )
+    return player
+
+
+def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
+    """Raise :class:`IllegalMove` unless the acting player may keep ``keep`` and roll."""
+    check_actor(state, player)
+    if state.playoff is not None:
+        if keep.faces:
+            raise IllegalMove("A playoff roll throws all five dice.", code="playoff_roll")
+        return
+    turn = _turn(state)
+    if turn.dice is None:
+        if keep.faces:
+            raise IllegalMove(
+                "The first roll throws all five dice; there is nothing to keep yet.",
+                code="keep_before_roll",
+            )
+        return
+    if turn.rolls >= ROLLS_PER_TURN:
+        raise IllegalMove(
+            "You have used all three rolls. Score in an open box: "
+            f"{_open_names(state.cards[turn.player])}.",
+            code="no_rolls_left",
+        )
+    if not turn.dice.contains(keep):
+        raise IllegalMove(
+            f"You cannot keep {keep.spaced()}: the dice show {turn.dice.spaced()}.",
+            code="keep_not_in_dice",
+        )
+
+
+def check_score(state: GameState, category: Category, player: int | None = None) -> Placement:
+    """The placement the acting player would make in ``category``, or :class:`IllegalMove`."""
+    check_actor(state, player)
+    if state.playoff is not None:
+        raise IllegalMove("Every box is filled; the playoff only rolls.", code="playoff_roll")
+    turn = _turn(state)
+    if turn.dice is None:
+        raise IllegalMove("Roll the dice before you score.", code="roll_first")
+    return state.cards[turn.player].placement(turn.dice, category, state.rules)
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """The state after ``event``, which must be legal in ``state``."""
+    match event:
+        case Rolled(player, keep, dice):
+            if state.playoff is not None:
+                raise InvalidInput("A turn roll came during the playoff.")
+            check_roll(state, keep, player)
+            if not dice.contains(keep):
+                raise InvalidInput(f"Rolled dice {dice} do not contain the kept {keep}.")
+            turn = _turn(state)
+            return dataclasses.replace(
+                state,
+                turn=dataclasses.replace(turn, dice=dice, rolls=turn.rolls + 1, kept=keep),
+            )
+        case PlayoffRolled(player, dice):
+            if state.playoff is None:
+                raise InvalidInput("A playoff roll came before any playoff.")
+            check_roll(state, Keep.NONE, player)
+            return _playoff_roll(state, player, dice)
+        case Scored(player, category, points, bonus):
+            placement = check_score(state, category, player)
+            if (placement.points, placement.yahtzee_bonus) != (points, bonus):
+                raise InvalidInput(
+                    f"The log says {category.display_name} scored {points} (+{bonus}), "
+                    f"but the dice give {placement.points} (+{placement.yahtzee_bonus})."
+                )
+            return _after_score(state, placement)
+        case GameStarted():
+            raise InvalidInput("A game can start only once.")
+
+
+def _turn(state: GameState) -> Turn:
+    assert state.turn is not None  # every phase but TURN is handled before this
+    return state.turn
+
+
+def _after_score(state: GameState, placement: Placement) -> GameState:
+    turn = _turn(state)
+    cards = list(state.cards)
+    cards[turn.player] = cards[turn.player].with_placement(placement)
+    state = dataclasses.replace(state, cards=tuple(cards))
+    player, round_ = turn.player + 1, turn.round
+    if player == len(state.players):
+        player, round_ = 0, round_ + 1
+    if round_ <= ROUNDS:
+        return dataclasses.replace(state, turn=Turn(player=player, round=round_))
+    return _finish(dataclasses.replace(state, turn=None))
+
+
+def _leaders(state: GameState, seats: tuple[int, ...]) -> tuple[int, ...]:
+    best = max(state.cards[s].total for s in seats)
+    return tuple(s for s in seats if state.cards[s].total == best)
+
+
+def _finish(state: GameState) -> GameState:
+    leaders = _leaders(state, tuple(range(len(state.players))))
+    if len(leaders) > 1 and state.rules.tie_break is TieBreak.PLAYOFF:
+        return dataclasses.replace(state, phase=Phase.PLAYOFF, playoff=Playoff(leaders))
+    return dataclasses.replace(state, phase=Phase.OVER, winners=leaders)
+
+
+def _playoff_roll(state: GameState, player: int, dice: Dice) -> GameState:
+    playoff = state.playoff
+    assert playoff is not None
+    rolls = (*playoff.rolls, (player, dice))
+    history = (*playoff.history, (player, dice))
+    if len(rolls) < len(playoff.contenders):
+        return dataclasses.replace(state, playoff=Playoff(playoff.contenders, rolls, history))
+    best = max(d.total for _, d in rolls)
+    still_tied = tuple(p for p, d in rolls if d.total == best)
+    if len(still_tied) > 1:
+        return dataclasses.replace(state, playoff=Playoff(still_tied, (), history))
+    return dataclasses.replace(
+        state, phase=Phase.OVER, playoff=Playoff(playoff.contenders, rolls, history),
+        winners=still_tied,
+    )  # fmt: skip
+
+
+def _open_names(card: Scorecard) -> str:
+    return ", ".join(c.display_name for c in card.open_boxes)
+
+
+def _over_message(state: GameState) -> str:
+    names = " and ".join(state.players[w] for w in state.winners)
+    return f"The game is over: {names} won." if names else "The game is over."

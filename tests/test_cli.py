@@ -1,0 +1,110 @@
+"""The command line, driven as a subprocess."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from subprocess import CompletedProcess
+
+import pytest
+
+from tests.cli_helpers import run_cli
+from tests.core.test_bad_input import BAD_BOXES, BAD_CARDS, BAD_DICE, BAD_RULES
+
+
+def assert_one_line_error(result: CompletedProcess[str]) -> None:
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("yahtzee: error: ")
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_score_prints_every_box() -> None:
+    result = run_cli("score", "1", "3", "3", "5", "6")
+    assert result.returncode == 0, result.stderr
+    assert "Threes" in result.stdout and "Chance            18" in result.stdout
+    assert len(result.stdout.splitlines()) == 14
+
+
+def test_score_json_with_card_and_joker(tmp_path: Path) -> None:
+    card = tmp_path / "card.json"
+    card.write_text(json.dumps({"boxes": {"yahtzee": 50, "fours": 12}}))
+    result = run_cli("score", "44444", "--card", str(card), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    options = {p["category"]: (p["points"], p["yahtzee_bonus"]) for p in data["placements"]}
+    assert options["full_house"] == (25, 100)
+    assert options["large_straight"] == (40, 100)
+    assert "ones" not in options and "fours" not in options
+    assert all(p["joker"] for p in data["placements"])
+
+
+def test_score_rules_option_and_box() -> None:
+    result = run_cli("score", "44444", "--card", "-", "--rules", "free-choice-joker", "--json",
+                     stdin='{"boxes": {"yahtzee": 0}}')  # fmt: skip
+    options = {p["category"] for p in json.loads(result.stdout)["placements"]}
+    assert "ones" in options and len(options) == 12
+    result = run_cli("score", "22333", "--box", "fh")
+    assert result.returncode == 0 and "Full House" in result.stdout and "25" in result.stdout
+
+
+def test_rules_in_words() -> None:
+    result = run_cli("rules")
+    assert result.returncode == 0
+    assert "official" in result.stdout and "63" in result.stdout and "Joker" in result.stdout
+    result = run_cli("rules", "no-joker")
+    assert result.returncode == 0 and "No Joker rule" in result.stdout
+
+
+@pytest.mark.parametrize("text", [t for t in BAD_DICE if not t.startswith("-")])
+def test_bad_dice_one_line_exit_2(text: str) -> None:
+    assert_one_line_error(run_cli("score", text))
+
+
+@pytest.mark.parametrize("text", BAD_BOXES)
+def test_bad_box_one_line_exit_2(text: str) -> None:
+    assert_one_line_error(run_cli("score", "12345", "--box", text))
+
+
+@pytest.mark.parametrize("text", BAD_CARDS)
+def test_bad_card_one_line_exit_2(text: str, tmp_path: Path) -> None:
+    card = tmp_path / "card.json"
+    card.write_text(text)
+    assert_one_line_error(run_cli("score", "12345", "--card", str(card)))
+
+
+@pytest.mark.parametrize("text", BAD_RULES)
+def test_bad_rules_one_line_exit_2(text: str) -> None:
+    assert_one_line_error(run_cli("rules", text))
+    assert_one_line_error(run_cli("score", "12345", "--rules", text))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score"],
+        ["score", "12345", "--card", "/no/such/file.json"],
+        ["frobnicate"],
+        ["score", "12345", "--bogus"],
+        ["score", "-1", "2", "3", "4", "5"],
+        ["play", "--seed"],
+    ],
+)
+def test_usage_errors_one_line_exit_2(args: list[str]) -> None:
+    assert_one_line_error(run_cli(*args))
+
+
+def test_a_complete_card_filled_box() -> None:
+    assert_one_line_error(
+        run_cli(
+            "score", "12345", "--box", "chance", "--card", "-", stdin='{"boxes": {"chance": 20}}'
+        )
+    )
+
+
+def test_version_and_help() -> None:
+    assert run_cli("--version").stdout.startswith("yahtzee ")
+    result = run_cli("--help")
+    assert result.returncode == 0 and "score" in result.stdout and "rules" in result.stdout
