@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 from subprocess import CompletedProcess
 
 import pytest
 
-from tests.cli_helpers import run_cli
+from tests.cli_helpers import run_cli, yahtzee_command
 from tests.core.test_bad_input import BAD_BOXES, BAD_CARDS, BAD_DICE, BAD_RULES
 
 
@@ -108,3 +110,20 @@ def test_version_and_help() -> None:
     assert run_cli("--version").stdout.startswith("yahtzee ")
     result = run_cli("--help")
     assert result.returncode == 0 and "score" in result.stdout and "rules" in result.stdout
+
+
+def test_hostile_card_files_one_line(tmp_path: Path) -> None:
+    for name, data in [("deep", b"[" * 100_000), ("digits", b"1" * 5000), ("bytes", b"\xff")]:
+        card = tmp_path / f"{name}.json"
+        card.write_bytes(data)
+        assert_one_line_error(run_cli("score", "12345", "--card", str(card)))
+
+
+def test_odd_bytes_on_stdin_are_a_clear_mistake() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    for args, data in [(["play"], b"k \xff\nquit\n"), (["score", "12345", "--card", "-"], b"\xff")]:
+        result = subprocess.run(
+            [*yahtzee_command(), *args], input=data, capture_output=True, env=env, check=False
+        )
+        assert b"Traceback" not in result.stderr
+        assert len(result.stderr.splitlines()) <= 1

@@ -265,3 +265,17 @@ def test_solo_game_has_one_winner() -> None:
     play_out(game)
     assert game.winners == (0,)
     assert game.standings()[0].name == "Player 1"
+
+
+def test_standings_follow_the_playoff_rounds() -> None:
+    """A, B and C tie; C is knocked out in round 1 and A in round 2: B, A, C."""
+    turns = ["11111", "22222", "33333", "44444", "55555", "66666", "12345", "23456", "22333",
+             "11112", "66665", "12346", "33456"]  # fmt: skip
+    rolls = [r for r in turns for _ in range(3)] + ["66666", "66666", "11111", "12345", "23456"]
+    game = Game(["A", "B", "C"], "official+playoff", ScriptedDice(rolls))
+    while not game.is_over:
+        game.roll()
+        if game.turn is not None:
+            game.score(game.placements()[0].category)
+    assert game.winners == (1,)
+    assert [(s.name, s.place) for s in game.standings()] == [("B", 1), ("A", 2), ("C", 3)]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -12,6 +14,7 @@ from ..core import YahtzeeError
 from . import play, rules, score
 
 EXIT_OK = 0
+EXIT_INTERNAL = 1
 EXIT_ERROR = 2
 
 _COMMANDS = (play, score, rules)
@@ -39,17 +42,27 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input or illegal move)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")  # odd bytes become a visible mistake, not a crash
     parser = build_parser()
     args = parser.parse_args(args_list or ["play"])
     try:
         return int(args.run(args))
     except YahtzeeError as error:
         _fail(str(error))
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except OSError as error:
         _fail(f"{error.strerror or error}: {error.filename}" if error.filename else str(error))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    except Exception as error:  # last resort: no traceback reaches a player
+        if os.environ.get("YAHTZEE_DEBUG"):
+            raise
+        _fail(f"internal error ({type(error).__name__}); set YAHTZEE_DEBUG=1 for details")
+        return EXIT_INTERNAL
     return EXIT_ERROR
 
 

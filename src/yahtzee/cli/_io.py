@@ -24,16 +24,13 @@ def read_card(path: str | None) -> Scorecard:
     if path is None:
         return Scorecard.empty()
     if path == "-":
-        text = sys.stdin.read()
+        data = sys.stdin.buffer.read()
     else:
         file = Path(path)
         if not file.is_file():
             raise InvalidInput(f"No card file at {path}.")
-        try:
-            text = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise InvalidInput(f"The card file {path} is not UTF-8 text.") from None
-    return Scorecard.from_json(text)
+        data = file.read_bytes()
+    return Scorecard.from_json(data)
 
 
 def print_json(data: Any) -> None:

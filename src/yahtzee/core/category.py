@@ -7,7 +7,7 @@ import re
 from enum import IntEnum
 from typing import Self
 
-from .errors import InvalidInput
+from .errors import InvalidInput, show
 
 
 class Category(IntEnum):
@@ -63,7 +63,20 @@ class Category(IntEnum):
     @classmethod
     def for_face(cls, face: int) -> Category:
         """The upper box of a die face: ``Category.for_face(3) is Category.THREES``."""
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise InvalidInput(f"{show(face)} is not a die face: each die shows 1 to 6.")
         return _UPPER[face - 1]
+
+    @classmethod
+    def of(cls, value: Category | int | str) -> Category:
+        """A box from a ``Category``, its number (0-12) or a name players use."""
+        if isinstance(value, Category):
+            return value
+        if isinstance(value, str):
+            return cls.parse(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 13:
+            return Category(value)
+        raise InvalidInput(f"{show(value)} is not a box: give a name like 'fh' or a number 0-12.")
 
     @classmethod
     def parse(cls, text: str) -> Self:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import cache
 from typing import ClassVar, NamedTuple, Self
 
-from .errors import InvalidInput
+from .errors import InvalidInput, show
 
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 DICE_COUNT = 5
@@ -38,18 +38,20 @@ def _faces_from_text(text: str, what: str) -> tuple[int, ...]:
 
 
 def _check_faces(faces: object, what: str) -> tuple[int, ...]:
-    if isinstance(faces, str):
-        raise InvalidInput(f"{what} takes faces as numbers; use {what}.parse({faces!r}) for text.")
+    if isinstance(faces, str | bytes):
+        raise InvalidInput(
+            f"{what} takes faces as numbers; use {what}.parse({show(faces)}) for text."
+        )
     if not isinstance(faces, Iterable):
-        raise InvalidInput(f"{what} needs a sequence of faces, not {faces!r}.")
+        raise InvalidInput(f"{what} needs a sequence of faces, not {show(faces)}.")
     try:
         items: tuple[object, ...] = tuple(faces)
     except TypeError:
-        raise InvalidInput(f"{what} needs a sequence of faces, not {faces!r}.") from None
+        raise InvalidInput(f"{what} needs a sequence of faces, not {show(faces)}.") from None
     checked: list[int] = []
     for face in items:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise InvalidInput(f"{face!r} is not a die face: each die shows 1 to 6.")
+            raise InvalidInput(f"{show(face)} is not a die face: each die shows 1 to 6.")
         checked.append(face)
     return tuple(sorted(checked))
 
@@ -186,7 +188,7 @@ class Keep(_Faces):
     @classmethod
     def of(cls, faces: Iterable[int]) -> Self:
         """A keep from any iterable of faces (a :class:`Dice` included)."""
-        return cls(tuple(faces))
+        return cls(faces)  # type: ignore[arg-type]  # checked and sorted by __post_init__
 
     @staticmethod
     def all() -> tuple[Keep, ...]:

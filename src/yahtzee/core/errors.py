@@ -32,3 +32,14 @@ class IllegalMove(YahtzeeError):
     """A well-formed action the rules do not allow now: out of turn, a fourth roll, a filled box."""
 
     default_code = "illegal_move"
+
+
+def show(value: object, limit: int = 40) -> str:
+    """A short, safe ``repr`` of any value for an error message (never raises)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError, TypeError):
+        text = f"<{type(value).__name__}>"
+    except Exception:  # a broken __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -8,7 +8,7 @@ from typing import Any
 
 from .category import Category
 from .dice import Dice, Keep
-from .errors import InvalidInput
+from .errors import InvalidInput, show
 
 EVENT_VERSION = 1
 
@@ -74,14 +74,14 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 def _int(data: Mapping[str, Any], key: str) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"Event field {key!r} must be a whole number, not {value!r}.")
+        raise InvalidInput(f"Event field {key!r} must be a whole number, not {show(value)}.")
     return value
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str):
-        raise InvalidInput(f"Event field {key!r} must be text, not {value!r}.")
+        raise InvalidInput(f"Event field {key!r} must be text, not {show(value)}.")
     return value
 
 
@@ -91,7 +91,9 @@ def _start(data: Mapping[str, Any]) -> GameStarted:
         raise InvalidInput("A start event needs 'players', a list of names.")
     version = _int(data, "version")
     if version != EVENT_VERSION:
-        raise InvalidInput(f"Event version {version} is not supported (this is {EVENT_VERSION}).")
+        raise InvalidInput(
+            f"Event version {show(version)} is not supported (this is {EVENT_VERSION})."
+        )
     return GameStarted(tuple(players), _text(data, "rules"), version)
 
 
@@ -123,14 +125,20 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
 
 
 def event_from_dict(data: object) -> Event:
-    """Read one event written by :func:`event_to_dict`; malformed data is ``InvalidInput``."""
+    """Read one event written by :func:`event_to_dict`; malformed data is ``InvalidInput``.
+
+    Event objects are checked the same way, through their JSON form.
+    """
     if isinstance(data, GameStarted | Rolled | Scored | PlayoffRolled):
-        return data
+        try:
+            data = event_to_dict(data)
+        except (AttributeError, TypeError, ValueError):
+            raise InvalidInput(f"Malformed event: {show(data, 80)}.") from None
     if not isinstance(data, Mapping):
         raise InvalidInput(f"An event must be a JSON object, not {type(data).__name__}.")
     kind = data.get("type")
     reader = _READERS.get(kind) if isinstance(kind, str) else None
     if reader is None:
         known = ", ".join(_READERS)
-        raise InvalidInput(f"Unknown event type {kind!r}; known types: {known}.")
+        raise InvalidInput(f"Unknown event type {show(kind)}; known types: {known}.")
     return reader(data)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
@@ -9,7 +10,7 @@ from typing import Any, Self
 from . import state as machine
 from .category import Category
 from .dice import Dice, Keep
-from .errors import IllegalMove, InvalidInput
+from .errors import IllegalMove, InvalidInput, show
 from .events import (
     Event,
     GameStarted,
@@ -103,7 +104,7 @@ class Game:
         self,
         players: Sequence[str] | int = 1,
         rules: RuleSet | str | None = None,
-        dice: DiceSource | None = None,
+        dice: DiceSource | random.Random | None = None,
     ) -> None:
         if isinstance(players, int) and not isinstance(players, bool):
             if not 1 <= players <= machine.MAX_PLAYERS:
@@ -112,14 +113,12 @@ class Game:
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise InvalidInput("Players must be a list of names or a number from 1 to 8.")
         rule_set = _rules(rules)
-        if RuleSet.named(rule_set.name) != rule_set:
-            raise InvalidInput(f"Rule set {rule_set.name!r} is not registered.")
         opening = GameStarted(tuple(players), rule_set.name)
         self._state = machine.start(opening)
         self._events: list[Event] = [
             GameStarted(self._state.players, opening.rules, opening.version)
         ]
-        self.dice_source: DiceSource = dice if dice is not None else RandomDice()
+        self.dice_source: DiceSource = _source(dice)
 
     # Reading ------------------------------------------------------------------------
 
@@ -185,23 +184,22 @@ class Game:
         return self._state.cards[turn.player].placements(turn.dice, self.rules)
 
     def standings(self) -> tuple[Standing, ...]:
-        """Players by total, best first; places are shared on equal totals."""
+        """Players by total, best first; equal totals share a place unless a playoff
+        separated them (the winner first, then the later a player was knocked out)."""
         cards, winners = self._state.cards, set(self._state.winners)
-        order = sorted(range(len(cards)), key=lambda p: (p not in winners, -cards[p].total, p))
+        rounds = self._state.playoff.knocked_out if self._state.playoff else ()
+        lasted = {p: i for i, group in enumerate(rounds) for p in group}
+
+        def rank(p: int) -> tuple[int, bool, int]:
+            return (-cards[p].total, p not in winners, -lasted.get(p, len(rounds)))
+
+        order = sorted(range(len(cards)), key=lambda p: (rank(p), p))
         result: list[Standing] = []
         for index, player in enumerate(order):
-            previous = result[-1] if result else None
-            same = (
-                previous is not None
-                and cards[player].total == previous.total
-                and (player in winners) == previous.winner
-            )
-            place = previous.place if same and previous else index + 1
-            result.append(
-                Standing(
-                    place, player, self.players[player], cards[player].total, player in winners
-                )
-            )
+            same = bool(result) and rank(result[-1].player) == rank(player)
+            place = result[-1].place if same else index + 1
+            total = cards[player].total
+            result.append(Standing(place, player, self.players[player], total, player in winners))
         return tuple(result)
 
     # Acting -------------------------------------------------------------------------
@@ -210,8 +208,10 @@ class Game:
         """Raise :class:`IllegalMove` unless ``action`` is allowed now."""
         if isinstance(action, Score):
             machine.check_score(self._state, action.category, player)
-        else:
+        elif isinstance(action, Keep):
             machine.check_roll(self._state, action, player)
+        else:
+            raise InvalidInput(f"Not an action: {show(action)}; use Keep(...) or Score(...).")
 
     def roll(self, keep: Keep | str = Keep.NONE, *, player: int | None = None) -> Dice:
         """Keep ``keep`` (none on the first roll) and throw the other dice."""
@@ -228,7 +228,7 @@ class Game:
 
     def score(self, category: Category | str, *, player: int | None = None) -> Placement:
         """Fill ``category`` with the dice showing; returns what it scored."""
-        category = category if isinstance(category, Category) else Category.parse(category)
+        category = Category.of(category)
         placement = machine.check_score(self._state, category, player)
         seat = self._state.current_player
         assert seat is not None
@@ -241,7 +241,7 @@ class Game:
             return self.score(action.category, player=player)
         if isinstance(action, Keep):
             return self.roll(action, player=player)
-        raise InvalidInput(f"Not an action: {action!r}.")
+        raise InvalidInput(f"Not an action: {show(action)}.")
 
     def _append(self, event: Event) -> None:
         self._state = machine.apply(self._state, event)
@@ -255,6 +255,8 @@ class Game:
     ) -> Game:
         """Rebuild a game from its events; play goes on with ``dice`` (a fresh random source
         by default). Malformed or impossible logs raise :class:`InvalidInput`."""
+        if isinstance(events, str | bytes | dict) or not isinstance(events, Iterable):
+            raise InvalidInput("An event log is a list of events.")
         items = iter(events)
         first = next(items, None)
         if first is None:
@@ -264,11 +266,12 @@ class Game:
             raise InvalidInput("An event log must begin with the game's start event.")
         game = cls(list(opening.players), opening.rules, dice)
         for number, raw in enumerate(items, start=2):
-            event = event_from_dict(raw)
             try:
-                game._append(event)
+                game._append(event_from_dict(raw))
             except IllegalMove as error:
                 raise InvalidInput(f"Event {number} is not legal here: {error}") from None
+            except InvalidInput as error:
+                raise InvalidInput(f"Event {number}: {error}") from None
         return game
 
     def __eq__(self, other: object) -> bool:
@@ -287,4 +290,21 @@ def _rules(rules: RuleSet | str | None) -> RuleSet:
         return RuleSet.official()
     if isinstance(rules, str):
         return RuleSet.named(rules)
+    if not isinstance(rules, RuleSet):
+        raise InvalidInput(f"Rules are a RuleSet or a rule-set name, not {show(rules)}.")
+    if RuleSet.named(rules.name) != rules:
+        raise InvalidInput(
+            f"These rules differ from the registered {rules.name!r}; register them under a "
+            "new name (RuleSet.register) so the game's log can name them."
+        )
     return rules
+
+
+def _source(dice: DiceSource | random.Random | None) -> DiceSource:
+    if dice is None:
+        return RandomDice()
+    if isinstance(dice, random.Random):
+        return RandomDice(dice)
+    if not callable(getattr(dice, "throw", None)):
+        raise InvalidInput("A dice source needs a throw(keep) method, or pass a random.Random.")
+    return dice

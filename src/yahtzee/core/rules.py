@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Self
 
-from .errors import InvalidInput
+from .errors import InvalidInput, show
 
 UPPER_BONUS = 35
 UPPER_BONUS_THRESHOLD = 63
+YAHTZEE_BONUS = 100
 
 
 class JokerRule(StrEnum):
@@ -36,6 +38,11 @@ class TieBreak(StrEnum):
 
 
 _PLAYOFF_SUFFIX = "+playoff"
+_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*(\+playoff)?")
+
+
+def _normalise(name: str) -> str:
+    return "-".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +52,18 @@ class RuleSet:
     name: str
     summary: str
     joker: JokerRule = JokerRule.FORCED
-    yahtzee_bonus: int = 100
+    yahtzee_bonus: int = YAHTZEE_BONUS
     tie_break: TieBreak = TieBreak.SHARED
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
+            raise InvalidInput(
+                f"A rule-set name is lower-case letters, digits and hyphens, not {show(self.name)}."
+            )
+        if self.yahtzee_bonus not in (0, YAHTZEE_BONUS) or isinstance(self.yahtzee_bonus, bool):
+            raise InvalidInput(f"The Yahtzee bonus is 0 or {YAHTZEE_BONUS} points.")
+        if not isinstance(self.joker, JokerRule) or not isinstance(self.tie_break, TieBreak):
+            raise InvalidInput("joker and tie_break take JokerRule and TieBreak values.")
 
     # Registry -----------------------------------------------------------------------
 
@@ -60,7 +77,7 @@ class RuleSet:
         """A registered rule set by name; ``NAME+playoff`` settles ties by a playoff."""
         if not isinstance(name, str):
             raise InvalidInput(f"A rule-set name must be text, not {type(name).__name__}.")
-        key = name.strip().lower().replace("_", "-").replace(" ", "-")
+        key = _normalise(name)
         found = _REGISTRY.get(key)
         if found is not None:
             return found
@@ -68,7 +85,7 @@ class RuleSet:
             return _REGISTRY[key[: -len(_PLAYOFF_SUFFIX)]].with_playoff()
         names = ", ".join(_REGISTRY)
         raise InvalidInput(
-            f"Unknown rule set {name!r}. Rule sets: {names} (add '+playoff' to any of them)."
+            f"Unknown rule set {show(name)}. Rule sets: {names} (add '+playoff' to any of them)."
         )
 
     @classmethod
@@ -78,9 +95,11 @@ class RuleSet:
 
     @classmethod
     def register(cls, rules: RuleSet) -> RuleSet:
-        """Add a rule set to the registry (its name must be new)."""
+        """Add a rule set to the registry (its name must be new; ties are shared in it)."""
         if rules.name in _REGISTRY:
             raise InvalidInput(f"A rule set named {rules.name!r} is already registered.")
+        if rules.tie_break is not TieBreak.SHARED or rules.name.endswith(_PLAYOFF_SUFFIX):
+            raise InvalidInput("Register a rule set with shared ties; NAME+playoff adds a playoff.")
         _REGISTRY[rules.name] = rules
         return rules
 
@@ -89,7 +108,10 @@ class RuleSet:
         if self.tie_break is TieBreak.PLAYOFF:
             return self
         return dataclasses.replace(
-            self, name=self.name + _PLAYOFF_SUFFIX, tie_break=TieBreak.PLAYOFF
+            self,
+            name=self.name + _PLAYOFF_SUFFIX,
+            summary=f"{self.summary} Ties for first place: a one-roll playoff.",
+            tie_break=TieBreak.PLAYOFF,
         )
 
     # Data ---------------------------------------------------------------------------
@@ -117,18 +139,20 @@ class RuleSet:
             if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0:
                 raise InvalidInput("yahtzee_bonus must be a whole number of points, 0 or more.")
             return cls(
-                name=str(data["name"]),
-                summary=str(data.get("summary", "")),
+                name=data["name"],
+                summary=data["summary"] if isinstance(data.get("summary"), str) else "",
                 joker=JokerRule(data.get("joker", JokerRule.FORCED.value)),
                 yahtzee_bonus=bonus,
                 tie_break=TieBreak(data.get("tie_break", TieBreak.SHARED.value)),
             )
-        except KeyError as missing:
-            raise InvalidInput(f"A rule set needs a {missing} field.") from None
+        except KeyError:
+            raise InvalidInput("A rule set needs a 'name' field.") from None
         except ValueError as bad:
             if isinstance(bad, InvalidInput):
                 raise
-            raise InvalidInput(f"Bad rule-set data: {bad}.") from None
+            raise InvalidInput(
+                "Bad rule-set data: joker or tie_break is not a known option."
+            ) from None
 
     def describe(self) -> str:
         """The rule set in words, for players."""
@@ -201,21 +225,21 @@ _REGISTRY: dict[str, RuleSet] = {}
 for _rules in (
     RuleSet(
         name="official",
-        summary="the rulebook: forced Joker rule, 100-point Yahtzee bonus, shared wins.",
+        summary="The rulebook: forced Joker rule, 100-point Yahtzee bonus.",
     ),
     RuleSet(
         name="free-choice-joker",
-        summary="an extra Yahtzee may go in any open box (Verhoeff's reading of the Joker).",
+        summary="An extra Yahtzee may go in any open box (Verhoeff's reading of the Joker).",
         joker=JokerRule.FREE_CHOICE,
     ),
     RuleSet(
         name="no-joker",
-        summary="no Joker rule: an extra Yahtzee scores only what its dice score normally.",
+        summary="No Joker rule: an extra Yahtzee scores only what its dice score normally.",
         joker=JokerRule.NONE,
     ),
     RuleSet(
         name="no-yahtzee-bonus",
-        summary="the rulebook's forced Joker placement, without the 100-point Yahtzee bonus.",
+        summary="The rulebook's forced Joker placement, without the 100-point Yahtzee bonus.",
         yahtzee_bonus=0,
     ),
 ):

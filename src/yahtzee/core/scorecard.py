@@ -10,8 +10,8 @@ from typing import Any, Self
 
 from .category import Category
 from .dice import Dice
-from .errors import IllegalMove, InvalidInput
-from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, RuleSet
+from .errors import IllegalMove, InvalidInput, show
+from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, RuleSet
 from .scoring import YAHTZEE_POINTS, Placement, joker_score, placements, score
 
 _BOXES = len(Category)
@@ -28,8 +28,16 @@ class Scorecard:
     yahtzee_bonus: int = 0
 
     def __post_init__(self) -> None:
-        if len(self.boxes) != _BOXES:
-            raise InvalidInput(f"A scorecard has 13 boxes, not {len(self.boxes)}.")
+        if not isinstance(self.boxes, tuple) or len(self.boxes) != _BOXES:
+            raise InvalidInput("A scorecard has 13 boxes, each a whole number or None.")
+        for points in self.boxes:
+            if points is not None and (isinstance(points, bool) or not isinstance(points, int)):
+                raise InvalidInput(f"A box holds a whole number or None, not {show(points)}.")
+        bonus = self.yahtzee_bonus
+        if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0:
+            raise InvalidInput(
+                f"yahtzee_bonus must be a whole number of points, not {show(bonus)}."
+            )
 
     @classmethod
     def empty(cls) -> Self:
@@ -97,42 +105,50 @@ class Scorecard:
             dice, self.open_boxes, self.boxes[Category.YAHTZEE], rules or RuleSet.official()
         )
 
-    def placement(self, dice: Dice, category: Category, rules: RuleSet | None = None) -> Placement:
+    def placement(
+        self, dice: Dice, category: Category | int | str, rules: RuleSet | None = None
+    ) -> Placement:
         """The placement of the dice in ``category``, or :class:`IllegalMove` saying why not."""
+        category = Category.of(category)
         rules = rules or RuleSet.official()
         legal = self.placements(dice, rules)
         for option in legal:
             if option.category is category:
                 return option
-        raise IllegalMove(self._refusal(dice, category, legal), code=_refusal_code(self, category))
+        raise IllegalMove(self._refusal(category, legal), code=_refusal_code(self, category))
 
-    def place(self, dice: Dice, category: Category, rules: RuleSet | None = None) -> Self:
+    def place(
+        self, dice: Dice, category: Category | int | str, rules: RuleSet | None = None
+    ) -> Self:
         """The card after scoring the dice in ``category`` (this card is unchanged)."""
         return self.with_placement(self.placement(dice, category, rules))
 
     def with_placement(self, placement: Placement) -> Self:
         if not self.is_open(placement.category):
-            raise IllegalMove(self._filled_message(placement.category), code="box_filled")
+            raise IllegalMove(self._filled_message(placement.category, ()), code="box_filled")
         boxes = list(self.boxes)
         boxes[placement.category] = placement.points
         return type(self)(tuple(boxes), self.yahtzee_bonus + placement.yahtzee_bonus)
 
-    def _filled_message(self, category: Category) -> str:
+    def _filled_message(self, category: Category, legal: tuple[Placement, ...]) -> str:
         if self.is_complete:
             return "The scorecard is complete: every box is filled."
-        open_names = ", ".join(c.display_name for c in self.open_boxes)
         return (
             f"{category.display_name} is already filled ({self.boxes[category]}). "
-            f"Open boxes: {open_names}."
+            f"{self.allowed_text(legal)}"
         )
 
-    def _refusal(self, dice: Dice, category: Category, legal: tuple[Placement, ...]) -> str:
+    def allowed_text(self, legal: tuple[Placement, ...]) -> str:
+        """``"Open boxes: ..."``, or ``"Allowed: ..."`` when a Joker rule narrows them."""
+        if not legal or {p.category for p in legal} == set(self.open_boxes):
+            return f"Open boxes: {', '.join(c.display_name for c in self.open_boxes)}."
+        return f"Allowed: {', '.join(p.category.display_name for p in legal)}."
+
+    def _refusal(self, category: Category, legal: tuple[Placement, ...]) -> str:
         if not self.is_open(category):
-            return self._filled_message(category)
-        allowed = ", ".join(p.category.display_name for p in legal)
+            return self._filled_message(category, legal)
         return (
-            f"The Joker rule does not let {dice.spaced()} go in {category.display_name}. "
-            f"Allowed: {allowed}."
+            f"The Joker rule does not allow {category.display_name} now. {self.allowed_text(legal)}"
         )
 
     # Data --------------------------------------------------------------------------
@@ -173,18 +189,25 @@ class Scorecard:
         for key in ("upper_subtotal", "upper_bonus", "lower_total", "total"):
             if key in data and data[key] != getattr(card, key):
                 raise InvalidInput(
-                    f"Card data says {key} is {data[key]!r}, but its boxes give "
+                    f"Card data says {key} is {show(data[key])}, but its boxes give "
                     f"{getattr(card, key)}."
                 )
         return card
 
     @classmethod
-    def from_json(cls, text: str) -> Self:
+    def from_json(cls, text: str | bytes) -> Self:
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as error:
+        except json.JSONDecodeError as error:
             raise InvalidInput(f"Card data is not valid JSON: {error}.") from None
-        return cls.from_dict(data)
+        except UnicodeDecodeError:
+            raise InvalidInput("Card data is not UTF-8 text.") from None
+        except (ValueError, TypeError, RecursionError):
+            raise InvalidInput("Card data is not valid JSON for a scorecard.") from None
+        try:
+            return cls.from_dict(data)
+        except RecursionError:
+            raise InvalidInput("Card data is nested too deeply.") from None
 
     def __iter__(self) -> Iterator[tuple[Category, int | None]]:
         return iter(zip(Category, self.boxes, strict=True))
@@ -207,14 +230,20 @@ def possible_points(category: Category) -> frozenset[int]:
 
 def _check_box_points(category: Category, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{category.display_name} must hold a whole number, not {value!r}.")
+        raise InvalidInput(f"{category.display_name} must hold a whole number, not {show(value)}.")
     if value not in possible_points(category):
-        raise InvalidInput(f"{category.display_name} cannot hold {value} points in any game.")
+        raise InvalidInput(f"{category.display_name} cannot hold {show(value)} points in any game.")
 
 
 def _check_bonus(value: object, boxes: list[int | None]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"yahtzee_bonus must be a whole number of points, not {value!r}.")
+        raise InvalidInput(f"yahtzee_bonus must be a whole number of points, not {show(value)}.")
     if value and boxes[Category.YAHTZEE] != YAHTZEE_POINTS:
         raise InvalidInput("A Yahtzee bonus needs 50 in the Yahtzee box.")
+    filled_others = sum(1 for points in boxes if points is not None) - 1
+    if value % YAHTZEE_BONUS or value // YAHTZEE_BONUS > max(filled_others, 0):
+        raise InvalidInput(
+            f"yahtzee_bonus {show(value)} is impossible: {YAHTZEE_BONUS} points per extra "
+            "Yahtzee, each filling one box besides the Yahtzee box."
+        )
     return value

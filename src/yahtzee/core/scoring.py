@@ -119,7 +119,9 @@ def placements(
     if rules.joker is JokerRule.FREE_CHOICE:
         full_value = matching not in open_set
         return tuple(
-            Placement(c, joker_score(c, dice) if full_value else score(c, dice), bonus, True)
+            Placement(c, joker_score(c, dice), bonus, True)
+            if full_value and joker_score(c, dice) != score(c, dice)
+            else Placement(c, score(c, dice), bonus)
             for c in boxes
         )
 

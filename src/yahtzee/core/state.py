@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from .category import Category
 from .dice import Dice, Keep
-from .errors import IllegalMove, InvalidInput
+from .errors import IllegalMove, InvalidInput, show
 from .events import Event, GameStarted, PlayoffRolled, Rolled, Scored
 from .rules import RuleSet, TieBreak
 from .scorecard import Scorecard
@@ -55,6 +55,8 @@ class Playoff:
     contenders: tuple[int, ...]
     rolls: tuple[tuple[int, Dice], ...] = ()
     history: tuple[tuple[int, Dice], ...] = ()
+    knocked_out: tuple[tuple[int, ...], ...] = ()
+    """Players who lost a playoff round, one group per round, in order."""
 
     @property
     def next_player(self) -> int:
@@ -90,9 +92,9 @@ def start(event: GameStarted) -> GameState:
         raise InvalidInput(f"A game has 1 to {MAX_PLAYERS} players, not {len(players)}.")
     for name in players:
         if not isinstance(name, str) or not name or len(name) > MAX_NAME_LENGTH:
-            raise InvalidInput(f"Player names are 1 to {MAX_NAME_LENGTH} characters: {name!r}.")
+            raise InvalidInput(f"Player names are 1 to {MAX_NAME_LENGTH} characters: {show(name)}.")
         if not name.isprintable():
-            raise InvalidInput(f"Player name {name!r} contains control characters.")
+            raise InvalidInput(f"Player name {show(name)} contains control characters.")
     if len({name.casefold() for name in players}) != len(players):
         raise InvalidInput("Two players have the same name; give each a different name.")
     rules = RuleSet.named(event.rules)
@@ -112,7 +114,9 @@ def check_actor(state: GameState, player: int | None) -> int:
         or not isinstance(player, int)
         or not 0 <= player < len(state.players)
     ):
-        raise InvalidInput(f"There is no seat {player!r}; seats are 0 to {len(state.players) - 1}.")
+        raise InvalidInput(
+            f"There is no seat {show(player)}; seats are 0 to {len(state.players) - 1}."
+        )
     if player != current:
         raise IllegalMove(
             f"It is {state.players[current]}'s turn, not {state.players[player]}'s.",
@@ -137,9 +141,10 @@ def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
             )
         return
     if turn.rolls >= ROLLS_PER_TURN:
+        card = state.cards[turn.player]
+        allowed = card.allowed_text(card.placements(turn.dice, state.rules))
         raise IllegalMove(
-            "You have used all three rolls. Score in an open box: "
-            f"{_open_names(state.cards[turn.player])}.",
+            f"You have used all three rolls: score the dice now. {allowed}",
             code="no_rolls_left",
         )
     if not turn.dice.contains(keep):
@@ -164,6 +169,7 @@ def apply(state: GameState, event: Event) -> GameState:
     """The state after ``event``, which must be legal in ``state``."""
     match event:
         case Rolled(player, keep, dice):
+            check_actor(state, player)
             if state.playoff is not None:
                 raise InvalidInput("A turn roll came during the playoff.")
             check_roll(state, keep, player)
@@ -175,6 +181,7 @@ def apply(state: GameState, event: Event) -> GameState:
                 turn=dataclasses.replace(turn, dice=dice, rolls=turn.rolls + 1, kept=keep),
             )
         case PlayoffRolled(player, dice):
+            check_actor(state, player)
             if state.playoff is None:
                 raise InvalidInput("A playoff roll came before any playoff.")
             check_roll(state, Keep.NONE, player)
@@ -183,7 +190,7 @@ def apply(state: GameState, event: Event) -> GameState:
             placement = check_score(state, category, player)
             if (placement.points, placement.yahtzee_bonus) != (points, bonus):
                 raise InvalidInput(
-                    f"The log says {category.display_name} scored {points} (+{bonus}), "
+                    f"The log says {category.display_name} scored {show(points)} (+{show(bonus)}), "
                     f"but the dice give {placement.points} (+{placement.yahtzee_bonus})."
                 )
             return _after_score(state, placement)
@@ -227,19 +234,18 @@ def _playoff_roll(state: GameState, player: int, dice: Dice) -> GameState:
     rolls = (*playoff.rolls, (player, dice))
     history = (*playoff.history, (player, dice))
     if len(rolls) < len(playoff.contenders):
-        return dataclasses.replace(state, playoff=Playoff(playoff.contenders, rolls, history))
+        return dataclasses.replace(
+            state, playoff=dataclasses.replace(playoff, rolls=rolls, history=history)
+        )
     best = max(d.total for _, d in rolls)
     still_tied = tuple(p for p, d in rolls if d.total == best)
+    out = (*playoff.knocked_out, tuple(p for p, d in rolls if d.total != best))
     if len(still_tied) > 1:
-        return dataclasses.replace(state, playoff=Playoff(still_tied, (), history))
+        return dataclasses.replace(state, playoff=Playoff(still_tied, (), history, out))
     return dataclasses.replace(
-        state, phase=Phase.OVER, playoff=Playoff(playoff.contenders, rolls, history),
+        state, phase=Phase.OVER, playoff=Playoff(playoff.contenders, rolls, history, out),
         winners=still_tied,
     )  # fmt: skip
-
-
-def _open_names(card: Scorecard) -> str:
-    return ", ".join(c.display_name for c in card.open_boxes)
 
 
 def _over_message(state: GameState) -> str:
