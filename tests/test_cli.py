@@ -127,3 +127,57 @@ def test_odd_bytes_on_stdin_are_a_clear_mistake() -> None:
         )
         assert b"Traceback" not in result.stderr
         assert len(result.stderr.splitlines()) <= 1
+
+
+def test_solve_advise_and_simulate(tmp_path: Path) -> None:
+    env_cache = {"YAHTZEE_CACHE_DIR": str(tmp_path)}
+    old = {k: os.environ.get(k) for k in env_cache}
+    os.environ.update(env_cache)
+    try:
+        result = run_cli("solve", "--rules", "free-choice-joker")
+        assert result.returncode == 0, result.stderr
+        assert "expected final score 254.5896" in result.stdout
+        assert list(tmp_path.glob("*.bin"))
+        result = run_cli("advise", "13356", "2", "--json")
+        data = json.loads(result.stdout)
+        assert data["situation"] == "13356 2"
+        assert data["options"][0]["action"] == "keep 3 3"
+        assert data["options"][0]["regret"] == 0
+        assert abs(data["options"][0]["value"] - 251.4054) < 1e-4
+        result = run_cli("advise", "44444 0 yz=50 4s=12 ls=40", "--top", "2")
+        assert result.returncode == 0
+        assert "score Full House" in result.stdout.splitlines()[1]
+        result = run_cli("simulate", "--strategy", "greedy", "-n", "300", "--seed", "4", "--json")
+        seat = json.loads(result.stdout)["seats"][0]
+        assert seat["games"] == 300 and 180 < seat["mean"] < 260
+        assert {"std", "percentiles", "upper_bonus_rate", "yahtzee_rate"} <= set(seat)
+        result = run_cli("simulate", "--strategy", "optimal,random", "-n", "200")
+        assert "wins" in result.stdout and result.stdout.count("seat ") == 2
+        plot = tmp_path / "scores.png"
+        result = run_cli("simulate", "--strategy", "heuristic", "-n", "200", "--plot", str(plot))
+        assert result.returncode == 0
+        assert plot.exists() or "matplotlib is not installed" in result.stdout
+    finally:
+        for key, value in old.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["advise", "1335", "2"],
+        ["advise", "13356", "3"],
+        ["advise", "13356", "2", "fh=24"],
+        ["advise", "13356", "2", "zz=3"],
+        ["advise", "13356"],
+        ["simulate", "--strategy", "clever", "-n", "5"],
+        ["simulate", "-n", "0"],
+        ["simulate", "--players", "9"],
+        ["solve", "--rules", "nope"],
+    ],
+)
+def test_solver_commands_bad_input_one_line(args: list[str]) -> None:
+    assert_one_line_error(run_cli(*args))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -28,7 +30,10 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert quick_start_commands()[1] in ci
 
 
-def test_python_example_runs() -> None:
+def test_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(tmp_path))
     text = (ROOT / "README.md").read_text()
-    (example,) = re.findall(r"```python\n(.*?)```", text, re.S)
-    exec(compile(example, "README.md", "exec"), {})
+    examples = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(examples) == 2
+    for example in examples:
+        exec(compile(example, "README.md", "exec"), {})

@@ -11,13 +11,13 @@ from typing import NoReturn
 
 from .. import __version__
 from ..core import YahtzeeError
-from . import play, rules, score
+from . import advise, play, rules, score, simulate, solve
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_ERROR = 2
 
-_COMMANDS = (play, score, rules)
+_COMMANDS = (play, score, rules, solve, advise, simulate)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -8,6 +8,7 @@ from .game import Action, Game, LegalActions, Score, Standing
 from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, JokerRule, RuleSet, TieBreak
 from .scorecard import Scorecard
 from .scoring import Placement, joker_score, placements, score
+from .situation import Situation
 from .sources import DiceSource, RandomDice, ScriptedDice, SecureDice
 from .state import MAX_PLAYERS, ROLLS_PER_TURN, ROUNDS, GameState, Phase, Turn
 
@@ -44,6 +45,7 @@ __all__ = [
     "Scored",
     "ScriptedDice",
     "SecureDice",
+    "Situation",
     "Standing",
     "TieBreak",
     "Turn",

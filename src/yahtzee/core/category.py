@@ -38,6 +38,11 @@ class Category(IntEnum):
         return self.name.lower()
 
     @property
+    def code(self) -> str:
+        """A short code for notations: ``"1s"`` ... ``"6s"``, ``"3k"``, ``"fh"``, ``"yz"``, ..."""
+        return _CODES[self]
+
+    @property
     def is_upper(self) -> bool:
         return self <= Category.SIXES
 
@@ -114,6 +119,22 @@ _DISPLAY = {
     Category.LARGE_STRAIGHT: "Large Straight",
     Category.YAHTZEE: "Yahtzee",
     Category.CHANCE: "Chance",
+}
+
+_CODES = {
+    Category.ONES: "1s",
+    Category.TWOS: "2s",
+    Category.THREES: "3s",
+    Category.FOURS: "4s",
+    Category.FIVES: "5s",
+    Category.SIXES: "6s",
+    Category.THREE_OF_A_KIND: "3k",
+    Category.FOUR_OF_A_KIND: "4k",
+    Category.FULL_HOUSE: "fh",
+    Category.SMALL_STRAIGHT: "ss",
+    Category.LARGE_STRAIGHT: "ls",
+    Category.YAHTZEE: "yz",
+    Category.CHANCE: "ch",
 }
 
 # Names players write, after normalising (lower case, no spaces, hyphens or underscores).

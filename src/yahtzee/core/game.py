@@ -23,6 +23,7 @@ from .events import (
 from .rules import RuleSet
 from .scorecard import Scorecard
 from .scoring import Placement
+from .situation import Situation
 from .sources import DiceSource, RandomDice
 from .state import GameState, Phase, Turn
 
@@ -172,6 +173,14 @@ class Game:
     @property
     def event_log(self) -> tuple[Event, ...]:
         return tuple(self._events)
+
+    def situation(self) -> Situation | None:
+        """The current player's decision point (``None`` before the first roll or after
+        the turns: a playoff roll has nothing to decide)."""
+        turn = self._state.turn
+        if turn is None or turn.dice is None:
+            return None
+        return Situation(turn.dice, turn.rolls_left, self._state.cards[turn.player])
 
     def legal_actions(self) -> LegalActions:
         return LegalActions(self)

@@ -242,5 +242,12 @@ for _rules in (
         summary="The rulebook's forced Joker placement, without the 100-point Yahtzee bonus.",
         yahtzee_bonus=0,
     ),
+    RuleSet(
+        name="no-bonus-no-joker",
+        summary="Neither the Joker rule nor the Yahtzee bonus (the rules Glenn's 2006 study "
+        "solved).",
+        joker=JokerRule.NONE,
+        yahtzee_bonus=0,
+    ),
 ):
     RuleSet.register(_rules)

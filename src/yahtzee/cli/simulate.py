@@ -1,0 +1,110 @@
+"""``yahtzee simulate``: many games of a strategy, their statistics and distribution."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..core import InvalidInput, RuleSet
+from ._io import add_rules_option, print_json
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "simulate",
+        help="play many games with a strategy and print statistics",
+        description="Play N games per seat and print mean, deviation, percentiles, bonus and "
+        "Yahtzee rates (and win rates with several seats).",
+    )
+    parser.add_argument(
+        "--strategy",
+        default="optimal",
+        metavar="NAME[,NAME...]",
+        help="random, greedy, heuristic, optimal, level1-level5; a list gives one seat each",
+    )
+    parser.add_argument("-n", "--games", type=int, default=10_000, metavar="N")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=int, default=0, metavar="K", help="seats (1-8)")
+    parser.add_argument("--plot", metavar="FILE.png", help="plot the score distribution")
+    add_rules_option(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..solver import simulate  # noqa: PLC0415 - numba loads only here
+
+    names = [s for s in args.strategy.split(",") if s.strip()]
+    players = args.players or len(names)
+    if not 1 <= players <= 8:
+        raise InvalidInput("--players takes 1 to 8 seats.")
+    if len(names) not in (1, players):
+        raise InvalidInput(f"Give one strategy, or one per seat ({players}).")
+    seats = names * players if len(names) == 1 else names
+    rules = RuleSet.named(args.rules)
+    start = time.perf_counter()
+    result = simulate(seats, args.games, args.seed, rules)
+    seconds = time.perf_counter() - start
+    data = result.to_dict()
+    data["seconds"] = seconds
+    if args.plot:
+        data["plot"] = plot(result, Path(args.plot))
+    if args.json:
+        print_json(data)
+        return 0
+    print(f"{result.games} games, {rules.name} rules, seed {args.seed}, {seconds:.2f} s")
+    for index, seat in enumerate(data["seats"]):
+        p = seat["percentiles"]
+        win = f"  wins {seat['win_rate']:.1%}" if "win_rate" in seat else ""
+        print(f"seat {index + 1} {seat['strategy']}: mean {seat['mean']:.2f} "
+              f"(± {seat['std_error']:.2f}), sd {seat['std']:.2f}{win}")  # fmt: skip
+        print(f"  percentiles 5/25/50/75/95: {p['5']:.0f} / {p['25']:.0f} / {p['50']:.0f} / "
+              f"{p['75']:.0f} / {p['95']:.0f}; min {seat['min']}, max {seat['max']}")  # fmt: skip
+        print(f"  upper bonus {seat['upper_bonus_rate']:.1%}, Yahtzee {seat['yahtzee_rate']:.1%}, "
+              f"Yahtzee bonuses per game {seat['yahtzee_bonuses_per_game']:.3f}")  # fmt: skip
+    if not args.plot:
+        print(histogram(result.seats[0].totals))
+    elif data["plot"] != str(args.plot):
+        print(data["plot"])
+    return 0
+
+
+def plot(result: Any, path: Path) -> str:
+    """A PNG of the score distribution with matplotlib, or a terminal histogram without."""
+    try:
+        import matplotlib  # noqa: PLC0415 - optional
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt  # noqa: PLC0415
+    except ImportError:
+        return "matplotlib is not installed; the distribution:\n" + histogram(
+            result.seats[0].totals
+        )
+    figure, axes = plt.subplots(figsize=(8, 4.5), dpi=100)
+    for seat in result.seats:
+        axes.hist(seat.totals, bins=range(0, 1000, 5), alpha=0.6, label=seat.strategy)
+    axes.set_xlim(0, max(int(max(s.totals.max() for s in result.seats)) + 20, 100))
+    axes.set_xlabel("final score")
+    axes.set_ylabel("games")
+    axes.set_title(f"{result.games} games, {result.rules.name} rules")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+    return str(path)
+
+
+def histogram(totals: Any, width: int = 50) -> str:
+    """The distribution of scores as text bars, in bins of 20 points."""
+    counts, edges = np.histogram(totals, bins=range(0, int(totals.max()) + 21, 20))
+    top = counts.max()
+    lines = []
+    for count, low in zip(counts, edges[:-1], strict=True):
+        if count:
+            bar = "#" * max(1, round(width * count / top))
+            lines.append(f"{int(low):4d}-{int(low) + 19:<4d} {bar} {count}")
+    return "\n".join(lines)

@@ -1,0 +1,80 @@
+"""A decision point inside a turn: the dice, the rolls left and the card, with a notation.
+
+``str(situation)`` is ``DICE ROLLS_LEFT [BOX=POINTS ...] [bonus=N]``: the filled boxes by
+their short codes in scorecard order, and the Yahtzee bonus points if any, as in
+``"13356 2 1s=3 fh=25 yz=50 bonus=100"``. ``Situation.parse`` reads that back; it also takes
+box names as players write them (``aces=3``) and dice with spaces (``"1 3 3 5 6 2"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Self
+
+from .category import Category
+from .dice import Dice
+from .errors import InvalidInput, show
+from .scorecard import Scorecard
+from .state import ROLLS_PER_TURN
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """The dice showing, how many rolls are left (0-2), and the player's card."""
+
+    dice: Dice
+    rolls_left: int
+    card: Scorecard = field(default_factory=Scorecard.empty)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.dice, Dice):
+            raise InvalidInput("A situation needs the five dice showing.")
+        rolls = self.rolls_left
+        if isinstance(rolls, bool) or not isinstance(rolls, int) or not 0 <= rolls < ROLLS_PER_TURN:
+            raise InvalidInput(f"Rolls left is 0, 1 or 2, not {show(rolls)}.")
+        if not isinstance(self.card, Scorecard):
+            raise InvalidInput("A situation needs a Scorecard.")
+        if self.card.is_complete:
+            raise InvalidInput("The card is complete: there is no decision to make.")
+
+    @classmethod
+    def of(cls, card: Scorecard, dice: Dice | str | None, rolls_left: int) -> Self:
+        if dice is None:
+            raise InvalidInput("Roll the dice first: a situation needs the dice showing.")
+        return cls(dice if isinstance(dice, Dice) else Dice.parse(dice), rolls_left, card)
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """Read the notation (see the module's documentation)."""
+        if not isinstance(text, str):
+            raise InvalidInput("A situation is text like '13356 2 fh=25'.")
+        tokens = text.replace(",", " ").split()
+        if len(tokens) >= 5 and all(len(t) == 1 and t.isdigit() for t in tokens[:5]):
+            tokens = ["".join(tokens[:5]), *tokens[5:]]
+        if len(tokens) < 2:
+            raise InvalidInput(
+                "A situation is DICE ROLLS_LEFT [BOX=POINTS ...], like '13356 2 fh=25 yz=50'."
+            )
+        dice = Dice.parse(tokens[0])
+        rolls = tokens[1].lower().removeprefix("rolls=").removeprefix("r")
+        if rolls not in {"0", "1", "2"}:
+            raise InvalidInput(f"Rolls left is 0, 1 or 2, not {show(tokens[1])}.")
+        boxes: dict[str, object] = {}
+        bonus = 0
+        for token in tokens[2:]:
+            key, sep, value = token.partition("=")
+            if not sep or not value.lstrip("-").isdigit() or len(value) > 6:
+                raise InvalidInput(f"{show(token)} is not BOX=POINTS, like fh=25 or bonus=100.")
+            if key.lower() == "bonus":
+                bonus = int(value)
+            else:
+                boxes[Category.parse(key).key] = int(value)
+        card = Scorecard.from_dict({"boxes": boxes, "yahtzee_bonus": bonus})
+        return cls(dice, int(rolls), card)
+
+    def __str__(self) -> str:
+        parts = [str(self.dice), str(self.rolls_left)]
+        parts += [f"{c.code}={points}" for c, points in self.card if points is not None]
+        if self.card.yahtzee_bonus:
+            parts.append(f"bonus={self.card.yahtzee_bonus}")
+        return " ".join(parts)

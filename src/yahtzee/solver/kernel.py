@@ -1,0 +1,222 @@
+"""Compiled kernels of the solver (numba).
+
+Values are expected points still to come. A turn-start state is (filled boxes ``mask``,
+capped upper subtotal ``u``, ``yf`` = the Yahtzee box holds 50). Inside a turn:
+
+* ``V0[r]``: the best placement of roll ``r`` (no rolls left);
+* ``K_n[k]``: keeping multiset ``k`` and throwing the rest with ``n`` rolls left, built die
+  by die: the mean over the six faces of keeping one die more;
+* ``V_n[r]``: the max over every sub-multiset of ``r`` (built one removed die at a time),
+  where keeping all five means standing on the roll.
+
+Every kernel works on ``n`` lanes of upper subtotals ``u0 .. u0 + n - 1`` at once (the
+rows of the work arrays), so the build vectorises over the subtotal, while advice and
+simulation use a single lane.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+NEG = -1.0e18
+ROLL_BASE = 210
+N_MS = 462
+N_ROLLS = 252
+YAHTZEE_BOX = 11
+
+# Rows of the per-state table R of "value after placing": row 0 is a dead candidate, rows
+# 1 + 6c + k hold upper box c filled with k dice (the points, the upper bonus if it is
+# reached, and the next state's value), rows 37 + c - 6 a lower box (next state's value;
+# the points are added per roll), and rows 44 and 45 the Yahtzee box filled with 0 or 50.
+ROW_DEAD = 0
+ROW_LOWER = 31
+ROW_YAHTZEE_0 = 44
+ROW_YAHTZEE_50 = 45
+N_ROWS = 46
+
+jit = njit(cache=True, fastmath=True, error_model="numpy", nogil=True)
+jit_inline = njit(cache=True, fastmath=True, error_model="numpy", nogil=True, inline="always")
+jit_parallel = njit(cache=True, fastmath=True, error_model="numpy", nogil=True, parallel=True)
+
+
+@jit_inline
+def _mx(a: float, b: float) -> float:
+    return a if a > b else b
+
+
+@jit
+def next_rows(mask, yf, u0, n, E, m, R):
+    """Fill ``R`` with the value of each placement's next state, per lane."""
+    for lane in range(n):
+        R[ROW_DEAD, lane] = NEG
+    for c in range(13):
+        if mask >> c & 1:
+            continue
+        nm = mask | (1 << c)
+        if c < 6:
+            for k in range(6):
+                p = (c + 1) * k
+                row = 1 + 6 * c + k
+                for lane in range(n):
+                    u = u0 + lane
+                    nu = u + p
+                    gained = 0.0
+                    if nu >= m.cap:
+                        nu = m.cap
+                        if u < m.cap:
+                            gained = m.upper_bonus
+                    R[row, lane] = p + gained + E[nm, yf, nu]
+        elif c == YAHTZEE_BOX:
+            for lane in range(n):
+                R[ROW_YAHTZEE_0, lane] = E[nm, 0, u0 + lane]
+                R[ROW_YAHTZEE_50, lane] = E[nm, 1, u0 + lane]
+        else:
+            for lane in range(n):
+                R[ROW_LOWER + c, lane] = E[nm, yf, u0 + lane]
+
+
+@jit
+def _best_of(R, n, rows, adds, count, out):
+    """``out[l] = max_i R[rows[i], l] + adds[i]``, four candidates per pass."""
+    while count % 4:
+        rows[count] = ROW_DEAD
+        adds[count] = 0.0
+        count += 1
+    for lane in range(n):
+        out[lane] = NEG
+    for q in range(0, count, 4):
+        j0, j1, j2, j3 = rows[q], rows[q + 1], rows[q + 2], rows[q + 3]
+        a0, a1, a2, a3 = adds[q], adds[q + 1], adds[q + 2], adds[q + 3]
+        for lane in range(n):
+            best = _mx(
+                _mx(R[j0, lane] + a0, R[j1, lane] + a1), _mx(R[j2, lane] + a2, R[j3, lane] + a3)
+            )
+            out[lane] = _mx(out[lane], best)
+
+
+@jit
+def candidates(mask, yf, r, m, rows, adds, cats):
+    """The legal placements of roll ``r``: their rows of ``R``, points added, and boxes."""
+    if mask >> YAHTZEE_BOX & 1:
+        for f in range(6):
+            if m.yahtzee_roll[f] == r:
+                return _joker_candidates(mask, yf, f, m, rows, adds, cats)
+    return _candidates(mask, r, m, rows, adds, cats)
+
+
+@jit
+def _candidates(mask, r, m, rows, adds, cats):
+    """The placements of roll ``r`` by the boxes' own definitions (no Joker)."""
+    i = 0
+    for c in range(13):
+        if mask >> c & 1:
+            continue
+        cats[i] = c
+        if c < 6:
+            rows[i] = 1 + 6 * c + m.counts[r, c]
+            adds[i] = 0.0
+        elif c == YAHTZEE_BOX:
+            p = m.points[r, c]
+            rows[i] = ROW_YAHTZEE_50 if p > 0 else ROW_YAHTZEE_0
+            adds[i] = p
+        else:
+            rows[i] = ROW_LOWER + c
+            adds[i] = m.points[r, c]
+        i += 1
+    return i
+
+
+@jit
+def _joker_candidates(mask, yf, f, m, rows, adds, cats):
+    """The placements of five of face ``f + 1`` when the Yahtzee box is filled."""
+    bonus = m.joker_bonus if yf == 1 else 0
+    i = 0
+    for c in range(13):
+        p = m.joker[mask, f, c]
+        if p < 0:
+            continue
+        cats[i] = c
+        if c < 6:
+            rows[i] = 1 + 6 * c + p // (c + 1)
+            adds[i] = bonus
+        else:
+            rows[i] = ROW_LOWER + c
+            adds[i] = p + bonus
+        i += 1
+    return i
+
+
+@jit
+def final_values(mask, yf, n, m, R, A, rows, adds, cats):
+    """``A[ROLL_BASE + r, l]``: the best placement of roll ``r`` (``R`` filled first)."""
+    for r in range(N_ROLLS):
+        count = _candidates(mask, r, m, rows, adds, cats)
+        _best_of(R, n, rows, adds, count, A[ROLL_BASE + r])
+    if mask >> YAHTZEE_BOX & 1:
+        for f in range(6):
+            count = _joker_candidates(mask, yf, f, m, rows, adds, cats)
+            _best_of(R, n, rows, adds, count, A[ROLL_BASE + m.yahtzee_roll[f]])
+
+
+@jit
+def keep_means(A, n, add):
+    """``A[k]`` for every keep of under five dice: the mean over the next die's face."""
+    for k in range(ROLL_BASE - 1, -1, -1):
+        c0, c1, c2, c3, c4, c5 = add[k, 0], add[k, 1], add[k, 2], add[k, 3], add[k, 4], add[k, 5]
+        for lane in range(n):
+            total = A[c0, lane] + A[c1, lane] + A[c2, lane] + A[c3, lane] + A[c4, lane]
+            A[k, lane] = (total + A[c5, lane]) * (1.0 / 6.0)
+
+
+@jit
+def sub_maxes(A, n, remove, tmp):
+    """``A[s]`` becomes the max of ``A`` over every sub-multiset of ``s``."""
+    for s in range(1, N_MS):
+        c0, c1, c2 = remove[s, 0], remove[s, 1], remove[s, 2]
+        c3, c4, c5 = remove[s, 3], remove[s, 4], remove[s, 5]
+        for lane in range(n):
+            low = _mx(_mx(A[c0, lane], A[c1, lane]), _mx(A[c2, lane], A[c3, lane]))
+            tmp[lane] = _mx(_mx(low, A[s, lane]), _mx(A[c4, lane], A[c5, lane]))
+        for lane in range(n):
+            A[s, lane] = tmp[lane]
+
+
+@jit
+def turn(mask, yf, u0, n, E, m, R, A, rows, adds, cats, tmp, K1, K2):
+    """Solve a turn for ``n`` lanes; ``A[0, l]`` is then the turn-start value.
+
+    When ``K1`` and ``K2`` have rows, they receive the keep values with one and two rolls
+    left instead (``K1[ROLL_BASE + r]`` standing on roll ``r``), and the turn stops there.
+    """
+    next_rows(mask, yf, u0, n, E, m, R)
+    final_values(mask, yf, n, m, R, A, rows, adds, cats)
+    keep_means(A, n, m.add)
+    if K1.shape[0]:
+        K1[:, :n] = A[:, :n]
+    sub_maxes(A, n, m.remove, tmp)
+    keep_means(A, n, m.add)
+    if K2.shape[0]:
+        K2[:, :n] = A[:, :n]
+        return
+    sub_maxes(A, n, m.remove, tmp)
+    keep_means(A, n, m.add)
+
+
+@jit_parallel
+def build_layer(masks, reach, E, m):
+    """Solve every turn-start state of the given masks (one layer) into ``E``."""
+    none = np.empty((0, 0))
+    for i in prange(masks.shape[0]):
+        mask = masks[i]
+        n = reach[mask] + 1
+        R = np.empty((N_ROWS, n))
+        A = np.empty((N_MS, n))
+        rows = np.empty(16, dtype=np.int64)
+        adds = np.empty(16)
+        cats = np.empty(16, dtype=np.int64)
+        tmp = np.empty(n)
+        for yf in range(2 if mask >> YAHTZEE_BOX & 1 else 1):
+            turn(mask, yf, 0, n, E, m, R, A, rows, adds, cats, tmp, none, none)
+            for lane in range(n):
+                E[mask, yf, lane] = A[0, lane]

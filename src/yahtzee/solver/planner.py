@@ -1,0 +1,97 @@
+"""Turn planning from any table of turn-start values: options, their values, choices.
+
+The optimal solver, the greedy bot (a table of zeros: only this turn's points count) and
+the heuristic bot (a table of par values) are all planners over different tables.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import OrderedDict
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core import Action, Category, Keep, RuleSet, Score, Scorecard, Situation
+from . import policy
+from .advice import Advice, Option
+from .kernel import N_MS, N_ROWS
+from .tables import UPPER_CAP, Model, model
+
+_KEEPS = Keep.all()
+_CACHE_STATES = 4096
+
+TurnTables = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]
+
+
+def state_of(card: Scorecard) -> tuple[int, int, int]:
+    """The solver's state of a card: (filled-box mask, Yahtzee box holds 50, capped subtotal)."""
+    mask = sum(1 << c for c, points in card if points is not None)
+    holds_50 = 1 if card[Category.YAHTZEE] == 50 else 0
+    return mask, holds_50, min(card.upper_subtotal, UPPER_CAP)
+
+
+class TurnPlanner:
+    """Values every option of a turn against ``table`` (expected points still to come)."""
+
+    def __init__(self, rules: RuleSet, table: npt.NDArray[np.float64]) -> None:
+        self.rules = rules
+        self.table = table
+        self.model: Model = model(rules)
+        self._turns: OrderedDict[tuple[int, int, int], TurnTables] = OrderedDict()
+
+    def future(self, card: Scorecard) -> float:
+        """Expected points still to come from the start of a turn on ``card``."""
+        if card.is_complete:
+            return 0.0
+        mask, yf, u = state_of(card)
+        return float(self.table[mask, yf, u])
+
+    def turn_tables(self, card: Scorecard) -> TurnTables:
+        """The turn's option values for this card's state (kept for the next decisions)."""
+        key = state_of(card)
+        found = self._turns.get(key)
+        if found is not None:
+            self._turns.move_to_end(key)
+            return found
+        R, K1, K2 = np.empty((N_ROWS, 1)), np.empty((N_MS, 1)), np.empty((N_MS, 1))
+        policy.turn_tables(key[0], key[1], key[2], self.table, self.model, R, K1, K2)
+        self._turns[key] = (R, K1, K2)
+        if len(self._turns) > _CACHE_STATES:
+            self._turns.popitem(last=False)
+        return R, K1, K2
+
+    def options(self, situation: Situation) -> list[Option]:
+        """Every distinct option: the legal boxes, then (with rolls left) every keep of
+        under five dice, each with the expected final total it leads to."""
+        card = situation.card
+        R, K1, K2 = self.turn_tables(card)
+        mask, yf, _ = state_of(card)
+        kinds = np.empty(48, dtype=np.int64)
+        ids = np.empty(48, dtype=np.int64)
+        values = np.empty(48)
+        count = policy.option_values(
+            mask, yf, situation.dice.index, situation.rolls_left, self.model, R, K1, K2,
+            kinds, ids, values,
+        )  # fmt: skip
+        base = card.total
+        return [
+            Option(
+                Score(Category(int(ids[i]))) if kinds[i] == policy.SCORE else _KEEPS[ids[i]],
+                base + float(values[i]),
+            )
+            for i in range(count)
+        ]
+
+    def choose(
+        self, situation: Situation, temperature: float = 0.0, rng: random.Random | None = None
+    ) -> Action:
+        """The best option (the first on a tie), or with a positive temperature a softmax
+        draw: an option worse by ``temperature`` points is ``e`` times less likely."""
+        options = self.options(situation)
+        best = Advice.from_options(situation, self.rules, options).best
+        if temperature <= 0:
+            return best.action
+        weights = [math.exp((o.value - best.value) / temperature) for o in options]
+        return (rng or random).choices(options, weights)[0].action

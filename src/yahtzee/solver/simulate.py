@@ -1,0 +1,110 @@
+"""Many games at compiled speed, for every strategy, and their statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core import InvalidInput, RuleSet
+from . import policy
+from .solver import TABLE_SHAPE, cached_solver
+from .strategies import LEVEL_TEMPERATURES, _heuristic, strategy_name
+from .tables import model
+
+PERCENTILES = (1, 5, 25, 50, 75, 95, 99)
+I64 = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    strategy: str
+    totals: I64
+    uppers: I64
+    yahtzees: I64
+    bonuses: I64
+
+    def summary(self) -> dict[str, Any]:
+        totals = self.totals
+        n = len(totals)
+        return {
+            "strategy": self.strategy,
+            "games": n,
+            "mean": float(totals.mean()),
+            "std": float(totals.std(ddof=1)) if n > 1 else 0.0,
+            "std_error": float(totals.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0,
+            "min": int(totals.min()),
+            "max": int(totals.max()),
+            "percentiles": {str(p): float(np.percentile(totals, p)) for p in PERCENTILES},
+            "upper_bonus_rate": float((self.uppers >= 63).mean()),
+            "yahtzee_rate": float(self.yahtzees.mean()),
+            "yahtzee_bonuses_per_game": float(self.bonuses.mean()),
+        }
+
+
+@dataclass(frozen=True)
+class Simulation:
+    rules: RuleSet
+    seed: int
+    seats: tuple[SeatResult, ...]
+
+    @property
+    def games(self) -> int:
+        return len(self.seats[0].totals)
+
+    def win_rates(self) -> list[float]:
+        """Each seat's share of wins; a shared win counts 1/k to each of the k winners."""
+        totals = np.stack([seat.totals for seat in self.seats], axis=1)
+        best = totals.max(axis=1, keepdims=True)
+        winners = totals == best
+        shares = winners / winners.sum(axis=1, keepdims=True)
+        return [float(x) for x in shares.mean(axis=0)]
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "rules": self.rules.name,
+            "seed": self.seed,
+            "games": self.games,
+            "seats": [seat.summary() for seat in self.seats],
+        }
+        if len(self.seats) > 1:
+            for seat, rate in zip(data["seats"], self.win_rates(), strict=True):
+                seat["win_rate"] = rate
+        return data
+
+
+def _kernel_args(name: str, rules: RuleSet) -> tuple[npt.NDArray[np.float64], float, bool]:
+    if name == "random":
+        return np.zeros(TABLE_SHAPE), 0.0, True
+    if name == "greedy":
+        return np.zeros(TABLE_SHAPE), 0.0, False
+    if name == "heuristic":
+        return _heuristic(), 0.0, False
+    temperature = LEVEL_TEMPERATURES[int(name[5:])] if name.startswith("level") else 0.0
+    return cached_solver(rules).table, temperature, False
+
+
+def simulate(
+    strategies: Sequence[str], games: int, seed: int = 0, rules: RuleSet | None = None
+) -> Simulation:
+    """Play ``games`` games with one seat per strategy (each seat plays its own card with
+    its own dice; they compare totals at the end)."""
+    rule_set = rules or RuleSet.official()
+    if games < 1:
+        raise InvalidInput("Simulate at least one game.")
+    if not 0 <= seed < 2**31:
+        raise InvalidInput("The seed is a whole number from 0 to 2147483647.")
+    seats = []
+    for index, raw in enumerate(strategies):
+        name = strategy_name(raw)
+        table, temperature, uniform = _kernel_args(name, rule_set)
+        totals, uppers, yahtzees, bonuses = (np.zeros(games, dtype=np.int64) for _ in range(4))
+        policy.simulate(
+            games, seed * 16 + index, table, model(rule_set), temperature, uniform,
+            totals, uppers, yahtzees, bonuses, np.zeros((0, 13, policy.LOG_WIDTH), dtype=np.int64),
+        )  # fmt: skip
+        seats.append(SeatResult(name, totals, uppers, yahtzees, bonuses))
+    return Simulation(rule_set, seed, tuple(seats))

@@ -1,0 +1,123 @@
+"""The optimal solitaire strategy: building, caching and reading the table, and advice."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Self
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core import Dice, RuleSet, Scorecard, Situation
+from . import kernel
+from .advice import Advice
+from .cache import CorruptTable, read_table, table_path, write_table
+from .planner import TurnPlanner
+from .tables import N_MASKS, UPPER_CAP, model, reach_table
+
+SOLVER_VERSION = 1
+TABLE_SHAPE = (N_MASKS, 2, UPPER_CAP + 1)
+
+Progress = Callable[[int, int], None]
+
+
+def build_table(rules: RuleSet, progress: Progress | None = None) -> npt.NDArray[np.float64]:
+    """Expected points still to come from every turn-start state, optimal play.
+
+    ``E[mask, yf, u]``: filled boxes ``mask``, the Yahtzee box holds 50 (``yf``), capped
+    upper subtotal ``u``. States with k boxes filled need only those with k + 1, so the
+    table is built one layer at a time, each layer's masks in parallel.
+    """
+    m, reach = model(rules), reach_table()
+    table = np.zeros(TABLE_SHAPE)
+    filled = np.array([bin(mask).count("1") for mask in range(N_MASKS)])
+    for done, k in enumerate(range(12, -1, -1)):
+        masks = np.nonzero(filled == k)[0].astype(np.int32)
+        kernel.build_layer(masks, reach, table, m)
+        if progress is not None:
+            progress(done + 1, 13)
+    return table
+
+
+class Solver(TurnPlanner):
+    """The exact strategy that maximises a solitaire game's expected final score."""
+
+    def __init__(self, rules: RuleSet, table: npt.NDArray[np.float64]) -> None:
+        if table.shape != TABLE_SHAPE:
+            raise ValueError(f"a solver table has shape {TABLE_SHAPE}, not {table.shape}")
+        super().__init__(rules, table)
+
+    # Building and loading ------------------------------------------------------------
+
+    @classmethod
+    def build(cls, rules: RuleSet | str | None = None, *, progress: bool = False) -> Self:
+        """Solve the rule set now (about a second once the kernels are compiled)."""
+        rule_set = _rules(rules)
+        if not progress:
+            return cls(rule_set, build_table(rule_set))
+        from rich.progress import Progress as Bar  # noqa: PLC0415 - only for the terminal
+
+        with Bar(transient=True) as bar:
+            task = bar.add_task(f"Solving {rule_set.name}", total=13)
+            table = build_table(rule_set, lambda done, total: bar.update(task, completed=done))
+        return cls(rule_set, table)
+
+    @classmethod
+    def load(
+        cls,
+        rules: RuleSet | str | None = None,
+        *,
+        directory: Path | None = None,
+        progress: bool = False,
+    ) -> Self:
+        """The cached table, checked; built and cached when missing or not trustworthy."""
+        rule_set = _rules(rules)
+        path = cls.path_for(rule_set, directory)
+        try:
+            table = read_table(path, scoring_key=rule_set.scoring_key, version=SOLVER_VERSION)
+            return cls(rule_set, table)
+        except FileNotFoundError:
+            pass
+        except CorruptTable as why:
+            print(f"yahtzee: rebuilding the solver table: {why}", file=sys.stderr)
+        solver = cls.build(rule_set, progress=progress)
+        solver.save(directory)
+        return solver
+
+    @staticmethod
+    def path_for(rules: RuleSet, directory: Path | None = None) -> Path:
+        return table_path(rules.scoring_key, SOLVER_VERSION, directory)
+
+    def save(self, directory: Path | None = None) -> Path:
+        path = self.path_for(self.rules, directory)
+        write_table(path, self.table, scoring_key=self.rules.scoring_key, version=SOLVER_VERSION)
+        return path
+
+    # Reading -------------------------------------------------------------------------
+
+    def expected_total(self, card: Scorecard | None = None) -> float:
+        """The expected final total from the start of a turn on ``card``, played optimally."""
+        card = card or Scorecard.empty()
+        return card.total + self.future(card)
+
+    def advise(
+        self, card: Scorecard | Situation, dice: Dice | None = None, rolls_left: int = 0
+    ) -> Advice:
+        """Every distinct option now, with the expected final total of each, best first."""
+        situation = card if isinstance(card, Situation) else Situation.of(card, dice, rolls_left)
+        return Advice.from_options(situation, self.rules, self.options(situation))
+
+
+@lru_cache(maxsize=8)
+def cached_solver(rules: RuleSet) -> Solver:
+    """One loaded solver per rule set for the whole process."""
+    return Solver.load(rules)
+
+
+def _rules(rules: RuleSet | str | None) -> RuleSet:
+    if rules is None:
+        return RuleSet.official()
+    return RuleSet.named(rules) if isinstance(rules, str) else rules

@@ -1,0 +1,162 @@
+"""Index tables over dice multisets, and a rule set's scoring as arrays.
+
+Everything here is data derived from :mod:`yahtzee.core`; the solver's kernels read
+these arrays and hold no rule of their own. A variant changes the arrays, not the code.
+
+Multisets of 0 to 5 dice are indexed in :meth:`Keep.all` order; the 252 of size 5 are the
+rolls, in :meth:`Dice.all` order, at indices ``ROLL_BASE`` to ``ROLL_BASE + 251``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core import (
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    Category,
+    Dice,
+    Keep,
+    RuleSet,
+    placements,
+    score,
+)
+
+N_MULTISETS = 462
+N_ROLLS = 252
+ROLL_BASE = N_MULTISETS - N_ROLLS  # 210
+N_BOXES = 13
+N_MASKS = 1 << N_BOXES
+ALL_FILLED = N_MASKS - 1
+YAHTZEE_BIT = 1 << Category.YAHTZEE
+UPPER_CAP = UPPER_BONUS_THRESHOLD
+
+I32 = npt.NDArray[np.int32]
+F64 = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class DiceTables:
+    """Rule-independent structure of dice multisets."""
+
+    size: I32  # [462] dice in the multiset
+    add: I32  # [462, 6] index of the multiset with one more die of face f+1 (-1 at size 5)
+    remove: I32  # [462, 6] index with one die of face f+1 removed (itself if no such die)
+    counts: I32  # [252, 6] faces of each roll
+    probability: F64  # [252] chance of each roll when all five dice are thrown
+    sub_keeps: I32  # [252, 32] distinct sub-multisets of each roll (-1 padded), size < 5
+    yahtzee_roll: I32  # [6] roll index of five of face f+1
+
+
+@cache
+def dice_tables() -> DiceTables:
+    keeps = Keep.all()
+    index = {k.faces: i for i, k in enumerate(keeps)}
+    size = np.array([len(k) for k in keeps], dtype=np.int32)
+    add = np.full((N_MULTISETS, 6), -1, dtype=np.int32)
+    remove = np.repeat(np.arange(N_MULTISETS, dtype=np.int32)[:, None], 6, axis=1)
+    for i, k in enumerate(keeps):
+        for f in range(6):
+            if len(k) < 5:
+                add[i, f] = index[tuple(sorted((*k.faces, f + 1)))]
+            if f + 1 in k.faces:
+                faces = list(k.faces)
+                faces.remove(f + 1)
+                remove[i, f] = index[tuple(faces)]
+    rolls = Dice.all()
+    assert all(index[d.faces] == ROLL_BASE + r for r, d in enumerate(rolls))
+    counts = np.array([d.counts for d in rolls], dtype=np.int32)
+    probability = np.array([float(d.probability) for d in rolls])
+    sub_keeps = np.full((N_ROLLS, 32), -1, dtype=np.int32)
+    for r, d in enumerate(rolls):
+        subs = [index[k.faces] for k in d.keeps() if len(k) < 5]
+        sub_keeps[r, : len(subs)] = subs
+    yahtzee_roll = np.array([Dice((f,) * 5).index for f in range(1, 7)], dtype=np.int32)
+    return DiceTables(size, add, remove, counts, probability, sub_keeps, yahtzee_roll)
+
+
+@dataclass(frozen=True)
+class ScoringTables:
+    """A rule set's scoring as arrays.
+
+    ``points[r, c]`` is what roll ``r`` scores in box ``c`` by the box's own definition;
+    it applies to every roll except a Yahtzee thrown with the Yahtzee box filled, whose
+    legal boxes and points come from ``joker[mask, f, c]`` (-1 where the box is illegal)
+    and which earns ``joker_bonus`` when the Yahtzee box holds 50.
+    """
+
+    points: I32  # [252, 13]
+    joker: I32  # [8192, 6, 13]
+    joker_bonus: int
+
+
+@cache
+def scoring_tables(rules: RuleSet) -> ScoringTables:
+    rolls = Dice.all()
+    points = np.array([[score(c, d) for c in Category] for d in rolls], dtype=np.int32)
+    joker = np.full((N_MASKS, 6, N_BOXES), -1, dtype=np.int32)
+    bonus = 0
+    yahtzees = [Dice((f + 1,) * 5) for f in range(6)]
+    for mask in range(YAHTZEE_BIT, ALL_FILLED):
+        if not mask & YAHTZEE_BIT:
+            continue
+        open_boxes = [c for c in Category if not mask >> c & 1]
+        for f, dice in enumerate(yahtzees):
+            for p in placements(dice, open_boxes, 50, rules):
+                joker[mask, f, p.category] = p.points
+                bonus = p.yahtzee_bonus
+    return ScoringTables(points, joker, bonus)
+
+
+def upper_reach(mask: int) -> int:
+    """The highest capped upper subtotal a card with these boxes filled can have."""
+    return min(UPPER_CAP, sum(5 * (c + 1) for c in range(6) if mask >> c & 1))
+
+
+def reachable_subtotals(mask: int) -> npt.NDArray[np.bool_]:
+    """Which capped upper subtotals (0-63) can occur with these upper boxes filled."""
+    reach = np.zeros(UPPER_CAP + 1, dtype=np.bool_)
+    reach[0] = True
+    for c in range(6):
+        if mask >> c & 1:
+            step = np.zeros_like(reach)
+            for k in range(6):
+                shifted = np.minimum(np.nonzero(reach)[0] + k * (c + 1), UPPER_CAP)
+                step[shifted] = True
+            reach = step
+    return reach
+
+
+class Model(NamedTuple):
+    """Everything the kernels read about dice and a rule set, as one numba-ready tuple."""
+
+    points: I32
+    joker: I32
+    joker_bonus: int
+    counts: I32
+    yahtzee_roll: I32
+    add: I32
+    remove: I32
+    sub_keeps: I32
+    cap: int
+    upper_bonus: float
+
+
+@cache
+def model(rules: RuleSet) -> Model:
+    dice, scoring = dice_tables(), scoring_tables(rules)
+    return Model(
+        scoring.points, scoring.joker, scoring.joker_bonus, dice.counts, dice.yahtzee_roll,
+        dice.add, dice.remove, dice.sub_keeps, UPPER_BONUS_THRESHOLD, float(UPPER_BONUS),
+    )  # fmt: skip
+
+
+@cache
+def reach_table() -> I32:
+    """``upper_reach`` of every mask."""
+    return np.array([upper_reach(m) for m in range(N_MASKS)], dtype=np.int32)

@@ -1,0 +1,91 @@
+"""The table on disk: checked on load; anything damaged is rebuilt, never trusted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from yahtzee import RuleSet
+from yahtzee.solver import SOLVER_VERSION, Solver
+from yahtzee.solver.cache import CorruptTable, read_table, write_table
+
+RULES = RuleSet.named("no-joker")
+
+
+@pytest.fixture
+def cached(tmp_path: Path) -> Path:
+    Solver.load(RULES, directory=tmp_path)
+    (path,) = tmp_path.glob("*.bin")
+    return path
+
+
+def damage_truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:-1000])
+
+
+def damage_flip_payload(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x40
+    path.write_bytes(bytes(data))
+
+
+def damage_flip_header(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[3] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def _rewrite_header(path: Path, **changes: object) -> None:
+    line, _, payload = path.read_bytes().partition(b"\n")
+    header = {**json.loads(line), **changes}
+    path.write_bytes(json.dumps(header).encode() + b"\n" + payload)
+
+
+def damage_version(path: Path) -> None:
+    _rewrite_header(path, version=SOLVER_VERSION - 1)
+
+
+def damage_rules(path: Path) -> None:
+    _rewrite_header(path, scoring="joker=forced;bonus=100")
+
+
+def damage_empty(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+DAMAGE = [damage_truncate, damage_flip_payload, damage_flip_header, damage_version,
+          damage_rules, damage_empty]  # fmt: skip
+
+
+@pytest.mark.parametrize("damage", DAMAGE, ids=[d.__name__ for d in DAMAGE])
+def test_damaged_cache_is_detected_and_rebuilt(
+    damage: object, cached: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = cached.read_bytes()
+    damage(cached)  # type: ignore[operator]
+    with pytest.raises(CorruptTable):
+        read_table(cached, scoring_key=RULES.scoring_key, version=SOLVER_VERSION)
+    solver = Solver.load(RULES, directory=cached.parent)
+    assert "rebuilding the solver table" in capsys.readouterr().err
+    assert round(solver.expected_total(), 4) == 253.9702
+    assert cached.read_bytes() == good  # rebuilt and written again, exactly
+
+
+def test_a_good_cache_loads_without_rebuilding(
+    cached: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stamp = cached.stat().st_mtime_ns
+    Solver.load(RULES, directory=cached.parent)
+    assert cached.stat().st_mtime_ns == stamp
+    assert capsys.readouterr().err == ""
+
+
+def test_write_is_atomic_and_leaves_no_temporary_files(tmp_path: Path) -> None:
+    table = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    path = tmp_path / "t.bin"
+    write_table(path, table, scoring_key="k", version=7)
+    assert [p.name for p in tmp_path.iterdir()] == ["t.bin"]
+    assert np.array_equal(read_table(path, scoring_key="k", version=7), table)
