@@ -68,7 +68,10 @@ class Situation:
             if key.lower() == "bonus":
                 bonus = int(value)
             else:
-                boxes[Category.parse(key).key] = int(value)
+                name = Category.parse(key).key
+                if name in boxes:
+                    raise InvalidInput(f"{Category.parse(key).display_name} is given twice.")
+                boxes[name] = int(value)
         card = Scorecard.from_dict({"boxes": boxes, "yahtzee_bonus": bonus})
         return cls(dice, int(rolls), card)
 

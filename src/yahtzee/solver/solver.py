@@ -58,9 +58,10 @@ class Solver(TurnPlanner):
         rule_set = _rules(rules)
         if not progress:
             return cls(rule_set, build_table(rule_set))
-        from rich.progress import Progress as Bar  # noqa: PLC0415 - only for the terminal
+        from rich.console import Console  # noqa: PLC0415 - only for the terminal
+        from rich.progress import Progress as Bar  # noqa: PLC0415
 
-        with Bar(transient=True) as bar:
+        with Bar(console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task(f"Solving {rule_set.name}", total=13)
             table = build_table(rule_set, lambda done, total: bar.update(task, completed=done))
         return cls(rule_set, table)
@@ -113,8 +114,9 @@ class Solver(TurnPlanner):
 
 @lru_cache(maxsize=8)
 def cached_solver(rules: RuleSet) -> Solver:
-    """One loaded solver per rule set for the whole process."""
-    return Solver.load(rules)
+    """One loaded solver per rule set for the whole process (a progress bar on a terminal
+    when the table has to be built)."""
+    return Solver.load(rules, progress=sys.stderr.isatty())
 
 
 def _rules(rules: RuleSet | str | None) -> RuleSet:
