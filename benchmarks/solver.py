@@ -39,6 +39,14 @@ def run_python(code: str, env: dict[str, str] | None = None, python: str = sys.e
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+LOAD = """
+import json, time
+from yahtzee.solver import Solver
+t = time.perf_counter()
+Solver.load("official")
+print(json.dumps({"load": time.perf_counter() - t}))
+"""
+
 BUILD = """
 import json, time
 t0 = time.perf_counter()
@@ -65,11 +73,7 @@ def ours(games: int, situations: int, repeats: int) -> dict[str, float]:
 
     rules = RuleSet.official()
     Solver.load(rules)  # writes the cache
-    loads = []
-    for _ in range(20):
-        start = time.perf_counter()
-        Solver.load(rules)
-        loads.append(time.perf_counter() - start)
+    loads = [run_python(LOAD, env)["load"] for _ in range(5)]  # each in a fresh process
     solver = cached_solver(rules)
     latencies = advise_latencies(solver, situations)
     simulate(["optimal"], 1000, seed=1)  # warm up
@@ -142,7 +146,9 @@ for s in sits:
 lat.sort()
 solver.simulate(1000, seed=1)
 t = time.perf_counter(); solver.simulate({games}, seed=2); dt = time.perf_counter() - t
+from importlib.metadata import version
 print(json.dumps({{
+    "version": version("yatzy-solver"),
     "build_s": min(builds),
     "option_values_median_us": statistics.median(lat) * 1e6,
     "option_values_p99_us": lat[int(len(lat) * 0.99)] * 1e6,
@@ -189,7 +195,7 @@ def main() -> None:
         f"(with import and compiling: {mine['compile_and_build_first_run_s']:.2f} s)"
     )
     print(f"  table build, warm (compiled code cached): {mine['build_warm_s']:.3f} s")
-    print(f"  cache load: {mine['cache_load_ms']:.1f} ms")
+    print(f"  cache load (fresh process, checksum verified): {mine['cache_load_ms']:.1f} ms")
     print(
         f"  advise latency over {args.situations} situations: median "
         f"{mine['advise_median_us']:.0f} us, p99 {mine['advise_p99_us']:.0f} us"
@@ -200,7 +206,7 @@ def main() -> None:
     other = peer(args.games, args.situations, args.repeats)
     if other is None:
         return
-    print(f"yatzy-solver 1.0.0 ({PEER_VARIANT}), same run")
+    print(f"yatzy-solver {other['version']} ({PEER_VARIANT}), same run")
     print(
         f"  Solver.build: {other['build_s']:.3f} s   -> ours is "
         f"{other['build_s'] / mine['build_warm_s']:.1f}x faster (warm)"

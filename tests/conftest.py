@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
@@ -9,3 +10,9 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# Nothing a test runs (subprocesses included) touches the user's records or caches.
+_ISOLATED = tempfile.mkdtemp(prefix="yahtzee-tests-")
+os.environ["YAHTZEE_DATA_DIR"] = os.path.join(_ISOLATED, "data")
+os.environ.setdefault("YAHTZEE_CACHE_DIR", os.path.join(_ISOLATED, "cache"))
+os.environ.pop("YAHTZEE_DATABASE_URL", None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import zlib
 
 import pytest
 
@@ -83,7 +84,7 @@ def test_advisor_agrees_with_brute_force(name: str) -> None:
     rules = RuleSet.named(name)
     solver, brute = solver_for(name), BruteForce(rules)
     checked = 0
-    for card, dice, rolls_left in late_cards(seed=len(name), count=6):
+    for card, dice, rolls_left in late_cards(seed=zlib.crc32(name.encode()), count=6):
         advice = solver.advise(Situation(dice, rolls_left, card))
         for option in advice:
             if isinstance(option.action, Score):

@@ -11,13 +11,13 @@ from typing import NoReturn
 
 from .. import __version__
 from ..core import YahtzeeError
-from . import advise, play, rules, score, simulate, solve
+from . import advise, play, records, rules, score, simulate, solve
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_ERROR = 2
 
-_COMMANDS = (play, score, rules, solve, advise, simulate)
+_COMMANDS = (play, score, rules, solve, advise, simulate, records)
 
 
 class _Parser(argparse.ArgumentParser):

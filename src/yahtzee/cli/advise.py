@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core import RuleSet, Situation
+from ..core import InvalidInput, RuleSet, Situation
 from ._io import add_rules_option, print_json
 
 
@@ -24,6 +24,8 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.top < 0:
+        raise InvalidInput("--top takes 0 (every option) or a positive number.")
     situation = Situation.parse(" ".join(args.situation))
     rules = RuleSet.named(args.rules)
     from ..solver.solver import cached_solver  # noqa: PLC0415 - numba loads only here

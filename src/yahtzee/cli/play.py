@@ -32,13 +32,71 @@ def register(commands: Any) -> None:
     )
     add_rules_option(parser)
     parser.add_argument("--seed", help="seed the dice for a reproducible game")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="STRATEGY",
+        help="add a computer player: 1-5 (difficulty), greedy, heuristic or optimal; repeatable",
+    )
+    parser.add_argument("--resume", metavar="GAME_ID", help="go on with a recorded game")
+    parser.add_argument("--no-record", action="store_true", help="do not keep this game")
+    parser.add_argument("--database-url", metavar="URL", help="where games are recorded")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    game = Game(args.names or ["You"], args.rules, RandomDice(args.seed))
-    PlainGame(game, _read_line, print).play()
+    from ..store import Seat, Store, unfinished  # noqa: PLC0415
+
+    store = None if args.no_record else Store(args.database_url)
+    game_id: str | None = None
+    if args.resume:
+        if store is None:
+            raise InvalidInput("--resume needs the records: leave out --no-record.")
+        game_id = store.resolve(args.resume)
+        game = store.load(game_id, RandomDice(args.seed))
+        seats = store.seats_of(game_id)
+    else:
+        if store is not None and (waiting := unfinished(store)):
+            print(f"You have {len(waiting)} unfinished game(s); the latest goes on with "
+                  f"'yahtzee play --resume {waiting[0].id[:8]}'.")  # fmt: skip
+        bots = [strategy_name(b) for b in args.bot]
+        humans = args.names or (["You"] if not bots else [])
+        seats = [Seat(n) for n in humans] + [
+            Seat(f"Bot {i + 1} ({b})", b) for i, b in enumerate(bots)
+        ]
+        if not seats:
+            raise InvalidInput("Name at least one player or add a --bot.")
+        game = Game([s.name for s in seats], args.rules, RandomDice(args.seed))
+        game_id = store.start(game, seats, seed=args.seed) if store else None
+    players = {i: s.bot for i, s in enumerate(seats) if s.bot}
+
+    def save() -> None:
+        if store is not None and game_id is not None:
+            store.save(game_id, game)
+
+    try:
+        PlainGame(game, _read_line, print, save, _bots(players, game)).play()
+    finally:
+        if store is not None:
+            store.close()
+    if game_id and not game.is_over:
+        print(f"Saved: go on later with 'yahtzee play --resume {game_id[:8]}'.")
     return 0
+
+
+def strategy_name(name: str) -> str:
+    from ..solver.strategies import strategy_name as known  # noqa: PLC0415 - loads numba
+
+    return known(name)
+
+
+def _bots(seats: dict[int, str], game: Game) -> dict[int, Any]:
+    if not seats:
+        return {}
+    from ..solver import strategy  # noqa: PLC0415 - loads numba only when bots play
+
+    return {seat: strategy(name, game.rules) for seat, name in seats.items()}
 
 
 def _read_line(prompt: str) -> str | None:
@@ -51,9 +109,15 @@ class PlainGame:
     """Drives a :class:`Game` from lines of text."""
 
     def __init__(
-        self, game: Game, read: Callable[[str], str | None], write: Callable[[str], None]
+        self,
+        game: Game,
+        read: Callable[[str], str | None],
+        write: Callable[[str], None],
+        save: Callable[[], None] = lambda: None,
+        bots: dict[int, Any] | None = None,
     ) -> None:
-        self.game, self.read, self.write = game, read, write
+        self.game, self.read, self.write, self.save = game, read, write, save
+        self.bots = bots or {}
 
     def play(self) -> None:
         self.write(f"Yahtzee ({self.game.rules.name} rules). Type 'help' for commands.")
@@ -70,6 +134,7 @@ class PlainGame:
         turn = game.turn
         if turn is None:  # playoff: each tied player throws all five dice
             dice = game.roll()
+            self.save()
             self.write(f"Playoff: {game.players[seat]} throws {dice.spaced()} (sum {dice.total}).")
             return True
         if turn.dice is None:
@@ -77,10 +142,26 @@ class PlainGame:
             self.write("")
             self.write(f"Round {turn.round} of 13: {game.players[seat]} (total {card.total})")
             self._show_roll(game.roll())
+            self.save()
+        if seat in self.bots:
+            self._bot_turn(seat)
+            return True
         line = self.read(f"{game.players[seat]}> ")
         if line is None:
             return False
         return self._command(line.strip())
+
+    def _bot_turn(self, seat: int) -> None:
+        """The bot finishes its turn; every action is shown and saved."""
+        bot = self.bots[seat]
+        while (situation := self.game.situation()) is not None:
+            action = bot.choose(situation)
+            if isinstance(action, Keep):
+                self.write(f"{self.game.players[seat]} keeps {action.spaced()}.")
+                self._roll(action)
+            else:
+                self._score(action.category.key)
+                return
 
     def _command(self, line: str) -> bool:
         verb, _, rest = line.partition(" ")
@@ -120,10 +201,12 @@ class PlainGame:
         if keep is None:
             raise InvalidInput("Say which dice to keep, like 'keep 335', or 'roll' for all five.")
         self._show_roll(self.game.roll(keep))
+        self.save()
 
     def _score(self, box: str) -> None:
         seat = self._seat()
         placement = self.game.score(Category.parse(box))
+        self.save()
         bonus = (
             f" and a {placement.yahtzee_bonus}-point Yahtzee bonus"
             if placement.yahtzee_bonus

@@ -12,6 +12,8 @@ import numpy as np
 from ..core import InvalidInput, RuleSet
 from ._io import add_rules_option, print_json
 
+MAX_GAMES = 10_000_000
+
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
@@ -38,6 +40,10 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..solver import simulate  # noqa: PLC0415 - numba loads only here
 
+    if not 1 <= args.games <= MAX_GAMES:
+        raise InvalidInput(f"-n takes 1 to {MAX_GAMES:,} games.")
+    if args.plot and Path(args.plot).suffix.lower() != ".png":
+        raise InvalidInput("--plot writes a PNG file: give a name ending in .png.")
     names = [s for s in args.strategy.split(",") if s.strip()]
     players = args.players or len(names)
     if not 1 <= players <= 8:

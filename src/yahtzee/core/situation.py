@@ -63,7 +63,7 @@ class Situation:
         bonus = 0
         for token in tokens[2:]:
             key, sep, value = token.partition("=")
-            if not sep or not value.lstrip("-").isdigit() or len(value) > 6:
+            if not sep or not (value.isascii() and value.isdigit()) or len(value) > 6:
                 raise InvalidInput(f"{show(token)} is not BOX=POINTS, like fh=25 or bonus=100.")
             if key.lower() == "bonus":
                 bonus = int(value)

@@ -8,11 +8,13 @@ refused with :class:`CorruptTable`, and the caller rebuilds.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +56,7 @@ def write_table(
         "sha256": hashlib.sha256(payload).hexdigest(),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
+    _tidy(path)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as file:
@@ -68,14 +71,12 @@ def write_table(
     _fsync_dir(path.parent)
 
 
-def read_table(path: Path, *, scoring_key: str, version: int) -> npt.NDArray[np.float64]:
-    """The table at ``path``, or :class:`CorruptTable` if it is not exactly what was written."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise
-    except OSError as error:
-        raise CorruptTable(f"cannot read {path}: {error}") from None
+def read_table(
+    path: Path, *, scoring_key: str, version: int, shape: tuple[int, ...] | None = None
+) -> npt.NDArray[np.float64]:
+    """The table at ``path``, or :class:`CorruptTable` if it is not exactly what was written
+    (``OSError`` when the file cannot be read at all)."""
+    data = path.read_bytes()
     line, newline, payload = data.partition(b"\n")
     try:
         header = json.loads(line) if newline else None
@@ -87,14 +88,31 @@ def read_table(path: Path, *, scoring_key: str, version: int) -> npt.NDArray[np.
         raise CorruptTable(f"{path} was written by solver version {header.get('version')}")
     if header.get("scoring") != scoring_key:
         raise CorruptTable(f"{path} is for other rules ({header.get('scoring')})")
-    shape = header.get("shape")
-    if not isinstance(shape, list) or not all(isinstance(n, int) and n > 0 for n in shape):
+    stored = header.get("shape")
+    if not isinstance(stored, list) or not all(isinstance(n, int) and n > 0 for n in stored):
         raise CorruptTable(f"{path} has a bad shape")
-    if len(payload) != 8 * int(np.prod(shape)):
+    if shape is not None and tuple(stored) != shape:
+        raise CorruptTable(f"{path} has shape {stored}, not {list(shape)}")
+    if len(payload) != 8 * int(np.prod(stored)):
         raise CorruptTable(f"{path} is truncated or padded")
     if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
         raise CorruptTable(f"{path} fails its checksum")
-    return np.frombuffer(payload, dtype="<f8").reshape(shape).astype(np.float64, copy=True)
+    return np.frombuffer(payload, dtype="<f8").reshape(stored).astype(np.float64, copy=True)
+
+
+def _tidy(path: Path) -> None:
+    """Remove what killed writers left behind (temporary files over an hour old) and tables
+    of older solver versions for the same rules."""
+    stale = time.time() - 3600
+    for leftover in path.parent.glob("table-*.tmp"):
+        with contextlib.suppress(OSError):
+            if leftover.stat().st_mtime < stale:
+                leftover.unlink()
+    slug = path.name.split("-", 2)[-1]
+    for older in path.parent.glob(f"table-v*-{slug}"):
+        if older != path:
+            with contextlib.suppress(OSError):
+                older.unlink()
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -9,15 +9,16 @@ from __future__ import annotations
 import math
 import random
 from collections import OrderedDict
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
-from ..core import Action, Category, Keep, RuleSet, Score, Scorecard, Situation
+from ..core import Action, Category, InvalidInput, Keep, RuleSet, Score, Scorecard, Situation
 from . import policy
 from .advice import Advice, Option
 from .kernel import N_MS, N_ROWS
-from .tables import UPPER_CAP, Model, model
+from .tables import UPPER_CAP, Model, model, reach_table
 
 _KEEPS = Keep.all()
 _CACHE_STATES = 4096
@@ -29,7 +30,10 @@ def state_of(card: Scorecard) -> tuple[int, int, int]:
     """The solver's state of a card: (filled-box mask, Yahtzee box holds 50, capped subtotal)."""
     mask = sum(1 << c for c, points in card if points is not None)
     holds_50 = 1 if card[Category.YAHTZEE] == 50 else 0
-    return mask, holds_50, min(card.upper_subtotal, UPPER_CAP)
+    subtotal = min(card.upper_subtotal, UPPER_CAP)
+    if subtotal > reach_table()[mask]:
+        raise InvalidInput("This card's upper boxes cannot add up to its upper subtotal.")
+    return mask, holds_50, subtotal
 
 
 class TurnPlanner:
@@ -38,8 +42,12 @@ class TurnPlanner:
     def __init__(self, rules: RuleSet, table: npt.NDArray[np.float64]) -> None:
         self.rules = rules
         self.table = table
-        self.model: Model = model(rules)
         self._turns: OrderedDict[tuple[int, int, int], TurnTables] = OrderedDict()
+
+    @cached_property
+    def model(self) -> Model:
+        """The rule set's scoring arrays (built on first use: loading stays fast)."""
+        return model(self.rules)
 
     def future(self, card: Scorecard) -> float:
         """Expected points still to come from the start of a turn on ``card``."""

@@ -99,8 +99,20 @@ def throw(keep, m):
     return ms - ROLL_BASE
 
 
+@jit
+def game_seed(seed, stream, g):
+    """A well-mixed 32-bit seed for game ``g`` of ``stream`` (splitmix64 of the three)."""
+    x = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15)
+    x ^= np.uint64(stream) * np.uint64(0xBF58476D1CE4E5B9) + np.uint64(g)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    x = x ^ (x >> np.uint64(31))
+    return np.uint32(x >> np.uint64(32))
+
+
 @jit_parallel
-def simulate(n_games, seed, E, m, temperature, uniform, totals, uppers, yahtzees, bonuses, log):
+def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, yahtzees, bonuses,
+             log):  # fmt: skip
     """Play ``n_games`` solitaire games; game ``g`` uses its own seed, so results do not
     depend on threads. ``uniform`` plays uniformly at random among the legal options."""
     R0 = np.empty((N_ROWS, 1))
@@ -108,7 +120,7 @@ def simulate(n_games, seed, E, m, temperature, uniform, totals, uppers, yahtzees
     K2_0 = np.empty((N_MS, 1))
     turn_tables(0, 0, 0, E, m, R0, K1_0, K2_0)  # every game starts in the same state
     for g in prange(n_games):
-        np.random.seed((seed * 1000003 + g) % 4294967296)
+        np.random.seed(game_seed(seed, stream, g))
         R = np.empty((N_ROWS, 1))
         K1 = np.empty((N_MS, 1))
         K2 = np.empty((N_MS, 1))

@@ -103,7 +103,7 @@ def simulate(
         table, temperature, uniform = _kernel_args(name, rule_set)
         totals, uppers, yahtzees, bonuses = (np.zeros(games, dtype=np.int64) for _ in range(4))
         policy.simulate(
-            games, seed * 16 + index, table, model(rule_set), temperature, uniform,
+            games, seed, index, table, model(rule_set), temperature, uniform,
             totals, uppers, yahtzees, bonuses, np.zeros((0, 13, policy.LOG_WIDTH), dtype=np.int64),
         )  # fmt: skip
         seats.append(SeatResult(name, totals, uppers, yahtzees, bonuses))

@@ -78,14 +78,22 @@ class Solver(TurnPlanner):
         rule_set = _rules(rules)
         path = cls.path_for(rule_set, directory)
         try:
-            table = read_table(path, scoring_key=rule_set.scoring_key, version=SOLVER_VERSION)
+            table = read_table(
+                path, scoring_key=rule_set.scoring_key, version=SOLVER_VERSION, shape=TABLE_SHAPE
+            )
             return cls(rule_set, table)
         except FileNotFoundError:
             pass
         except CorruptTable as why:
             print(f"yahtzee: rebuilding the solver table: {why}", file=sys.stderr)
+        except OSError as error:
+            print(f"yahtzee: cannot read the solver cache ({error}); solving now", file=sys.stderr)
         solver = cls.build(rule_set, progress=progress)
-        solver.save(directory)
+        try:
+            solver.save(directory)
+        except OSError as error:
+            print(f"yahtzee: cannot cache the solver table ({error}); it is kept in memory",
+                  file=sys.stderr)  # fmt: skip
         return solver
 
     @staticmethod

@@ -118,20 +118,6 @@ def upper_reach(mask: int) -> int:
     return min(UPPER_CAP, sum(5 * (c + 1) for c in range(6) if mask >> c & 1))
 
 
-def reachable_subtotals(mask: int) -> npt.NDArray[np.bool_]:
-    """Which capped upper subtotals (0-63) can occur with these upper boxes filled."""
-    reach = np.zeros(UPPER_CAP + 1, dtype=np.bool_)
-    reach[0] = True
-    for c in range(6):
-        if mask >> c & 1:
-            step = np.zeros_like(reach)
-            for k in range(6):
-                shifted = np.minimum(np.nonzero(reach)[0] + k * (c + 1), UPPER_CAP)
-                step[shifted] = True
-            reach = step
-    return reach
-
-
 class Model(NamedTuple):
     """Everything the kernels read about dice and a rule set, as one numba-ready tuple."""
 

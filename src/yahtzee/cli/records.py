@@ -1,0 +1,219 @@
+"""Game records on the command line: history, stats, high scores, export, import, replay,
+and the printable card."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..core import InvalidInput, RuleSet
+from ._io import print_json
+
+
+def _database(parser: Any) -> None:
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="sqlite:///FILE or postgresql://... (default: $YAHTZEE_DATABASE_URL, else the "
+        "SQLite file in the user data folder)",
+    )
+
+
+def open_store(args: argparse.Namespace) -> Any:
+    from ..store import Store  # noqa: PLC0415 - SQLAlchemy loads only for these commands
+
+    return Store(args.database_url)
+
+
+def _date(text: str) -> datetime:
+    try:
+        stamp = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-11-29") from None
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+
+
+def register(commands: Any) -> None:
+    p = commands.add_parser("history", help="list recorded games, newest first")
+    p.add_argument("--player", metavar="NAME")
+    p.add_argument("--rules", metavar="NAME")
+    p.add_argument("--since", type=_date, metavar="DATE", help="started on or after DATE")
+    p.add_argument("--until", type=_date, metavar="DATE", help="started before DATE")
+    p.add_argument("--unfinished", action="store_true", help="only games still in progress")
+    p.add_argument("--limit", type=int, default=50, metavar="N")
+    p.add_argument("--json", action="store_true")
+    _database(p)
+    p.set_defaults(run=history)
+
+    p = commands.add_parser("stats", help="statistics per player")
+    p.add_argument("player", nargs="?", help="one player (default: everyone)")
+    p.add_argument("--rules", metavar="NAME")
+    p.add_argument("--json", action="store_true")
+    _database(p)
+    p.set_defaults(run=stats)
+
+    p = commands.add_parser("highscores", help="the best totals under a rule set")
+    p.add_argument("--rules", default="official", metavar="NAME")
+    p.add_argument("--limit", type=int, default=10, metavar="N")
+    p.add_argument("--json", action="store_true")
+    _database(p)
+    p.set_defaults(run=highscores)
+
+    p = commands.add_parser("export", help="write every recorded game as JSON or CSV")
+    p.add_argument("--format", choices=("json", "csv"), default="json")
+    p.add_argument("--out", metavar="FILE", help="write to FILE (default: standard output)")
+    _database(p)
+    p.set_defaults(run=export)
+
+    p = commands.add_parser("import", help="read games from an export (JSON or CSV)")
+    p.add_argument("file", metavar="FILE")
+    _database(p)
+    p.set_defaults(run=import_)
+
+    p = commands.add_parser("replay", help="print a recorded game turn by turn")
+    p.add_argument("game_id", metavar="GAME_ID", help="a game id or its first characters")
+    _database(p)
+    p.set_defaults(run=replay)
+
+    p = commands.add_parser("card", help="the printable scorecard of a game")
+    p.add_argument("game_id", metavar="GAME_ID")
+    p.add_argument("--html", metavar="FILE", required=True, help="write the page to FILE")
+    _database(p)
+    p.set_defaults(run=card)
+
+
+def history(args: argparse.Namespace) -> int:
+    from ..store import history as query  # noqa: PLC0415
+
+    if args.rules:
+        RuleSet.named(args.rules)
+    if args.limit < 1:
+        raise InvalidInput("--limit takes a positive number.")
+    with open_store(args) as store:
+        found = query(store, player=args.player, rules=args.rules, since=args.since,
+                      until=args.until, status="active" if args.unfinished else None,
+                      limit=args.limit)  # fmt: skip
+    if args.json:
+        print_json([_summary(g) for g in found])
+        return 0
+    if not found:
+        filtered = any(vars(args).get(k) for k in ("player", "rules", "since", "until"))
+        print("No games match." if filtered or args.unfinished else "No games recorded yet.")
+        return 0
+    for g in found:
+        scores = ", ".join(
+            f"{name} {'-' if total is None else total}"
+            for name, total in zip(g.players, g.totals or (None,) * len(g.players), strict=False)
+        )
+        mark = "  (in progress)" if g.status == "active" else ""
+        won = f"  won by {' and '.join(g.winners)}" if g.winners else ""
+        print(f"{g.id[:8]}  {g.created_at:%Y-%m-%d %H:%M}  {g.rules:<18} {scores}{won}{mark}")
+    return 0
+
+
+def _summary(g: Any) -> dict[str, Any]:
+    return {
+        "id": g.id, "rules": g.rules, "status": g.status, "players": list(g.players),
+        "totals": list(g.totals), "winners": list(g.winners), "seed": g.seed,
+        "hints_used": g.hints_used, "created_at": g.created_at.isoformat(),
+        "finished_at": g.finished_at.isoformat() if g.finished_at else None,
+    }  # fmt: skip
+
+
+def stats(args: argparse.Namespace) -> int:
+    from ..store import stats as query  # noqa: PLC0415
+
+    with open_store(args) as store:
+        found = query(store, args.player, args.rules)
+    if args.json:
+        print_json([s.to_dict() for s in found])
+        return 0
+    if not found:
+        who = f" for {args.player}" if args.player else ""
+        print(f"No finished games{who} yet.")
+        return 0
+    for s in found:
+        loss = ("" if s.loss_per_decision is None
+                else f", advisor loss {s.loss_per_decision:.2f} per decision "
+                     f"({s.loss_per_game:.1f} per game, {s.reviewed_games} reviewed)")  # fmt: skip
+        print(f"{s.player}: {s.games} games, {s.wins} wins, average {s.average:.1f} "
+              f"(sd {s.std_dev:.1f}), best {s.best}")  # fmt: skip
+        print(f"  upper bonus {s.upper_bonus_rate:.0%}, Yahtzee {s.yahtzee_rate:.0%}, "
+              f"Yahtzee bonuses {s.yahtzee_bonuses}{loss}")  # fmt: skip
+    return 0
+
+
+def highscores(args: argparse.Namespace) -> int:
+    from ..store import high_scores  # noqa: PLC0415
+
+    rules = RuleSet.named(args.rules)
+    with open_store(args) as store:
+        found = high_scores(store, rules.name, max(1, args.limit))
+    if args.json:
+        print_json([{"rank": h.rank, "player": h.player, "total": h.total, "game_id": h.game_id,
+                     "finished_at": h.finished_at.isoformat()} for h in found])  # fmt: skip
+        return 0
+    print(f"High scores ({rules.name} rules)")
+    for h in found:
+        when = f"{h.finished_at:%Y-%m-%d}"
+        print(f"  {h.rank:2d}. {h.total:4d}  {h.player:<20} {when}  {h.game_id[:8]}")
+    if not found:
+        print("  none yet")
+    return 0
+
+
+def export(args: argparse.Namespace) -> int:
+    from ..store import export_csv, export_json  # noqa: PLC0415
+
+    with open_store(args) as store:
+        text = export_json(store) if args.format == "json" else export_csv(store)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"Wrote {args.out}")
+    else:
+        print(text, end="" if text.endswith("\n") else "\n")
+    return 0
+
+
+def import_(args: argparse.Namespace) -> int:
+    from ..store import import_games  # noqa: PLC0415
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise InvalidInput(f"No file at {args.file}.")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{args.file} is not UTF-8 text.") from None
+    with open_store(args) as store:
+        imported, skipped = import_games(store, text)
+    print(f"Imported {imported} games ({skipped} already recorded).")
+    return 0
+
+
+def replay(args: argparse.Namespace) -> int:
+    from ..render.replay_text import replay_lines  # noqa: PLC0415
+
+    with open_store(args) as store:
+        game_id = store.resolve(args.game_id)
+        summary = store.summary(game_id)
+        game = store.load(game_id)
+    print(f"Game {game_id} ({summary.rules} rules), started {summary.created_at:%Y-%m-%d %H:%M}")
+    for line in replay_lines(game):
+        print(line)
+    return 0
+
+
+def card(args: argparse.Namespace) -> int:
+    from ..render.scorecard_html import render_scorecard  # noqa: PLC0415
+
+    with open_store(args) as store:
+        game_id = store.resolve(args.game_id)
+        summary = store.summary(game_id)
+        game = store.load(game_id)
+    page = render_scorecard(game, game_id=game_id, played=summary.created_at)
+    Path(args.html).write_text(page, encoding="utf-8")
+    print(f"Wrote {args.html}")
+    return 0

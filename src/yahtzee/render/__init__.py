@@ -1,0 +1,1 @@
+"""Printable renderings of games (no rule logic: everything comes from the core)."""

@@ -1,0 +1,104 @@
+"""The paper scorecard as a self-contained HTML page that prints on one A4 or Letter page.
+
+The layout follows the walkthrough's paper card: the six numbers, the upper total and
+bonus lines, the seven lower boxes, the Yahtzee bonus line and the grand total, one
+column per player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from html import escape
+
+from ..core import Category, Game, Scorecard
+
+STYLE = """
+@page { margin: 12mm; }
+* { box-sizing: border-box; }
+body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; color: #000; background: #fff;
+       margin: 0 auto; max-width: 190mm; font-size: 10.5pt; }
+h1 { font-size: 18pt; margin: 0 0 2mm; letter-spacing: 0.08em; }
+p.meta { margin: 0 0 4mm; font-size: 9pt; color: #333; }
+table { width: 100%; border-collapse: collapse; table-layout: fixed; page-break-inside: avoid; }
+th, td { border: 0.3mm solid #000; padding: 1.2mm 1.5mm; height: 6.6mm; }
+th.box { text-align: left; width: 44mm; font-weight: normal; }
+td { text-align: center; font-variant-numeric: tabular-nums; }
+thead th { background: #e8e8e8; font-weight: bold; }
+tr.section th { background: #f4f4f4; text-align: left; font-weight: bold; }
+tr.total th, tr.total td { font-weight: bold; border-top: 0.6mm solid #000; }
+tr.grand th, tr.grand td { font-weight: bold; font-size: 12pt; border-top: 0.8mm double #000; }
+td.winner { background: #f0f0f0; }
+.note { font-size: 8pt; color: #444; }
+@media print { body { max-width: none; } }
+"""
+
+
+def _cell(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def render_scorecard(
+    game: Game,
+    *,
+    title: str = "YAHTZEE",
+    game_id: str | None = None,
+    played: datetime | None = None,
+) -> str:
+    """The page for ``game`` (finished or not: open boxes are left blank)."""
+    names, cards = game.players, game.cards
+    winners = set(game.winners)
+    rows: list[str] = []
+
+    def line(label: str, values: Sequence[str], css: str = "") -> None:
+        cells = "".join(
+            f'<td class="{"winner" if i in winners and css == "grand" else ""}">{v}</td>'
+            for i, v in enumerate(values)
+        )
+        rows.append(f'<tr class="{css}"><th class="box" scope="row">{label}</th>{cells}</tr>')
+
+    def section(label: str) -> None:
+        rows.append(f'<tr class="section"><th colspan="{len(names) + 1}">{label}</th></tr>')
+
+    def boxes(category: Category) -> list[str]:
+        return [_cell(card[category]) for card in cards]
+
+    def totals(pick: object) -> list[str]:
+        return [str(pick(card)) for card in cards]  # type: ignore[operator]
+
+    section("Upper section")
+    for category in Category.upper():
+        line(f"{category.display_name} <span class=note>(count {category.face}s)</span>",
+             boxes(category))  # fmt: skip
+    line("Upper total", totals(lambda c: c.upper_subtotal), "total")
+    line("Bonus <span class=note>(35 at 63 or more)</span>", totals(_bonus))
+    line("Upper section total", totals(lambda c: c.upper_total), "total")
+    section("Lower section")
+    for category in Category.lower():
+        line(category.display_name, boxes(category))
+    line("Yahtzee bonus <span class=note>(100 each)</span>",
+         [_cell(c.yahtzee_bonus or None) for c in cards])  # fmt: skip
+    line("Lower section total", totals(lambda c: c.lower_total), "total")
+    line("Upper section total", totals(lambda c: c.upper_total))
+    line("Grand total", totals(lambda c: c.total), "grand")
+
+    head = "".join(f'<th scope="col">{escape(name)}</th>' for name in names)
+    meta = [f"Rules: {escape(game.rules.name)}"]
+    if played is not None:
+        meta.append(f"Played {played:%Y-%m-%d %H:%M} UTC")
+    if game_id:
+        meta.append(f"Game {escape(game_id)}")
+    if game.is_over:
+        won = " and ".join(escape(names[w]) for w in sorted(winners))
+        meta.append(f"Winner: {won}")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)} scorecard</title><style>{STYLE}</style></head><body>"
+        f'<h1>{escape(title)}</h1><p class="meta">{" · ".join(meta)}</p>'
+        f'<table><thead><tr><th class="box" scope="col">Box</th>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></body></html>\n"
+    )
+
+
+def _bonus(card: Scorecard) -> str:
+    return str(card.upper_bonus) if card.upper_bonus or card.is_complete else ""

@@ -1,0 +1,110 @@
+"""Database engines: SQLite in the user data folder by default, PostgreSQL by URL.
+
+SQLite runs in WAL mode with foreign keys on, ``synchronous=NORMAL`` (a commit survives a
+killed process; WAL keeps the file consistent) and every transaction begun with
+``BEGIN IMMEDIATE`` so that concurrent writers queue on the busy timeout instead of
+failing half-way. Transient lock or serialisation failures are retried.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
+
+from ..core import InvalidInput
+
+DATABASE_ENV = "YAHTZEE_DATABASE_URL"
+DATA_DIR_ENV = "YAHTZEE_DATA_DIR"
+BUSY_TIMEOUT_S = 60
+RETRIES = 20
+
+T = TypeVar("T")
+
+
+def data_dir() -> Path:
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    import platformdirs  # noqa: PLC0415
+
+    return Path(platformdirs.user_data_dir("yahtzee", appauthor=False))
+
+
+def default_url() -> str:
+    """``$YAHTZEE_DATABASE_URL``, else a SQLite file in the user data folder."""
+    url = os.environ.get(DATABASE_ENV)
+    if url:
+        return url
+    folder = data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'yahtzee.db'}"
+
+
+def make_engine(url: str | None = None) -> Engine:
+    """An engine for ``url`` (the default database when ``None``)."""
+    text = url or default_url()
+    try:
+        parsed = make_url(text)
+    except ArgumentError:
+        raise InvalidInput(
+            f"{text!r} is not a database URL (sqlite:///FILE or postgresql://...)."
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return _sqlite_engine(text)
+    if backend == "postgresql":
+        if parsed.drivername == "postgresql":
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        return create_engine(parsed, pool_pre_ping=True, future=True)
+    raise InvalidInput(f"Database {backend!r} is not supported: use SQLite or PostgreSQL.")
+
+
+def _sqlite_engine(url: str) -> Engine:
+    parsed = make_url(url)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_S * 1000}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _transient(error: DBAPIError) -> bool:
+    text = str(error.orig).lower() if error.orig is not None else str(error).lower()
+    return any(
+        marker in text
+        for marker in ("database is locked", "database is busy", "deadlock", "could not serialize")
+    )
+
+
+def retrying(work: Callable[[], T]) -> T:
+    """Run ``work`` (a whole transaction), again after a transient lock failure."""
+    for attempt in range(RETRIES):
+        try:
+            return work()
+        except (OperationalError, DBAPIError) as error:
+            if not _transient(error) or attempt == RETRIES - 1:
+                raise
+            time.sleep(min(1.0, 0.01 * 2**attempt) * (0.5 + random.random()))
+    raise AssertionError("unreachable")

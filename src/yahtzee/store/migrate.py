@@ -1,0 +1,58 @@
+"""Bring a database to the current schema, safely when many processes start at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, text
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+_LOCK_KEY = 7_312_950_211  # PostgreSQL advisory lock taken while migrating
+
+
+def alembic_config(connection: Connection) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def head() -> str:
+    script = ScriptDirectory(str(MIGRATIONS))
+    found = script.get_current_head()
+    assert found is not None
+    return found
+
+
+def current(connection: Connection) -> str | None:
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Upgrade under a lock: SQLite's ``BEGIN IMMEDIATE`` or a PostgreSQL advisory lock.
+
+    The first process migrates; the others wait, then find the schema current.
+    """
+    target = head() if revision == "head" else revision
+    with engine.connect() as connection:
+        if current(connection) == target:
+            return
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:  # a table rebuilt by a migration must not cascade deletes
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
+        try:
+            with connection.begin():
+                if not sqlite:
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK_KEY})
+                if current(connection) != target:
+                    command.upgrade(alembic_config(connection), target)
+                if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
+                    raise RuntimeError("the migration left rows that break foreign keys")
+        finally:
+            if sqlite:
+                connection.connection.dbapi_connection.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]

@@ -1,0 +1,1 @@
+"""Alembic migrations of the game records, applied automatically on start."""

@@ -1,0 +1,29 @@
+"""Rows derived from a game: what the store writes besides the events."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..core import Category, Game
+
+
+def card_rows(game_id: str, game: Game) -> list[dict[str, Any]]:
+    """One ``cards`` row per seat of a finished game, with its place and the winner mark."""
+    places = {s.player: (s.place, s.winner) for s in game.standings()}
+    return [
+        {
+            "game_id": game_id,
+            "seat": seat,
+            "card": json.dumps(card.to_dict()),
+            "total": card.total,
+            "upper_subtotal": card.upper_subtotal,
+            "yahtzee_box": card[Category.YAHTZEE],
+            "yahtzee_bonus": card.yahtzee_bonus,
+            "place": places[seat][0],
+            "winner": places[seat][1],
+            "decisions": None,
+            "advisor_loss": None,
+        }
+        for seat, card in enumerate(game.cards)
+    ]

@@ -1,0 +1,81 @@
+"""The current schema (SQLAlchemy Core), as the migrations leave it.
+
+The event log is the truth: ``events`` holds one row per game event, in order, written in
+the same transaction as the game row it changes. ``cards`` are the finished scorecards,
+derived from the events when a game ends, for fast statistics.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("rules", String(64), nullable=False),
+    Column("seed", String(64), nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    Column("event_count", Integer, nullable=False),
+    Column("hints_used", Boolean, nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(36), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("bot", String(32), nullable=True),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("game_id", String(36), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("type", String(16), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+cards = Table(
+    "cards",
+    metadata,
+    Column("game_id", String(36), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("card", Text, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("upper_subtotal", Integer, nullable=False),
+    Column("yahtzee_box", Integer, nullable=True),
+    Column("yahtzee_bonus", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("winner", Boolean, nullable=False),
+    Column("decisions", Integer, nullable=True),
+    Column("advisor_loss", Float, nullable=True),
+)

@@ -1,0 +1,286 @@
+"""The game records: one store for the terminal game, the server and the command line."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select, update
+
+from ..core import DiceSource, Game, InvalidInput, YahtzeeError
+from . import migrate
+from .engine import make_engine, retrying
+from .records import card_rows
+from .schema import cards, events, games, players, seats
+
+ACTIVE = "active"
+FINISHED = "finished"
+
+
+class StoreError(YahtzeeError):
+    """The records disagree with what was asked (a stale or unknown game)."""
+
+    default_code = "store_error"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in a seat: a human by name, or a bot (``bot`` names its strategy)."""
+
+    name: str
+    bot: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return "bot" if self.bot else "human"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    id: str
+    rules: str
+    status: str
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    seed: str | None
+    hints_used: bool
+    event_count: int
+    players: tuple[str, ...]
+    totals: tuple[int | None, ...] = field(default=())
+    winners: tuple[str, ...] = field(default=())
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """Game records on SQLite (default) or PostgreSQL, migrated to the current schema."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.engine = make_engine(url)
+        migrate.upgrade(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # Writing -------------------------------------------------------------------------
+
+    def start(
+        self,
+        game: Game,
+        seats_: Sequence[Seat] | None = None,
+        *,
+        seed: str | int | None = None,
+        game_id: str | None = None,
+    ) -> str:
+        """Record a new game (its events so far included); returns its id."""
+        chosen = list(seats_) if seats_ is not None else [Seat(name) for name in game.players]
+        if [s.name for s in chosen] != list(game.players):
+            raise InvalidInput("The seats must name the game's players in seat order.")
+        new_id = game_id or str(uuid.uuid4())
+        stamp = now()
+
+        def work() -> str:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    insert(games).values(
+                        id=new_id, rules=game.rules.name,
+                        seed=None if seed is None else str(seed), status=ACTIVE,
+                        created_at=stamp, updated_at=stamp, finished_at=None, event_count=0,
+                        hints_used=False,
+                    )
+                )  # fmt: skip
+                for index, seat in enumerate(chosen):
+                    connection.execute(
+                        insert(seats).values(
+                            game_id=new_id, seat=index, player_id=_player_id(connection, seat.name),
+                            kind=seat.kind, bot=seat.bot,
+                        )
+                    )  # fmt: skip
+                _append(connection, new_id, game, 0)
+            return new_id
+
+        return retrying(work)
+
+    def save(self, game_id: str, game: Game) -> int:
+        """Append the game's events not yet recorded, in one transaction; when the game is
+        over, its cards too. Returns how many events were written."""
+
+        def work() -> int:
+            with self.engine.begin() as connection:
+                row = connection.execute(
+                    select(games.c.event_count, games.c.status)
+                    .where(games.c.id == game_id)
+                    .with_for_update()
+                ).first()
+                if row is None:
+                    raise StoreError(f"No game {game_id} in the records.")
+                return _append(connection, game_id, game, row.event_count)
+
+        return retrying(work)
+
+    def mark_hints_used(self, game_id: str) -> None:
+        def work() -> None:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    update(games).where(games.c.id == game_id).values(hints_used=True)
+                )
+
+        retrying(work)
+
+    def set_review(self, game_id: str, seat: int, decisions: int, loss: float) -> None:
+        """Record the advisor's verdict on a finished game's seat."""
+
+        def work() -> None:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    update(cards)
+                    .where(cards.c.game_id == game_id, cards.c.seat == seat)
+                    .values(decisions=decisions, advisor_loss=loss)
+                )
+
+        retrying(work)
+
+    # Reading -------------------------------------------------------------------------
+
+    def resolve(self, game_id: str) -> str:
+        """The full id of a game from its id or a unique prefix of it."""
+        prefix = game_id.strip().lower()
+        if len(prefix) < 4 or not all(c in "0123456789abcdef-" for c in prefix):
+            raise InvalidInput(f"{game_id!r} is not a game id (at least 4 of its characters).")
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(games.c.id).where(games.c.id.startswith(prefix)).limit(2)
+            ).all()
+        if not found:
+            raise InvalidInput(f"No game with id {game_id!r} in the records.")
+        if len(found) > 1:
+            raise InvalidInput(f"More than one game id starts with {game_id!r}; give more of it.")
+        return str(found[0][0])
+
+    def event_log(self, game_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(events.c.data).where(events.c.game_id == game_id).order_by(events.c.seq)
+            ).all()
+        return [json.loads(data) for (data,) in rows]
+
+    def load(self, game_id: str, dice: DiceSource | None = None) -> Game:
+        """The game rebuilt from its event log (it resumes exactly where it stopped)."""
+        log = self.event_log(game_id)
+        if not log:
+            raise InvalidInput(f"No game with id {game_id!r} in the records.")
+        return Game.replay(log, dice)
+
+    def summary(self, game_id: str) -> GameSummary:
+        found = self.summaries([game_id])
+        if not found:
+            raise InvalidInput(f"No game with id {game_id!r} in the records.")
+        return found[0]
+
+    def seats_of(self, game_id: str) -> list[Seat]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(players.c.name, seats.c.bot)
+                .join(players, players.c.id == seats.c.player_id)
+                .where(seats.c.game_id == game_id)
+                .order_by(seats.c.seat)
+            ).all()
+        return [Seat(name, bot) for name, bot in rows]
+
+    def summaries(self, ids: Sequence[str]) -> list[GameSummary]:
+        """Summaries of the given games, in the given order."""
+        if not ids:
+            return []
+        with self.engine.connect() as connection:
+            rows = {r.id: r for r in connection.execute(select(games).where(games.c.id.in_(ids)))}
+            seat_rows = connection.execute(
+                select(seats.c.game_id, seats.c.seat, players.c.name)
+                .join(players, players.c.id == seats.c.player_id)
+                .where(seats.c.game_id.in_(ids))
+                .order_by(seats.c.game_id, seats.c.seat)
+            ).all()
+            card_rows_ = connection.execute(
+                select(cards.c.game_id, cards.c.seat, cards.c.total, cards.c.winner).where(
+                    cards.c.game_id.in_(ids)
+                )
+            ).all()
+        names: dict[str, list[str]] = {}
+        for game_id, _seat, name in seat_rows:
+            names.setdefault(game_id, []).append(name)
+        totals: dict[str, dict[int, tuple[int, bool]]] = {}
+        for game_id, seat, total, winner in card_rows_:
+            totals.setdefault(game_id, {})[seat] = (total, winner)
+        result = []
+        for game_id in ids:
+            row = rows.get(game_id)
+            if row is None:
+                continue
+            seated = names.get(game_id, [])
+            scored = totals.get(game_id, {})
+            result.append(
+                GameSummary(
+                    row.id, row.rules, row.status, _utc(row.created_at), _utc(row.updated_at),
+                    _utc(row.finished_at) if row.finished_at else None, row.seed,
+                    bool(row.hints_used), row.event_count, tuple(seated),
+                    tuple(scored[s][0] if s in scored else None for s in range(len(seated))),
+                    tuple(seated[s] for s in range(len(seated)) if s in scored and scored[s][1]),
+                )
+            )  # fmt: skip
+        return result
+
+    def count_events(self, game_id: str | None = None) -> int:
+        with self.engine.connect() as connection:
+            query = select(func.count()).select_from(events)
+            if game_id is not None:
+                query = query.where(events.c.game_id == game_id)
+            return int(connection.execute(query).scalar_one())
+
+
+def _player_id(connection: Connection, name: str) -> int:
+    found = connection.execute(select(players.c.id).where(players.c.name == name)).scalar()
+    if found is not None:
+        return int(found)
+    result = connection.execute(insert(players).values(name=name, created_at=now()))
+    return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+
+def _append(connection: Connection, game_id: str, game: Game, stored: int) -> int:
+    """Write events ``stored`` onwards; finish the game's row when it is over."""
+    log = game.events
+    if stored > len(log):
+        raise StoreError(f"The records of game {game_id} are ahead of this game; reload it.")
+    fresh = log[stored:]
+    stamp = now()
+    if fresh:
+        connection.execute(
+            insert(events),
+            [
+                {"game_id": game_id, "seq": stored + i, "type": e["type"],
+                 "data": json.dumps(e, separators=(",", ":")), "created_at": stamp}
+                for i, e in enumerate(fresh)
+            ],
+        )  # fmt: skip
+    values: dict[str, Any] = {"event_count": len(log), "updated_at": stamp}
+    if game.is_over:
+        values.update(status=FINISHED, finished_at=stamp)
+        if fresh:
+            connection.execute(insert(cards), card_rows(game_id, game))
+    connection.execute(update(games).where(games.c.id == game_id).values(**values))
+    return len(fresh)
+
+
+def _utc(stamp: datetime) -> datetime:
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)

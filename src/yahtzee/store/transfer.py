@@ -1,0 +1,215 @@
+"""Export the records as JSON or CSV, and import such a file back (games are replayed and
+checked on the way in; a game already present is skipped when identical)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+
+from ..core import Category, Game, InvalidInput, YahtzeeError
+from .engine import retrying
+from .schema import cards, games, seats
+from .store import Seat, Store, _append, _player_id, _utc
+
+FORMAT = "yahtzee-records"
+VERSION = 1
+CSV_BOXES = [c.key for c in Category]
+CSV_FIELDS = [
+    "game_id", "rules", "seed", "status", "created_at", "updated_at", "finished_at",
+    "hints_used", "seat", "player", "bot", "total", *CSV_BOXES, "yahtzee_bonus", "place",
+    "winner", "decisions", "advisor_loss", "events",
+]  # fmt: skip
+
+
+def export_games(store: Store) -> list[dict[str, Any]]:
+    with store.engine.connect() as connection:
+        ids = [r[0] for r in connection.execute(select(games.c.id).order_by(games.c.created_at))]
+        review_rows = connection.execute(
+            select(cards.c.game_id, cards.c.seat, cards.c.decisions, cards.c.advisor_loss)
+        )
+        reviews = {(r.game_id, r.seat): (r.decisions, r.advisor_loss) for r in review_rows}
+    result = []
+    for summary in store.summaries(ids):
+        log = store.event_log(summary.id)
+        game = Game.replay(log)
+        finished = game.is_over
+        standings = {s.player: s for s in game.standings()} if finished else {}
+        result.append(
+            {
+                "id": summary.id,
+                "rules": summary.rules,
+                "seed": summary.seed,
+                "status": summary.status,
+                "created_at": summary.created_at.isoformat(),
+                "updated_at": summary.updated_at.isoformat(),
+                "finished_at": summary.finished_at.isoformat() if summary.finished_at else None,
+                "hints_used": summary.hints_used,
+                "seats": [
+                    {
+                        "seat": index,
+                        "player": seat.name,
+                        "bot": seat.bot,
+                        "card": game.cards[index].to_dict(),
+                        "place": standings[index].place if finished else None,
+                        "winner": standings[index].winner if finished else None,
+                        "decisions": reviews.get((summary.id, index), (None, None))[0],
+                        "advisor_loss": reviews.get((summary.id, index), (None, None))[1],
+                    }
+                    for index, seat in enumerate(store.seats_of(summary.id))
+                ],
+                "events": log,
+            }
+        )
+    return result
+
+
+def export_json(store: Store) -> str:
+    data = {"format": FORMAT, "version": VERSION, "games": export_games(store)}
+    return json.dumps(data, indent=1) + "\n"
+
+
+def export_csv(store: Store) -> str:
+    """One row per seat; every row carries its game's event log, so the file imports."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for game in export_games(store):
+        for seat in game["seats"]:
+            card = seat["card"]
+            writer.writerow(
+                {
+                    "game_id": game["id"], "rules": game["rules"], "seed": game["seed"] or "",
+                    "status": game["status"], "created_at": game["created_at"],
+                    "updated_at": game["updated_at"], "finished_at": game["finished_at"] or "",
+                    "hints_used": int(game["hints_used"]), "seat": seat["seat"],
+                    "player": seat["player"], "bot": seat["bot"] or "", "total": card["total"],
+                    **{k: "" if card["boxes"][k] is None else card["boxes"][k] for k in CSV_BOXES},
+                    "yahtzee_bonus": card["yahtzee_bonus"],
+                    "place": "" if seat["place"] is None else seat["place"],
+                    "winner": "" if seat["winner"] is None else int(seat["winner"]),
+                    "decisions": "" if seat["decisions"] is None else seat["decisions"],
+                    "advisor_loss": "" if seat["advisor_loss"] is None else seat["advisor_loss"],
+                    "events": json.dumps(game["events"], separators=(",", ":")),
+                }
+            )  # fmt: skip
+    return out.getvalue()
+
+
+def _from_csv(text: str) -> list[dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    reader = csv.DictReader(io.StringIO(text))
+    if reader.fieldnames is None or "events" not in reader.fieldnames:
+        raise InvalidInput("This CSV file is not a yahtzee export (no 'events' column).")
+    for row in reader:
+        game = found.setdefault(
+            row["game_id"],
+            {
+                "id": row["game_id"], "rules": row["rules"], "seed": row["seed"] or None,
+                "status": row["status"], "created_at": row["created_at"],
+                "updated_at": row["updated_at"], "finished_at": row["finished_at"] or None,
+                "hints_used": row["hints_used"] == "1", "seats": [],
+                "events": json.loads(row["events"]),
+            },
+        )  # fmt: skip
+        game["seats"].append(
+            {
+                "seat": int(row["seat"]), "player": row["player"], "bot": row["bot"] or None,
+                "decisions": int(row["decisions"]) if row["decisions"] else None,
+                "advisor_loss": float(row["advisor_loss"]) if row["advisor_loss"] else None,
+            }
+        )  # fmt: skip
+    return list(found.values())
+
+
+def parse_export(text: str) -> list[dict[str, Any]]:
+    """The games of an export file, JSON or CSV (told apart by their first character)."""
+    try:
+        if text.lstrip().startswith("{"):
+            data = json.loads(text)
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                raise InvalidInput("This JSON file is not a yahtzee export.")
+            if data.get("version") != VERSION:
+                raise InvalidInput(f"Export version {data.get('version')!r} is not supported.")
+            games_ = data.get("games")
+            if not isinstance(games_, list):
+                raise InvalidInput("The export has no list of games.")
+            return games_
+        return _from_csv(text)
+    except (ValueError, KeyError, TypeError) as error:
+        if isinstance(error, YahtzeeError):
+            raise
+        raise InvalidInput(f"The export file is damaged: {type(error).__name__}.") from None
+
+
+def import_games(store: Store, text: str) -> tuple[int, int]:
+    """Import every game of an export; returns (imported, skipped as already present)."""
+    imported = skipped = 0
+    for number, item in enumerate(parse_export(text), start=1):
+        try:
+            done = _import_one(store, item)
+        except YahtzeeError as error:
+            raise InvalidInput(f"Game {number} of the file: {error}") from None
+        except (KeyError, TypeError, ValueError):
+            raise InvalidInput(f"Game {number} of the file is malformed.") from None
+        imported += done
+        skipped += not done
+    return imported, skipped
+
+
+def _import_one(store: Store, item: dict[str, Any]) -> bool:
+    game_id = str(item["id"])
+    game = Game.replay(item["events"])
+    seats_ = sorted(item["seats"], key=lambda s: s["seat"])
+    chosen = [Seat(s["player"], s.get("bot")) for s in seats_]
+    if [s.name for s in chosen] != list(game.players):
+        raise InvalidInput("its seats do not match its event log.")
+    try:
+        existing = store.event_log(game_id)
+    except YahtzeeError:
+        existing = []
+    if existing:
+        if existing != game.events:
+            raise InvalidInput(f"a different game {game_id} is already in the records.")
+        return False
+    created, updated = _stamp(item["created_at"]), _stamp(item["updated_at"])
+    finished = _stamp(item["finished_at"]) if item.get("finished_at") else None
+
+    def work() -> None:
+        with store.engine.begin() as connection:
+            connection.execute(
+                insert(games).values(
+                    id=game_id, rules=game.rules.name, seed=item.get("seed"),
+                    status="finished" if game.is_over else "active", created_at=created,
+                    updated_at=updated, finished_at=finished, event_count=0,
+                    hints_used=bool(item.get("hints_used")),
+                )
+            )  # fmt: skip
+            for index, seat in enumerate(chosen):
+                connection.execute(
+                    insert(seats).values(game_id=game_id, seat=index, kind=seat.kind, bot=seat.bot,
+                                         player_id=_player_id(connection, seat.name))
+                )  # fmt: skip
+            _append(connection, game_id, game, 0)
+            connection.execute(
+                update(games).where(games.c.id == game_id).values(updated_at=updated,
+                                                                  finished_at=finished)
+            )  # fmt: skip
+            for seat in seats_:
+                if seat.get("advisor_loss") is not None:
+                    connection.execute(
+                        update(cards)
+                        .where(cards.c.game_id == game_id, cards.c.seat == seat["seat"])
+                        .values(decisions=seat.get("decisions"), advisor_loss=seat["advisor_loss"])
+                    )
+
+    retrying(work)
+    return True
+
+
+def _stamp(text: str) -> datetime:
+    return _utc(datetime.fromisoformat(text))

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.store.postgres import URL_ENV, local_server
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def postgres_admin_url() -> Iterator[str]:
+    url = os.environ.get(URL_ENV)
+    if url:
+        yield url
+        return
+    server = local_server()
+    if server is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the PostgreSQL tests: .ci/run sets {URL_ENV}.")
+        pytest.skip(
+            f"No PostgreSQL server: set {URL_ENV} or install Debian's postgresql package "
+            "(the tests then start a throwaway server)."
+        )
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+def new_database(admin_url: str) -> str:
+    import psycopg
+
+    name = f"yahtzee_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin_url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return admin_url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database on each backend."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'records.db'}"
+    return new_database(request.getfixturevalue("postgres_admin_url"))

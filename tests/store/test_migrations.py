@@ -1,0 +1,85 @@
+"""A database of the first schema version upgrades to the current one, data intact."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime
+
+from sqlalchemy import text
+
+from yahtzee import Game, RandomDice
+from yahtzee.store import Store, migrate, stats
+from yahtzee.store.engine import make_engine
+
+
+def finished_game(seed: int) -> Game:
+    import random
+
+    rng = random.Random(seed)
+    game = Game(["Ann", "Bob"], dice=RandomDice(seed))
+    while not game.is_over:
+        game.play(rng.choice(list(game.legal_actions())))
+    return game
+
+
+def write_v1(url: str) -> list[Game]:
+    """Fill a database of schema 0001 as that version's code wrote it (plain SQL)."""
+    engine = make_engine(url)
+    migrate.upgrade(engine, "0001")
+    played = [finished_game(1), finished_game(2)]
+    stamp = datetime(2026, 1, 2, tzinfo=UTC)
+    with engine.begin() as c:
+        c.execute(text("INSERT INTO players (id, name, created_at) VALUES (1, 'Ann', :t), "
+                       "(2, 'Bob', :t)"), {"t": stamp})  # fmt: skip
+        for n, game in enumerate(played):
+            game_id = f"00000000-0000-0000-0000-00000000000{n}"
+            c.execute(
+                text("INSERT INTO games (id, rules, seed, status, created_at, updated_at, "
+                     "finished_at, event_count) VALUES (:id, 'official', NULL, 'finished', :t, "
+                     ":t, :t, :n)"),
+                {"id": game_id, "t": stamp, "n": len(game.events)},
+            )  # fmt: skip
+            for seat in (0, 1):
+                c.execute(
+                    text("INSERT INTO seats (game_id, seat, player_id, kind) "
+                         "VALUES (:g, :s, :p, 'human')"),
+                    {"g": game_id, "s": seat, "p": seat + 1},
+                )  # fmt: skip
+            for seq, event in enumerate(game.events):
+                c.execute(text("INSERT INTO events (game_id, seq, type, data, created_at) VALUES "
+                               "(:g, :s, :y, :d, :t)"),
+                          {"g": game_id, "s": seq, "y": event["type"], "d": json.dumps(event),
+                           "t": stamp})  # fmt: skip
+    engine.dispose()
+    return played
+
+
+def test_first_schema_upgrades_with_data_intact(db_url: str) -> None:
+    played = write_v1(db_url)
+    with Store(db_url) as store:  # opening migrates to the current schema
+        with store.engine.connect() as c:
+            assert migrate.current(c) == migrate.head()
+        for n, game in enumerate(played):
+            game_id = f"00000000-0000-0000-0000-00000000000{n}"
+            assert store.load(game_id) == game
+            summary = store.summary(game_id)
+            assert summary.totals == tuple(card.total for card in game.cards)
+            assert summary.hints_used is False
+        ann = {s.player: s for s in stats(store)}["Ann"]
+        assert ann.games == 2 and ann.best == max(g.cards[0].total for g in played)
+    with Store(db_url) as store:  # and opening again changes nothing
+        assert store.count_events() == sum(len(g.events) for g in played)
+
+
+def test_many_processes_migrate_a_new_database_at_once(db_url: str) -> None:
+    code = f"from yahtzee.store import Store; Store({db_url!r}).close(); print('ok')"
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(6)]  # fmt: skip
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        assert out.strip() == "ok"
+    with Store(db_url) as store, store.engine.connect() as c:
+        assert migrate.current(c) == migrate.head()

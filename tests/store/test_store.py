@@ -1,0 +1,122 @@
+"""The store on SQLite and on PostgreSQL: recording, resuming and the queries."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from yahtzee import Game, InvalidInput, RandomDice, ScriptedDice
+from yahtzee.store import (
+    Seat,
+    Store,
+    StoreError,
+    high_scores,
+    history,
+    stats,
+    unfinished,
+)
+
+
+def play_out(game: Game, store: Store, game_id: str, seed: int = 0) -> None:
+    import random
+
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.play(rng.choice(list(game.legal_actions())))
+        store.save(game_id, game)
+
+
+def test_a_game_is_saved_event_by_event_and_resumes_mid_turn(db_url: str) -> None:
+    with Store(db_url) as store:
+        game = Game(["Ann", "Bob"], dice=RandomDice(3))
+        game_id = store.start(game, [Seat("Ann"), Seat("Bob", "level3")], seed=3)
+        game.roll()
+        game.roll(str(game.dice)[:2])
+        assert store.save(game_id, game) == 2
+        assert store.save(game_id, game) == 0
+    with Store(db_url) as store:  # a new process would see the same
+        again = store.load(game_id)
+        assert again == game
+        assert again.turn == game.turn and again.dice == game.dice
+        summary = store.summary(game_id)
+        assert summary.status == "active" and summary.event_count == 3
+        assert summary.players == ("Ann", "Bob") and summary.seed == "3"
+        assert [s.bot for s in store.seats_of(game_id)] == [None, "level3"]
+        assert [g.id for g in unfinished(store)] == [game_id]
+        assert store.resolve(game_id[:8]) == game_id
+
+
+def test_finished_games_have_cards_and_statistics(db_url: str) -> None:
+    with Store(db_url) as store:
+        ids = []
+        for seed in range(3):
+            game = Game(["Ann", "Bob"], dice=RandomDice(seed))
+            game_id = store.start(game)
+            play_out(game, store, game_id, seed)
+            ids.append((game_id, game))
+        solo = Game(["Ann"], "no-joker", RandomDice(9))
+        solo_id = store.start(solo)
+        play_out(solo, store, solo_id)
+        assert unfinished(store) == []
+        summary = store.summary(ids[0][0])
+        assert summary.status == "finished" and summary.finished_at is not None
+        assert summary.totals == tuple(card.total for card in ids[0][1].cards)
+
+        ann_totals = [g.cards[0].total for _, g in ids] + [solo.cards[0].total]
+        ann = {s.player: s for s in stats(store)}["Ann"]
+        assert ann.games == 4
+        assert ann.best == max(ann_totals)
+        assert ann.average == pytest.approx(sum(ann_totals) / 4)
+        wins = sum(1 for _, g in ids if 0 in g.winners) + 1
+        assert ann.wins == wins
+        assert ann.loss_per_decision is None
+        store.set_review(solo_id, 0, decisions=39, loss=19.5)
+        ann = stats(store, "Ann")[0]
+        assert ann.reviewed_games == 1 and ann.loss_per_decision == pytest.approx(0.5)
+        assert [s.player for s in stats(store)] == ["Ann", "Bob"]
+
+        table = high_scores(store, "official")
+        official = sorted((c.total for _, g in ids for c in g.cards), reverse=True)
+        assert [h.total for h in table] == official[:10]
+        assert [h.rank for h in table] == list(range(1, len(table) + 1))
+        assert [h.total for h in high_scores(store, "no-joker")] == [solo.cards[0].total]
+
+
+def test_history_filters(db_url: str) -> None:
+    with Store(db_url) as store:
+        a = store.start(Game(["Ann"], dice=RandomDice(1)))
+        b = store.start(Game(["Bob", "Cy"], "no-joker", RandomDice(2)))
+        assert {g.id for g in history(store)} == {a, b}
+        assert [g.id for g in history(store, player="Cy")] == [b]
+        assert [g.id for g in history(store, rules="official")] == [a]
+        assert history(store, player="Nobody") == []
+        future = datetime.now(UTC) + timedelta(days=1)
+        assert history(store, since=future) == []
+        assert len(history(store, until=future)) == 2
+        assert len(history(store, limit=1)) == 1
+
+
+def test_stale_and_unknown_games(db_url: str) -> None:
+    with Store(db_url) as store:
+        game = Game(["Ann"], dice=ScriptedDice(["12345", "12345"]))
+        game_id = store.start(game)
+        game.roll()
+        store.save(game_id, game)
+        old = Game(["Ann"], dice=ScriptedDice([]))
+        with pytest.raises(StoreError, match="ahead"):
+            store.save(game_id, old)
+        with pytest.raises(StoreError, match="No game"):
+            store.save("0000-none", game)
+        with pytest.raises(InvalidInput):
+            store.resolve("zz")
+        with pytest.raises(InvalidInput, match="No game"):
+            store.load("00000000-0000-0000-0000-000000000000")
+        store.mark_hints_used(game_id)
+        assert store.summary(game_id).hints_used
+
+
+def test_bad_database_urls() -> None:
+    for url in ["nonsense", "mysql://x/y", "oracle://a"]:
+        with pytest.raises(InvalidInput):
+            Store(url)
