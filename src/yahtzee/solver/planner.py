@@ -14,10 +14,20 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from ..core import Action, Category, InvalidInput, Keep, RuleSet, Score, Scorecard, Situation
+from ..core import (
+    Action,
+    Category,
+    IllegalMove,
+    InvalidInput,
+    Keep,
+    RuleSet,
+    Score,
+    Scorecard,
+    Situation,
+)
 from . import policy
 from .advice import Advice, Option
-from .kernel import N_MS, N_ROWS
+from .kernel import N_MS, N_ROWS, ROLL_BASE
 from .tables import UPPER_CAP, Model, model, reach_table
 
 _KEEPS = Keep.all()
@@ -91,6 +101,17 @@ class TurnPlanner:
             )
             for i in range(count)
         ]
+
+    def action_value(self, situation: Situation, action: Action) -> float:
+        """The expected final total after any legal action, keeping all five dice included."""
+        for option in self.options(situation):
+            if option.action == action:
+                return option.value
+        if isinstance(action, Keep) and action == Keep.of(situation.dice) and situation.rolls_left:
+            _, K1, K2 = self.turn_tables(situation.card)
+            stand = K1 if situation.rolls_left == 1 else K2
+            return situation.card.total + float(stand[ROLL_BASE + situation.dice.index, 0])
+        raise IllegalMove(f"{action} is not allowed in {situation}.", code="not_an_option")
 
     def choose(
         self, situation: Situation, temperature: float = 0.0, rng: random.Random | None = None

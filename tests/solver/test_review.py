@@ -1,0 +1,44 @@
+"""The advisor's review of played games."""
+
+from __future__ import annotations
+
+import random
+
+from yahtzee import Game, Keep, RandomDice, ScriptedDice
+from yahtzee.solver import play_turn, strategy
+from yahtzee.solver.review import review
+
+
+def test_optimal_play_loses_nothing_and_random_play_loses_points() -> None:
+    game = Game(["Opt", "Rnd"], dice=RandomDice(12))
+    bots = [strategy("optimal"), strategy("random", seed=3)]
+    while not game.is_over:
+        play_turn(game, bots[game.current_player])  # type: ignore[index]
+    opt, rnd = review(game)
+    assert opt.total_loss < 1e-6 and opt.costliest() == []
+    assert rnd.total_loss > 50
+    worst = rnd.costliest(3)
+    assert len(worst) == 3 and worst[0].loss >= worst[1].loss >= worst[2].loss
+    assert all(d.player == 1 for d in rnd.decisions)
+    scores = [d for d in rnd.decisions if d.text.startswith("score")]
+    assert len(scores) == 13
+
+
+def test_keeping_all_five_is_valued() -> None:
+    game = Game(1, dice=ScriptedDice(["11234"]))
+    game.roll()
+    game.roll(Keep.parse("11234"))  # legal: it wastes a roll
+    game.score("ss")
+    (only,) = review(game)
+    keep_all, score = only.decisions
+    assert keep_all.text == "keep 1 1 2 3 4" and keep_all.loss > 0.1
+    assert keep_all.situation.rolls_left == 2 and score.situation.rolls_left == 1
+
+
+def test_review_of_some_players_only() -> None:
+    rng = random.Random(1)
+    game = Game(["A", "B"], dice=RandomDice(2))
+    for _ in range(12):
+        game.play(rng.choice(list(game.legal_actions())))
+    (b,) = review(game, [1])
+    assert b.name == "B" and all(d.player == 1 for d in b.decisions)
