@@ -13,7 +13,7 @@ def test_whole_solo_game_from_a_script_with_bad_answers() -> None:
     answers = ["score bogus", "keep 7", "", "dance", "score aces"]
     answers += ["score aces", "card", "boxes", "help", "roll", "keep -", "score twos"]
     answers += [f"score {box}" for box in BOXES[2:]]
-    result = run_cli("play", "Ann", "--seed", "7", stdin="\n".join(answers) + "\n")
+    result = run_cli("play", "--plain", "Ann", "--seed", "7", stdin="\n".join(answers) + "\n")
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
@@ -29,8 +29,8 @@ def test_whole_solo_game_from_a_script_with_bad_answers() -> None:
 
 def test_scores_go_to_the_engine_totals() -> None:
     answers = [f"score {box}" for box in BOXES]
-    first = run_cli("play", "--seed", "3", stdin="\n".join(answers) + "\n").stdout
-    second = run_cli("play", "--seed", "3", stdin="\n".join(answers) + "\n").stdout
+    first = run_cli("play", "--plain", "--seed", "3", stdin="\n".join(answers) + "\n").stdout
+    second = run_cli("play", "--plain", "--seed", "3", stdin="\n".join(answers) + "\n").stdout
     assert first == second  # the seed makes the game reproducible
     assert first.count(" scores ") == 13
     assert all(Category.parse(box).display_name in first for box in BOXES)

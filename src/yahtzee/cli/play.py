@@ -40,12 +40,41 @@ def register(commands: Any) -> None:
         help="add a computer player: 1-5 (difficulty), greedy, heuristic or optimal; repeatable",
     )
     parser.add_argument("--resume", metavar="GAME_ID", help="go on with a recorded game")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="line-based mode for screen readers and scripts (the default off a terminal)",
+    )
+    parser.add_argument("--light", action="store_true", help="light colours in the terminal game")
     parser.add_argument("--no-record", action="store_true", help="do not keep this game")
     parser.add_argument("--database-url", metavar="URL", help="where games are recorded")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if _wants_terminal_game(args):
+        from ..tui import run as run_tui  # noqa: PLC0415
+
+        run_tui(args.database_url, int(args.seed) if args.seed else None, args.light)
+        return 0
+    return run_plain(args)
+
+
+def _wants_terminal_game(args: argparse.Namespace) -> bool:
+    """The Textual game on a real terminal, unless --plain (or names, bots, --resume)."""
+    if args.plain or args.no_record or args.names or args.bot or args.resume:
+        return False
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        import textual  # noqa: F401, PLC0415
+    except ImportError:
+        print("(The terminal game needs: pip install 'yahtzee[tui]'. Plain mode follows.)")
+        return False
+    return True
+
+
+def run_plain(args: argparse.Namespace) -> int:
     from ..store import Seat, Store, unfinished  # noqa: PLC0415
 
     store = None if args.no_record else Store(args.database_url)

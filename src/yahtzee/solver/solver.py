@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 from typing import Self
 
@@ -120,11 +119,18 @@ class Solver(TurnPlanner):
         return Advice.from_options(situation, self.rules, self.options(situation))
 
 
-@lru_cache(maxsize=8)
-def cached_solver(rules: RuleSet) -> Solver:
-    """One loaded solver per rule set for the whole process (a progress bar on a terminal
-    when the table has to be built)."""
-    return Solver.load(rules, progress=sys.stderr.isatty())
+_LOADED: dict[str, Solver] = {}
+
+
+def cached_solver(rules: RuleSet, *, progress: bool | None = None) -> Solver:
+    """One loaded solver per rule set for the whole process. Building a missing table
+    shows a progress bar when stderr is a terminal (``progress=False``: never, as inside
+    the full-screen game)."""
+    key = rules.scoring_key
+    if key not in _LOADED:
+        show = sys.stderr.isatty() if progress is None else progress
+        _LOADED[key] = Solver.load(rules, progress=show)
+    return _LOADED[key]
 
 
 def _rules(rules: RuleSet | str | None) -> RuleSet:

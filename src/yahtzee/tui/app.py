@@ -1,0 +1,93 @@
+"""The terminal game (Textual): ``yahtzee`` with no arguments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import App
+from textual.binding import Binding
+
+from ..core import InvalidInput, RuleSet
+from ..store import Store, stats, unfinished
+from .help_screen import HelpScreen
+from .play_screen import PlayScreen
+from .records_screen import HistoryScreen, StatsScreen
+from .session import SeatPlan, Session
+from .setup_screen import NewGameScreen, ResumeScreen
+
+
+class YahtzeeApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "Yahtzee"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+
+    def __init__(
+        self,
+        store: Store | None = None,
+        *,
+        seed: int | None = None,
+        bot_pause: float = 0.6,
+        dark: bool = True,
+        offer_resume: bool = True,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.seed = seed
+        self.bot_pause = bot_pause
+        self.offer_resume = offer_resume
+        self.session: Session | None = None
+        self.theme = "textual-dark" if dark else "textual-light"
+
+    def on_mount(self) -> None:
+        self.push_screen(NewGameScreen(id="new-game"))
+        waiting = unfinished(self.store) if self.store and self.offer_resume else []
+        if waiting:
+            latest = waiting[0]
+            self.push_screen(
+                ResumeScreen(latest), lambda yes: self._resume(latest.id) if yes else None
+            )
+
+    def _resume(self, game_id: str) -> None:
+        assert self.store is not None
+        self.open_session(Session.resume(self.store, game_id, self.seed))
+
+    def start_game(
+        self, plans: Sequence[SeatPlan], rules: RuleSet, seed: int | None, hints: bool
+    ) -> None:
+        names = [p.name for p in plans]
+        if len({n.casefold() for n in names}) != len(names):
+            raise InvalidInput("Two seats have the same name; give each a different name.")
+        seed = self.seed if seed is None else seed
+        self.open_session(Session.new(plans, rules, self.store, seed=seed, hints=hints))
+
+    def open_session(self, session: Session) -> None:
+        self.session = session
+        best = None
+        if self.store is not None and len(session.seats) == 1 and not session.is_bot(0):
+            mine = stats(self.store, session.seats[0].name)
+            best = mine[0].best if mine else None
+        self.push_screen(PlayScreen(session, self.bot_pause, best))
+
+    def action_new_game(self) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+
+    def action_help(self) -> None:
+        rules = self.session.game.rules if self.session else RuleSet.official()
+        self.push_screen(HelpScreen(rules))
+
+    def action_history(self) -> None:
+        if self.store is not None:
+            self.push_screen(HistoryScreen(self.store))
+
+    def action_stats(self) -> None:
+        if self.store is not None:
+            self.push_screen(StatsScreen(self.store))
+
+    def action_toggle_dark(self) -> None:
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+
+def run(database_url: str | None = None, seed: int | None = None, light: bool = False) -> None:
+    with Store(database_url) as store:
+        YahtzeeApp(store, seed=seed, dark=not light).run()

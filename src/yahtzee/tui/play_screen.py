@@ -1,0 +1,267 @@
+"""The play screen: dice, every scorecard, hints, bots taking their turns visibly."""
+
+from __future__ import annotations
+
+import contextlib
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Button, Footer, Label, Static
+
+from ..core import Category, Keep, Phase, Score, YahtzeeError
+from .session import Session
+from .widgets import DiceTray, Die, ScoreCard
+
+
+class ConfirmZero(ModalScreen[bool]):
+    """Asks before a box is filled with zero."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+
+    def __init__(self, category: Category) -> None:
+        super().__init__(id="confirm-zero")
+        self.category = category
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(f"Score 0 in {self.category.display_name}?", id="question")
+            with Horizontal(id="answers"):
+                yield Button("Yes, score 0 (y)", id="yes", variant="warning")
+                yield Button("No (n)", id="no", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class PlayScreen(Screen[None]):
+    BINDINGS = [
+        Binding("r", "roll", "Roll"),
+        Binding("space", "roll", "Roll", show=False),
+        *(Binding(str(i + 1), f"keep_die({i})", f"Keep {i + 1}", show=False) for i in range(5)),
+        Binding("enter", "choose", "Score box", show=False),
+        Binding("h", "hint", "Hint"),
+        Binding("s", "skip", "Skip wait", show=False),
+        Binding("question_mark", "app.help", "Help"),
+        Binding("t", "app.toggle_dark", "Theme", show=False),
+        Binding("q", "app.quit", "Quit (saved)"),
+    ]
+
+    def __init__(self, session: Session, bot_pause: float = 0.6, best: int | None = None) -> None:
+        super().__init__(id="play")
+        self.session = session
+        self.bot_pause = bot_pause
+        self.best = best
+        self.held = [False] * 5
+        self.show_hint = False
+        self.bot_timer: Timer | None = None
+        self.log_line = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="table"):
+            yield ScoreCard()
+            with Vertical(id="side"):
+                yield DiceTray(id="tray")
+                yield Button("Roll (r)", id="roll", variant="primary")
+                yield Static(id="turn-info")
+                yield Static(id="hint", classes="hidden")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(ScoreCard).focus()
+        self.refresh_view()
+        self.schedule_bot()
+
+    # Showing -------------------------------------------------------------------------
+
+    def refresh_view(self) -> None:
+        game = self.session.game
+        turn = game.turn
+        dice = game.dice
+        if turn is not None and dice is not None:
+            self.held = self._held_from(turn.kept.faces, dice.faces) if self._fresh else self.held
+        self._fresh = False
+        self.query_one(DiceTray).show(dice.faces if dice else None, tuple(self.held))
+        self.query_one(ScoreCard).show(game)
+        self.query_one("#status", Static).update(self._status())
+        self.query_one("#turn-info", Static).update(self._turn_info())
+        can_roll = self._human_turn() and (turn is None or turn.rolls_left > 0) and not game.is_over
+        self.query_one("#roll", Button).disabled = not can_roll
+        hint = self.query_one("#hint", Static)
+        hint.set_class(not self.show_hint, "hidden")
+        if self.show_hint:
+            hint.update(self._hint_text())
+
+    _fresh = True
+
+    @staticmethod
+    def _held_from(kept: tuple[int, ...], faces: tuple[int, ...]) -> list[bool]:
+        """The dice kept for the last roll stay kept (first matching positions)."""
+        left = list(kept)
+        held = []
+        for face in faces:
+            held.append(face in left)
+            if face in left:
+                left.remove(face)
+        return held
+
+    def _status(self) -> str:
+        game = self.session.game
+        seat = game.current_player
+        if seat is None:
+            return "Game over"
+        name = game.players[seat]
+        who = f"{name} (computer)" if self.session.is_bot(seat) else name
+        if game.phase is Phase.PLAYOFF:
+            return f"Playoff for first place: {who} rolls all five dice"
+        turn = game.turn
+        assert turn is not None
+        best = f"  ·  best to beat: {self.best}" if self.best is not None else ""
+        rules = "" if game.rules.name == "official" else f"  ·  {game.rules.name}"
+        return f"Round {turn.round}/13  ·  to play: {who}{best}{rules}"
+
+    def _turn_info(self) -> str:
+        game = self.session.game
+        turn = game.turn
+        lines = []
+        if turn is not None:
+            if turn.dice is None:
+                lines.append("Press r (or space) to roll.")
+            elif turn.rolls_left:
+                lines.append(f"Rolls left: {turn.rolls_left}. Keep: 1-5 or click. Roll: r.")
+                lines.append("Or score: arrows and Enter, or click a box.")
+            else:
+                lines.append("No rolls left: score a box (Enter or click).")
+        if self.log_line:
+            lines.append(self.log_line)
+        return "\n".join(lines)
+
+    def _hint_text(self) -> str:
+        if not self.session.hints_allowed:
+            return "Hints are off for this game."
+        advice = self.session.hint()
+        if advice is None:
+            return "Hints appear once the dice are rolled."
+        lines = ["Advisor (expected final total):"]
+        for option in advice.options[:5]:
+            loss = advice.best.value - option.value
+            tag = "best" if loss < 1e-9 else f"-{loss:.2f}"
+            lines.append(f" {option.value:6.1f} {tag:>6}  {option.text}")
+        turn = self.session.game.turn
+        if turn is not None and turn.rolls_left and any(self.held):
+            keep = self._keep()
+            with contextlib.suppress(YahtzeeError):
+                lines.append(f"Your keep {keep.spaced()}: -{advice.regret(keep):.2f}")
+        return "\n".join(lines)
+
+    # Acting --------------------------------------------------------------------------
+
+    def _human_turn(self) -> bool:
+        seat = self.session.game.current_player
+        return seat is not None and not self.session.is_bot(seat)
+
+    def _keep(self) -> Keep:
+        dice = self.session.game.dice
+        if dice is None:
+            return Keep.NONE
+        return Keep(tuple(f for f, h in zip(dice.faces, self.held, strict=True) if h))
+
+    def action_keep_die(self, index: int) -> None:
+        turn = self.session.game.turn
+        if not self._human_turn() or turn is None or turn.dice is None or not turn.rolls_left:
+            return
+        self.held[index] = not self.held[index]
+        self.refresh_view()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "roll":
+            event.stop()
+            self.action_roll()
+
+    def on_die_clicked(self, event: Die.Clicked) -> None:
+        self.action_keep_die(event.index)
+
+    def action_roll(self) -> None:
+        if not self._human_turn():
+            return
+        self._act(lambda: self.session.roll(self._keep()))
+
+    def action_choose(self) -> None:
+        table = self.query_one(ScoreCard)
+        if table.row_count:
+            table.action_select_cursor()
+
+    def on_score_card_box_chosen(self, event: ScoreCard.BoxChosen) -> None:
+        if not self._human_turn() or self.session.game.dice is None:
+            return
+        option = self.session.placements().get(event.category)
+        if option is None:
+            self._act(lambda: self.session.score(event.category))  # says why not
+            return
+        if option.total == 0:
+            self.app.push_screen(
+                ConfirmZero(event.category),
+                lambda yes: self._act(lambda: self.session.score(event.category)) if yes else None,
+            )
+            return
+        self._act(lambda: self.session.score(event.category))
+
+    def _act(self, action: object) -> None:
+        try:
+            action()  # type: ignore[operator]
+        except YahtzeeError as error:
+            self.notify(str(error), severity="error")
+            return
+        self._after_action()
+
+    def _after_action(self) -> None:
+        self._fresh = True
+        if self.session.game.is_over:
+            from .over_screen import GameOverScreen  # noqa: PLC0415
+
+            self.app.switch_screen(GameOverScreen(self.session))
+            return
+        self.refresh_view()
+        self.schedule_bot()
+
+    def action_hint(self) -> None:
+        if not self.session.hints_allowed:
+            self.notify("Hints are off for this game.", severity="warning")
+            return
+        self.show_hint = not self.show_hint
+        self.refresh_view()
+
+    # Bots ----------------------------------------------------------------------------
+
+    def schedule_bot(self) -> None:
+        if self.bot_timer is not None or self.session.game.is_over:
+            return
+        if self.session.is_bot(self.session.game.current_player):
+            self.bot_timer = self.set_timer(max(self.bot_pause, 0.01), self.bot_step)
+
+    def action_skip(self) -> None:
+        if self.bot_timer is not None:
+            self.bot_timer.stop()
+            self.bot_step()
+
+    def bot_step(self) -> None:
+        self.bot_timer = None
+        seat = self.session.game.current_player
+        if seat is None or not self.session.is_bot(seat):
+            return
+        action = self.session.bot_action()
+        name = self.session.game.players[seat]
+        if isinstance(action, Score):
+            option = self.session.placements()[action.category]
+            self.log_line = f"{name} scores {option.total} in {action.category.display_name}."
+        elif self.session.game.dice is None or self.session.game.turn is None:
+            self.log_line = f"{name} rolls."
+        else:
+            self.log_line = f"{name} keeps {action.spaced()} and rolls."
+        self._act(lambda: self.session.play(action))

@@ -1,0 +1,133 @@
+"""The new-game screen (seats, rules, seed, hints) and the offer to resume a game."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+
+from ..core import MAX_PLAYERS, InvalidInput, RuleSet
+from ..store import GameSummary
+from .session import SeatPlan
+
+KINDS = [("Human", 0), *((f"Bot, level {n}", n) for n in range(1, 6))]
+
+
+class SeatRow(Horizontal):
+    def __init__(self, number: int, name: str, level: int = 0) -> None:
+        super().__init__(classes="seat")
+        self.number, self.start_name, self.start_level = number, name, level
+
+    def compose(self) -> ComposeResult:
+        yield Label(f"{self.number}.", classes="seat-number")
+        yield Input(self.start_name, placeholder="name", max_length=40, classes="seat-name")
+        yield Select(KINDS, value=self.start_level, allow_blank=False, classes="seat-kind")
+
+    def plan(self) -> SeatPlan:
+        name = self.query_one(Input).value.strip()
+        level = int(self.query_one(Select).value or 0)  # type: ignore[arg-type]
+        return SeatPlan(
+            name or (f"Bot {self.number}" if level else f"Player {self.number}"), level or None
+        )
+
+
+class NewGameScreen(Screen[None]):
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start"),
+        Binding("ctrl+a", "add_seat", "Add player"),
+        Binding("ctrl+b", "add_bot", "Add bot"),
+        Binding("ctrl+d", "remove_seat", "Remove seat"),
+        Binding("f2", "app.history", "History"),
+        Binding("f3", "app.stats", "Statistics"),
+        Binding("f1", "app.help", "Help"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static("New game", id="title")
+        with VerticalScroll(id="seats"):
+            yield SeatRow(1, "You")
+        with Horizontal(id="options"):
+            yield Select(
+                [(name, name) for name in RuleSet.names()],
+                value="official",
+                allow_blank=False,
+                id="rules",
+            )
+            yield Input(placeholder="seed (optional)", id="seed", restrict=r"[0-9]*", max_length=9)
+            yield Checkbox("Hints allowed", True, id="hints")
+        with Horizontal(id="buttons"):
+            yield Button("Add player", id="add")
+            yield Button("Add bot", id="add-bot")
+            yield Button("Remove seat", id="remove")
+            yield Button("Start", id="start", variant="success")
+        yield Static("", id="best")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        {
+            "add": self.action_add_seat,
+            "add-bot": self.action_add_bot,
+            "remove": self.action_remove_seat,
+            "start": self.action_start,
+        }[event.button.id or "start"]()
+
+    def action_add_seat(self, level: int = 0) -> None:
+        rows = list(self.query(SeatRow))
+        if len(rows) >= MAX_PLAYERS:
+            self.notify(f"A game has at most {MAX_PLAYERS} players.", severity="warning")
+            return
+        number = len(rows) + 1
+        name = f"Bot {number}" if level else f"Player {number}"
+        self.query_one("#seats").mount(SeatRow(number, name, level))
+
+    def action_add_bot(self) -> None:
+        self.action_add_seat(3)
+
+    def action_remove_seat(self) -> None:
+        rows = list(self.query(SeatRow))
+        if len(rows) > 1:
+            rows[-1].remove()
+
+    def plans(self) -> list[SeatPlan]:
+        return [row.plan() for row in self.query(SeatRow)]
+
+    def action_start(self) -> None:
+        rules = str(self.query_one("#rules", Select).value)
+        seed_text = self.query_one("#seed", Input).value
+        hints = self.query_one("#hints", Checkbox).value
+        try:
+            self.app.start_game(  # type: ignore[attr-defined]
+                self.plans(), RuleSet.named(rules), int(seed_text) if seed_text else None, hints
+            )
+        except InvalidInput as error:
+            self.notify(str(error), severity="error")
+
+
+class ResumeScreen(ModalScreen[bool]):
+    """Offers the latest unfinished game."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Resume"), Binding("n,escape", "answer(False)", "New")]
+
+    def __init__(self, summary: GameSummary) -> None:
+        super().__init__(id="resume")
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        s = self.summary
+        with Vertical(id="dialog"):
+            yield Label(
+                f"Resume the game of {', '.join(s.players)} ({s.rules}), last played "
+                f"{s.updated_at:%Y-%m-%d %H:%M} UTC?",
+                id="question",
+            )
+            with Horizontal(id="answers"):
+                yield Button("Resume (y)", id="yes", variant="success")
+                yield Button("New game (n)", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)

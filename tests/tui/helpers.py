@@ -1,0 +1,67 @@
+"""Driving the terminal game headless, as a player would."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from yahtzee.core import Category
+from yahtzee.tui import YahtzeeApp
+from yahtzee.tui.widgets import ScoreCard
+
+
+def screen_name(app: YahtzeeApp) -> str:
+    return type(app.screen).__name__
+
+
+async def human_turn_by_keys(pilot: Pilot[None], app: YahtzeeApp, keep: bool = True) -> None:
+    """Roll, keep the first two dice and roll again, then score the highlighted box."""
+    await pilot.press("r")
+    await pilot.pause()
+    if keep:
+        await pilot.press("1", "2", "r")
+        await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    if screen_name(app) == "ConfirmZero":
+        await pilot.press("y")
+        await pilot.pause()
+
+
+async def human_turn_by_mouse(pilot: Pilot[None], app: YahtzeeApp) -> None:
+    """Click Roll, click a die to keep it, click Roll, click the first legal box."""
+    await pilot.click("#roll")
+    await pilot.pause()
+    await pilot.click("#die-5")
+    await pilot.click("#roll")
+    await pilot.pause()
+    session = app.session
+    assert session is not None
+    target = min(session.placements())
+    row = int(target) + (2 if target >= Category.THREE_OF_A_KIND else 0)
+    table = app.screen.query_one(ScoreCard)
+    table.scroll_to(y=0, animate=False)
+    await pilot.click(ScoreCard, offset=(3, 1 + row))
+    await pilot.pause()
+    if table.cursor_row == row and screen_name(app) == "PlayScreen" and session.game.dice:
+        await pilot.click(ScoreCard, offset=(3, 1 + row))  # a second click selects
+        await pilot.pause()
+    if screen_name(app) == "ConfirmZero":
+        await pilot.click("#yes")
+        await pilot.pause()
+
+
+async def play_to_the_end(pilot: Pilot[None], app: YahtzeeApp, mouse: bool = False) -> None:
+    session = app.session
+    assert session is not None
+    for _ in range(400):
+        if session.game.is_over:
+            break
+        seat = session.game.current_player
+        if session.is_bot(seat):
+            await pilot.pause(0.01)
+            continue
+        if mouse:
+            await human_turn_by_mouse(pilot, app)
+        else:
+            await human_turn_by_keys(pilot, app)
+    await pilot.pause()

@@ -1,0 +1,124 @@
+"""Whole games through the keyboard and the mouse, checked on the engine and the records."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.tui.helpers import play_to_the_end, screen_name
+from yahtzee.store import Store, stats
+from yahtzee.tui import YahtzeeApp
+
+
+def check_finished(app: YahtzeeApp, store: Store, players: int) -> None:
+    session = app.session
+    assert session is not None and session.game_id is not None
+    game = session.game
+    assert game.is_over and len(game.players) == players
+    assert all(card.is_complete for card in game.cards)
+    scores = [e for e in game.events if e["type"] == "score"]
+    assert len(scores) == 13 * players
+    assert store.event_log(session.game_id) == game.events  # every event saved
+    summary = store.summary(session.game_id)
+    assert summary.status == "finished"
+    assert summary.totals == tuple(card.total for card in game.cards)
+    assert screen_name(app) == "GameOverScreen"
+
+
+@pytest.mark.parametrize("mouse", [False, True], ids=["keyboard", "mouse"])
+def test_solo_game(tmp_path: Path, mouse: bool) -> None:
+    async def run() -> None:
+        with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
+            app = YahtzeeApp(store, seed=11, bot_pause=0)
+            async with app.run_test(size=(100, 32)) as pilot:
+                await pilot.pause()
+                if mouse:
+                    await pilot.click("#start")
+                else:
+                    await pilot.press("ctrl+s")
+                await pilot.pause()
+                assert screen_name(app) == "PlayScreen"
+                await play_to_the_end(pilot, app, mouse=mouse)
+                check_finished(app, store, 1)
+                reviewed = stats(store, "You")[0]
+                assert reviewed.reviewed_games == 1 and reviewed.loss_per_decision is not None
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("mouse", [False, True], ids=["keyboard", "mouse"])
+def test_two_humans(tmp_path: Path, mouse: bool) -> None:
+    async def run() -> None:
+        with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
+            app = YahtzeeApp(store, seed=12, bot_pause=0)
+            async with app.run_test(size=(100, 32)) as pilot:
+                await pilot.pause()
+                if mouse:
+                    await pilot.click("#add")
+                    await pilot.pause()
+                    await pilot.click("#start")
+                else:
+                    await pilot.press("ctrl+a")
+                    await pilot.pause()
+                    await pilot.press("ctrl+s")
+                await pilot.pause()
+                await play_to_the_end(pilot, app, mouse=mouse)
+                check_finished(app, store, 2)
+                assert app.session is not None
+                assert [s.bot for s in app.session.seats] == [None, None]
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("mouse", [False, True], ids=["keyboard", "mouse"])
+def test_one_human_against_two_bots(tmp_path: Path, mouse: bool) -> None:
+    async def run() -> None:
+        with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
+            app = YahtzeeApp(store, seed=13, bot_pause=0)
+            async with app.run_test(size=(100, 32)) as pilot:
+                await pilot.pause()
+                for _ in range(2):
+                    if mouse:
+                        await pilot.click("#add-bot")
+                    else:
+                        await pilot.press("ctrl+b")
+                    await pilot.pause(0.3)  # a button ignores a second press while it flashes
+                await pilot.press("ctrl+s")
+                await pilot.pause()
+                await play_to_the_end(pilot, app, mouse=mouse)
+                check_finished(app, store, 3)
+                assert app.session is not None
+                assert [s.bot for s in app.session.seats] == [None, "level3", "level3"]
+
+    asyncio.run(run())
+
+
+def test_hints_are_marked_and_can_be_switched_off(tmp_path: Path) -> None:
+    async def run() -> None:
+        with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
+            app = YahtzeeApp(store, seed=14, bot_pause=0)
+            async with app.run_test(size=(100, 32)) as pilot:
+                await pilot.pause()
+                await pilot.press("ctrl+s")
+                await pilot.pause()
+                await pilot.press("r", "h")
+                await pilot.pause()
+                hint = app.screen.query_one("#hint")
+                assert "Advisor" in str(hint.render())
+                assert app.session is not None and app.session.game_id is not None
+                assert store.summary(app.session.game_id).hints_used
+            app = YahtzeeApp(store, seed=14, bot_pause=0, offer_resume=False)
+            async with app.run_test(size=(100, 32)) as pilot:
+                await pilot.pause()
+                await pilot.click("#hints")  # switch hints off
+                await pilot.press("ctrl+s")
+                await pilot.pause()
+                await pilot.press("r", "h")
+                await pilot.pause()
+                assert app.session is not None and app.session.game_id is not None
+                assert not store.summary(app.session.game_id).hints_used
+                assert app.screen.query_one("#hint").has_class("hidden")
+
+    asyncio.run(run())
