@@ -11,13 +11,13 @@ from typing import NoReturn
 
 from .. import __version__
 from ..core import YahtzeeError
-from . import advise, play, records, rules, score, simulate, solve
+from . import advise, play, records, rules, score, serve, simulate, solve
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_ERROR = 2
 
-_COMMANDS = (play, score, rules, solve, advise, simulate, records)
+_COMMANDS = (play, score, rules, solve, advise, simulate, records, serve)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -79,3 +79,28 @@ cards = Table(
     Column("decisions", Integer, nullable=True),
     Column("advisor_loss", Float, nullable=True),
 )
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("rules", String(64), nullable=False),
+    Column("hints_allowed", Boolean, nullable=False),
+    Column("turn_timer", Integer, nullable=True),
+    Column("invite_token", String(64), nullable=False, unique=True),
+    Column("spectator_token", String(64), nullable=False, unique=True),
+    Column("status", String(16), nullable=False),
+    Column("game_id", String(36), ForeignKey("games.id"), nullable=True),
+    Column("owner", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+table_seats = Table(
+    "table_seats",
+    metadata,
+    Column("table_id", String(36), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(40), nullable=True),
+    Column("bot", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)

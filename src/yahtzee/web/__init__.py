@@ -1,0 +1,1 @@
+"""Online play: the FastAPI server, its protocol and tables."""

@@ -1,0 +1,365 @@
+"""The server: REST for the lobby, a WebSocket per client for play (FastAPI + uvicorn)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from ..core import Category, IllegalMove, InvalidInput, Keep, RuleSet, Score, YahtzeeError
+from ..store import Store
+from .protocol import (
+    VERSION,
+    ChatIntent,
+    ProtocolError,
+    ResyncIntent,
+    RollIntent,
+    clean_text,
+    error_message,
+    game_state,
+    parse_intent,
+)
+from .tables import Forbidden, LiveTable, TableManager
+
+RATE_PER_SECOND = 10.0
+RATE_BURST = 20.0
+
+
+class SeatRequest(BaseModel):
+    kind: str = Field(pattern="^(human|bot)$")
+    level: int | None = Field(default=None, ge=1, le=5)
+
+
+class CreateTable(BaseModel):
+    host: str = Field(min_length=1, max_length=40)
+    rules: str = "official"
+    seats: list[SeatRequest] = Field(default_factory=list, max_length=7)
+    hints: bool = True
+    turn_timer: int | None = Field(default=None, ge=10, le=600)
+
+
+class JoinTable(BaseModel):
+    name: str = Field(min_length=1, max_length=40)
+
+
+class BotSeat(BaseModel):
+    level: int = Field(default=3, ge=1, le=5)
+
+
+def _status(error: YahtzeeError) -> int:
+    if isinstance(error, Forbidden):
+        return 403
+    if error.code == "no_table":
+        return 404
+    return 409 if isinstance(error, IllegalMove) else 400
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+class Server:
+    """The live tables, their connections and their bots."""
+
+    def __init__(self, store: Store, bot_delay: float, rate: float = RATE_PER_SECOND) -> None:
+        self.manager = TableManager(store)
+        self.store = store
+        self.bot_delay = bot_delay
+        self.rate = rate
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.bot_tasks: dict[str, asyncio.Task[None]] = {}
+
+    def lock(self, table: LiveTable) -> asyncio.Lock:
+        return self.locks.setdefault(table.id, asyncio.Lock())
+
+    def snapshot(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        game = table.game
+        return {
+            "v": VERSION,
+            "type": "state",
+            "seq": len(game.event_log) if game else 0,
+            "table": table.lobby(),
+            "you": {"seat": seat, "role": "spectator" if seat is None else "player"},
+            "game": game_state(game) if game else None,
+        }
+
+    async def broadcast(self, table: LiveTable, message: dict[str, Any]) -> None:
+        for socket in list(table.connections):
+            with contextlib.suppress(Exception):
+                await socket.send_json(message)
+
+    async def push_lobby(self, table: LiveTable) -> None:
+        for socket, seat in list(table.connections.items()):
+            with contextlib.suppress(Exception):
+                await socket.send_json(self.snapshot(table, seat))
+
+    async def apply(self, table: LiveTable, seat: int | None, action: Keep | Score) -> None:
+        """Check, commit, then broadcast one action of ``seat``."""
+        game, game_id = table.game, table.game_id
+        if game is None or game_id is None:
+            raise IllegalMove("The game has not started yet.", code="not_started")
+        if seat is None:
+            raise Forbidden("Spectators cannot act.", code="spectator")
+        async with self.lock(table):
+            before = len(game.event_log)
+            game.check(action, seat)
+            game.play(action, player=seat)
+            try:
+                await run_in_threadpool(self.store.save, game_id, game)
+            except Exception:
+                # the event could not be committed: take it back, so nothing unrecorded shows
+                table.game = await run_in_threadpool(self.store.load, game_id)
+                raise
+            if game.is_over:
+                await run_in_threadpool(self.manager.finish, table)
+            events = game.events[before:]
+            for offset, event in enumerate(events, start=before + 1):
+                await self.broadcast(
+                    table,
+                    {
+                        "v": VERSION,
+                        "type": "event",
+                        "seq": offset,
+                        "event": event,
+                        "game": game_state(game),
+                    },
+                )
+        self.schedule_bots(table)
+
+    def schedule_bots(self, table: LiveTable) -> None:
+        game = table.game
+        if game is None or game.is_over or table.id in self.bot_tasks:
+            return
+        seat = game.current_player
+        if seat is None or table.seats[seat].bot is None:
+            return
+        task = asyncio.create_task(self._bot_turns(table))
+        self.bot_tasks[table.id] = task
+
+    async def _bot_turns(self, table: LiveTable) -> None:
+        try:
+            while table.game and not table.game.is_over:
+                seat = table.game.current_player
+                if seat is None or table.seats[seat].bot is None:
+                    return
+                await asyncio.sleep(self.bot_delay)
+                action = await run_in_threadpool(self._bot_action, table, seat)
+                self.bot_tasks.pop(table.id, None)
+                await self.apply(table, seat, action)
+                return
+        finally:
+            self.bot_tasks.pop(table.id, None)
+
+    @staticmethod
+    def _bot_action(table: LiveTable, seat: int) -> Keep | Score:
+        assert table.game is not None
+        situation = table.game.situation()
+        if situation is None:
+            return Keep.NONE
+        if seat not in table.bots:
+            from ..solver import strategy  # noqa: PLC0415 - numba loads with the first bot
+            from ..solver.solver import cached_solver  # noqa: PLC0415
+
+            cached_solver(table.rules, progress=False)
+            table.bots[seat] = strategy(table.seats[seat].bot or "optimal", table.rules)
+        action: Keep | Score = table.bots[seat].choose(situation)
+        return action
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    bot_delay: float = 0.5,
+    store: Store | None = None,
+    rate: float = RATE_PER_SECOND,
+) -> FastAPI:
+    """The application. Tables live in the store at ``database_url`` (or ``store``)."""
+    holder: dict[str, Server] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        own = store is None
+        opened: Store = store if store is not None else await run_in_threadpool(Store, database_url)
+        server = Server(opened, bot_delay, rate)
+        await run_in_threadpool(server.manager.load_unfinished)
+        holder["server"] = server
+        for table in server.manager.tables.values():
+            server.schedule_bots(table)
+        yield
+        for task in list(server.bot_tasks.values()):
+            task.cancel()
+        if own:
+            opened.close()
+
+    app = FastAPI(
+        title="yahtzee",
+        version=str(VERSION),
+        lifespan=lifespan,
+        description="Online Yahtzee tables. See docs/protocol.md.",
+    )
+
+    def server() -> Server:
+        return holder["server"]
+
+    @app.exception_handler(YahtzeeError)
+    async def _refused(_: Request, error: YahtzeeError) -> JSONResponse:
+        return JSONResponse({"code": error.code, "message": str(error)}, status_code=_status(error))
+
+    @app.get("/api/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        rules = RuleSet.named(body.rules)
+        owner = request.client.host if request.client else "unknown"
+        table, token = await run_in_threadpool(
+            server().manager.create,
+            owner,
+            body.host,
+            [s.model_dump() for s in body.seats],
+            rules,
+            body.hints,
+            body.turn_timer,
+        )
+        return {
+            "table": table.lobby(),
+            "seat": 0,
+            "token": token,
+            "invite": table.invite_token,
+            "spectate": table.spectator_token,
+        }
+
+    @app.post("/api/join/{invite}")
+    async def join(invite: str, body: JoinTable) -> dict[str, Any]:
+        table, seat, token = await run_in_threadpool(server().manager.join, invite, body.name)
+        await server().push_lobby(table)
+        return {"table": table.lobby(), "seat": seat, "token": token}
+
+    @app.get("/api/tables/{table_id}")
+    async def lobby(table_id: str) -> dict[str, Any]:
+        return server().manager.get(table_id).lobby()
+
+    @app.post("/api/tables/{table_id}/start")
+    async def start(
+        table_id: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        s = server()
+        table = s.manager.get(table_id)
+        async with s.lock(table):
+            await run_in_threadpool(s.manager.start, table, _bearer(authorization))
+        await s.push_lobby(table)
+        s.schedule_bots(table)
+        return table.lobby()
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot")
+    async def to_bot(
+        table_id: str, seat: int, body: BotSeat, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        s = server()
+        table = s.manager.get(table_id)
+        await run_in_threadpool(
+            s.manager.hand_to_bot, table, _bearer(authorization), seat, body.level
+        )
+        await s.push_lobby(table)
+        s.schedule_bots(table)
+        return table.lobby()
+
+    @app.websocket("/ws/{table_id}")
+    async def play(socket: WebSocket, table_id: str) -> None:
+        await session(server(), socket, table_id)
+
+    return app
+
+
+def _same_origin(socket: WebSocket) -> bool:
+    origin = socket.headers.get("origin")
+    if origin is None:  # not a browser: nothing to forge
+        return True
+    return urlsplit(origin).netloc == socket.headers.get("host")
+
+
+async def session(server: Server, socket: WebSocket, table_id: str) -> None:
+    """One client's connection: the full state first, then its intents and our events."""
+    if not _same_origin(socket):
+        await socket.close(code=4403, reason="origin not allowed")
+        return
+    table = server.manager.tables.get(table_id)
+    token = socket.query_params.get("token")
+    spectate = socket.query_params.get("spectate")
+    seat = table.seat_of(token) if table else None
+    watching = table is not None and spectate is not None and spectate == table.spectator_token
+    if table is None or (seat is None and not watching):
+        await socket.close(code=4401, reason="unknown table or token")
+        return
+    await socket.accept()
+    table.connections[socket] = seat
+    await socket.send_json(server.snapshot(table, seat))
+    await server.push_lobby(table)
+    burst = max(RATE_BURST, 2 * server.rate)
+    allowance, stamp = burst, time.monotonic()
+    try:
+        while True:
+            raw = await socket.receive()
+            if raw.get("type") == "websocket.disconnect":
+                break
+            text: str | bytes = raw.get("text") or raw.get("bytes") or b""
+            now = time.monotonic()
+            allowance = min(burst, allowance + (now - stamp) * server.rate)
+            stamp = now
+            if allowance < 1:
+                await socket.send_json(
+                    error_message("rate_limited", "Too many messages: slow down.")
+                )
+                continue
+            allowance -= 1
+            try:
+                await _handle(server, table, seat, socket, parse_intent(text))
+            except YahtzeeError as error:
+                await socket.send_json(error_message(error.code, str(error)))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.connections.pop(socket, None)
+        with contextlib.suppress(Exception):
+            await server.push_lobby(table)
+
+
+async def _handle(
+    server: Server, table: LiveTable, seat: int | None, socket: WebSocket, intent: Any
+) -> None:
+    if isinstance(intent, ResyncIntent):
+        await socket.send_json(server.snapshot(table, seat))
+    elif isinstance(intent, ChatIntent):
+        if seat is None:
+            raise InvalidInput("Spectators cannot chat.", code="spectator")
+        text = clean_text(intent.text, 200)
+        if text:
+            await server.broadcast(
+                table,
+                {
+                    "v": VERSION,
+                    "type": "chat",
+                    "seat": seat,
+                    "name": table.seats[seat].name,
+                    "text": text,
+                },
+            )
+    elif isinstance(intent, RollIntent):
+        keep = Keep.parse(intent.keep) if intent.keep.strip() else Keep.NONE
+        await server.apply(table, seat, keep)
+    else:
+        await server.apply(table, seat, Score(Category.parse(intent.box)))
+
+
+__all__ = ["ProtocolError", "create_app"]

@@ -1,0 +1,134 @@
+"""The WebSocket protocol (version 1): client intents in, state and events out.
+
+Every message is a JSON object with ``"v": 1`` and a ``"type"``. See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..core import Game, YahtzeeError
+
+VERSION = 1
+MAX_MESSAGE_BYTES = 4096
+MAX_CHAT = 200
+
+
+class _Intent(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    v: Literal[1] = 1
+
+
+class RollIntent(_Intent):
+    """Keep these dice (text like ``"335"``; empty or ``"-"`` keeps none) and roll."""
+
+    type: Literal["roll"]
+    keep: str = Field(default="", max_length=16)
+
+
+class ScoreIntent(_Intent):
+    """Fill a box (any name players use: ``"fh"``, ``"full house"``, ``"aces"``)."""
+
+    type: Literal["score"]
+    box: str = Field(max_length=32)
+
+
+class ChatIntent(_Intent):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class ResyncIntent(_Intent):
+    """Ask for the full state again (after a missed sequence number)."""
+
+    type: Literal["resync"]
+
+
+Intent = Annotated[
+    RollIntent | ScoreIntent | ChatIntent | ResyncIntent, Field(discriminator="type")
+]
+INTENT_TYPES = ("roll", "score", "chat", "resync")
+_READER: TypeAdapter[Any] = TypeAdapter(Intent)
+
+
+class ProtocolError(YahtzeeError):
+    default_code = "bad_message"
+
+
+def parse_intent(raw: str | bytes) -> RollIntent | ScoreIntent | ChatIntent | ResyncIntent:
+    """A client message, or :class:`ProtocolError` with a code a client can act on."""
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"Messages are at most {MAX_MESSAGE_BYTES} bytes.", code="too_large")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ProtocolError("That message is not valid JSON.", code="malformed_json") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("A message is a JSON object.", code="bad_message")
+    kind = data.get("type")
+    if kind not in INTENT_TYPES:
+        known = ", ".join(INTENT_TYPES)
+        raise ProtocolError(f"Unknown message type; known types: {known}.", code="unknown_type")
+    if data.get("v", VERSION) != VERSION:
+        raise ProtocolError(f"This server speaks protocol version {VERSION}.", code="bad_version")
+    try:
+        intent: RollIntent | ScoreIntent | ChatIntent | ResyncIntent = _READER.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "message"
+        raise ProtocolError(
+            f"Bad {where}: {first.get('msg', 'invalid')}.", code="bad_message"
+        ) from None
+    return intent
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Names and chat are plain text: control characters go, whitespace is folded."""
+    printable = "".join(ch if ch.isprintable() else " " for ch in text)
+    return " ".join(printable.split())[:limit]
+
+
+def game_state(game: Game) -> dict[str, Any]:
+    """Everything a client shows, derived from the engine."""
+    turn = game.turn
+    state: dict[str, Any] = {
+        "phase": game.phase.value,
+        "players": list(game.players),
+        "current": game.current_player,
+        "round": turn.round if turn else None,
+        "dice": str(turn.dice) if turn and turn.dice else None,
+        "rolls_left": turn.rolls_left if turn else None,
+        "kept": str(turn.kept) if turn and turn.dice else None,
+        "cards": [card.to_dict() for card in game.cards],
+        "placements": [
+            {
+                "box": p.category.key,
+                "name": p.category.display_name,
+                "points": p.points,
+                "yahtzee_bonus": p.yahtzee_bonus,
+                "joker": p.joker,
+            }
+            for p in game.placements()
+        ],
+        "winners": list(game.winners),
+    }
+    if game.is_over:
+        state["standings"] = [
+            {
+                "place": s.place,
+                "seat": s.player,
+                "name": s.name,
+                "total": s.total,
+                "winner": s.winner,
+            }
+            for s in game.standings()
+        ]
+    return state
+
+
+def error_message(code: str, message: str) -> dict[str, Any]:
+    return {"v": VERSION, "type": "error", "code": code, "message": message}

@@ -1,0 +1,157 @@
+"""A whole 3-seat game (2 humans, 1 bot) over WebSockets, and every refused intent."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from tests.web.conftest import new_table, started_table
+from tests.web.helpers import next_of, play_out
+from yahtzee.store import Store, history
+
+
+def test_full_game_two_humans_and_a_bot(client: TestClient, db: str) -> None:
+    host, bob = started_table(client)
+    table_id = host["table"]["id"]
+    with (
+        client.websocket_connect(f"/ws/{table_id}?token={host['token']}") as ann_ws,
+        client.websocket_connect(f"/ws/{table_id}?token={bob['token']}") as bob_ws,
+        client.websocket_connect(f"/ws/{table_id}?spectate={host['spectate']}") as fan,
+    ):
+        start = next_of(ann_ws, "state")
+        assert start["you"] == {"seat": 0, "role": "player"} and start["seq"] == 1
+        assert next_of(fan, "state")["you"]["role"] == "spectator"
+        final = play_out({0: ann_ws, 1: bob_ws}, ann_ws, start["game"])
+        assert [s["name"] for s in final["standings"]] != []
+        assert len(final["cards"]) == 3 and all(
+            c["boxes"]["chance"] is not None for c in final["cards"]
+        )
+        seen = next_of(fan, "state", "event")
+        assert seen["type"] in ("state", "event")
+    with Store(db) as store:
+        (summary,) = history(store)
+        assert summary.status == "finished"
+        log = store.event_log(summary.id)
+        assert sum(1 for e in log if e["type"] == "score") == 39
+
+
+def refused(ws: Any, message: Any, code: str) -> None:
+    ws.send_text(message if isinstance(message, str) else json.dumps(message))
+    error = next_of(ws, "error")
+    assert error["code"] == code, error
+    assert error["message"]
+    ws.send_json({"v": 1, "type": "resync"})
+
+
+@pytest.fixture
+def playing(client: TestClient) -> tuple[Any, Any, Any, str]:
+    host, bob = started_table(client)
+    return client, host, bob, host["table"]["id"]
+
+
+def test_every_illegal_intent_is_refused_and_changes_nothing(playing: Any) -> None:
+    client, host, bob, table_id = playing
+    with (
+        client.websocket_connect(f"/ws/{table_id}?token={host['token']}") as ann_ws,
+        client.websocket_connect(f"/ws/{table_id}?token={bob['token']}") as bob_ws,
+        client.websocket_connect(f"/ws/{table_id}?spectate={host['spectate']}") as fan,
+    ):
+        before = next_of(ann_ws, "state")
+        next_of(bob_ws, "state")
+        next_of(fan, "state")
+        cases: list[tuple[Any, Any, str]] = [
+            (bob_ws, {"type": "roll"}, "not_your_turn"),
+            (fan, {"type": "roll"}, "spectator"),
+            (ann_ws, "{not json", "malformed_json"),
+            (ann_ws, "x" * 5000, "too_large"),
+            (ann_ws, {"type": "cheat"}, "unknown_type"),
+            (ann_ws, {"type": "roll", "keep": 7}, "bad_message"),
+            (ann_ws, {"type": "score", "box": "fh"}, "roll_first"),
+            (ann_ws, {"type": "score", "box": "nonsense"}, "invalid_input"),
+            (ann_ws, {"v": 2, "type": "roll"}, "bad_version"),
+            (ann_ws, [1, 2], "bad_message"),
+        ]
+        for ws, message, code in cases:
+            refused(ws, message, code)
+            state = next_of(ws, "state")
+            assert state["seq"] == before["seq"] and state["game"] == before["game"]
+        # a legal turn, then a fourth roll and a filled box are refused too
+        ann_ws.send_json({"type": "roll"})
+        for _ in range(2):
+            ann_ws.send_json({"type": "roll", "keep": ""})
+        for _ in range(3):
+            next_of(ann_ws, "event")
+        refused(ann_ws, {"type": "roll"}, "no_rolls_left")
+        state = next_of(ann_ws, "state")
+        box = state["game"]["placements"][0]["box"]
+        ann_ws.send_json({"type": "score", "box": box})
+        game = next_of(ann_ws, "event")["game"]
+        bob_ws.send_json({"type": "roll"})
+        game = next_of(ann_ws, "event")["game"]
+        bob_ws.send_json({"type": "score", "box": game["placements"][0]["box"]})
+        while game["current"] != 0:  # the bot plays its turn by itself
+            game = next_of(ann_ws, "event")["game"]
+        ann_ws.send_json({"type": "roll"})
+        game = next_of(ann_ws, "event")["game"]
+        legal = {p["box"] for p in game["placements"]}
+        if box not in legal:  # the Joker rule could forbid it anyway; it is filled either way
+            refused(ann_ws, {"type": "score", "box": box}, "box_filled")
+        seq = next_of(ann_ws, "state")["seq"]
+        refused(bob_ws, {"type": "score", "box": box}, "not_your_turn")
+        assert next_of(bob_ws, "state")["seq"] == seq
+
+
+def test_wrong_tokens_and_origins_are_refused(playing: Any) -> None:
+    client, host, _bob, table_id = playing
+    for url in (
+        f"/ws/{table_id}?token=guess",
+        f"/ws/{table_id}",
+        f"/ws/nope?token={host['token']}",
+        f"/ws/{table_id}?spectate=guess",
+    ):
+        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(url) as ws:
+            ws.receive_json()
+        assert closed.value.code == 4401
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(
+            f"/ws/{table_id}?token={host['token']}", headers={"origin": "http://evil.example"}
+        ) as ws,
+    ):
+        ws.receive_json()
+    assert closed.value.code == 4403
+
+
+def test_rest_errors_are_structured(client: TestClient) -> None:
+    bad_rules = client.post("/api/tables", json={"host": "Ann", "rules": "bogus"})
+    assert bad_rules.status_code == 400 and bad_rules.json()["code"] == "invalid_input"
+    host = new_table(client, [{"kind": "human"}])
+    table_id = host["table"]["id"]
+    assert client.post(f"/api/tables/{table_id}/start").status_code == 403
+    assert (
+        client.post(f"/api/tables/{table_id}/start", headers={"Authorization": "Bearer x"}).json()[
+            "code"
+        ]
+        == "not_host"
+    )
+    assert (
+        client.post(
+            f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {host['token']}"}
+        ).json()["code"]
+        == "seats_open"
+    )
+    assert (
+        client.post(f"/api/join/{host['invite']}", json={"name": "ann"}).json()["code"]
+        == "name_taken"
+    )
+    joined = client.post(f"/api/join/{host['invite']}", json={"name": "<b>Bo</b>"}).json()
+    assert joined["table"]["seats"][1]["name"] == "<b>Bo</b>"  # text, shown as text by clients
+    full = client.post(f"/api/join/{host['invite']}", json={"name": "Cy"})
+    assert full.status_code == 409 and full.json()["code"] == "table_full"
+    assert client.get("/api/tables/nope").status_code == 404
+    assert client.post("/api/join/nope", json={"name": "X"}).status_code == 404
+    assert client.get("/openapi.json").json()["info"]["title"] == "yahtzee"
