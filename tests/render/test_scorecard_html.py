@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import print_to_pdf
+from tests.browser_support import print_to_pdf
 from yahtzee import Game, RandomDice
 from yahtzee.render.scorecard_html import render_scorecard
 

@@ -155,3 +155,14 @@ def test_rest_errors_are_structured(client: TestClient) -> None:
     assert client.get("/api/tables/nope").status_code == 404
     assert client.post("/api/join/nope", json={"name": "X"}).status_code == 404
     assert client.get("/openapi.json").json()["info"]["title"] == "yahtzee"
+
+
+def test_a_turn_timer_decides_for_a_player_who_waits(client: TestClient) -> None:
+    made = client.post("/api/tables", json={"host": "Ann", "turn_timer": 1}).json()
+    table_id = made["table"]["id"]
+    headers = {"Authorization": f"Bearer {made['token']}"}
+    assert client.post(f"/api/tables/{table_id}/start", headers=headers).status_code == 200
+    with client.websocket_connect(f"/ws/{table_id}?token={made['token']}") as ws:
+        next_of(ws, "state")
+        first = next_of(ws, "event")  # nobody acted: the server rolled for Ann
+        assert first["event"]["type"] == "roll" and first["event"]["player"] == 0

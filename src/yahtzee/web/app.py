@@ -6,11 +6,13 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -19,8 +21,10 @@ from ..store import Store
 from .protocol import (
     VERSION,
     ChatIntent,
+    HintIntent,
     ProtocolError,
     ResyncIntent,
+    ReviewIntent,
     RollIntent,
     clean_text,
     error_message,
@@ -43,7 +47,7 @@ class CreateTable(BaseModel):
     rules: str = "official"
     seats: list[SeatRequest] = Field(default_factory=list, max_length=7)
     hints: bool = True
-    turn_timer: int | None = Field(default=None, ge=10, le=600)
+    turn_timer: int | None = Field(default=None, ge=1, le=600)
 
 
 class JoinTable(BaseModel):
@@ -78,6 +82,7 @@ class Server:
         self.rate = rate
         self.locks: dict[str, asyncio.Lock] = {}
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self.timers: dict[str, asyncio.Task[None]] = {}
 
     def lock(self, table: LiveTable) -> asyncio.Lock:
         return self.locks.setdefault(table.id, asyncio.Lock())
@@ -137,6 +142,7 @@ class Server:
         self.schedule_bots(table)
 
     def schedule_bots(self, table: LiveTable) -> None:
+        self._schedule_timer(table)
         game = table.game
         if game is None or game.is_over or table.id in self.bot_tasks:
             return
@@ -145,6 +151,29 @@ class Server:
             return
         task = asyncio.create_task(self._bot_turns(table))
         self.bot_tasks[table.id] = task
+
+    def _schedule_timer(self, table: LiveTable) -> None:
+        """With a turn timer, a human who does not act in time has the decision made for
+        them (as a level-3 bot would), one decision at a time."""
+        old = self.timers.pop(table.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        game = table.game
+        if not table.turn_timer or game is None or game.is_over:
+            return
+        seat = game.current_player
+        if seat is None or table.seats[seat].bot is not None:
+            return
+        self.timers[table.id] = asyncio.create_task(self._expire(table, seat, len(game.event_log)))
+
+    async def _expire(self, table: LiveTable, seat: int, seq: int) -> None:
+        await asyncio.sleep(float(table.turn_timer or 0))
+        game = table.game
+        if game is None or len(game.event_log) != seq or game.current_player != seat:
+            return
+        self.timers.pop(table.id, None)
+        action = await run_in_threadpool(self._bot_action, table, seat, "level3")
+        await self.apply(table, seat, action)
 
     async def _bot_turns(self, table: LiveTable) -> None:
         try:
@@ -161,11 +190,16 @@ class Server:
             self.bot_tasks.pop(table.id, None)
 
     @staticmethod
-    def _bot_action(table: LiveTable, seat: int) -> Keep | Score:
+    def _bot_action(table: LiveTable, seat: int, stand_in: str | None = None) -> Keep | Score:
         assert table.game is not None
         situation = table.game.situation()
         if situation is None:
             return Keep.NONE
+        if stand_in is not None:
+            from ..solver import strategy  # noqa: PLC0415
+
+            chosen: Keep | Score = strategy(stand_in, table.rules).choose(situation)
+            return chosen
         if seat not in table.bots:
             from ..solver import strategy  # noqa: PLC0415 - numba loads with the first bot
             from ..solver.solver import cached_solver  # noqa: PLC0415
@@ -196,7 +230,7 @@ def create_app(
         for table in server.manager.tables.values():
             server.schedule_bots(table)
         yield
-        for task in list(server.bot_tasks.values()):
+        for task in [*server.bot_tasks.values(), *server.timers.values()]:
             task.cancel()
         if own:
             opened.close()
@@ -214,6 +248,13 @@ def create_app(
     @app.exception_handler(YahtzeeError)
     async def _refused(_: Request, error: YahtzeeError) -> JSONResponse:
         return JSONResponse({"code": error.code, "message": str(error)}, status_code=_status(error))
+
+    static = Path(__file__).parent / "static"
+    app.mount("/static", StaticFiles(directory=static), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(static / "index.html", headers={"cache-control": "no-store"})
 
     @app.get("/api/health")
     async def health() -> dict[str, str]:
@@ -355,11 +396,65 @@ async def _handle(
                     "text": text,
                 },
             )
+    elif isinstance(intent, HintIntent):
+        await socket.send_json(await run_in_threadpool(_hint, table, seat))
+    elif isinstance(intent, ReviewIntent):
+        await socket.send_json(await run_in_threadpool(_review, table))
     elif isinstance(intent, RollIntent):
         keep = Keep.parse(intent.keep) if intent.keep.strip() else Keep.NONE
         await server.apply(table, seat, keep)
     else:
         await server.apply(table, seat, Score(Category.parse(intent.box)))
+
+
+def _hint(table: LiveTable, seat: int | None) -> dict[str, Any]:
+    if not table.hints_allowed:
+        raise IllegalMove("Hints are off at this table.", code="hints_off")
+    game = table.game
+    situation = game.situation() if game else None
+    if game is None or situation is None or seat != game.current_player:
+        raise IllegalMove("Hints are for the player whose dice are showing.", code="not_your_turn")
+    from ..solver.solver import cached_solver  # noqa: PLC0415
+
+    advice = cached_solver(table.rules, progress=False).advise(situation)
+    best = advice.best.value
+    options = [
+        {"action": o.text, "value": o.value, "regret": best - o.value} for o in advice.options[:5]
+    ]
+    return {"v": VERSION, "type": "hint", "situation": str(situation), "options": options}
+
+
+def _review(table: LiveTable) -> dict[str, Any]:
+    game = table.game
+    if game is None or not game.is_over:
+        raise IllegalMove("The review comes when the game is over.", code="not_over")
+    from ..solver.review import review  # noqa: PLC0415
+    from ..solver.solver import cached_solver  # noqa: PLC0415
+
+    cached_solver(table.rules, progress=False)
+    humans = [s.seat for s in table.seats if s.bot is None]
+    players = []
+    for p in review(game, humans):
+        worst = [
+            {
+                "round": d.round,
+                "dice": d.situation.dice.spaced(),
+                "chosen": d.text,
+                "best": d.best_text,
+                "loss": d.loss,
+            }
+            for d in p.costliest(3)
+        ]
+        players.append(
+            {
+                "seat": p.player,
+                "name": p.name,
+                "total_loss": p.total_loss,
+                "decisions": len(p.decisions),
+                "costliest": worst,
+            }
+        )
+    return {"v": VERSION, "type": "review", "players": players}
 
 
 __all__ = ["ProtocolError", "create_app"]

@@ -41,16 +41,27 @@ class ChatIntent(_Intent):
     text: str = Field(min_length=1, max_length=MAX_CHAT)
 
 
+class HintIntent(_Intent):
+    """Ask the advisor about the current decision (when the table allows hints)."""
+
+    type: Literal["hint"]
+
+
+class ReviewIntent(_Intent):
+    """After the game: each player's decisions against the optimal ones."""
+
+    type: Literal["review"]
+
+
 class ResyncIntent(_Intent):
     """Ask for the full state again (after a missed sequence number)."""
 
     type: Literal["resync"]
 
 
-Intent = Annotated[
-    RollIntent | ScoreIntent | ChatIntent | ResyncIntent, Field(discriminator="type")
-]
-INTENT_TYPES = ("roll", "score", "chat", "resync")
+AnyIntent = RollIntent | ScoreIntent | ChatIntent | ResyncIntent | HintIntent | ReviewIntent
+Intent = Annotated[AnyIntent, Field(discriminator="type")]
+INTENT_TYPES = ("roll", "score", "chat", "resync", "hint", "review")
 _READER: TypeAdapter[Any] = TypeAdapter(Intent)
 
 
@@ -58,7 +69,7 @@ class ProtocolError(YahtzeeError):
     default_code = "bad_message"
 
 
-def parse_intent(raw: str | bytes) -> RollIntent | ScoreIntent | ChatIntent | ResyncIntent:
+def parse_intent(raw: str | bytes) -> AnyIntent:
     """A client message, or :class:`ProtocolError` with a code a client can act on."""
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
@@ -76,7 +87,7 @@ def parse_intent(raw: str | bytes) -> RollIntent | ScoreIntent | ChatIntent | Re
     if data.get("v", VERSION) != VERSION:
         raise ProtocolError(f"This server speaks protocol version {VERSION}.", code="bad_version")
     try:
-        intent: RollIntent | ScoreIntent | ChatIntent | ResyncIntent = _READER.validate_python(data)
+        intent: AnyIntent = _READER.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "message"

@@ -1,0 +1,144 @@
+"""The page in a real browser (Playwright driving Debian's Chromium)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.browser.conftest import ServerProcess
+from yahtzee.store import Store, history
+
+TIMEOUT = 20_000
+
+
+def open_page(browser: Any, url: str, size: tuple[int, int] = (1280, 800)) -> Any:
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.on("dialog", lambda dialog: dialog.accept())  # "Score 0 in ...?" yes
+    page.goto(url)
+    return page
+
+
+def create_table(page: Any, friends: int = 1) -> str:
+    page.fill("#host-name", "Ann")
+    for _ in range(friends):
+        page.click("#add-human")
+    page.click("#create-table")
+    page.wait_for_selector("#lobby:not([hidden])")
+    return str(page.input_value("#invite-link"))
+
+
+def my_turn(page: Any) -> bool:
+    return "your turn" in (page.text_content("#turn") or "")
+
+
+def take_turn(page: Any) -> None:
+    """Roll, keep the first die, roll again, then score the first box offered."""
+    page.click("#roll")
+    page.wait_for_selector("#scorecard td button:enabled")
+    page.click("#dice button >> nth=0")
+    page.click("#roll")
+    page.wait_for_function("document.getElementById('rolls-left').textContent.endsWith('1')")
+    page.locator("#scorecard td button:enabled").first.click()
+    page.wait_for_function(
+        "!document.getElementById('turn').textContent.includes('your turn') "
+        "|| document.getElementById('rolls-left').textContent === ''"
+    )
+
+
+def play_to_the_end(pages: list[Any]) -> None:
+    for _ in range(200):
+        if all(p.locator("#over").is_visible() for p in pages):
+            return
+        for page in pages:
+            if page.locator("#play").is_visible() and my_turn(page) and page.is_enabled("#roll"):
+                take_turn(page)
+        pages[0].wait_for_timeout(50)
+    raise AssertionError("the game did not end")
+
+
+def test_two_players_and_a_spectator(browser: Any, server: ServerProcess) -> None:
+    ann = open_page(browser, server.base)
+    invite = create_table(ann)
+    watch = ann.input_value("#watch-link")
+    bob = open_page(browser, invite)
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-table")
+    bob.wait_for_selector("#lobby:not([hidden])")
+    fan = open_page(browser, watch)
+    fan.wait_for_selector("#lobby:not([hidden])")
+    ann.wait_for_selector("#start:enabled")
+    ann.click("#start")
+    ann.wait_for_selector("#play:not([hidden])")
+    play_to_the_end([ann, bob])
+    fan.wait_for_selector("#over:not([hidden])")
+    standings = fan.locator("#standings li").all_text_contents()
+    assert len(standings) == 2 and any("winner" in s for s in standings)
+    assert fan.locator("#roll").is_hidden()
+    ann.wait_for_selector("#review section")
+    with Store(server.url) as store:
+        (game,) = history(store)
+        assert game.status == "finished" and game.players == ("Ann", "Bob")
+
+
+def test_a_reload_mid_turn_shows_the_same_dice(browser: Any, server: ServerProcess) -> None:
+    ann = open_page(browser, server.base)
+    create_table(ann, friends=0)
+    ann.click("#start")
+    ann.wait_for_selector("#play:not([hidden])")
+    ann.click("#roll")
+    ann.wait_for_selector("#scorecard td button:enabled")
+    ann.click("#dice button >> nth=1")
+    ann.click("#roll")
+    ann.wait_for_function("document.getElementById('rolls-left').textContent.endsWith('1')")
+    dice = [b.get_attribute("data-face") for b in ann.locator("#dice button").all()]
+    kept = [b.get_attribute("aria-pressed") for b in ann.locator("#dice button").all()]
+    ann.reload()
+    ann.wait_for_function("document.getElementById('rolls-left').textContent.endsWith('1')")
+    assert [b.get_attribute("data-face") for b in ann.locator("#dice button").all()] == dice
+    assert [b.get_attribute("aria-pressed") for b in ann.locator("#dice button").all()] == kept
+
+
+def test_phone_and_desktop_each_play_a_turn(
+    browser: Any, server: ServerProcess, artifacts: Path
+) -> None:
+    for size in ((360, 740), (1280, 800)):
+        page = open_page(browser, server.base, size)
+        create_table(page, friends=0)
+        page.click("#start")
+        page.wait_for_selector("#play:not([hidden])")
+        take_turn(page)
+        assert "Round 2" in (page.text_content("#turn") or "")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= size[0] + 1  # nothing wider than the screen
+        page.screenshot(path=str(artifacts / f"play-{size[0]}x{size[1]}.png"), full_page=True)
+        page.context.close()
+    assert (artifacts / "play-360x740.png").stat().st_size > 1000
+
+
+def test_the_server_is_killed_and_the_game_goes_on(browser: Any, server: ServerProcess) -> None:
+    ann = open_page(browser, server.base)
+    invite = create_table(ann)
+    bob = open_page(browser, invite)
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-table")
+    ann.wait_for_selector("#start:enabled")
+    ann.click("#start")
+    ann.wait_for_selector("#play:not([hidden])")
+    for _ in range(3):  # a few turns, then the server dies mid-game
+        for page in (ann, bob):
+            page.wait_for_function(
+                "document.getElementById('turn').textContent.includes('your turn')"
+            )
+            take_turn(page)
+    ann.click("#roll")
+    ann.wait_for_selector("#scorecard td button:enabled")
+    server.kill()
+    server.start()
+    play_to_the_end([ann, bob])
+    with Store(server.url) as store:
+        (game,) = history(store)
+        log = store.event_log(game.id)
+        assert game.status == "finished" and len(log) == game.event_count
+        assert sum(1 for e in log if e["type"] == "score") == 26
