@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.browser.conftest import ServerProcess
+from tests.server_process import ServerProcess
 from yahtzee.store import Store, history
 
 TIMEOUT = 20_000
@@ -34,12 +34,16 @@ def my_turn(page: Any) -> bool:
 
 
 def take_turn(page: Any) -> None:
-    """Roll, keep the first die, roll again, then score the first box offered."""
-    page.click("#roll")
-    page.wait_for_selector("#scorecard td button:enabled")
-    page.click("#dice button >> nth=0")
-    page.click("#roll")
-    page.wait_for_function("document.getElementById('rolls-left').textContent.endsWith('1')")
+    """Roll (unless rolled already), keep the first die and roll again (with two rolls
+    left), then score the first box offered."""
+    page.wait_for_selector("#roll:enabled")
+    if not page.text_content("#rolls-left"):
+        page.click("#roll")
+        page.wait_for_selector("#scorecard td button:enabled")
+    if (page.text_content("#rolls-left") or "").endswith("2"):
+        page.click("#dice button >> nth=0")
+        page.click("#roll")
+        page.wait_for_function("document.getElementById('rolls-left').textContent.endsWith('1')")
     page.locator("#scorecard td button:enabled").first.click()
     page.wait_for_function(
         "!document.getElementById('turn').textContent.includes('your turn') "

@@ -216,7 +216,7 @@ class TableManager:
 
     def by_invite(self, invite: str) -> LiveTable:
         for table in self.tables.values():
-            if secrets.compare_digest(table.invite_token, invite):
+            if secrets.compare_digest(table.invite_token.encode(), invite.encode()):
                 return table
         raise InvalidInput(
             "This invite link is not valid (or its table has ended).", code="no_table"

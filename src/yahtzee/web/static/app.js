@@ -91,8 +91,11 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}/ws/${state.table}?${query}`);
   state.socket = socket;
   socket.onopen = () => { state.retry = 0; say("Connected."); };
+  state.online = false;
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
+    state.online = false;
+    if (state.game) drawGame();
     if (event.code === 4401 || event.code === 4403) { say("This link or seat is not valid."); return; }
     const wait = Math.min(5000, 250 * 2 ** state.retry++);
     say("Connection lost; reconnecting...");
@@ -104,6 +107,7 @@ function send(message) {
 }
 
 function receive(message) {
+  state.online = true;
   if (message.type === "state") {
     state.seq = message.seq; state.lobby = message.table; state.seat = message.you.seat;
     setGame(message.game, true);
@@ -168,9 +172,10 @@ function drawGame() {
   const game = state.game;
   if (game.phase === "over") { drawOver(); return; }
   show("play", "chat");
-  const mine = game.current === state.seat;
+  const mine = game.current === state.seat && state.online;
   const who = game.players[game.current];
-  text($("turn"), game.phase === "playoff" ? `Playoff: ${who} rolls` : `Round ${game.round} of 13: ${mine ? "your turn" : who + "'s turn"}`);
+  const yours = game.current === state.seat;
+  text($("turn"), game.phase === "playoff" ? `Playoff: ${who} rolls` : `Round ${game.round} of 13: ${yours ? "your turn" : who + "'s turn"}`);
   const faces = (game.dice || "").split("");
   $("dice").replaceChildren(...[0, 1, 2, 3, 4].map((i) => {
     const face = faces[i];
