@@ -166,3 +166,22 @@ def test_a_turn_timer_decides_for_a_player_who_waits(client: TestClient) -> None
         next_of(ws, "state")
         first = next_of(ws, "event")  # nobody acted: the server rolled for Ann
         assert first["event"]["type"] == "roll" and first["event"]["player"] == 0
+
+
+def test_tables_per_client_and_messages_per_second_are_limited(db: str) -> None:
+    from yahtzee.web.app import create_app
+
+    with TestClient(create_app(db, bot_delay=0, rate=2, max_tables_per_client=2)) as limited:
+        made = [limited.post("/api/tables", json={"host": f"H{i}"}) for i in range(3)]
+        assert [m.status_code for m in made] == [201, 201, 403]
+        assert made[2].json()["code"] == "too_many_tables"
+        host = made[0].json()
+        with limited.websocket_connect(f"/ws/{host['table']['id']}?token={host['token']}") as ws:
+            next_of(ws, "state")
+            for _ in range(30):
+                ws.send_json({"type": "resync"})
+            codes = []
+            for _ in range(30):
+                message = ws.receive_json()
+                codes.append(message.get("code") or message["type"])
+            assert "rate_limited" in codes and "state" in codes

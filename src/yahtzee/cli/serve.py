@@ -34,5 +34,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("--port takes a number from 1 to 65535.")
     app = create_app(args.database_url, bot_delay=max(0.0, args.bot_delay))
     print(f"Yahtzee server: open http://{args.host}:{args.port}/ (Ctrl+C stops it)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False
+    )  # small JSON messages: compression costs more
     return 0

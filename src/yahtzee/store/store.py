@@ -131,6 +131,21 @@ class Store:
 
         return retrying(work)
 
+    def save_many(self, games_: Sequence[tuple[str, Game]]) -> None:
+        """Save several games in one transaction (a group commit: one lock, one sync)."""
+
+        def work() -> None:
+            with self.engine.begin() as connection:
+                for game_id, game in games_:
+                    stored = connection.execute(
+                        select(games.c.event_count).where(games.c.id == game_id).with_for_update()
+                    ).scalar()
+                    if stored is None:
+                        raise StoreError(f"No game {game_id} in the records.")
+                    _append(connection, game_id, game, int(stored))
+
+        retrying(work)
+
     def mark_hints_used(self, game_id: str) -> None:
         def work() -> None:
             with self.engine.begin() as connection:

@@ -101,9 +101,10 @@ class LiveTable:
 class TableManager:
     """Every table this server serves, kept in memory and recorded in the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, max_tables_per_client: int = MAX_TABLES_PER_CLIENT) -> None:
         self.store = store
         self.tables: dict[str, LiveTable] = {}
+        self.max_tables_per_client = max_tables_per_client
 
     # Loading after a restart -------------------------------------------------------
 
@@ -153,9 +154,10 @@ class TableManager:
     ) -> tuple[LiveTable, str]:
         """A new table; the host takes seat 0. Returns the table and the host's token."""
         active = sum(1 for t in self.tables.values() if t.owner == owner and t.status != "finished")
-        if active >= MAX_TABLES_PER_CLIENT:
+        if active >= self.max_tables_per_client:
             raise Forbidden(
-                f"At most {MAX_TABLES_PER_CLIENT} open tables per client.", code="too_many_tables"
+                f"At most {self.max_tables_per_client} open tables per client.",
+                code="too_many_tables",
             )
         if not 1 <= 1 + len(seats) <= 8:
             raise InvalidInput("A table has 1 to 8 seats.")
