@@ -185,3 +185,29 @@ def test_tables_per_client_and_messages_per_second_are_limited(db: str) -> None:
                 message = ws.receive_json()
                 codes.append(message.get("code") or message["type"])
             assert "rate_limited" in codes and "state" in codes
+
+
+def test_the_host_hands_an_abandoned_seat_to_a_bot(client: TestClient) -> None:
+    host, bob = started_table(client)
+    table_id = host["table"]["id"]
+    headers = {"Authorization": f"Bearer {host['token']}"}
+    refused_to_bob = client.post(
+        f"/api/tables/{table_id}/seats/1/bot",
+        json={"level": 2},
+        headers={"Authorization": f"Bearer {bob['token']}"},
+    )
+    assert refused_to_bob.status_code == 403
+    with client.websocket_connect(f"/ws/{table_id}?token={host['token']}") as ann_ws:
+        start = next_of(ann_ws, "state")
+        handed = client.post(
+            f"/api/tables/{table_id}/seats/1/bot", json={"level": 2}, headers=headers
+        )
+        assert handed.status_code == 200 and handed.json()["seats"][1]["bot"] == "level2"
+        final = play_out({0: ann_ws}, ann_ws, start["game"])  # Bob's seat plays by itself
+        assert final["phase"] == "over"
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(f"/ws/{table_id}?token={bob['token']}") as gone,
+    ):  # Bob's old token no longer acts for the seat
+        gone.receive_json()
+    assert closed.value.code == 4401

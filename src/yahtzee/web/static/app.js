@@ -63,7 +63,8 @@ function setupCreate() {
     event.preventDefault();
     try {
       const made = await api("/api/tables", { host: $("host-name").value, rules: $("rules").value,
-                                              seats, hints: $("hints").checked });
+                                              seats, hints: $("hints").checked,
+                                              turn_timer: $("timer").value ? Number($("timer").value) : null });
       remember(made.table.id, 0, made.token);
       localStorage.setItem(`yahtzee-links:${made.table.id}`, JSON.stringify({ invite: made.invite, spectate: made.spectate }));
       location.search = `?table=${made.table.id}`;
@@ -192,6 +193,22 @@ function drawGame() {
   $("hint").hidden = !state.lobby.hints_allowed || state.seat === null;
   $("hint").disabled = !mine || !game.dice;
   drawCards(mine);
+  drawHostTools();
+}
+
+function drawHostTools() {
+  // The host may hand a seat whose player has left to a bot.
+  const tools = $("host-tools");
+  const away = state.seat === 0 ? state.lobby.seats.filter((s) => s.seat !== 0 && !s.bot && !s.connected) : [];
+  tools.hidden = away.length === 0;
+  tools.replaceChildren(...away.map((s) => {
+    const button = el("button", { "data-seat": String(s.seat) }, `${s.name || "Seat " + (s.seat + 1)} has left: hand the seat to a bot`);
+    button.onclick = async () => {
+      try { await api(`/api/tables/${state.table}/seats/${s.seat}/bot`, { level: 3 }, state.token); }
+      catch (error) { say(error.message); }
+    };
+    return button;
+  }));
 }
 
 function drawCards(mine) {
