@@ -193,13 +193,17 @@ def import_(args: argparse.Namespace) -> int:
     return 0
 
 
+def _recorded(args: argparse.Namespace) -> tuple[str, Any, Any]:
+    """The game named on the command line: its full id, summary and replayed game."""
+    with open_store(args) as store:
+        game_id = store.resolve(args.game_id)
+        return game_id, store.summary(game_id), store.load(game_id)
+
+
 def replay(args: argparse.Namespace) -> int:
     from ..render.replay_text import replay_lines  # noqa: PLC0415
 
-    with open_store(args) as store:
-        game_id = store.resolve(args.game_id)
-        summary = store.summary(game_id)
-        game = store.load(game_id)
+    game_id, summary, game = _recorded(args)
     print(f"Game {game_id} ({summary.rules} rules), started {summary.created_at:%Y-%m-%d %H:%M}")
     for line in replay_lines(game):
         print(line)
@@ -209,10 +213,7 @@ def replay(args: argparse.Namespace) -> int:
 def card(args: argparse.Namespace) -> int:
     from ..render.scorecard_html import render_scorecard  # noqa: PLC0415
 
-    with open_store(args) as store:
-        game_id = store.resolve(args.game_id)
-        summary = store.summary(game_id)
-        game = store.load(game_id)
+    game_id, summary, game = _recorded(args)
     page = render_scorecard(game, game_id=game_id, played=summary.created_at)
     Path(args.html).write_text(page, encoding="utf-8")
     print(f"Wrote {args.html}")

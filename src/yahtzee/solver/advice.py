@@ -11,6 +11,11 @@ from ..core import Action, Category, IllegalMove, Keep, RuleSet, Score, Situatio
 TIE = 1e-9  # options closer than this are equal: the first listed is taken
 
 
+def action_text(action: Action) -> str:
+    """``"score Full House"`` or ``"keep 3 3"`` (``"keep nothing"`` rolls all five)."""
+    return str(action) if isinstance(action, Score) else f"keep {action.spaced()}"
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """An action and the expected final total of the game if played optimally after it."""
@@ -20,10 +25,7 @@ class Option:
 
     @property
     def text(self) -> str:
-        """``"score Full House"`` or ``"keep 3 3"`` (``"keep nothing"`` rolls all five)."""
-        if isinstance(self.action, Score):
-            return str(self.action)
-        return f"keep {self.action.spaced()}"
+        return action_text(self.action)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..core import Action, Game, GameStarted, Rolled, Score, Scored, Situation
 from ..core import state as machine
-from .advice import Advice
+from .advice import Advice, action_text
 from .solver import cached_solver
 
 
@@ -30,11 +30,11 @@ class Decision:
 
     @property
     def text(self) -> str:
-        return _text(self.action)
+        return action_text(self.action)
 
     @property
     def best_text(self) -> str:
-        return _text(self.best)
+        return action_text(self.best)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +50,6 @@ class PlayerReview:
     def costliest(self, n: int = 3) -> list[Decision]:
         ranked = sorted(self.decisions, key=lambda d: -d.loss)
         return [d for d in ranked[:n] if d.loss > 1e-9]
-
-
-def _text(action: Action) -> str:
-    return str(action) if isinstance(action, Score) else f"keep {action.spaced()}"
 
 
 def decisions(game: Game) -> Iterable[Decision]:
