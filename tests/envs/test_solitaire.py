@@ -1,0 +1,98 @@
+"""The Gymnasium environment: API checks, masks, seeding, and the engine's agreement."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import yahtzee.envs  # noqa: F401 - registers the environment
+from yahtzee import Game, IllegalMove, ScriptedDice
+from yahtzee.envs import action_of, index_of
+
+
+def test_check_env() -> None:
+    env = gym.make("yahtzee/Solitaire-v0")
+    check_env(env.unwrapped)
+
+
+def test_masked_random_play_is_always_legal_and_the_return_is_the_total() -> None:
+    env = gym.make("yahtzee/Solitaire-v0", rules="official")
+    rng = np.random.default_rng(1)
+    for episode in range(300):
+        obs, info = env.reset(seed=episode)
+        total, done = 0.0, False
+        while not done:
+            assert env.observation_space.contains(obs)
+            legal = np.flatnonzero(info["action_mask"])
+            obs, reward, done, _, info = env.step(int(rng.choice(legal)))
+            total += reward
+        assert total == info["total"]
+
+
+def test_identical_seeds_give_identical_games_and_the_log_replays() -> None:
+    def run(seed: int) -> tuple[list[int], Game]:
+        env = gym.make("yahtzee/Solitaire-v0")
+        _, info = env.reset(seed=seed)
+        taken, done = [], False
+        while not done:
+            action = int(np.flatnonzero(info["action_mask"])[-1])
+            taken.append(action)
+            _, _, done, _, info = env.step(action)
+        return taken, env.unwrapped.game  # type: ignore[attr-defined]
+
+    first, game = run(7)
+    second, again = run(7)
+    assert first == second and game.events == again.events
+    rolls = [e["dice"] for e in game.events if e["type"] == "roll"]
+    replayed = Game(1, dice=ScriptedDice(rolls))
+    replayed.roll()
+    for action in first:
+        replayed.play(action_of(action))
+        if not replayed.is_over and replayed.dice is None:
+            replayed.roll()
+    assert replayed.cards == game.cards
+
+
+def test_illegal_actions_raise_and_change_nothing() -> None:
+    env = gym.make("yahtzee/Solitaire-v0", illegal_action="raise")
+    _, info = env.reset(seed=3)
+    game = env.unwrapped.game  # type: ignore[attr-defined]
+    before = game.events
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    with pytest.raises(IllegalMove):
+        env.step(illegal)
+    with pytest.raises(IllegalMove):
+        env.step(10_000)
+    assert game.events == before
+    assert index_of(action_of(470)) == 470
+
+
+def test_illegal_actions_are_no_ops_by_default() -> None:
+    env = gym.make("yahtzee/Solitaire-v0")
+    obs, info = env.reset(seed=4)
+    game = env.unwrapped.game  # type: ignore[attr-defined]
+    before = game.events
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    again, reward, done, _, info = env.step(illegal)
+    assert reward == 0 and not done and "illegal_action" in info
+    assert game.events == before
+    assert all(np.array_equal(again[k], obs[k]) for k in obs)
+
+
+def test_optimal_baseline_through_the_env_matches_the_solver() -> None:
+    from yahtzee import RuleSet
+    from yahtzee.envs.baselines import run
+    from yahtzee.solver.solver import cached_solver
+
+    result = run("optimal", 20_000, seed=5)
+    expected = cached_solver(RuleSet.official()).expected_total()
+    assert abs(result.mean - expected) < 3 * result.std_error, (result, expected)
+
+
+def test_baselines_rank() -> None:
+    from yahtzee.envs.baselines import run
+
+    means = [run(name, 300, seed=2).mean for name in ("random", "greedy", "heuristic")]
+    assert means[0] < 80 and 190 < means[1] < means[2]
