@@ -11,32 +11,15 @@ for this benchmark only, never a dependency of the project.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
-import textwrap
 import time
-from pathlib import Path
+
+from common import peer_python, run_python
 
 PEER_VARIANT = "american+forced-joker"  # the rulebook's forced Joker, as `official`
-
-
-def run_python(code: str, env: dict[str, str] | None = None, python: str = sys.executable) -> dict:
-    """Run ``code`` in a fresh interpreter; it prints one JSON object last."""
-    result = subprocess.run(
-        [python, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        check=False,
-    )
-    if result.returncode != 0:
-        raise SystemExit(f"benchmark step failed:\n{result.stderr}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 LOAD = """
@@ -159,17 +142,8 @@ print(json.dumps({{
 
 
 def peer(games: int, situations: int, repeats: int) -> dict[str, float] | None:
-    venv = Path(tempfile.mkdtemp(prefix="yatzy-solver-")) / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    install = subprocess.run(
-        [python, "-m", "pip", "install", "-q", "yatzy-solver"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if install.returncode != 0:
-        print(f"(yatzy-solver did not install: {install.stderr.strip()[-200:]})")
+    python = peer_python("yatzy-solver")
+    if python is None:
         return None
     code = PEER.format(variant=PEER_VARIANT, repeats=repeats, situations=situations, games=games)
     return run_python(code, python=python)

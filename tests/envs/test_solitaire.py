@@ -8,7 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import yahtzee.envs  # noqa: F401 - registers the environment
-from yahtzee import Game, IllegalMove, ScriptedDice
+from yahtzee import Game, IllegalMove, Keep, RuleSet, ScriptedDice
 from yahtzee.envs import action_of, index_of
 
 
@@ -17,18 +17,59 @@ def test_check_env() -> None:
     check_env(env.unwrapped)
 
 
-def test_masked_random_play_is_always_legal_and_the_return_is_the_total() -> None:
-    env = gym.make("yahtzee/Solitaire-v0", rules="official")
+def test_masked_random_play_of_10000_games_is_always_legal() -> None:
+    """With ``illegal_action="raise"`` any action the engine refuses would raise; the
+    return of every game is its final total."""
+    env = gym.make("yahtzee/Solitaire-v0", illegal_action="raise")
     rng = np.random.default_rng(1)
-    for episode in range(300):
-        obs, info = env.reset(seed=episode)
+    steps = 0
+    for episode in range(10_000):
+        _, info = env.reset(seed=episode)
         total, done = 0.0, False
         while not done:
-            assert env.observation_space.contains(obs)
             legal = np.flatnonzero(info["action_mask"])
-            obs, reward, done, _, info = env.step(int(rng.choice(legal)))
+            _, reward, done, _, info = env.step(int(legal[rng.integers(len(legal))]))
             total += reward
-        assert total == info["total"]
+            steps += 1
+        assert total == info["total"] == env.unwrapped.game.cards[0].total  # type: ignore[attr-defined]
+    assert steps > 200_000
+
+
+def test_the_mask_is_exactly_the_engines_legal_actions_and_observations_fit() -> None:
+    env = gym.make("yahtzee/Solitaire-v0", rules="free-choice-joker")
+    rng = np.random.default_rng(2)
+    for episode in range(100):
+        obs, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            assert env.observation_space.contains(obs)
+            game = env.unwrapped.game  # type: ignore[attr-defined]
+            offered = {action_of(i) for i in np.flatnonzero(info["action_mask"])}
+            engine = {a for a in game.legal_actions() if a != Keep.of(game.dice)}
+            assert offered == engine
+            assert np.array_equal(env.unwrapped.action_masks(), info["action_mask"] == 1)  # type: ignore[attr-defined]
+            obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+
+
+def test_shaped_return_is_the_total_less_the_first_potential() -> None:
+    from yahtzee.solver.solver import cached_solver
+
+    env = gym.make("yahtzee/Solitaire-v0", reward_shaping=True)
+    solver = cached_solver(RuleSet.official())
+    rng = np.random.default_rng(4)
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        first = solver.advise(env.unwrapped.game.situation()).best.value  # type: ignore[attr-defined]
+        shaped = points = 0.0
+        done = False
+        while not done:
+            _, reward, done, _, info = env.step(
+                int(rng.choice(np.flatnonzero(info["action_mask"])))
+            )
+            shaped += reward
+            points += info["points"]
+        assert points == info["total"]
+        assert shaped == pytest.approx(info["total"] - first, abs=1e-6)
 
 
 def test_identical_seeds_give_identical_games_and_the_log_replays() -> None:
@@ -82,7 +123,6 @@ def test_illegal_actions_are_no_ops_by_default() -> None:
 
 
 def test_optimal_baseline_through_the_env_matches_the_solver() -> None:
-    from yahtzee import RuleSet
     from yahtzee.envs.baselines import run
     from yahtzee.solver.solver import cached_solver
 

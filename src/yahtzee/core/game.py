@@ -231,8 +231,11 @@ class Game:
         dice = self.dice_source.throw(keep)
         if self._state.playoff is not None:
             self._append(PlayoffRolled(seat, dice))
-        else:
-            self._append(Rolled(seat, keep, dice))
+        elif not dice.contains(keep):
+            raise InvalidInput(f"The dice source threw {dice}, which does not hold {keep}.")
+        else:  # checked above: the transition without checking again
+            self._state = machine.after_roll(self._state, keep, dice)
+            self._events.append(Rolled(seat, keep, dice))
         return dice
 
     def score(self, category: Category | str, *, player: int | None = None) -> Placement:
@@ -241,7 +244,8 @@ class Game:
         placement = machine.check_score(self._state, category, player)
         seat = self._state.current_player
         assert seat is not None
-        self._append(Scored(seat, category, placement.points, placement.yahtzee_bonus))
+        self._state = machine.after_score(self._state, placement)  # checked above
+        self._events.append(Scored(seat, category, placement.points, placement.yahtzee_bonus))
         return placement
 
     def play(self, action: Action, *, player: int | None = None) -> Dice | Placement:

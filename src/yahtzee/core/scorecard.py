@@ -14,7 +14,9 @@ from .errors import IllegalMove, InvalidInput, show
 from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, RuleSet
 from .scoring import YAHTZEE_POINTS, Placement, joker_score, placements, score
 
-_BOXES = len(Category)
+_CATEGORIES = tuple(Category)
+_BOXES = len(_CATEGORIES)
+_UPPER_BOXES = len(Category.upper())
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,20 +55,22 @@ class Scorecard:
 
     @property
     def open_boxes(self) -> tuple[Category, ...]:
-        return tuple(c for c in Category if self.boxes[c] is None)
+        return tuple(c for c, points in zip(_CATEGORIES, self.boxes, strict=True) if points is None)
 
     @property
     def filled_boxes(self) -> tuple[Category, ...]:
-        return tuple(c for c in Category if self.boxes[c] is not None)
+        return tuple(
+            c for c, points in zip(_CATEGORIES, self.boxes, strict=True) if points is not None
+        )
 
     @property
     def is_complete(self) -> bool:
-        return all(points is not None for points in self.boxes)
+        return None not in self.boxes
 
     @property
     def upper_subtotal(self) -> int:
         """Sum of Aces to Sixes so far."""
-        return sum(self.boxes[c] or 0 for c in Category.upper())
+        return sum(points for points in self.boxes[:_UPPER_BOXES] if points)
 
     @property
     def upper_bonus(self) -> int:
@@ -80,7 +84,7 @@ class Scorecard:
     @property
     def lower_subtotal(self) -> int:
         """Sum of the seven lower boxes, without Yahtzee bonuses."""
-        return sum(self.boxes[c] or 0 for c in Category.lower())
+        return sum(points for points in self.boxes[_UPPER_BOXES:] if points)
 
     @property
     def lower_total(self) -> int:

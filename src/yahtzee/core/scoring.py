@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from .category import Category
 from .dice import Dice
@@ -68,9 +69,15 @@ _JOKER_FLAT = {
 }
 
 
+@cache
+def _scores(dice: Dice) -> tuple[int, ...]:
+    """What the dice score in each box (at most 252 entries: one per roll)."""
+    return tuple(_NATURAL[c](dice) for c in Category)
+
+
 def score(category: Category, dice: Dice) -> int:
     """What the dice score in a box by its own definition (no Joker)."""
-    return _NATURAL[category](dice)
+    return _scores(dice)[category]
 
 
 def joker_score(category: Category, dice: Dice) -> int:
@@ -101,6 +108,10 @@ class Placement:
         return f"{self.category.display_name}: {self.points}{bonus}{joker}"
 
 
+_placement = lru_cache(maxsize=None, typed=True)(Placement)
+"""Placements are immutable and few (box x points x bonus x Joker): each is made once."""
+
+
 def placements(
     dice: Dice, open_boxes: Iterable[Category], yahtzee_box: int | None, rules: RuleSet
 ) -> tuple[Placement, ...]:
@@ -110,25 +121,26 @@ def placements(
     box holds (``None`` while it is open). This is the only place the Joker rules live.
     """
     open_set = frozenset(open_boxes)
-    boxes = sorted(open_set)
+    boxes = sorted(open_set, key=int)
     bonus = rules.yahtzee_bonus if dice.is_yahtzee and yahtzee_box == YAHTZEE_POINTS else 0
     if not (dice.is_yahtzee and yahtzee_box is not None) or rules.joker is JokerRule.NONE:
-        return tuple(Placement(c, score(c, dice), bonus) for c in boxes)
+        scores = _scores(dice)
+        return tuple(_placement(c, scores[c], bonus) for c in boxes)
 
     matching = Category.for_face(dice.faces[0])
     if rules.joker is JokerRule.FREE_CHOICE:
         full_value = matching not in open_set
         return tuple(
-            Placement(c, joker_score(c, dice), bonus, True)
+            _placement(c, joker_score(c, dice), bonus, True)
             if full_value and joker_score(c, dice) != score(c, dice)
-            else Placement(c, score(c, dice), bonus)
+            else _placement(c, score(c, dice), bonus)
             for c in boxes
         )
 
     # Forced Joker: matching upper box, else any open lower box, else zero in an upper box.
     if matching in open_set:
-        return (Placement(matching, score(matching, dice), bonus, True),)
+        return (_placement(matching, score(matching, dice), bonus, True),)
     lower = [c for c in boxes if c.is_lower]
     if lower:
-        return tuple(Placement(c, joker_score(c, dice), bonus, True) for c in lower)
-    return tuple(Placement(c, 0, bonus, True) for c in boxes)
+        return tuple(_placement(c, joker_score(c, dice), bonus, True) for c in lower)
+    return tuple(_placement(c, 0, bonus, True) for c in boxes)

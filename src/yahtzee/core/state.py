@@ -175,11 +175,7 @@ def apply(state: GameState, event: Event) -> GameState:
             check_roll(state, keep, player)
             if not dice.contains(keep):
                 raise InvalidInput(f"Rolled dice {dice} do not contain the kept {keep}.")
-            turn = _turn(state)
-            return dataclasses.replace(
-                state,
-                turn=dataclasses.replace(turn, dice=dice, rolls=turn.rolls + 1, kept=keep),
-            )
+            return after_roll(state, keep, dice)
         case PlayoffRolled(player, dice):
             check_actor(state, player)
             if state.playoff is None:
@@ -193,7 +189,7 @@ def apply(state: GameState, event: Event) -> GameState:
                     f"The log says {category.display_name} scored {show(points)} (+{show(bonus)}), "
                     f"but the dice give {placement.points} (+{placement.yahtzee_bonus})."
                 )
-            return _after_score(state, placement)
+            return after_score(state, placement)
         case GameStarted():
             raise InvalidInput("A game can start only once.")
 
@@ -203,7 +199,16 @@ def _turn(state: GameState) -> Turn:
     return state.turn
 
 
-def _after_score(state: GameState, placement: Placement) -> GameState:
+def after_roll(state: GameState, keep: Keep, dice: Dice) -> GameState:
+    """The state after a checked turn roll (:func:`check_roll` passed, ``dice`` hold ``keep``)."""
+    turn = _turn(state)
+    return dataclasses.replace(
+        state, turn=dataclasses.replace(turn, dice=dice, rolls=turn.rolls + 1, kept=keep)
+    )
+
+
+def after_score(state: GameState, placement: Placement) -> GameState:
+    """The state after a placement that :func:`check_score` returned."""
     turn = _turn(state)
     cards = list(state.cards)
     cards[turn.player] = cards[turn.player].with_placement(placement)

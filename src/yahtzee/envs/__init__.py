@@ -1,10 +1,23 @@
-"""Reinforcement-learning environments (Gymnasium); ``import yahtzee.envs`` registers
-``yahtzee/Solitaire-v0``."""
+"""Reinforcement-learning environments (extra ``[rl]``).
+
+``import yahtzee.envs`` registers the Gymnasium environment ``yahtzee/Solitaire-v0`` (one
+player). ``gymnasium.make_vec`` gives its vectorised form: ``SyncVectorEnv`` or
+``AsyncVectorEnv`` of it, or with ``vectorization_mode="vector_entry_point"`` the compiled
+:class:`yahtzee.envs.vector.SolitaireVectorEnv`. The PettingZoo AEC environment
+for 2-8 players is :func:`yahtzee.envs.multiplayer.env`. Both share the encoding in
+:mod:`yahtzee.envs.encoding`; :mod:`yahtzee.envs.baselines` reports the return of the
+project's strategies.
+"""
 
 from gymnasium.envs.registration import register
 
-from .solitaire import N_ACTIONS, SolitaireEnv, action_of, index_of
+from .encoding import N_ACTIONS, action_of, index_of
+from .solitaire import SolitaireEnv
 
-register(id="yahtzee/Solitaire-v0", entry_point="yahtzee.envs.solitaire:SolitaireEnv")
+register(
+    id="yahtzee/Solitaire-v0",
+    entry_point="yahtzee.envs.solitaire:SolitaireEnv",
+    vector_entry_point="yahtzee.envs.vector:SolitaireVectorEnv",
+)
 
 __all__ = ["N_ACTIONS", "SolitaireEnv", "action_of", "index_of"]

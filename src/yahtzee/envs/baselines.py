@@ -15,7 +15,8 @@ import gymnasium as gym
 import numpy as np
 
 from ..solver import strategy
-from .solitaire import SolitaireEnv, index_of
+from .encoding import index_of
+from .solitaire import SolitaireEnv
 
 NAMES = ("random", "greedy", "heuristic", "optimal")
 

@@ -1,0 +1,146 @@
+"""Environment benchmark: steps per second of the RL environments under a masked random
+policy (a uniform draw among the legal actions at every step, resets included).
+
+Run: ``python benchmarks/envs.py`` (add ``--no-peer`` to skip the comparison).
+
+Measures ``yahtzee/Solitaire-v0`` made by ``gymnasium.make`` (with Gymnasium's checking
+wrappers, as users get it) and unwrapped, its vectorised forms (``gymnasium.make_vec``: sync
+and async over the single env, and the compiled ``SolitaireVectorEnv``), and the PettingZoo
+AEC environment for 2 players. It also installs
+``gym-yahtzee`` (the most downloaded Yahtzee environment on PyPI, old ``gym`` API) into a
+throwaway virtual environment and measures its random policy (its own legal-action
+sampler) in the same run. The peer is for this benchmark only, never a dependency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import gymnasium as gym
+import numpy as np
+from common import peer_python, run_python
+
+import yahtzee.envs
+from yahtzee.envs.multiplayer import raw_env
+
+
+def single(steps: int, wrapped: bool) -> float:
+    env = gym.make("yahtzee/Solitaire-v0") if wrapped else yahtzee.envs.SolitaireEnv()
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    start = time.perf_counter()
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, done, _, info = env.step(int(legal[rng.integers(len(legal))]))
+        if done:
+            _, info = env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def vector(steps: int, mode: str, num_envs: int) -> float:
+    envs = gym.make_vec("yahtzee/Solitaire-v0", num_envs=num_envs, vectorization_mode=mode)
+    rng = np.random.default_rng(0)
+    _, info = envs.reset(seed=0)
+    resetting = np.zeros(num_envs, dtype=bool)
+    start = time.perf_counter()
+    for _ in range(steps // num_envs):
+        masks = info["action_mask"]
+        actions = [
+            0 if resetting[i] else rng.choice(np.flatnonzero(masks[i])) for i in range(num_envs)
+        ]
+        _, _, terminated, truncated, info = envs.step(np.array(actions))
+        resetting = terminated | truncated
+    rate = (steps // num_envs) * num_envs / (time.perf_counter() - start)
+    envs.close()
+    return rate
+
+
+def compiled(steps: int, num_envs: int) -> float:
+    """The compiled batched env, with the masked random draw done batched in numpy too."""
+    envs = gym.make_vec(
+        "yahtzee/Solitaire-v0", num_envs=num_envs, vectorization_mode="vector_entry_point"
+    )
+    rng = np.random.default_rng(0)
+    _, info = envs.reset(seed=0)
+    envs.step(np.zeros(num_envs, dtype=np.int64))  # compile outside the timing
+    start = time.perf_counter()
+    for _ in range(steps // num_envs):
+        masks = info["action_mask"]
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)  # uniform among legal
+        _, _, _, _, info = envs.step(actions)
+    return (steps // num_envs) * num_envs / (time.perf_counter() - start)
+
+
+def aec(steps: int) -> float:
+    env = raw_env(players=2)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    start = time.perf_counter()
+    for _ in range(steps):
+        if not env.agents:
+            env.reset()
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+    return steps / (time.perf_counter() - start)
+
+
+PEER = """
+import json, time, logging
+import gym_yahtzee  # registers yahtzee-single-v0
+from gym_yahtzee.envs import YahtzeeSingleEnv
+from importlib.metadata import version
+env = YahtzeeSingleEnv()
+env.reset()
+steps = {steps}
+start = time.perf_counter()
+for _ in range(steps):
+    _, _, done, _ = env.step(env.sample_action())
+    if done:
+        env.reset()
+rate = steps / (time.perf_counter() - start)
+print(json.dumps({{"version": version("gym-yahtzee"), "steps_per_s": rate}}))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=200_000)
+    parser.add_argument("--no-peer", action="store_true")
+    args = parser.parse_args()
+    gym.logger.min_level = 40
+    cores = os.cpu_count() or 1
+    n = args.steps
+    print(f"masked random policy, {n:,} steps each, {cores} cores")
+    rates = {
+        "Solitaire-v0, gymnasium.make (checking wrappers)": single(n, wrapped=True),
+        "Solitaire-v0, unwrapped": single(n, wrapped=False),
+        "make_vec sync, 8 envs": vector(n, "sync", 8),
+        f"make_vec async, {cores} envs (one process each)": vector(n, "async", cores),
+        "make_vec vector_entry_point (compiled), 64 envs": compiled(n * 5, 64),
+        "make_vec vector_entry_point (compiled), 1024 envs": compiled(n * 10, 1024),
+        "PettingZoo AEC, 2 players": aec(n),
+    }
+    for name, rate in rates.items():
+        print(f"  {name:<52} {rate:>10,.0f} steps/s")
+    if args.no_peer:
+        return
+    python = peer_python("gym-yahtzee")
+    if python is None:
+        return
+    other = run_python(PEER.format(steps=n), python=python)
+    ours = rates["Solitaire-v0, gymnasium.make (checking wrappers)"]
+    print(f"gym-yahtzee {other['version']} (YahtzeeSingleEnv, its own sample_action), same run")
+    print(
+        f"  {'random policy':<52} {other['steps_per_s']:>10,.0f} steps/s"
+        f"   -> ours (gymnasium.make) is {ours / other['steps_per_s']:.2f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()
