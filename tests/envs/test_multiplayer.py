@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from yahtzee import Game, IllegalMove, ScriptedDice
+from yahtzee import Category, Game, IllegalMove, ScriptedDice
 from yahtzee.envs import action_of
 from yahtzee.envs.encoding import N_KEEPS
 from yahtzee.envs.multiplayer import env, raw_env
@@ -122,11 +122,15 @@ def test_illegal_actions_change_nothing() -> None:
     assert "illegal_action" in e.infos["player_0"] and e.rewards["player_0"] == 0
     strict = raw_env(players=2, illegal_action="raise")
     strict.reset(seed=5)
-    with pytest.raises(IllegalMove):
-        strict.step(illegal)
-    with pytest.raises(IllegalMove):
-        strict.step(475)
-    assert strict.game.events == before
+    strict.step(N_KEEPS + int(Category.CHANCE))  # points for player_0
+    strict.step(first_box(strict.observe("player_1")))  # player_0's points wait in last()
+    state = (strict.game.events, dict(strict._cumulative_rewards), dict(strict.infos))
+    pending = strict.last()[1]
+    for bad in (illegal, 475, None):
+        with pytest.raises(IllegalMove):
+            strict.step(bad)
+    assert (strict.game.events, strict._cumulative_rewards, strict.infos) == state
+    assert strict.last()[1] == pending and pending > 0
 
 
 def test_bad_options_are_refused() -> None:

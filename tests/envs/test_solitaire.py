@@ -10,6 +10,7 @@ from gymnasium.utils.env_checker import check_env
 import yahtzee.envs  # noqa: F401 - registers the environment
 from yahtzee import Game, IllegalMove, Keep, RuleSet, ScriptedDice
 from yahtzee.envs import action_of, index_of
+from yahtzee.envs.encoding import N_KEEPS
 
 
 def test_check_env() -> None:
@@ -76,9 +77,10 @@ def test_identical_seeds_give_identical_games_and_the_log_replays() -> None:
     def run(seed: int) -> tuple[list[int], Game]:
         env = gym.make("yahtzee/Solitaire-v0")
         _, info = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
         taken, done = [], False
         while not done:
-            action = int(np.flatnonzero(info["action_mask"])[-1])
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
             taken.append(action)
             _, _, done, _, info = env.step(action)
         return taken, env.unwrapped.game  # type: ignore[attr-defined]
@@ -86,6 +88,8 @@ def test_identical_seeds_give_identical_games_and_the_log_replays() -> None:
     first, game = run(7)
     second, again = run(7)
     assert first == second and game.events == again.events
+    assert any(action < N_KEEPS for action in first)  # keeps are replayed too
+    assert run(8)[1].events != game.events
     rolls = [e["dice"] for e in game.events if e["type"] == "roll"]
     replayed = Game(1, dice=ScriptedDice(rolls))
     replayed.roll()
@@ -106,8 +110,19 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
         env.step(illegal)
     with pytest.raises(IllegalMove):
         env.step(10_000)
+    with pytest.raises(IllegalMove, match="whole number"):
+        env.step(3.5)  # type: ignore[arg-type]
+    keep_all = index_of(Keep.of(game.dice))
+    with pytest.raises(IllegalMove, match="only wastes a roll") as refused:
+        env.step(keep_all)
+    assert refused.value.code == "not_offered"
     assert game.events == before
-    assert index_of(action_of(470)) == 470
+    game.play(action_of(keep_all))  # the engine itself allows it
+
+
+def test_actions_round_trip() -> None:
+    assert [index_of(action_of(i)) for i in range(475)] == list(range(475))
+    assert action_of(np.int64(470)) == action_of(np.array(470)) == action_of(470)
 
 
 def test_illegal_actions_are_no_ops_by_default() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 
 import yahtzee.envs  # noqa: F401 - registers the environment
 from yahtzee import Category, Dice, Game, IllegalMove, Keep
@@ -48,15 +49,38 @@ def test_vector_env_plays_masked_games_whose_returns_are_their_totals(
         envs.close()
 
 
-def test_vector_env_seeds_are_reproducible() -> None:
+def test_sync_vector_env_seeds_are_reproducible_and_take_every_option() -> None:
     def first_dice(seed: int) -> np.ndarray:
-        envs = gym.make_vec("yahtzee/Solitaire-v0", num_envs=3)
+        envs = gym.make_vec("yahtzee/Solitaire-v0", num_envs=3, vectorization_mode="sync")
         obs, _ = envs.reset(seed=seed)
         envs.close()
         return np.asarray(obs["dice"])
 
     assert np.array_equal(first_dice(5), first_dice(5))
     assert not np.array_equal(first_dice(5), first_dice(6))
+    shaped = gym.make_vec(
+        "yahtzee/Solitaire-v0", num_envs=2, vectorization_mode="sync", reward_shaping=True
+    )
+    _, info = shaped.reset(seed=1)
+    _, reward, *_ = shaped.step(info["action_mask"].argmax(axis=1))
+    assert reward.any()  # keeping changes the expected future: shaping is on
+    shaped.close()
+
+
+def test_make_vec_defaults_to_the_compiled_env_which_refuses_what_it_cannot_do() -> None:
+    envs = gym.make_vec("yahtzee/Solitaire-v0", num_envs=2)
+    assert isinstance(envs, SolitaireVectorEnv)
+    with pytest.raises(ResetNeeded):
+        envs.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ValueError, match="sync"):
+        envs.reset(options={"dice": None})
+    with pytest.raises(ValueError, match="sync"):
+        gym.make_vec("yahtzee/Solitaire-v0", num_envs=2, reward_shaping=True)
+    one, _ = envs.reset(seed=[1, 2])
+    two, _ = envs.reset(seed=[1, 3])
+    assert np.array_equal(one["dice"][0], two["dice"][0])
+    with pytest.raises(ValueError, match="seeds"):
+        envs.reset(seed=[1])
 
 
 class Feed:
@@ -89,9 +113,7 @@ def chase_yahtzees(mask: np.ndarray, dice: np.ndarray, rng: np.random.Generator)
 @pytest.mark.parametrize("rules", ["official", "free-choice-joker", "no-joker", "no-yahtzee-bonus"])
 def test_compiled_vector_env_agrees_with_the_engine_step_by_step(rules: str) -> None:
     lanes = 8
-    envs = gym.make_vec(
-        "yahtzee/Solitaire-v0", num_envs=lanes, vectorization_mode="vector_entry_point", rules=rules
-    )
+    envs = gym.make_vec("yahtzee/Solitaire-v0", num_envs=lanes, rules=rules)
     assert isinstance(envs, SolitaireVectorEnv)
     obs, info = envs.reset(seed=3)
     feeds = [Feed() for _ in range(lanes)]
@@ -120,6 +142,7 @@ def test_compiled_vector_env_agrees_with_the_engine_step_by_step(rules: str) -> 
         for i in range(lanes):
             game = games[i]
             if game.is_over:  # this step started a new game in the lane
+                assert reward[i] == 0 and not terminated[i] and info["total"][i] == 0
                 games[i] = game = Game(1, rules, feeds[i])
                 feeds[i].next = dice_of(obs["dice"][i])
                 game.roll()
@@ -157,6 +180,12 @@ def test_compiled_vector_env_seeds_and_illegal_actions() -> None:
 
     envs = SolitaireVectorEnv(num_envs=2)
     obs, info = envs.reset(seed=1)
+    envs.step((info["action_mask"] * np.arange(475)).argmax(axis=1))  # score a box
+    moved, _ = envs.reset(options={"reset_mask": [False, True]})
+    again, _ = envs.reset(options={"reset_mask": [False, True]})
+    assert np.array_equal(moved["filled"][0], again["filled"][0]) and moved["filled"][0].any()
+    assert not moved["filled"][1].any() and not again["filled"][1].any()
+    obs, info = envs.reset(seed=1)
     illegal = int(np.flatnonzero(info["action_mask"][0] == 0)[0])
     legal = int(np.flatnonzero(info["action_mask"][1])[0])
     again, reward, _, _, info2 = envs.step(np.array([illegal, legal]))
@@ -169,6 +198,14 @@ def test_compiled_vector_env_seeds_and_illegal_actions() -> None:
         strict.step(np.array([illegal, legal]))
     with pytest.raises(IllegalMove, match="Lane 1"):
         strict.step(np.array([legal, 475]))
-    after, *_ = strict.step(np.array([legal, legal]))  # the refused steps moved nothing
-    assert np.array_equal(strict.action_masks(), strict._masks == 1)
-    assert after is not None
+    keep_all = index_of(Keep(tuple(f + 1 for f in range(6) for _ in range(obs["dice"][0][f]))))
+    with pytest.raises(IllegalMove, match="wastes a roll"):
+        strict.step(np.array([keep_all, legal]))
+    # the refused steps moved nothing: the same actions now give the same as a fresh env
+    fresh = SolitaireVectorEnv(num_envs=2)
+    fresh.reset(seed=1)
+    after, reward, *_ = strict.step(np.array([legal, legal]))
+    expected, expected_reward, *_ = fresh.step(np.array([legal, legal]))
+    assert all(np.array_equal(after[k], expected[k]) for k in after)
+    assert np.array_equal(reward, expected_reward)
+    assert np.array_equal(strict.action_masks(), fresh.action_masks())

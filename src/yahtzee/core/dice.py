@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import ClassVar, NamedTuple, Self
 
 from .errors import InvalidInput, show
@@ -100,8 +100,7 @@ class _Faces:
 
     def contains(self, other: _Faces) -> bool:
         """Whether ``other`` is a sub-multiset of these faces."""
-        mine, theirs = self.counts, other.counts
-        return all(t <= m for m, t in zip(mine, theirs, strict=True))
+        return _contains(self.faces, other.faces)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -224,6 +223,19 @@ class Outcome(NamedTuple):
 
     dice: Dice
     probability: Fraction
+
+
+@lru_cache(maxsize=1 << 17)
+def _contains(faces: tuple[int, ...], other: tuple[int, ...]) -> bool:
+    """Whether sorted ``other`` is a sub-multiset of sorted ``faces`` (a merge walk)."""
+    i = 0
+    for face in other:
+        while i < len(faces) and faces[i] < face:
+            i += 1
+        if i == len(faces) or faces[i] != face:
+            return False
+        i += 1
+    return True
 
 
 def _arrangements(faces: tuple[int, ...]) -> int:

@@ -202,9 +202,7 @@ def _turn(state: GameState) -> Turn:
 def after_roll(state: GameState, keep: Keep, dice: Dice) -> GameState:
     """The state after a checked turn roll (:func:`check_roll` passed, ``dice`` hold ``keep``)."""
     turn = _turn(state)
-    return dataclasses.replace(
-        state, turn=dataclasses.replace(turn, dice=dice, rolls=turn.rolls + 1, kept=keep)
-    )
+    return _with_turn(state, Turn(turn.player, turn.round, dice, turn.rolls + 1, keep))
 
 
 def after_score(state: GameState, placement: Placement) -> GameState:
@@ -212,13 +210,28 @@ def after_score(state: GameState, placement: Placement) -> GameState:
     turn = _turn(state)
     cards = list(state.cards)
     cards[turn.player] = cards[turn.player].with_placement(placement)
-    state = dataclasses.replace(state, cards=tuple(cards))
     player, round_ = turn.player + 1, turn.round
     if player == len(state.players):
         player, round_ = 0, round_ + 1
     if round_ <= ROUNDS:
-        return dataclasses.replace(state, turn=Turn(player=player, round=round_))
-    return _finish(dataclasses.replace(state, turn=None))
+        return _with_turn(state, Turn(player=player, round=round_), tuple(cards))
+    return _finish(_with_turn(state, None, tuple(cards)))
+
+
+def _with_turn(
+    state: GameState, turn: Turn | None, cards: tuple[Scorecard, ...] | None = None
+) -> GameState:
+    """``state`` with another turn (and cards): the hot path of play, built directly
+    (``dataclasses.replace`` costs several times more)."""
+    return GameState(
+        state.rules,
+        state.players,
+        state.cards if cards is None else cards,
+        state.phase,
+        turn,
+        state.playoff,
+        state.winners,
+    )
 
 
 def _leaders(state: GameState, seats: tuple[int, ...]) -> tuple[int, ...]:

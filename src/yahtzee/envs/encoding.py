@@ -31,8 +31,15 @@ _KEEP_INDEX = {k: i for i, k in enumerate(KEEPS)}
 Mask = npt.NDArray[np.int8]
 
 
-def action_of(index: int) -> Keep | Score:
+def action_of(index: object) -> Keep | Score:
     """The engine's action for an action number (``IllegalMove`` outside 0-474)."""
+    if isinstance(index, np.ndarray) and index.shape == ():
+        index = index.item()
+    if isinstance(index, bool) or not isinstance(index, int | np.integer):
+        raise IllegalMove(
+            f"An action is a whole number 0 to {N_ACTIONS - 1}, not {index!r}.", code="bad_action"
+        )
+    index = int(index)
     if not 0 <= index < N_ACTIONS:
         raise IllegalMove(f"Actions are 0 to {N_ACTIONS - 1}, not {index}.", code="bad_action")
     return KEEPS[index] if index < N_KEEPS else Score(Category(index - N_KEEPS))
@@ -100,16 +107,16 @@ def mask_space() -> spaces.Box:
     return spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8)
 
 
-def check_action(game: Game, action: int, legal: Mask) -> Keep | Score:
+def check_action(game: Game, action: object, legal: Mask) -> Keep | Score:
     """The engine action for ``action``, or ``IllegalMove`` saying why it is not allowed."""
-    chosen = action_of(int(action))
-    if not legal[int(action)]:
+    chosen = action_of(action)
+    if not legal[index_of(chosen)]:
         game.check(chosen)  # raises with the engine's reason
-        raise IllegalMove(
-            f"{chosen} is not offered: keeping all five dice only wastes a roll.",
-            code="not_offered",
-        )
+        raise IllegalMove(NOT_OFFERED, code="not_offered")
     return chosen
+
+
+NOT_OFFERED = "Keeping all five dice and rolling is not offered: it only wastes a roll."
 
 
 def dice_for(rng: np.random.Generator, options: dict[str, Any] | None) -> DiceSource:

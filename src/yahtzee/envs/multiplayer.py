@@ -149,10 +149,6 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
             self._was_dead_step(action)
             return
         seat = self._seat[agent]
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        for name in self.agents:
-            self.infos[name] = {}
         try:
             if action is None:
                 raise IllegalMove(
@@ -161,11 +157,13 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
             chosen = check_action(self.game, action, self._mask)
         except IllegalMove as refused:
             if self.illegal_action == "raise":
-                raise
+                raise  # before anything changed
+            self._start_step(agent)
             self.rewards[agent] = self.illegal_penalty
             self.infos[agent] = {"illegal_action": str(refused)}
             self._accumulate_rewards()
             return
+        self._start_step(agent)
         before = self.game.cards[seat].total
         self.game.play(chosen)
         while not self.game.is_over and self.game.dice is None:
@@ -184,6 +182,13 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
                 self.rewards[self.agent_selection] += self._shaping.update(self.game, current)
         self._accumulate_rewards()
 
+    def _start_step(self, agent: AgentID) -> None:
+        """The acting agent has collected its rewards; this step's are new."""
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        for name in self.agents:
+            self.infos[name] = {}
+
     def _finish(self) -> None:
         winners = self.game.winners
         for seat, agent in enumerate(self.possible_agents):
@@ -193,6 +198,8 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
         self.terminations = dict.fromkeys(self.agents, True)
 
     def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
         turn = self.game.turn
         dice = self.game.dice
         totals = "  ".join(

@@ -1,11 +1,11 @@
 """Optional potential-based reward shaping (Ng, Harada and Russell, 1999).
 
 The potential of a seat is the optimal solver's expected points still to come: at the
-seat's decision, the value of its best option less its total; before its first roll, the
-expectation of its turn; 0 once its card is full. Each change of a seat's potential is added
-to that seat's reward as it happens, so the shaped return is the final total less the first
-potential, the optimal policy is unchanged, and an optimal action's shaped reward is zero
-on average.
+seat's decision, the value of its best option less its total; between its turns, the
+expected points still to come from the start of its next turn; 0 once its card is full.
+Each change of a seat's potential is added to that seat's reward as it happens, so the
+shaped return is the final total less the first potential, the optimal policy is
+unchanged, and an optimal action's shaped reward is zero on average.
 """
 
 from __future__ import annotations

@@ -6,7 +6,11 @@
 * ``info["action_mask"]`` (and ``action_masks()``) marks the legal actions. An illegal
   action changes nothing: by default (``illegal_action="noop"``) the step returns the same
   observation, reward ``illegal_penalty`` (0) and ``info["illegal_action"]`` saying why;
-  with ``illegal_action="raise"`` it raises :class:`IllegalMove`.
+  with ``illegal_action="raise"`` it raises :class:`IllegalMove`. (An agent that may repeat
+  illegal actions forever wants ``gymnasium.wrappers.TimeLimit``: a game takes at most 39
+  legal steps.) Stepping after the end raises :class:`IllegalMove`: call ``reset()``.
+* ``action_masks()`` is a method of the environment: through wrappers, call
+  ``env.unwrapped.action_masks()`` or ``env.get_wrapper_attr("action_masks")()``.
 * Observation, a ``Dict``: ``dice`` (count of each face, 0-5), ``rolls_left`` (0-2),
   ``filled`` (13 flags), ``upper_subtotal`` (0-63, capped), ``yahtzee_box`` (0 open,
   1 holds 0, 2 holds 50).
@@ -36,7 +40,7 @@ from .shaping import Shaping
 
 
 class SolitaireEnv(gym.Env[dict[str, Any], int]):
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium declares it so
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
 
     def __init__(
         self,
@@ -104,6 +108,8 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
         return observe_player(self.game, 0), reward, self.game.is_over, False, self._info(points)
 
     def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
         card = self.game.cards[0]
         dice = self.game.dice
         return f"dice {dice.spaced() if dice else '-'}  total {card.total}"

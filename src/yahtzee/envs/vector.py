@@ -1,15 +1,19 @@
 """``SolitaireVectorEnv``: many ``yahtzee/Solitaire-v0`` games stepped at once in compiled
 code, a native ``gymnasium.vector.VectorEnv``.
 
-``gymnasium.make_vec("yahtzee/Solitaire-v0", num_envs=64,
-vectorization_mode="vector_entry_point")`` makes it. Spaces, actions, rewards and masks are
+``gymnasium.make_vec("yahtzee/Solitaire-v0", num_envs=64)`` makes it (Gymnasium's default
+for an environment registered with a vector entry point; ``vectorization_mode="sync"`` or
+``"async"`` steps copies of the Python environment instead, which also take
+``reward_shaping`` and scripted dice). Spaces, actions, rewards and masks are
 those of the single environment, batched; each finished game starts a new one on the next
 step (``AutoresetMode.NEXT_STEP``, as ``SyncVectorEnv``), when that lane's action is
 ignored. ``info["action_mask"]`` is ``(num_envs, 475)``, as is ``action_masks()``;
 ``info["total"]`` and ``info["points"]`` are per lane. An illegal action changes nothing
-in its lane: it gets ``illegal_penalty`` and ``info["illegal_action"][i]`` is set
+in its lane: it gets ``illegal_penalty`` and ``info["illegal_action"][i]`` is true
 (``illegal_action="raise"``: :class:`IllegalMove`, and no lane moves). Dice come from one
-splitmix64 stream per lane, seeded from ``reset(seed=...)``, so equal seeds replay.
+splitmix64 stream per lane, seeded from ``reset(seed=...)`` (one seed, or a list of one per
+lane), so equal seeds replay;
+``reset(options={"reset_mask": m})`` starts new games only in the lanes ``m`` marks.
 """
 
 from __future__ import annotations
@@ -19,13 +23,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..core import IllegalMove, RuleSet
+from ..core import DICE_COUNT, IllegalMove, Keep, RuleSet
 from ..solver.tables import model
 from . import batch_kernel as kernel
-from .encoding import N_ACTIONS, action_of, player_space
+from .encoding import N_ACTIONS, NOT_OFFERED, action_of, player_space
 
 _COLUMNS = 7  # mask, yf, upper, total, roll, rolls_left, done
 
@@ -41,7 +46,13 @@ class SolitaireVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.ND
         illegal_action: str = "noop",
         illegal_penalty: float = 0.0,
         render_mode: str | None = None,
+        reward_shaping: bool = False,
     ) -> None:
+        if reward_shaping:
+            raise ValueError(
+                "reward_shaping needs the Python environment: "
+                "make_vec(..., vectorization_mode='sync') or 'async'"
+            )
         if num_envs < 1:
             raise ValueError("num_envs is at least 1")
         if illegal_action not in ("noop", "raise"):
@@ -67,18 +78,34 @@ class SolitaireVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.ND
         self._filled = np.zeros((num_envs, 13), dtype=np.int8)
         self._yahtzee_box = np.zeros(num_envs, dtype=np.int64)
         self._seed_sequence = np.random.SeedSequence()
+        self._has_reset = False
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        if seed is not None:
-            self._seed_sequence = np.random.SeedSequence(seed)
+        options = options or {}
+        if "dice" in options:
+            raise ValueError(
+                "scripted dice need the Python environment: "
+                "make_vec(..., vectorization_mode='sync')"
+            )
         which = np.ones(self.num_envs, dtype=np.bool_)
-        if options is not None and "reset_mask" in options:
+        if "reset_mask" in options:
             which = np.asarray(options["reset_mask"], dtype=np.bool_).reshape(self.num_envs)
-        streams = self._seed_sequence.generate_state(self.num_envs, np.uint64)
+        if isinstance(seed, list | tuple):  # one seed per lane, as Gymnasium's vector envs
+            if len(seed) != self.num_envs:
+                raise ValueError(f"{len(seed)} seeds for {self.num_envs} environments")
+            streams = np.array(
+                [np.random.SeedSequence(s).generate_state(1, np.uint64)[0] for s in seed]
+            )
+            self._seed_sequence = np.random.SeedSequence(list(seed))
+        else:
+            if seed is not None:
+                self._seed_sequence = np.random.SeedSequence(seed)
+            streams = self._seed_sequence.generate_state(self.num_envs, np.uint64)
         self._rng[which] = streams[which]
         self._seed_sequence = self._seed_sequence.spawn(1)[0]  # a later reset: new games
+        self._has_reset = True
         kernel.reset(which, self._state, self._rng, self._model)
         self._points[:] = 0
         return self._observe(), self._info(None)
@@ -86,6 +113,8 @@ class SolitaireVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.ND
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[dict[str, Any], npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
+        if not self._has_reset:
+            raise ResetNeeded("Call reset() before step().")
         chosen = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
         done = self._state[:, 6] == 1
         in_range = (chosen >= 0) & (chosen < N_ACTIONS)
@@ -106,6 +135,9 @@ class SolitaireVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.ND
     def _why(self, lane: int, action: int) -> str:
         if not 0 <= action < N_ACTIONS:
             return f"Lane {lane}: actions are 0 to {N_ACTIONS - 1}, not {action}."
+        chosen = action_of(action)
+        if isinstance(chosen, Keep) and len(chosen) == DICE_COUNT:
+            return f"Lane {lane}: {NOT_OFFERED}"
         return f"Lane {lane}: {action_of(action)} is not allowed now."
 
     def _observe(self) -> dict[str, Any]:
@@ -122,10 +154,14 @@ class SolitaireVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.ND
         }
 
     def _info(self, illegal: npt.NDArray[np.bool_] | None) -> dict[str, Any]:
+        every = np.ones(self.num_envs, dtype=np.bool_)
         info: dict[str, Any] = {
             "action_mask": self._masks.copy(),
             "total": self._state[:, 3].copy(),
             "points": self._points.copy(),
+            "_action_mask": every,
+            "_total": every,
+            "_points": every,
         }
         if illegal is not None and illegal.any():
             info["illegal_action"] = illegal
