@@ -2,8 +2,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.server_process import ServerProcess
 
 settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -16,3 +21,12 @@ _ISOLATED = tempfile.mkdtemp(prefix="yahtzee-tests-")
 os.environ["YAHTZEE_DATA_DIR"] = os.path.join(_ISOLATED, "data")
 os.environ.setdefault("YAHTZEE_CACHE_DIR", os.path.join(_ISOLATED, "cache"))
 os.environ.pop("YAHTZEE_DATABASE_URL", None)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A real ``yahtzee serve`` process on a free port with its own SQLite file."""
+    process = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}")
+    process.start()
+    yield process
+    process.stop()

@@ -7,17 +7,9 @@ from typing import Any
 import pytest
 
 from tests.browser_support import CHROMIUM_FLAGS, chromium
-from tests.server_process import ROOT, ServerProcess
+from tests.server_process import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}")
-    process.start()
-    yield process
-    process.stop()
 
 
 @pytest.fixture

@@ -8,6 +8,20 @@ from yahtzee.core import Category
 from yahtzee.tui import YahtzeeApp
 from yahtzee.tui.widgets import ScoreCard
 
+_KEYS = {"add": "ctrl+a", "add-bot": "ctrl+b", "start": "ctrl+s"}
+
+
+async def start_game(pilot: Pilot[None], *, mouse: bool, add: tuple[str, ...] = ()) -> None:
+    """On the new-game screen, add seats (``"add"`` a player, ``"add-bot"`` a bot) and
+    start, by clicking the buttons or pressing their keys."""
+    await pilot.pause()
+    for button in (*add, "start"):
+        if mouse:
+            await pilot.click(f"#{button}")
+        else:
+            await pilot.press(_KEYS[button])
+        await pilot.pause(0.3)  # a button ignores a second press while it flashes
+
 
 def screen_name(app: YahtzeeApp) -> str:
     return type(app.screen).__name__

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tui.helpers import play_to_the_end, screen_name
+from tests.tui.helpers import play_to_the_end, screen_name, start_game
 from yahtzee.store import Store, stats
 from yahtzee.tui import YahtzeeApp
 
@@ -33,12 +33,7 @@ def test_solo_game(tmp_path: Path, mouse: bool) -> None:
         with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
             app = YahtzeeApp(store, seed=11, bot_pause=0)
             async with app.run_test(size=(100, 32)) as pilot:
-                await pilot.pause()
-                if mouse:
-                    await pilot.click("#start")
-                else:
-                    await pilot.press("ctrl+s")
-                await pilot.pause()
+                await start_game(pilot, mouse=mouse)
                 assert screen_name(app) == "PlayScreen"
                 await play_to_the_end(pilot, app, mouse=mouse)
                 check_finished(app, store, 1)
@@ -54,16 +49,7 @@ def test_two_humans(tmp_path: Path, mouse: bool) -> None:
         with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
             app = YahtzeeApp(store, seed=12, bot_pause=0)
             async with app.run_test(size=(100, 32)) as pilot:
-                await pilot.pause()
-                if mouse:
-                    await pilot.click("#add")
-                    await pilot.pause()
-                    await pilot.click("#start")
-                else:
-                    await pilot.press("ctrl+a")
-                    await pilot.pause()
-                    await pilot.press("ctrl+s")
-                await pilot.pause()
+                await start_game(pilot, mouse=mouse, add=("add",))
                 await play_to_the_end(pilot, app, mouse=mouse)
                 check_finished(app, store, 2)
                 assert app.session is not None
@@ -78,15 +64,7 @@ def test_one_human_against_two_bots(tmp_path: Path, mouse: bool) -> None:
         with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
             app = YahtzeeApp(store, seed=13, bot_pause=0)
             async with app.run_test(size=(100, 32)) as pilot:
-                await pilot.pause()
-                for _ in range(2):
-                    if mouse:
-                        await pilot.click("#add-bot")
-                    else:
-                        await pilot.press("ctrl+b")
-                    await pilot.pause(0.3)  # a button ignores a second press while it flashes
-                await pilot.press("ctrl+s")
-                await pilot.pause()
+                await start_game(pilot, mouse=mouse, add=("add-bot", "add-bot"))
                 await play_to_the_end(pilot, app, mouse=mouse)
                 check_finished(app, store, 3)
                 assert app.session is not None

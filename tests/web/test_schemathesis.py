@@ -5,20 +5,9 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from tests.server_process import ServerProcess
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}")
-    process.start()
-    yield process
-    process.stop()
 
 
 def test_no_server_errors(server: ServerProcess) -> None:

@@ -19,6 +19,15 @@ def add_rules_option(parser: Any) -> None:
     )
 
 
+def add_database_option(parser: Any) -> None:
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="where games are kept: sqlite:///FILE or postgresql://... (default: "
+        "$YAHTZEE_DATABASE_URL, else the SQLite file in the user data folder)",
+    )
+
+
 def read_card(path: str | None) -> Scorecard:
     """A scorecard from a JSON file (``-`` for standard input); empty when no file is given."""
     if path is None:

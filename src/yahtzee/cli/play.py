@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import Category, Game, InvalidInput, Keep, RandomDice, Scorecard, YahtzeeError
-from ._io import add_rules_option
+from ._io import add_database_option, add_rules_option
 
 HELP = """Commands:
   keep DICE    keep these dice and roll the others (k 335); 'roll' re-rolls all five
@@ -47,7 +47,7 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--light", action="store_true", help="light colours in the terminal game")
     parser.add_argument("--no-record", action="store_true", help="do not keep this game")
-    parser.add_argument("--database-url", metavar="URL", help="where games are recorded")
+    add_database_option(parser)
     parser.set_defaults(run=run)
 
 

@@ -9,16 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import InvalidInput, RuleSet
-from ._io import print_json
-
-
-def _database(parser: Any) -> None:
-    parser.add_argument(
-        "--database-url",
-        metavar="URL",
-        help="sqlite:///FILE or postgresql://... (default: $YAHTZEE_DATABASE_URL, else the "
-        "SQLite file in the user data folder)",
-    )
+from ._io import add_database_option, print_json
 
 
 def open_store(args: argparse.Namespace) -> Any:
@@ -44,43 +35,43 @@ def register(commands: Any) -> None:
     p.add_argument("--unfinished", action="store_true", help="only games still in progress")
     p.add_argument("--limit", type=int, default=50, metavar="N")
     p.add_argument("--json", action="store_true")
-    _database(p)
+    add_database_option(p)
     p.set_defaults(run=history)
 
     p = commands.add_parser("stats", help="statistics per player")
     p.add_argument("player", nargs="?", help="one player (default: everyone)")
     p.add_argument("--rules", metavar="NAME")
     p.add_argument("--json", action="store_true")
-    _database(p)
+    add_database_option(p)
     p.set_defaults(run=stats)
 
     p = commands.add_parser("highscores", help="the best totals under a rule set")
     p.add_argument("--rules", default="official", metavar="NAME")
     p.add_argument("--limit", type=int, default=10, metavar="N")
     p.add_argument("--json", action="store_true")
-    _database(p)
+    add_database_option(p)
     p.set_defaults(run=highscores)
 
     p = commands.add_parser("export", help="write every recorded game as JSON or CSV")
     p.add_argument("--format", choices=("json", "csv"), default="json")
     p.add_argument("--out", metavar="FILE", help="write to FILE (default: standard output)")
-    _database(p)
+    add_database_option(p)
     p.set_defaults(run=export)
 
     p = commands.add_parser("import", help="read games from an export (JSON or CSV)")
     p.add_argument("file", metavar="FILE")
-    _database(p)
+    add_database_option(p)
     p.set_defaults(run=import_)
 
     p = commands.add_parser("replay", help="print a recorded game turn by turn")
     p.add_argument("game_id", metavar="GAME_ID", help="a game id or its first characters")
-    _database(p)
+    add_database_option(p)
     p.set_defaults(run=replay)
 
     p = commands.add_parser("card", help="the printable scorecard of a game")
     p.add_argument("game_id", metavar="GAME_ID")
     p.add_argument("--html", metavar="FILE", required=True, help="write the page to FILE")
-    _database(p)
+    add_database_option(p)
     p.set_defaults(run=card)
 
 

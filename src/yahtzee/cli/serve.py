@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ._io import add_database_option
+
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
@@ -14,7 +16,7 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--database-url", metavar="URL", help="where tables and games are kept")
+    add_database_option(parser)
     parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS")
     parser.set_defaults(run=run)
 

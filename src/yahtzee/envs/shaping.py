@@ -33,7 +33,8 @@ class Shaping:
         if card.is_complete:
             potential = 0.0
         elif game.phase is Phase.TURN and situation is not None and game.current_player == seat:
-            potential = self.solver.advise(situation).best.value - card.total
+            best = max(option.value for option in self.solver.options(situation))
+            potential = best - card.total
         else:
             potential = self.solver.future(card)
         change = potential - self.potentials[seat]
