@@ -100,13 +100,17 @@ def dice_of(counts: np.ndarray) -> Dice:
 
 
 def chase_yahtzees(mask: np.ndarray, dice: np.ndarray, rng: np.random.Generator) -> int:
-    """Keep the most common face while rolls are left (Yahtzees, so Jokers, come often);
+    """Keep the most common face while rolls are left (Yahtzees, so Jokers, come often),
+    then score three or more of it in its upper box (the upper bonus comes often);
     otherwise any legal action."""
     face = int(np.argmax(dice))
     keep = Keep((face + 1,) * int(dice[face]))
     index = index_of(keep)
     if index < N_KEEPS and mask[index] and rng.random() < 0.9:
         return index
+    upper = N_KEEPS + face  # the box of that face
+    if dice[face] >= 3 and mask[upper] and rng.random() < 0.9:
+        return upper
     return int(rng.choice(np.flatnonzero(mask)))
 
 
@@ -123,7 +127,7 @@ def test_compiled_vector_env_agrees_with_the_engine_step_by_step(rules: str) -> 
         feeds[i].next = dice_of(obs["dice"][i])
         games[i].roll()
     rng = np.random.default_rng(0)
-    finished = jokers = 0
+    finished = jokers = bonuses = 0
     for _ in range(2500):
         for i, game in enumerate(games):
             assert np.array_equal(info["action_mask"][i], mask(game)), game.situation()
@@ -162,7 +166,9 @@ def test_compiled_vector_env_agrees_with_the_engine_step_by_step(rules: str) -> 
             assert info["total"][i] == game.cards[0].total
             assert bool(terminated[i]) == game.is_over
             finished += int(game.is_over)
+            bonuses += int(game.is_over and game.cards[0].upper_bonus > 0)
     assert finished > 100 and jokers > 20  # Yahtzees scored with the Yahtzee box filled
+    assert bonuses > 20
 
 
 def test_compiled_vector_env_seeds_and_illegal_actions() -> None:
