@@ -76,18 +76,19 @@ def ours(games: int, situations: int, repeats: int) -> dict[str, float]:
 
 def advise_latencies(solver: object, count: int) -> list[float]:
     """Advice for ``count`` situations met in real games, each from a cold turn cache."""
-    from yahtzee import Game, RandomDice
-    from yahtzee.solver import strategy
+    from yahtzee import BotSpec, RuleSet
+    from yahtzee.service import GameSession
+    from yahtzee.store import Seat
 
     situations = []
     rng = random.Random(5)
-    bot = strategy("level3", seed=rng)
+    bot = Seat("Bot", BotSpec.at_level(3))
     while len(situations) < count:
-        game = Game(1, dice=RandomDice(rng.randrange(2**31)))
-        while not game.is_over:
-            game.roll()
-            situations.append(game.situation())
-            play_turn_rest(game, bot)
+        session = GameSession.new([bot], RuleSet.official(), seed=rng.randrange(2**31))
+        for move in session.bot_moves():  # each turn's first roll is a situation met in play
+            turn = session.game.turn
+            if move.dice is not None and turn is not None and turn.rolls == 1:
+                situations.append(session.game.situation())
     latencies = []
     for situation in situations[:count]:
         solver._turns.clear()  # type: ignore[attr-defined]  # measure the whole computation
@@ -95,19 +96,6 @@ def advise_latencies(solver: object, count: int) -> list[float]:
         solver.advise(situation)  # type: ignore[attr-defined]
         latencies.append(time.perf_counter() - start)
     return latencies
-
-
-def play_turn_rest(game: object, bot: object) -> None:
-    from yahtzee import Keep
-
-    while True:
-        situation = game.situation()  # type: ignore[attr-defined]
-        action = bot.choose(situation)  # type: ignore[attr-defined]
-        if isinstance(action, Keep):
-            game.roll(action)  # type: ignore[attr-defined]
-        else:
-            game.score(action.category)  # type: ignore[attr-defined]
-            return
 
 
 PEER = """

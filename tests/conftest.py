@@ -27,6 +27,8 @@ os.environ.pop("YAHTZEE_DATABASE_URL", None)
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A real ``yahtzee serve`` process on a free port with its own SQLite file."""
     process = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}")
-    process.start()
-    yield process
-    process.stop()
+    try:  # stopped whatever happens: a failed start, a failing test
+        process.start()
+        yield process
+    finally:
+        process.stop()

@@ -123,7 +123,12 @@ def test_odd_bytes_on_stdin_are_a_clear_mistake() -> None:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
     for args, data in [(["play"], b"k \xff\nquit\n"), (["score", "12345", "--card", "-"], b"\xff")]:
         result = subprocess.run(
-            [*yahtzee_command(), *args], input=data, capture_output=True, env=env, check=False
+            [*yahtzee_command(), *args],
+            input=data,
+            capture_output=True,
+            env=env,
+            timeout=60,
+            check=False,
         )
         assert b"Traceback" not in result.stderr
         assert len(result.stderr.splitlines()) <= 1

@@ -102,9 +102,14 @@ def test_bots_play_their_turns(db: str) -> None:
         "play", "Ann", "--bot", "greedy", "--seed", "8", "--database-url", db, stdin=answers
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.count("Bot 1 (greedy) scores") == 13
+    assert result.stdout.count("Bot 2 (greedy) scores") == 13
     history = json.loads(run_cli("history", "--json", "--database-url", db).stdout)
-    assert history[0]["players"] == ["Ann", "Bot 1 (greedy)"] and history[0]["status"] == "finished"
+    assert history[0]["players"] == ["Ann", "Bot 2 (greedy)"] and history[0]["status"] == "finished"
+    found = json.loads(run_cli("stats", "--json", "--database-url", db).stdout)
+    assert [s["player"] for s in found] == ["Ann", "Bot (greedy)"]  # a bot by its strategy
+    ann, bot = found
+    assert ann["reviewed_games"] == 1 and ann["loss_per_game"] is not None
+    assert bot["reviewed_games"] == 0 and bot["hinted_games"] == 0
 
 
 @pytest.mark.parametrize(

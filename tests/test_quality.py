@@ -15,7 +15,12 @@ CORE = ROOT / "src" / "yahtzee" / "core"
 
 def run_tool(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False
+        [sys.executable, "-m", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
     )
 
 

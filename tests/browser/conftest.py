@@ -18,9 +18,13 @@ def browser(tmp_path: Path) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
+        launched = playwright.chromium.launch(
+            executable_path=executable, args=CHROMIUM_FLAGS, timeout=60_000
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 @pytest.fixture(scope="session")

@@ -6,15 +6,20 @@ from pathlib import Path
 from typing import Any
 
 from tests.server_process import ServerProcess
+from tests.waiting import wait_until
 from yahtzee.store import Store, history
 
-TIMEOUT = 20_000
+TIMEOUT = 20_000  # ms: every Playwright wait and action, set on each context and passed to waits
+ONE_ROLL_LEFT = "document.getElementById('rolls-left').textContent.endsWith('1')"
 
 
 def open_page(browser: Any, url: str, size: tuple[int, int] = (1280, 800)) -> Any:
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context.set_default_timeout(TIMEOUT)
+    context.set_default_navigation_timeout(TIMEOUT)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
+    page.set_default_navigation_timeout(TIMEOUT)
     page.on("dialog", lambda dialog: dialog.accept())  # "Score 0 in ...?" yes
     page.goto(url)
     return page
@@ -25,7 +30,7 @@ def create_table(page: Any, friends: int = 1) -> str:
     for _ in range(friends):
         page.click("#add-human")
     page.click("#create-table")
-    page.wait_for_selector("#lobby:not([hidden])")
+    page.wait_for_selector("#lobby:not([hidden])", timeout=TIMEOUT)
     return str(page.input_value("#invite-link"))
 
 
@@ -33,32 +38,46 @@ def my_turn(page: Any) -> bool:
     return "your turn" in (page.text_content("#turn") or "")
 
 
+def can_act(page: Any) -> bool:
+    return bool(page.locator("#play").is_visible() and my_turn(page) and page.is_enabled("#roll"))
+
+
+def all_over(pages: list[Any]) -> bool:
+    return all(p.locator("#over").is_visible() for p in pages)
+
+
 def take_turn(page: Any) -> None:
     """Roll (unless rolled already), keep the first die and roll again (with two rolls
     left), then score the first box offered."""
-    page.wait_for_selector("#roll:enabled")
+    page.wait_for_selector("#roll:enabled", timeout=TIMEOUT)
     if not page.text_content("#rolls-left"):
         page.click("#roll")
-        page.wait_for_selector("#scorecard td button:enabled")
+        page.wait_for_selector("#scorecard td button:enabled", timeout=TIMEOUT)
     if (page.text_content("#rolls-left") or "").endswith("2"):
         page.click("#dice button >> nth=0")
         page.click("#roll")
-        page.wait_for_function("document.getElementById('rolls-left').textContent.endsWith('1')")
+        page.wait_for_function(ONE_ROLL_LEFT, timeout=TIMEOUT)
     page.locator("#scorecard td button:enabled").first.click()
     page.wait_for_function(
         "!document.getElementById('turn').textContent.includes('your turn') "
-        "|| document.getElementById('rolls-left').textContent === ''"
+        "|| document.getElementById('rolls-left').textContent === ''",
+        timeout=TIMEOUT,
     )
 
 
 def play_to_the_end(pages: list[Any]) -> None:
+    """Whoever can act takes a turn, until every page shows the end of the game. The next
+    actor may be on any page, so this waits (bounded) for one of them to be able to act."""
     for _ in range(200):
-        if all(p.locator("#over").is_visible() for p in pages):
+        if all_over(pages):
             return
-        for page in pages:
-            if page.locator("#play").is_visible() and my_turn(page) and page.is_enabled("#roll"):
-                take_turn(page)
-        pages[0].wait_for_timeout(50)
+        actor = wait_until(
+            lambda: next((p for p in pages if can_act(p)), None) or all_over(pages),
+            timeout=TIMEOUT / 1000,
+            what="a page that can act, or the end of the game",
+        )
+        if actor is not True:
+            take_turn(actor)
     raise AssertionError("the game did not end")
 
 
@@ -69,18 +88,18 @@ def test_two_players_and_a_spectator(browser: Any, server: ServerProcess) -> Non
     bob = open_page(browser, invite)
     bob.fill("#join-name", "Bob")
     bob.click("#join-table")
-    bob.wait_for_selector("#lobby:not([hidden])")
+    bob.wait_for_selector("#lobby:not([hidden])", timeout=TIMEOUT)
     fan = open_page(browser, watch)
-    fan.wait_for_selector("#lobby:not([hidden])")
-    ann.wait_for_selector("#start:enabled")
+    fan.wait_for_selector("#lobby:not([hidden])", timeout=TIMEOUT)
+    ann.wait_for_selector("#start:enabled", timeout=TIMEOUT)
     ann.click("#start")
-    ann.wait_for_selector("#play:not([hidden])")
+    ann.wait_for_selector("#play:not([hidden])", timeout=TIMEOUT)
     play_to_the_end([ann, bob])
-    fan.wait_for_selector("#over:not([hidden])")
+    fan.wait_for_selector("#over:not([hidden])", timeout=TIMEOUT)
     standings = fan.locator("#standings li").all_text_contents()
     assert len(standings) == 2 and any("winner" in s for s in standings)
     assert fan.locator("#roll").is_hidden()
-    ann.wait_for_selector("#review section")
+    ann.wait_for_selector("#review section", timeout=TIMEOUT)
     with Store(server.url) as store:
         (game,) = history(store)
         assert game.status == "finished" and game.players == ("Ann", "Bob")
@@ -90,16 +109,16 @@ def test_a_reload_mid_turn_shows_the_same_dice(browser: Any, server: ServerProce
     ann = open_page(browser, server.base)
     create_table(ann, friends=0)
     ann.click("#start")
-    ann.wait_for_selector("#play:not([hidden])")
+    ann.wait_for_selector("#play:not([hidden])", timeout=TIMEOUT)
     ann.click("#roll")
-    ann.wait_for_selector("#scorecard td button:enabled")
+    ann.wait_for_selector("#scorecard td button:enabled", timeout=TIMEOUT)
     ann.click("#dice button >> nth=1")
     ann.click("#roll")
-    ann.wait_for_function("document.getElementById('rolls-left').textContent.endsWith('1')")
+    ann.wait_for_function(ONE_ROLL_LEFT, timeout=TIMEOUT)
     dice = [b.get_attribute("data-face") for b in ann.locator("#dice button").all()]
     kept = [b.get_attribute("aria-pressed") for b in ann.locator("#dice button").all()]
     ann.reload()
-    ann.wait_for_function("document.getElementById('rolls-left').textContent.endsWith('1')")
+    ann.wait_for_function(ONE_ROLL_LEFT, timeout=TIMEOUT)
     assert [b.get_attribute("data-face") for b in ann.locator("#dice button").all()] == dice
     assert [b.get_attribute("aria-pressed") for b in ann.locator("#dice button").all()] == kept
 
@@ -111,7 +130,7 @@ def test_phone_and_desktop_each_play_a_turn(
         page = open_page(browser, server.base, size)
         create_table(page, friends=0)
         page.click("#start")
-        page.wait_for_selector("#play:not([hidden])")
+        page.wait_for_selector("#play:not([hidden])", timeout=TIMEOUT)
         take_turn(page)
         assert "Round 2" in (page.text_content("#turn") or "")
         width = page.evaluate("document.documentElement.scrollWidth")
@@ -127,17 +146,18 @@ def test_the_server_is_killed_and_the_game_goes_on(browser: Any, server: ServerP
     bob = open_page(browser, invite)
     bob.fill("#join-name", "Bob")
     bob.click("#join-table")
-    ann.wait_for_selector("#start:enabled")
+    ann.wait_for_selector("#start:enabled", timeout=TIMEOUT)
     ann.click("#start")
-    ann.wait_for_selector("#play:not([hidden])")
+    ann.wait_for_selector("#play:not([hidden])", timeout=TIMEOUT)
     for _ in range(3):  # a few turns, then the server dies mid-game
         for page in (ann, bob):
             page.wait_for_function(
-                "document.getElementById('turn').textContent.includes('your turn')"
+                "document.getElementById('turn').textContent.includes('your turn')",
+                timeout=TIMEOUT,
             )
             take_turn(page)
     ann.click("#roll")
-    ann.wait_for_selector("#scorecard td button:enabled")
+    ann.wait_for_selector("#scorecard td button:enabled", timeout=TIMEOUT)
     server.kill()
     server.start()
     play_to_the_end([ann, bob])

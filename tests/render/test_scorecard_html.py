@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.browser_support import print_to_pdf
-from yahtzee import Game, RandomDice
+from yahtzee import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Game, RandomDice
+from yahtzee.core import YAHTZEE_BONUS
 from yahtzee.render.scorecard_html import render_scorecard
 
 
@@ -36,6 +37,19 @@ def test_layout_follows_the_paper_card() -> None:
         assert f">{card.total}</td>" in page
     assert page.count('<th scope="col">') == 2
     assert "<script" not in page and not re.search(r"(src|href)=", page)
+
+
+@pytest.mark.parametrize("rules", ["no-yahtzee-bonus", "no-bonus-no-joker"])
+def test_no_yahtzee_bonus_card_does_not_promise_100_each(rules: str) -> None:
+    page = render_scorecard(Game(["Ann"], rules, RandomDice(1)))
+    assert "100 each" not in page
+    assert "Yahtzee bonus <span class=note>(none under these rules)</span>" in page
+
+
+def test_card_notes_state_the_rule_set_bonuses() -> None:
+    page = render_scorecard(Game(["Ann"], "official", RandomDice(1)))
+    assert f"({YAHTZEE_BONUS} each)" in page
+    assert f"({UPPER_BONUS} at {UPPER_BONUS_THRESHOLD} or more)" in page
 
 
 def test_names_are_escaped() -> None:

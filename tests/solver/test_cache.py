@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from yahtzee import RuleSet
+from yahtzee import Category, RuleSet
 from yahtzee.solver import SOLVER_VERSION, Solver
 from yahtzee.solver.cache import CorruptTable, read_table, write_table
 
@@ -62,25 +63,48 @@ DAMAGE = [damage_truncate, damage_flip_payload, damage_flip_header, damage_versi
 
 @pytest.mark.parametrize("damage", DAMAGE, ids=[d.__name__ for d in DAMAGE])
 def test_damaged_cache_is_detected_and_rebuilt(
-    damage: object, cached: Path, capsys: pytest.CaptureFixture[str]
+    damage: object,
+    cached: Path,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     good = cached.read_bytes()
     damage(cached)  # type: ignore[operator]
     with pytest.raises(CorruptTable):
         read_table(cached, scoring_key=RULES.scoring_key, version=SOLVER_VERSION)
-    solver = Solver.load(RULES, directory=cached.parent)
-    assert "rebuilding the solver table" in capsys.readouterr().err
+    with caplog.at_level(logging.WARNING, logger="yahtzee.solver"):
+        solver = Solver.load(RULES, directory=cached.parent)
+    (record,) = caplog.records
+    assert record.levelno == logging.WARNING and record.name == "yahtzee.solver.solver"
+    assert "rebuilding the solver table" in record.getMessage()
+    assert capsys.readouterr() == ("", "")  # the library logs; it never prints
     assert round(solver.expected_total(), 4) == 253.9702
     assert cached.read_bytes() == good  # rebuilt and written again, exactly
 
 
 def test_a_good_cache_loads_without_rebuilding(
-    cached: Path, capsys: pytest.CaptureFixture[str]
+    cached: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
 ) -> None:
     stamp = cached.stat().st_mtime_ns
-    Solver.load(RULES, directory=cached.parent)
+    with caplog.at_level(logging.DEBUG, logger="yahtzee.solver"):
+        Solver.load(RULES, directory=cached.parent)
     assert cached.stat().st_mtime_ns == stamp
+    assert caplog.records == []
     assert capsys.readouterr().err == ""
+
+
+def test_a_build_reports_progress_to_the_caller_and_draws_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reports: list[tuple[int, int]] = []
+    Solver.load(
+        RULES, directory=tmp_path, progress=lambda done, total: reports.append((done, total))
+    )
+    total = len(Category)
+    assert reports == [(done, total) for done in range(1, total + 1)]
+    assert capsys.readouterr() == ("", "")
+    Solver.load(RULES, directory=tmp_path, progress=lambda *_: reports.append((0, 0)))
+    assert len(reports) == total  # a cached table loads without reports
 
 
 def test_write_is_atomic_and_leaves_no_temporary_files(tmp_path: Path) -> None:

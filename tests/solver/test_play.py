@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 
 import numpy as np
 import pytest
 
 from tests.solver.conftest import solver_for
 from yahtzee import (
+    BotSpec,
     Category,
     Dice,
     Game,
@@ -23,8 +23,10 @@ from yahtzee import (
     Scorecard,
     ScriptedDice,
 )
-from yahtzee.solver import STRATEGIES, play_turn, policy, simulate, strategy
+from yahtzee.service import GameSession
+from yahtzee.solver import STRATEGIES, policy, simulate, strategy
 from yahtzee.solver.tables import ROLL_BASE, model
+from yahtzee.store import Seat
 
 ROLLS = Dice.all()
 KEEPS = Keep.all()
@@ -109,14 +111,17 @@ def test_multiplayer_win_rates() -> None:
 
 @pytest.mark.parametrize("name", list(STRATEGIES))
 def test_every_bot_plays_whole_games_through_the_engine(name: str) -> None:
-    game = Game(["A", "B"], "official+playoff", random.Random(4))
-    bots = [strategy(name, game.rules, seed=1), strategy(name, game.rules, seed=2)]
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        play_turn(game, bots[seat])
-    assert all(card.is_complete for card in game.cards)
+    spec = BotSpec.parse(name)
+    seats = [Seat(spec.seat_name(0), spec), Seat(spec.seat_name(1), spec)]
+    session = GameSession.new(seats, RuleSet.named("official+playoff"), seed=4)
+    list(session.bot_moves())
+    game = session.game
+    assert game.is_over and all(card.is_complete for card in game.cards)
     assert Game.replay(game.events) == game
+
+
+def test_the_registry_has_a_strategy_for_every_bot_spec() -> None:
+    assert set(STRATEGIES) == {spec.key for spec in BotSpec.all()}
 
 
 def test_unknown_strategy() -> None:

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import random
 
-from yahtzee import Game, Keep, RandomDice, ScriptedDice
-from yahtzee.solver import play_turn, strategy
+from yahtzee import BotSpec, Game, Keep, RandomDice, RuleSet, ScriptedDice
+from yahtzee.service import GameSession
 from yahtzee.solver.review import review
+from yahtzee.store import Seat
 
 
 def test_optimal_play_loses_nothing_and_random_play_loses_points() -> None:
-    game = Game(["Opt", "Rnd"], dice=RandomDice(12))
-    bots = [strategy("optimal"), strategy("random", seed=3)]
-    while not game.is_over:
-        play_turn(game, bots[game.current_player])  # type: ignore[index]
+    seats = [Seat("Opt", BotSpec("optimal")), Seat("Rnd", BotSpec("random"))]
+    session = GameSession.new(seats, RuleSet.official(), dice=RandomDice(12), seed=3)
+    list(session.bot_moves())
+    game = session.game
     opt, rnd = review(game)
     assert opt.total_loss < 1e-6 and opt.costliest() == []
     assert rnd.total_loss > 50

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
+from tests.waiting import LineReader, ended
 from yahtzee import Game
 from yahtzee.store import Store, history
 
@@ -41,20 +42,24 @@ def test_sigkill_at_random_points_loses_no_committed_event(db_url: str) -> None:
     committed: dict[str, int] = {}
     for kill in range(50):
         proc = worker(db_url, 0, kill)
-        assert proc.stdout is not None
-        wanted = rng.randint(1, 60)
-        for seen, line in enumerate(proc.stdout, start=1):
-            _, game_id, count = line.split()
-            committed[game_id] = int(count)
-            if seen >= wanted:
-                break
-        time.sleep(rng.random() * 0.02)  # land the kill anywhere, mid-transaction included
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
-        for line in proc.stdout:  # lines written before the kill still count as committed
-            parts = line.split()
-            if len(parts) == 3:
-                committed[parts[1]] = int(parts[2])
+        with ended(proc):  # killed and reaped also when this fails or the worker hangs
+            assert proc.stdout is not None and proc.stderr is not None
+            lines = LineReader(proc.stdout)
+            wanted = rng.randint(1, 60)
+            for _ in range(wanted):
+                line = lines.next_line(timeout=60)
+                if not line:
+                    proc.wait(timeout=30)
+                    raise AssertionError(f"the worker ended early: {proc.stderr.read()[-2000:]}")
+                _, game_id, count = line.split()
+                committed[game_id] = int(count)
+            time.sleep(rng.random() * 0.02)  # land the kill anywhere, mid-transaction included
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+            for line in lines.rest():  # lines written before the kill still count as committed
+                parts = line.split()
+                if len(parts) == 3:
+                    committed[parts[1]] = int(parts[2])
         with Store(db_url) as store:  # opens cleanly after every kill
             if db_url.startswith("sqlite"):
                 with store.engine.connect() as c:
@@ -67,15 +72,16 @@ def test_eight_processes_fifty_games_each(db_url: str) -> None:
     Store(db_url).close()  # the schema exists before the race (migrations race elsewhere)
     procs = [worker(db_url, 50, seed) for seed in range(8)]
     reported: dict[str, int] = {}
-    for proc in procs:
-        out, err = proc.communicate(timeout=900)
-        assert proc.returncode == 0, err[-2000:]
-        assert "locked" not in err and "Traceback" not in err
-        lines = out.splitlines()
-        assert lines[-1] == "done"
-        for line in lines[:-1]:
-            _, game_id, count = line.split()
-            reported[game_id] = int(count)
+    with ended(*procs):  # none is left running when one fails or times out
+        for proc in procs:
+            out, err = proc.communicate(timeout=900)
+            assert proc.returncode == 0, err[-2000:]
+            assert "locked" not in err and "Traceback" not in err
+            lines = out.splitlines()
+            assert lines[-1] == "done"
+            for line in lines[:-1]:
+                _, game_id, count = line.split()
+                reported[game_id] = int(count)
     with Store(db_url) as store:
         games = history(store)
         assert len(games) == len(reported) == 8 * 50

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import text
 
+from tests.waiting import ended
 from yahtzee import Game, RandomDice
 from yahtzee.store import Store, migrate, stats
 from yahtzee.store.engine import make_engine
@@ -77,9 +78,10 @@ def test_many_processes_migrate_a_new_database_at_once(db_url: str) -> None:
     code = f"from yahtzee.store import Store; Store({db_url!r}).close(); print('ok')"
     procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(6)]  # fmt: skip
-    for proc in procs:
-        out, err = proc.communicate(timeout=120)
-        assert proc.returncode == 0, err
-        assert out.strip() == "ok"
+    with ended(*procs):  # none is left running when one fails or times out
+        for proc in procs:
+            out, err = proc.communicate(timeout=120)
+            assert proc.returncode == 0, err
+            assert out.strip() == "ok"
     with Store(db_url) as store, store.engine.connect() as c:
         assert migrate.current(c) == migrate.head()

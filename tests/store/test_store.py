@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from yahtzee import Game, InvalidInput, RandomDice, ScriptedDice
+from yahtzee import BotSpec, Game, InvalidInput, RandomDice, ScriptedDice
 from yahtzee.store import (
     Seat,
     Store,
@@ -30,7 +30,7 @@ def play_out(game: Game, store: Store, game_id: str, seed: int = 0) -> None:
 def test_a_game_is_saved_event_by_event_and_resumes_mid_turn(db_url: str) -> None:
     with Store(db_url) as store:
         game = Game(["Ann", "Bob"], dice=RandomDice(3))
-        game_id = store.start(game, [Seat("Ann"), Seat("Bob", "level3")], seed=3)
+        game_id = store.start(game, [Seat("Ann"), Seat("Bob", BotSpec.at_level(3))], seed=3)
         game.roll()
         game.roll(str(game.dice)[:2])
         assert store.save(game_id, game) == 2
@@ -42,7 +42,7 @@ def test_a_game_is_saved_event_by_event_and_resumes_mid_turn(db_url: str) -> Non
         summary = store.summary(game_id)
         assert summary.status == "active" and summary.event_count == 3
         assert summary.players == ("Ann", "Bob") and summary.seed == "3"
-        assert [s.bot for s in store.seats_of(game_id)] == [None, "level3"]
+        assert [s.bot for s in store.seats_of(game_id)] == [None, BotSpec.at_level(3)]
         assert [g.id for g in unfinished(store)] == [game_id]
         assert store.resolve(game_id[:8]) == game_id
 
@@ -112,8 +112,10 @@ def test_stale_and_unknown_games(db_url: str) -> None:
             store.resolve("zz")
         with pytest.raises(InvalidInput, match="No game"):
             store.load("00000000-0000-0000-0000-000000000000")
-        store.mark_hints_used(game_id)
+        assert store.hinted_seats(game_id) == frozenset()
+        store.mark_hints_used(game_id, 0)
         assert store.summary(game_id).hints_used
+        assert store.hinted_seats(game_id) == {0}
 
 
 def test_bad_database_urls() -> None:

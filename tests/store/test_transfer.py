@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.store.conftest import new_database
-from yahtzee import Game, InvalidInput, RandomDice
+from yahtzee import BotSpec, Game, InvalidInput, RandomDice
 from yahtzee.store import (
     Seat,
     Store,
@@ -27,8 +27,8 @@ def fill(store: Store) -> None:
     for seed in range(4):
         names = ["Ann", "Bob"][: 1 + seed % 2]
         game = Game(names, "official+playoff" if seed == 3 else "official", RandomDice(seed))
-        game_id = store.start(game, [Seat(n, "greedy" if n == "Bob" else None) for n in names],
-                              seed=seed)  # fmt: skip
+        seats = [Seat(n, BotSpec("greedy") if n == "Bob" else None) for n in names]
+        game_id = store.start(game, seats, seed=seed)
         steps = 10_000 if seed < 3 else 17  # the last game stays unfinished, mid-turn
         for _ in range(steps):
             if game.is_over:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import sys
 
-from yahtzee import Game, RandomDice
+from yahtzee import BotSpec, Game, RandomDice
 from yahtzee.store import Seat, Store
 
 
@@ -21,7 +21,7 @@ def main() -> None:
     while games == 0 or played < games:
         names = [f"w{seed}-a", f"w{seed}-b"][: rng.randint(1, 2)]
         game = Game(names, dice=RandomDice(rng.randrange(2**31)))
-        game_id = store.start(game, [Seat(n, "random") for n in names], seed=seed)
+        game_id = store.start(game, [Seat(n, BotSpec("random")) for n in names], seed=seed)
         print(f"saved {game_id} {len(game.events)}", flush=True)
         while not game.is_over:
             game.play(rng.choice(list(game.legal_actions())))

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.waiting import LineReader, ended
 from yahtzee.store import Store
 from yahtzee.tui import YahtzeeApp
 
@@ -21,11 +22,12 @@ def test_killed_mid_turn_resumes_exactly(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'records.db'}"
     proc = subprocess.Popen([sys.executable, "-m", "tests.tui.kill_worker", url], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=30)
-    assert line, proc.stderr.read() if proc.stderr else ""
+    with ended(proc):  # killed and reaped also when the worker fails or never answers
+        assert proc.stdout is not None and proc.stderr is not None
+        line = LineReader(proc.stdout).next_line(timeout=120)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        assert line, proc.stderr.read()
     before = json.loads(line)
     assert before["rolls"] == 2 and len(before["kept"]) == 2
 

@@ -39,6 +39,15 @@ def test_solo_game(tmp_path: Path, mouse: bool) -> None:
                 check_finished(app, store, 1)
                 reviewed = stats(store, "You")[0]
                 assert reviewed.reviewed_games == 1 and reviewed.loss_per_decision is not None
+                finished = app.session
+                assert finished is not None
+                await pilot.press("r")  # a rematch: the same seats and rules, a new record
+                await pilot.pause()
+                assert screen_name(app) == "PlayScreen"
+                assert app.session is not None and app.session is not finished
+                assert app.session.seats == finished.seats
+                assert app.session.game_id != finished.game_id
+                assert len(app.screen_stack) == 3  # default, new game, play
 
     asyncio.run(run())
 
@@ -68,7 +77,13 @@ def test_one_human_against_two_bots(tmp_path: Path, mouse: bool) -> None:
                 await play_to_the_end(pilot, app, mouse=mouse)
                 check_finished(app, store, 3)
                 assert app.session is not None
-                assert [s.bot for s in app.session.seats] == [None, "level3", "level3"]
+                assert [s.bot and s.bot.key for s in app.session.seats] == [
+                    None,
+                    "level3",
+                    "level3",
+                ]
+                names = [s.name for s in app.session.seats]
+                assert names == ["You", "Bot 2 (level 3)", "Bot 3 (level 3)"]
 
     asyncio.run(run())
 

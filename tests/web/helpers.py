@@ -1,19 +1,59 @@
-"""Scripted players for the server tests."""
+"""Scripted players for the server tests, and a WebSocket receive that cannot hang."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Protocol
+
+import anyio
+from starlette.testclient import WebSocketTestSession
+from starlette.types import Message
+from starlette.websockets import WebSocketDisconnect
+
+RECEIVE_TIMEOUT = 10.0
 
 
 class Socket(Protocol):
+    """What the scripted players need: ``send_json``, and either a Starlette test session
+    or something with ``recv(timeout=...)`` (a ``websockets`` client) for ``receive_json``."""
+
     def send_json(self, data: Any) -> None: ...
-    def receive_json(self) -> Any: ...
 
 
-def next_of(socket: Socket, *types: str) -> dict[str, Any]:
-    """The next message of one of ``types`` (others are skipped)."""
+async def _receive_within(socket: WebSocketTestSession, timeout: float) -> Message:
+    with anyio.fail_after(timeout):
+        return await socket._send_rx.receive()
+
+
+def receive_json(socket: Any, timeout: float = RECEIVE_TIMEOUT) -> Any:
+    """The next message from ``socket`` as JSON; an AssertionError when none comes within
+    ``timeout`` seconds. A close raises WebSocketDisconnect, as ``receive_json`` does."""
+    if not isinstance(socket, WebSocketTestSession):
+        try:
+            text = socket.recv(timeout=timeout)
+        except TimeoutError:
+            raise AssertionError(f"no message within {timeout:g} s") from None
+        return json.loads(text)
+    # The deadline runs in the session's event loop; the second one, here, holds even when
+    # that loop is stuck (a blocking call in the server).
+    future = socket.portal.start_task_soon(_receive_within, socket, timeout)
+    try:
+        message = future.result(timeout=timeout + 5)
+    except TimeoutError:  # concurrent.futures.TimeoutError is TimeoutError
+        future.cancel()
+        raise AssertionError(f"no message within {timeout:g} s") from None
+    if message["type"] == "websocket.close":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason", ""))
+    if message["type"] != "websocket.send":  # a denial response: Starlette raises for it
+        socket._raise_on_close(message)
+    text = message.get("text")
+    return json.loads(text if text is not None else message["bytes"].decode())
+
+
+def next_of(socket: Any, *types: str, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+    """The next message of one of ``types`` (others are skipped), each within ``timeout``."""
     for _ in range(500):
-        message = socket.receive_json()
+        message = receive_json(socket, timeout)
         if message["type"] in types:
             return message  # type: ignore[no-any-return]
     raise AssertionError(f"no {types} message")
@@ -26,7 +66,7 @@ def intent_for(game: dict[str, Any]) -> dict[str, Any]:
     return {"v": 1, "type": "score", "box": game["placements"][0]["box"]}
 
 
-def play_out(sockets: dict[int, Socket], watcher: Socket, game: dict[str, Any]) -> dict[str, Any]:
+def play_out(sockets: dict[int, Socket], watcher: Any, game: dict[str, Any]) -> dict[str, Any]:
     """Humans (``sockets`` by seat) act in turn; bots act on their own; ``watcher`` sees
     every event. Returns the final game state."""
     for _ in range(2000):

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tests.web.conftest import new_table, started_table
-from tests.web.helpers import next_of, play_out
+from tests.web.helpers import next_of, play_out, receive_json
 from yahtzee.store import Store, history
 
 
@@ -114,7 +114,7 @@ def test_wrong_tokens_and_origins_are_refused(playing: Any) -> None:
         f"/ws/{table_id}?spectate=guess",
     ):
         with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(url) as ws:
-            ws.receive_json()
+            receive_json(ws)
         assert closed.value.code == 4401
     with (
         pytest.raises(WebSocketDisconnect) as closed,
@@ -122,7 +122,7 @@ def test_wrong_tokens_and_origins_are_refused(playing: Any) -> None:
             f"/ws/{table_id}?token={host['token']}", headers={"origin": "http://evil.example"}
         ) as ws,
     ):
-        ws.receive_json()
+        receive_json(ws)
     assert closed.value.code == 4403
 
 
@@ -182,7 +182,7 @@ def test_tables_per_client_and_messages_per_second_are_limited(db: str) -> None:
                 ws.send_json({"type": "resync"})
             codes = []
             for _ in range(30):
-                message = ws.receive_json()
+                message = receive_json(ws)
                 codes.append(message.get("code") or message["type"])
             assert "rate_limited" in codes and "state" in codes
 
@@ -209,5 +209,5 @@ def test_the_host_hands_an_abandoned_seat_to_a_bot(client: TestClient) -> None:
         pytest.raises(WebSocketDisconnect) as closed,
         client.websocket_connect(f"/ws/{table_id}?token={bob['token']}") as gone,
     ):  # Bob's old token no longer acts for the seat
-        gone.receive_json()
+        receive_json(gone)
     assert closed.value.code == 4401

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -44,6 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")  # odd bytes become a visible mistake, not a crash
+    _log_warnings()
     parser = build_parser()
     args = parser.parse_args(args_list or ["play"])
     try:
@@ -64,6 +66,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fail(f"internal error ({type(error).__name__}); set YAHTZEE_DEBUG=1 for details")
         return EXIT_INTERNAL
     return EXIT_ERROR
+
+
+def _log_warnings() -> None:
+    """The library's warnings (a damaged solver cache, ...) reach stderr as one line each."""
+    logger = logging.getLogger("yahtzee")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("yahtzee: %(message)s"))
+        logger.addHandler(handler)
+    if logger.level == logging.NOTSET:
+        logger.setLevel(logging.WARNING)
 
 
 def _fail(message: str) -> None:

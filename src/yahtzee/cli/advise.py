@@ -7,6 +7,9 @@ from typing import Any
 
 from ..core import InvalidInput, RuleSet, Situation
 from ._io import add_rules_option, print_json
+from .progress import solver_progress
+
+SAME_AS_BEST = 5e-10  # a regret this small prints as "best"
 
 
 def register(commands: Any) -> None:
@@ -28,9 +31,11 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("--top takes 0 (every option) or a positive number.")
     situation = Situation.parse(" ".join(args.situation))
     rules = RuleSet.named(args.rules)
-    from ..solver.solver import cached_solver  # noqa: PLC0415 - numba loads only here
+    from ..solver import cached_solver  # noqa: PLC0415 - numba loads only here
 
-    advice = cached_solver(rules).advise(situation)
+    with solver_progress(f"Solving {rules.name}") as progress:
+        solver = cached_solver(rules, progress=progress)
+    advice = solver.advise(situation)
     options = advice.options[: args.top] if args.top > 0 else advice.options
     if args.json:
         data = advice.to_dict()
@@ -40,6 +45,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"{situation}  ({rules.name} rules; expected final totals with optimal play)")
     for option in options:
         regret = advice.best.value - option.value
-        loss = "best" if regret < 5e-10 else f"-{regret:.4f}"
+        loss = "best" if regret < SAME_AS_BEST else f"-{regret:.4f}"
         print(f"  {option.value:9.4f}  {loss:>9}  {option.text}")
     return 0

@@ -8,15 +8,30 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core import Category, Game, InvalidInput, Keep, RandomDice, Scorecard, YahtzeeError
+from ..core import (
+    ROUNDS,
+    BotSpec,
+    Game,
+    InvalidInput,
+    Keep,
+    PlayoffRolled,
+    Scorecard,
+    YahtzeeError,
+)
 from ._io import add_database_option, add_rules_option
+
+if TYPE_CHECKING:
+    from ..service import GameSession, Move
+
+HINT_OPTIONS = 5
 
 HELP = """Commands:
   keep DICE    keep these dice and roll the others (k 335); 'roll' re-rolls all five
   score BOX    fill a box with the dice showing (s fh, score aces, s 3k)
   boxes        what the dice score in each legal box
+  hint         the advisor's best options now (the game's record notes it)
   card         your scorecard;  cards: everyone's totals
   help         this text;  quit: stop playing"""
 
@@ -55,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     if _wants_terminal_game(args):
         from ..tui import run as run_tui  # noqa: PLC0415
 
-        run_tui(args.database_url, int(args.seed) if args.seed else None, args.light)
+        seed = _seed(args.seed)
+        run_tui(args.database_url, seed if isinstance(seed, int) else None, args.light)
         return 0
     return run_plain(args)
 
@@ -75,57 +91,42 @@ def _wants_terminal_game(args: argparse.Namespace) -> bool:
 
 
 def run_plain(args: argparse.Namespace) -> int:
+    from ..service import GameSession  # noqa: PLC0415
     from ..store import Seat, Store, unfinished  # noqa: PLC0415
 
+    seed = _seed(args.seed)
     store = None if args.no_record else Store(args.database_url)
-    game_id: str | None = None
-    if args.resume:
-        if store is None:
-            raise InvalidInput("--resume needs the records: leave out --no-record.")
-        game_id = store.resolve(args.resume)
-        game = store.load(game_id, RandomDice(args.seed))
-        seats = store.seats_of(game_id)
-    else:
-        if store is not None and (waiting := unfinished(store)):
-            print(f"You have {len(waiting)} unfinished game(s); the latest goes on with "
-                  f"'yahtzee play --resume {waiting[0].id[:8]}'.")  # fmt: skip
-        bots = [strategy_name(b) for b in args.bot]
-        humans = args.names or (["You"] if not bots else [])
-        seats = [Seat(n) for n in humans] + [
-            Seat(f"Bot {i + 1} ({b})", b) for i, b in enumerate(bots)
-        ]
-        if not seats:
-            raise InvalidInput("Name at least one player or add a --bot.")
-        game = Game([s.name for s in seats], args.rules, RandomDice(args.seed))
-        game_id = store.start(game, seats, seed=args.seed) if store else None
-    players = {i: s.bot for i, s in enumerate(seats) if s.bot}
-
-    def save() -> None:
-        if store is not None and game_id is not None:
-            store.save(game_id, game)
-
     try:
-        PlainGame(game, _read_line, print, save, _bots(players, game)).play()
+        if args.resume:
+            if store is None:
+                raise InvalidInput("--resume needs the records: leave out --no-record.")
+            session = GameSession.resume(store, store.resolve(args.resume), seed=seed)
+        else:
+            if store is not None and (waiting := unfinished(store)):
+                print(f"You have {len(waiting)} unfinished game(s); the latest goes on with "
+                      f"'yahtzee play --resume {waiting[0].id[:8]}'.")  # fmt: skip
+            bots = [BotSpec.parse(b) for b in args.bot]
+            humans = args.names or (["You"] if not bots else [])
+            seats = [Seat(n) for n in humans] + [
+                Seat(bot.seat_name(len(humans) + i), bot) for i, bot in enumerate(bots)
+            ]
+            if not seats:
+                raise InvalidInput("Name at least one player or add a --bot.")
+            session = GameSession.new(seats, args.rules, store=store, seed=seed)
+        PlainGame(session, _read_line, print).play()
     finally:
         if store is not None:
             store.close()
-    if game_id and not game.is_over:
-        print(f"Saved: go on later with 'yahtzee play --resume {game_id[:8]}'.")
+    if session.game_id and not session.is_over:
+        print(f"Saved: go on later with 'yahtzee play --resume {session.game_id[:8]}'.")
     return 0
 
 
-def strategy_name(name: str) -> str:
-    from ..solver.strategies import strategy_name as known  # noqa: PLC0415 - loads numba
-
-    return known(name)
-
-
-def _bots(seats: dict[int, str], game: Game) -> dict[int, Any]:
-    if not seats:
-        return {}
-    from ..solver import strategy  # noqa: PLC0415 - loads numba only when bots play
-
-    return {seat: strategy(name, game.rules) for seat, name in seats.items()}
+def _seed(text: str | None) -> int | str | None:
+    """A seed as typed: a whole number is the number (the terminal game's seeds are)."""
+    if text is None:
+        return None
+    return int(text) if text.strip().isdigit() else text
 
 
 def _read_line(prompt: str) -> str | None:
@@ -135,18 +136,20 @@ def _read_line(prompt: str) -> str | None:
 
 
 class PlainGame:
-    """Drives a :class:`Game` from lines of text."""
+    """Plays a :class:`GameSession` from lines of text: it reads commands and prints what
+    happened; the session checks, records, moves the bots and reviews."""
 
     def __init__(
         self,
-        game: Game,
+        session: GameSession,
         read: Callable[[str], str | None],
         write: Callable[[str], None],
-        save: Callable[[], None] = lambda: None,
-        bots: dict[int, Any] | None = None,
     ) -> None:
-        self.game, self.read, self.write, self.save = game, read, write, save
-        self.bots = bots or {}
+        self.session, self.read, self.write = session, read, write
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
 
     def play(self) -> None:
         self.write(f"Yahtzee ({self.game.rules.name} rules). Type 'help' for commands.")
@@ -157,40 +160,18 @@ class PlainGame:
         self._finish()
 
     def _step(self) -> bool:
-        game = self.game
-        seat = game.current_player
-        assert seat is not None
-        turn = game.turn
-        if turn is None:  # playoff: each tied player throws all five dice
-            dice = game.roll()
-            self.save()
-            self.write(f"Playoff: {game.players[seat]} throws {dice.spaced()} (sum {dice.total}).")
+        session, turn = self.session, self.game.turn
+        if session.is_bot(session.current):
+            for move in session.bot_moves():
+                self._show(move)
             return True
-        if turn.dice is None:
-            card = game.cards[seat]
-            self.write("")
-            self.write(f"Round {turn.round} of 13: {game.players[seat]} (total {card.total})")
-            self._show_roll(game.roll())
-            self.save()
-        if seat in self.bots:
-            self._bot_turn(seat)
+        if turn is None or turn.dice is None:  # a turn's first roll, or a playoff roll
+            self._show(session.roll())
             return True
-        line = self.read(f"{game.players[seat]}> ")
+        line = self.read(f"{_current_name(self.game)}> ")
         if line is None:
             return False
         return self._command(line.strip())
-
-    def _bot_turn(self, seat: int) -> None:
-        """The bot finishes its turn; every action is shown and saved."""
-        bot = self.bots[seat]
-        while (situation := self.game.situation()) is not None:
-            action = bot.choose(situation)
-            if isinstance(action, Keep):
-                self.write(f"{self.game.players[seat]} keeps {action.spaced()}.")
-                self._roll(action)
-            else:
-                self._score(action.category.key)
-                return
 
     def _command(self, line: str) -> bool:
         verb, _, rest = line.partition(" ")
@@ -201,13 +182,19 @@ class PlainGame:
             if verb in {"help", "?", "h"}:
                 self.write(HELP)
             elif verb in {"keep", "k"}:
-                self._roll(Keep.parse(rest) if rest.strip() else None)
+                if not rest.strip():
+                    raise InvalidInput(
+                        "Say which dice to keep, like 'keep 335', or 'roll' for all five."
+                    )
+                self._show(self.session.roll(Keep.parse(rest)))
             elif verb in {"roll", "r"}:
-                self._roll(Keep.parse(rest) if rest.strip() else Keep.NONE)
+                self._show(self.session.roll(Keep.parse(rest) if rest.strip() else Keep.NONE))
             elif verb in {"score", "s"}:
-                self._score(rest)
+                self._show(self.session.score(rest))
             elif verb in {"boxes", "b"}:
                 self._show_boxes()
+            elif verb in {"hint", "advise"}:
+                self._show_hint()
             elif verb in {"card", "c"}:
                 self._show_card(self.game.cards[self._seat()])
             elif verb == "cards":
@@ -226,34 +213,40 @@ class PlainGame:
         assert seat is not None
         return seat
 
-    def _roll(self, keep: Keep | None) -> None:
-        if keep is None:
-            raise InvalidInput("Say which dice to keep, like 'keep 335', or 'roll' for all five.")
-        self._show_roll(self.game.roll(keep))
-        self.save()
-
-    def _score(self, box: str) -> None:
-        seat = self._seat()
-        placement = self.game.score(Category.parse(box))
-        self.save()
-        bonus = (
-            f" and a {placement.yahtzee_bonus}-point Yahtzee bonus"
-            if placement.yahtzee_bonus
-            else ""
-        )
-        card = self.game.cards[seat]
-        self.write(
-            f"{self.game.players[seat]} scores {placement.points} in "
-            f"{placement.category.display_name}{bonus}. Total {card.total}."
-        )
-
-    def _show_roll(self, dice: Any) -> None:
+    def _show(self, move: Move) -> None:
+        """What a move did, as lines of text."""
+        if isinstance(move.events[0], PlayoffRolled):
+            dice = move.dice
+            assert dice is not None
+            self.write(f"Playoff: {move.name} throws {dice.spaced()} (sum {dice.total}).")
+            return
+        if move.placement is not None:
+            p = move.placement
+            bonus = f" and a {p.yahtzee_bonus}-point Yahtzee bonus" if p.yahtzee_bonus else ""
+            total = self.game.cards[move.seat].total
+            self.write(
+                f"{move.name} scores {p.points} in {p.category.display_name}{bonus}. Total {total}."
+            )
+            return
         turn = self.game.turn
-        assert turn is not None
-        left = turn.rolls_left
-        plural = "roll" if left == 1 else "rolls"
-        self.write(f"Roll {turn.rolls}: {dice.spaced()}  ({left} {plural} left)")
+        assert turn is not None and move.dice is not None
+        if turn.rolls == 1:
+            card = self.game.cards[move.seat]
+            self.write("")
+            self.write(f"Round {turn.round} of {ROUNDS}: {move.name} (total {card.total})")
+        elif move.by_bot and isinstance(move.action, Keep):
+            self.write(f"{move.name} keeps {move.action.spaced()}.")
+        plural = "roll" if turn.rolls_left == 1 else "rolls"
+        self.write(f"Roll {turn.rolls}: {move.dice.spaced()}  ({turn.rolls_left} {plural} left)")
         self._show_boxes()
+
+    def _show_hint(self) -> None:
+        advice = self.session.hint()
+        self.write("  Advisor (expected final total with optimal play):")
+        for option in advice.options[:HINT_OPTIONS]:
+            loss = advice.best.value - option.value
+            tag = f"-{loss:.2f}" if round(loss, 2) else "best"
+            self.write(f"  {option.value:8.2f} {tag:>7}  {option.text}")
 
     def _show_boxes(self) -> None:
         options = ", ".join(
@@ -279,3 +272,8 @@ class PlainGame:
         for standing in self.game.standings():
             mark = "  (winner)" if standing.winner else ""
             self.write(f"  {standing.place}. {standing.name}: {standing.total}{mark}")
+
+
+def _current_name(game: Game) -> str:
+    seat = game.current_player
+    return game.players[seat] if seat is not None else ""

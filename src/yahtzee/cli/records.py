@@ -6,13 +6,16 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core import InvalidInput, RuleSet
+from ..core import Game, InvalidInput, RuleSet
 from ._io import add_database_option, print_json
 
+if TYPE_CHECKING:
+    from ..store import GameSummary, Store
 
-def open_store(args: argparse.Namespace) -> Any:
+
+def open_store(args: argparse.Namespace) -> Store:
     from ..store import Store  # noqa: PLC0415 - SQLAlchemy loads only for these commands
 
     return Store(args.database_url)
@@ -104,7 +107,7 @@ def history(args: argparse.Namespace) -> int:
     return 0
 
 
-def _summary(g: Any) -> dict[str, Any]:
+def _summary(g: GameSummary) -> dict[str, Any]:
     return {
         "id": g.id, "rules": g.rules, "status": g.status, "players": list(g.players),
         "totals": list(g.totals), "winners": list(g.winners), "seed": g.seed,
@@ -133,6 +136,8 @@ def stats(args: argparse.Namespace) -> int:
               f"(sd {s.std_dev:.1f}), best {s.best}")  # fmt: skip
         print(f"  upper bonus {s.upper_bonus_rate:.0%}, Yahtzee {s.yahtzee_rate:.0%}, "
               f"Yahtzee bonuses {s.yahtzee_bonuses}{loss}")  # fmt: skip
+        if s.hinted_games:
+            print(f"  used hints in {s.hinted_games} of {s.games} games")
     return 0
 
 
@@ -184,7 +189,7 @@ def import_(args: argparse.Namespace) -> int:
     return 0
 
 
-def _recorded(args: argparse.Namespace) -> tuple[str, Any, Any]:
+def _recorded(args: argparse.Namespace) -> tuple[str, GameSummary, Game]:
     """The game named on the command line: its full id, summary and replayed game."""
     with open_store(args) as store:
         game_id = store.resolve(args.game_id)

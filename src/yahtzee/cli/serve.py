@@ -7,6 +7,8 @@ from typing import Any
 
 from ._io import add_database_option
 
+MAX_PORT = 65535
+
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
@@ -30,10 +32,10 @@ def run(args: argparse.Namespace) -> int:
         from ..core import InvalidInput  # noqa: PLC0415
 
         raise InvalidInput("The server needs: pip install 'yahtzee[web]'.") from None
-    if not 0 < args.port < 65536:
+    if not 0 < args.port <= MAX_PORT:
         from ..core import InvalidInput  # noqa: PLC0415
 
-        raise InvalidInput("--port takes a number from 1 to 65535.")
+        raise InvalidInput(f"--port takes a number from 1 to {MAX_PORT}.")
     app = create_app(args.database_url, bot_delay=max(0.0, args.bot_delay))
     print(f"Yahtzee server: open http://{args.host}:{args.port}/ (Ctrl+C stops it)", flush=True)
     uvicorn.run(

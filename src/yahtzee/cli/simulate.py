@@ -5,14 +5,28 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core import InvalidInput, RuleSet
+from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, InvalidInput, RuleSet
 from ._io import add_rules_option, print_json
+from .progress import solver_progress
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from ..solver import Simulation
 
 MAX_GAMES = 10_000_000
+PLOT_SIZE = (8, 4.5)  # inches
+PLOT_DPI = 100
+PLOT_BIN = 5  # points per bar of the plot
+PLOT_MAX_SCORE = 1000  # the plot's bins reach this far
+PLOT_MARGIN = 20  # points of axis beyond the highest score
+PLOT_MIN_WIDTH = 100  # the narrowest score axis
+HISTOGRAM_BIN = 20  # points per line of the text histogram
+HISTOGRAM_WIDTH = 50  # characters of the longest bar
 
 
 def register(commands: Any) -> None:
@@ -26,11 +40,14 @@ def register(commands: Any) -> None:
         "--strategy",
         default="optimal",
         metavar="NAME[,NAME...]",
-        help="random, greedy, heuristic, optimal, level1-level5; a list gives one seat each",
+        help=f"random, greedy, heuristic, optimal, level{MIN_LEVEL}-level{MAX_LEVEL}; a list "
+        "gives one seat each",
     )
     parser.add_argument("-n", "--games", type=int, default=10_000, metavar="N")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--players", type=int, default=0, metavar="K", help="seats (1-8)")
+    parser.add_argument(
+        "--players", type=int, default=0, metavar="K", help=f"seats (1-{MAX_PLAYERS})"
+    )
     parser.add_argument("--plot", metavar="FILE.png", help="plot the score distribution")
     add_rules_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -46,14 +63,15 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("--plot writes a PNG file: give a name ending in .png.")
     names = [s for s in args.strategy.split(",") if s.strip()]
     players = args.players or len(names)
-    if not 1 <= players <= 8:
-        raise InvalidInput("--players takes 1 to 8 seats.")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise InvalidInput(f"--players takes 1 to {MAX_PLAYERS} seats.")
     if len(names) not in (1, players):
         raise InvalidInput(f"Give one strategy, or one per seat ({players}).")
     seats = names * players if len(names) == 1 else names
     rules = RuleSet.named(args.rules)
     start = time.perf_counter()
-    result = simulate(seats, args.games, args.seed, rules)
+    with solver_progress(f"Solving {rules.name}") as progress:
+        result = simulate(seats, args.games, args.seed, rules, progress=progress)
     seconds = time.perf_counter() - start
     data = result.to_dict()
     data["seconds"] = seconds
@@ -79,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def plot(result: Any, path: Path) -> str:
+def plot(result: Simulation, path: Path) -> str:
     """A PNG of the score distribution with matplotlib, or a terminal histogram without."""
     try:
         import matplotlib  # noqa: PLC0415 - optional
@@ -90,10 +108,13 @@ def plot(result: Any, path: Path) -> str:
         return "matplotlib is not installed; the distribution:\n" + histogram(
             result.seats[0].totals
         )
-    figure, axes = plt.subplots(figsize=(8, 4.5), dpi=100)
+    figure, axes = plt.subplots(figsize=PLOT_SIZE, dpi=PLOT_DPI)
     for seat in result.seats:
-        axes.hist(seat.totals, bins=range(0, 1000, 5), alpha=0.6, label=seat.strategy)
-    axes.set_xlim(0, max(int(max(s.totals.max() for s in result.seats)) + 20, 100))
+        axes.hist(
+            seat.totals, bins=range(0, PLOT_MAX_SCORE, PLOT_BIN), alpha=0.6, label=seat.strategy
+        )
+    highest = int(max(s.totals.max() for s in result.seats))
+    axes.set_xlim(0, max(highest + PLOT_MARGIN, PLOT_MIN_WIDTH))
     axes.set_xlabel("final score")
     axes.set_ylabel("games")
     axes.set_title(f"{result.games} games, {result.rules.name} rules")
@@ -104,13 +125,14 @@ def plot(result: Any, path: Path) -> str:
     return str(path)
 
 
-def histogram(totals: Any, width: int = 50) -> str:
+def histogram(totals: npt.NDArray[np.int64], width: int = HISTOGRAM_WIDTH) -> str:
     """The distribution of scores as text bars, in bins of 20 points."""
-    counts, edges = np.histogram(totals, bins=range(0, int(totals.max()) + 21, 20))
+    top_edge = int(totals.max()) + HISTOGRAM_BIN + 1
+    counts, edges = np.histogram(totals, bins=range(0, top_edge, HISTOGRAM_BIN))
     top = counts.max()
     lines = []
     for count, low in zip(counts, edges[:-1], strict=True):
         if count:
             bar = "#" * max(1, round(width * count / top))
-            lines.append(f"{int(low):4d}-{int(low) + 19:<4d} {bar} {count}")
+            lines.append(f"{int(low):4d}-{int(low) + HISTOGRAM_BIN - 1:<4d} {bar} {count}")
     return "\n".join(lines)

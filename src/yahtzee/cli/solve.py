@@ -8,6 +8,7 @@ from typing import Any
 
 from ..core import RuleSet
 from ._io import add_rules_option, print_json
+from .progress import solver_progress
 
 
 def register(commands: Any) -> None:
@@ -27,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
 
     rules = RuleSet.named(args.rules)
     start = time.perf_counter()
-    solver = Solver.build(rules, progress=not args.json)
+    with solver_progress(f"Solving {rules.name}") as progress:
+        solver = Solver.build(rules, progress=progress)
     seconds = time.perf_counter() - start
     path = solver.save()
     value = solver.expected_total()

@@ -1,26 +1,44 @@
 """The rules engine: pure Python, no third-party imports, no I/O."""
 
 from .category import Category
-from .dice import DICE_COUNT, FACES, Dice, Keep, Outcome, chance_outcomes
+from .dice import DICE_COUNT, FACE_COUNT, FACES, Dice, Keep, Outcome, chance_outcomes
 from .errors import IllegalMove, InvalidInput, YahtzeeError
 from .events import Event, GameStarted, PlayoffRolled, Rolled, Scored
 from .game import Action, Game, LegalActions, Score, Standing
-from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, JokerRule, RuleSet, TieBreak
+from .players import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    MAX_LEVEL,
+    MIN_LEVEL,
+    BotSpec,
+    clean_text,
+    player_name,
+)
+from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, JokerRule, RuleSet, TieBreak
 from .scorecard import Scorecard
-from .scoring import Placement, joker_score, placements, score
+from .scoring import YAHTZEE_POINTS, Placement, joker_score, placements, score
 from .situation import Situation
 from .sources import DiceSource, RandomDice, ScriptedDice, SecureDice
-from .state import MAX_PLAYERS, ROLLS_PER_TURN, ROUNDS, GameState, Phase, Turn
+from .state import MAX_NAME_LENGTH, MAX_PLAYERS, ROLLS_PER_TURN, ROUNDS, GameState, Phase, Turn
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "DICE_COUNT",
     "FACES",
+    "FACE_COUNT",
+    "LEVELS",
+    "MAX_LEVEL",
+    "MAX_NAME_LENGTH",
     "MAX_PLAYERS",
+    "MIN_LEVEL",
     "ROLLS_PER_TURN",
     "ROUNDS",
     "UPPER_BONUS",
     "UPPER_BONUS_THRESHOLD",
+    "YAHTZEE_BONUS",
+    "YAHTZEE_POINTS",
     "Action",
+    "BotSpec",
     "Category",
     "Dice",
     "DiceSource",
@@ -51,7 +69,9 @@ __all__ = [
     "Turn",
     "YahtzeeError",
     "chance_outcomes",
+    "clean_text",
     "joker_score",
     "placements",
+    "player_name",
     "score",
 ]

@@ -7,6 +7,7 @@ import re
 from enum import IntEnum
 from typing import Self
 
+from .dice import FACES
 from .errors import InvalidInput, show
 
 
@@ -55,7 +56,7 @@ class Category(IntEnum):
         """The die face an upper box counts (1 for Aces ... 6 for Sixes)."""
         if not self.is_upper:
             raise ValueError(f"{self.display_name} is not an upper-section box")
-        return int(self) + 1
+        return FACES[self]
 
     @classmethod
     def upper(cls) -> tuple[Category, ...]:
@@ -68,9 +69,11 @@ class Category(IntEnum):
     @classmethod
     def for_face(cls, face: int) -> Category:
         """The upper box of a die face: ``Category.for_face(3) is Category.THREES``."""
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise InvalidInput(f"{show(face)} is not a die face: each die shows 1 to 6.")
-        return _UPPER[face - 1]
+        if isinstance(face, bool) or not isinstance(face, int) or face not in FACES:
+            raise InvalidInput(
+                f"{show(face)} is not a die face: each die shows {FACES[0]} to {FACES[-1]}."
+            )
+        return _UPPER[FACES.index(face)]
 
     @classmethod
     def of(cls, value: Category | int | str) -> Category:
@@ -79,9 +82,11 @@ class Category(IntEnum):
             return value
         if isinstance(value, str):
             return cls.parse(value)
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 13:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(cls):
             return Category(value)
-        raise InvalidInput(f"{show(value)} is not a box: give a name like 'fh' or a number 0-12.")
+        raise InvalidInput(
+            f"{show(value)} is not a box: give a name like 'fh' or a number 0-{len(cls) - 1}."
+        )
 
     @classmethod
     def parse(cls, text: str) -> Self:
@@ -102,8 +107,8 @@ class Category(IntEnum):
         return self.display_name
 
 
-_UPPER = tuple(Category(i) for i in range(6))
-_LOWER = tuple(Category(i) for i in range(6, 13))
+_UPPER = tuple(c for c in Category if c <= Category.SIXES)
+_LOWER = tuple(c for c in Category if c > Category.SIXES)
 
 _DISPLAY = {
     Category.ONES: "Aces",

@@ -15,11 +15,14 @@ from typing import ClassVar, NamedTuple, Self
 from .errors import InvalidInput, show
 
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+FACE_COUNT = len(FACES)
 DICE_COUNT = 5
 
 _SEPARATORS = re.compile(r"[\s,;/]+|(?<=[0-9])-(?=[0-9])")
 _BRACKETS = "[](){}"
 _EMPTY_KEEP_WORDS = frozenset({"", "-", "none", "nothing", "no dice", "0 dice"})
+_FACE_DIGITS = frozenset(map(str, FACES))
+_NOT_A_FACE = f"is not a die face: each die shows {FACES[0]} to {FACES[-1]}."
 
 
 def _faces_from_text(text: str, what: str) -> tuple[int, ...]:
@@ -30,9 +33,9 @@ def _faces_from_text(text: str, what: str) -> tuple[int, ...]:
     tokens = [t for t in _SEPARATORS.split(body) if t] if _SEPARATORS.search(body) else list(body)
     faces: list[int] = []
     for token in tokens:
-        if len(token) != 1 or token not in "123456":
+        if token not in _FACE_DIGITS:
             where = "" if token == text.strip() else f" in {text!r}"
-            raise InvalidInput(f"{token!r}{where} is not a die face: each die shows 1 to 6.")
+            raise InvalidInput(f"{token!r}{where} {_NOT_A_FACE}")
         faces.append(int(token))
     return tuple(faces)
 
@@ -50,8 +53,8 @@ def _check_faces(faces: object, what: str) -> tuple[int, ...]:
         raise InvalidInput(f"{what} needs a sequence of faces, not {show(faces)}.") from None
     checked: list[int] = []
     for face in items:
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise InvalidInput(f"{show(face)} is not a die face: each die shows 1 to 6.")
+        if isinstance(face, bool) or not isinstance(face, int) or face not in FACES:
+            raise InvalidInput(f"{show(face)} {_NOT_A_FACE}")
         checked.append(face)
     return tuple(sorted(checked))
 
@@ -68,7 +71,7 @@ class _Faces:
     @property
     def counts(self) -> tuple[int, int, int, int, int, int]:
         """How many dice show each face, for faces 1 to 6."""
-        c = [0] * 6
+        c = [0] * FACE_COUNT
         for face in self.faces:
             c[face - 1] += 1
         return (c[0], c[1], c[2], c[3], c[4], c[5])
@@ -119,7 +122,9 @@ class Dice(_Faces):
         """Read five dice from text: ``"13356"``, ``"1 3 3 5 6"``, ``"1,3,3,5,6"``."""
         faces = _faces_from_text(text, "Dice")
         if not faces:
-            raise InvalidInput("No dice given: write five faces from 1 to 6, like 13356.")
+            raise InvalidInput(
+                f"No dice given: write five faces from {FACES[0]} to {FACES[-1]}, like 13356."
+            )
         if len(faces) != DICE_COUNT:
             raise InvalidInput(
                 f"{len(faces)} dice in {text!r}; a roll has exactly five dice, like 13356."
@@ -139,7 +144,7 @@ class Dice(_Faces):
     @property
     def probability(self) -> Fraction:
         """The chance of this roll when all five dice are thrown."""
-        return Fraction(_arrangements(self.faces), 6**DICE_COUNT)
+        return Fraction(_arrangements(self.faces), FACE_COUNT**DICE_COUNT)
 
     @property
     def is_yahtzee(self) -> bool:
@@ -260,7 +265,7 @@ def chance_outcomes(keep: Keep) -> tuple[Outcome, ...]:
     """
     n = keep.rerolled
     outcomes = [
-        Outcome(Dice(keep.faces + thrown), Fraction(_arrangements(thrown), 6**n))
+        Outcome(Dice(keep.faces + thrown), Fraction(_arrangements(thrown), FACE_COUNT**n))
         for thrown in _multisets(n)
     ]
     outcomes.sort(key=lambda o: o.dice.faces)

@@ -112,7 +112,9 @@ class Game:
                 raise InvalidInput(f"A game has 1 to {machine.MAX_PLAYERS} players, not {players}.")
             players = [f"Player {i + 1}" for i in range(players)]
         if isinstance(players, str) or not isinstance(players, Sequence):
-            raise InvalidInput("Players must be a list of names or a number from 1 to 8.")
+            raise InvalidInput(
+                f"Players must be a list of names or a number from 1 to {machine.MAX_PLAYERS}."
+            )
         rule_set = _rules(rules)
         opening = GameStarted(tuple(players), rule_set.name)
         self._state = machine.start(opening)

@@ -135,7 +135,7 @@ class RuleSet:
         if not isinstance(data, dict):
             raise InvalidInput("A rule set must be a JSON object.")
         try:
-            bonus = data.get("yahtzee_bonus", 100)
+            bonus = data.get("yahtzee_bonus", YAHTZEE_BONUS)
             if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0:
                 raise InvalidInput("yahtzee_bonus must be a whole number of points, 0 or more.")
             return cls(

@@ -31,7 +31,7 @@ class Scorecard:
 
     def __post_init__(self) -> None:
         if not isinstance(self.boxes, tuple) or len(self.boxes) != _BOXES:
-            raise InvalidInput("A scorecard has 13 boxes, each a whole number or None.")
+            raise InvalidInput(f"A scorecard has {_BOXES} boxes, each a whole number or None.")
         for points in self.boxes:
             if points is not None and (isinstance(points, bool) or not isinstance(points, int)):
                 raise InvalidInput(f"A box holds a whole number or None, not {show(points)}.")
@@ -243,7 +243,7 @@ def _check_bonus(value: object, boxes: list[int | None]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InvalidInput(f"yahtzee_bonus must be a whole number of points, not {show(value)}.")
     if value and boxes[Category.YAHTZEE] != YAHTZEE_POINTS:
-        raise InvalidInput("A Yahtzee bonus needs 50 in the Yahtzee box.")
+        raise InvalidInput(f"A Yahtzee bonus needs {YAHTZEE_POINTS} in the Yahtzee box.")
     filled_others = sum(1 for points in boxes if points is not None) - 1
     if value % YAHTZEE_BONUS or value // YAHTZEE_BONUS > max(filled_others, 0):
         raise InvalidInput(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from .category import Category
-from .dice import Dice
+from .dice import FACES, Dice
 from .rules import JokerRule, RuleSet
 
 FULL_HOUSE_POINTS = 25
@@ -52,7 +52,7 @@ def _upper(face: int) -> Callable[[Dice], int]:
 
 
 _NATURAL: dict[Category, Callable[[Dice], int]] = {
-    **{Category.for_face(face): _upper(face) for face in range(1, 7)},
+    **{Category.for_face(face): _upper(face) for face in FACES},
     Category.THREE_OF_A_KIND: _of_a_kind(3),
     Category.FOUR_OF_A_KIND: _of_a_kind(4),
     Category.FULL_HOUSE: _flat(FULL_HOUSE_POINTS, is_full_house),

@@ -12,10 +12,15 @@ from dataclasses import dataclass, field
 from typing import Self
 
 from .category import Category
-from .dice import Dice
+from .dice import DICE_COUNT, Dice
 from .errors import InvalidInput, show
 from .scorecard import Scorecard
 from .state import ROLLS_PER_TURN
+
+_ROLLS_LEFT = tuple(str(n) for n in range(ROLLS_PER_TURN))
+_ROLLS_TEXT = f"{', '.join(_ROLLS_LEFT[:-1])} or {_ROLLS_LEFT[-1]}"
+_MIN_TOKENS = 2  # the dice and the rolls left
+_MAX_DIGITS = 6  # in a box's or the bonus's points
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +36,7 @@ class Situation:
             raise InvalidInput("A situation needs the five dice showing.")
         rolls = self.rolls_left
         if isinstance(rolls, bool) or not isinstance(rolls, int) or not 0 <= rolls < ROLLS_PER_TURN:
-            raise InvalidInput(f"Rolls left is 0, 1 or 2, not {show(rolls)}.")
+            raise InvalidInput(f"Rolls left is {_ROLLS_TEXT}, not {show(rolls)}.")
         if not isinstance(self.card, Scorecard):
             raise InvalidInput("A situation needs a Scorecard.")
         if self.card.is_complete:
@@ -49,21 +54,22 @@ class Situation:
         if not isinstance(text, str):
             raise InvalidInput("A situation is text like '13356 2 fh=25'.")
         tokens = text.replace(",", " ").split()
-        if len(tokens) >= 5 and all(len(t) == 1 and t.isdigit() for t in tokens[:5]):
-            tokens = ["".join(tokens[:5]), *tokens[5:]]
-        if len(tokens) < 2:
+        dice_tokens = tokens[:DICE_COUNT]
+        if len(dice_tokens) == DICE_COUNT and all(len(t) == 1 and t.isdigit() for t in dice_tokens):
+            tokens = ["".join(dice_tokens), *tokens[DICE_COUNT:]]
+        if len(tokens) < _MIN_TOKENS:
             raise InvalidInput(
                 "A situation is DICE ROLLS_LEFT [BOX=POINTS ...], like '13356 2 fh=25 yz=50'."
             )
         dice = Dice.parse(tokens[0])
         rolls = tokens[1].lower().removeprefix("rolls=").removeprefix("r")
-        if rolls not in {"0", "1", "2"}:
-            raise InvalidInput(f"Rolls left is 0, 1 or 2, not {show(tokens[1])}.")
+        if rolls not in _ROLLS_LEFT:
+            raise InvalidInput(f"Rolls left is {_ROLLS_TEXT}, not {show(tokens[1])}.")
         boxes: dict[str, object] = {}
         bonus = 0
         for token in tokens[2:]:
             key, sep, value = token.partition("=")
-            if not sep or not (value.isascii() and value.isdigit()) or len(value) > 6:
+            if not sep or not (value.isascii() and value.isdigit()) or len(value) > _MAX_DIGITS:
                 raise InvalidInput(f"{show(token)} is not BOX=POINTS, like fh=25 or bonus=100.")
             if key.lower() == "bonus":
                 bonus = int(value)

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Protocol, runtime_checkable
 
-from .dice import Dice, Keep, chance_outcomes
+from .dice import DICE_COUNT, FACE_COUNT, Dice, Keep, chance_outcomes
 from .errors import InvalidInput
 
 
@@ -25,7 +25,7 @@ class DiceSource(Protocol):
 @cache
 def _cumulative(keep: Keep) -> tuple[tuple[int, ...], int]:
     """Cumulative integer weights of the outcomes (exact: denominators divide 6**n)."""
-    scale = 6**keep.rerolled
+    scale = FACE_COUNT**keep.rerolled
     running, bounds = 0, []
     for outcome in chance_outcomes(keep):
         running += outcome.probability.numerator * (scale // outcome.probability.denominator)
@@ -90,7 +90,7 @@ class ScriptedDice:
         )
         if len(faces) == keep.rerolled:
             dice = keep.with_thrown(faces)
-        elif len(faces) == 5 and Dice(faces).contains(keep):
+        elif len(faces) == DICE_COUNT and Dice(faces).contains(keep):
             dice = Dice(faces)
         else:
             raise InvalidInput(

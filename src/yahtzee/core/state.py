@@ -19,7 +19,7 @@ from .rules import RuleSet, TieBreak
 from .scorecard import Scorecard
 from .scoring import Placement
 
-ROUNDS = 13
+ROUNDS = len(Category)  # one round per box
 ROLLS_PER_TURN = 3
 MAX_PLAYERS = 8
 MAX_NAME_LENGTH = 40

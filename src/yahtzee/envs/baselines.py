@@ -7,6 +7,7 @@ read against them: ``random`` (uniform over the mask), ``greedy``, ``heuristic``
 
 from __future__ import annotations
 
+import logging
 import math
 import sys
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ def run(name: str, episodes: int, seed: int = 0, rules: str = "official") -> Bas
 
 def main() -> None:
     episodes = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    gym.logger.min_level = 40
+    gym.logger.min_level = logging.ERROR
     print(f"{'strategy':<10} {'episodes':>8} {'mean return':>12} {'std error':>10}")
     for name in NAMES:
         result = run(name, episodes)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..solver.kernel import ROLL_BASE, YAHTZEE_BOX, candidates, jit
+from ..core import FACE_COUNT, ROLLS_PER_TURN
+from ..solver.kernel import MAX_CANDIDATES, YAHTZEE_BOX, candidates, jit
 from ..solver.policy import placement_points
+from ..solver.tables import ALL_FILLED, MAX_SUB_KEEPS, N_BOXES, N_MULTISETS, N_UPPER, ROLL_BASE
 
-N_KEEPS = 462
-ALL_FILLED = (1 << 13) - 1
+N_KEEPS = N_MULTISETS
+FIRST_ROLLS_LEFT = ROLLS_PER_TURN - 1  # rolls left once the environment has rolled
 
 
 @jit
@@ -33,7 +35,7 @@ def _throw(keep, rng, i, m):
     """Throw the dice not in multiset ``keep``; the roll index."""
     ms = keep
     while ms < ROLL_BASE:
-        face = (_next(rng, i) >> np.uint64(11)) % np.uint64(6)  # bias below 1e-15
+        face = (_next(rng, i) >> np.uint64(11)) % np.uint64(FACE_COUNT)  # bias below 1e-15
         ms = m.add[ms, face]
     return ms - ROLL_BASE
 
@@ -42,7 +44,7 @@ def _throw(keep, rng, i, m):
 def _start(i, state, rng, m):
     state[i, :] = 0
     state[i, 4] = _throw(0, rng, i, m)
-    state[i, 5] = 2
+    state[i, 5] = FIRST_ROLLS_LEFT
 
 
 @jit
@@ -75,7 +77,7 @@ def step(actions, apply, state, rng, m, points):
         mask, yf, upper = state[i, 0], state[i, 1], state[i, 2]
         p, bonus = placement_points(mask, yf, state[i, 4], c, m)
         gained = p + bonus
-        if c < 6:
+        if c < N_UPPER:
             if upper < m.cap <= upper + p:
                 gained += int(m.upper_bonus)
             state[i, 2] = upper + p
@@ -89,19 +91,19 @@ def step(actions, apply, state, rng, m, points):
             state[i, 5] = 0
         else:
             state[i, 4] = _throw(0, rng, i, m)
-            state[i, 5] = 2
+            state[i, 5] = FIRST_ROLLS_LEFT
 
 
 @jit
 def observe(state, m, masks, dice, filled, yahtzee_box):
     """The legal-action masks and the observation arrays of every lane."""
-    rows = np.empty(16, dtype=np.int64)
-    adds = np.empty(16)
-    cats = np.empty(16, dtype=np.int64)
+    rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
+    adds = np.empty(MAX_CANDIDATES)
+    cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
     for i in range(state.shape[0]):
         masks[i, :] = 0
         mask = state[i, 0]
-        for c in range(13):
+        for c in range(N_BOXES):
             filled[i, c] = (mask >> c) & 1
         yahtzee_box[i] = 0 if not (mask >> YAHTZEE_BOX) & 1 else (2 if state[i, 1] else 1)
         if state[i, 6]:
@@ -110,7 +112,7 @@ def observe(state, m, masks, dice, filled, yahtzee_box):
         r = state[i, 4]
         dice[i, :] = m.counts[r, :]
         if state[i, 5] > 0:
-            for j in range(32):
+            for j in range(MAX_SUB_KEEPS):
                 k = m.sub_keeps[r, j]
                 if k < 0:
                     break

@@ -19,13 +19,36 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..core import Category, Dice, DiceSource, Game, IllegalMove, Keep, Phase, RandomDice, Score
+from ..core import (
+    DICE_COUNT,
+    FACE_COUNT,
+    ROLLS_PER_TURN,
+    ROUNDS,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS,
+    YAHTZEE_POINTS,
+    Category,
+    Dice,
+    DiceSource,
+    Game,
+    IllegalMove,
+    Keep,
+    Phase,
+    RandomDice,
+    Score,
+)
+from ..core.scorecard import possible_points
 
 KEEPS = Keep.all()
 N_KEEPS = len(KEEPS)
 N_ACTIONS = N_KEEPS + len(Category)
-MAX_TOTAL = 1575
-"""The highest total a card can reach (every box at its best and twelve Yahtzee bonuses)."""
+MAX_TOTAL = (
+    sum(max(possible_points(c)) for c in Category) + UPPER_BONUS + (ROUNDS - 1) * YAHTZEE_BONUS
+)
+"""The highest total a card can reach (every box at its best and twelve Yahtzee bonuses):
+1575."""
+YAHTZEE_BOX_STATES = 3  # the yahtzee_box feature: open, holds 0, holds 50
 _KEEP_INDEX = {k: i for i, k in enumerate(KEEPS)}
 
 Mask = npt.NDArray[np.int8]
@@ -75,17 +98,17 @@ def mask(game: Game, seat: int | None = None) -> Mask:
 
 def player_space() -> dict[str, spaces.Space[Any]]:
     return {
-        "dice": spaces.Box(0, 5, shape=(6,), dtype=np.int64),
-        "rolls_left": spaces.Discrete(3),
-        "filled": spaces.MultiBinary(13),
-        "upper_subtotal": spaces.Discrete(64),
-        "yahtzee_box": spaces.Discrete(3),
+        "dice": spaces.Box(0, DICE_COUNT, shape=(FACE_COUNT,), dtype=np.int64),
+        "rolls_left": spaces.Discrete(ROLLS_PER_TURN),
+        "filled": spaces.MultiBinary(len(Category)),
+        "upper_subtotal": spaces.Discrete(UPPER_BONUS_THRESHOLD + 1),
+        "yahtzee_box": spaces.Discrete(YAHTZEE_BOX_STATES),
     }
 
 
 @cache
 def _counts(dice: Dice | None) -> npt.NDArray[np.int64]:
-    return np.array(dice.counts if dice else (0,) * 6, dtype=np.int64)
+    return np.array(dice.counts if dice else (0,) * FACE_COUNT, dtype=np.int64)
 
 
 def observe_player(game: Game, seat: int) -> dict[str, Any]:
@@ -98,8 +121,8 @@ def observe_player(game: Game, seat: int) -> dict[str, Any]:
         "dice": _counts(dice).copy(),
         "rolls_left": np.int64(turn.rolls_left if dice and turn else 0),
         "filled": np.array([p is not None for p in card.boxes], dtype=np.int8),
-        "upper_subtotal": np.int64(min(card.upper_subtotal, 63)),
-        "yahtzee_box": np.int64(0 if yahtzee is None else (2 if yahtzee == 50 else 1)),
+        "upper_subtotal": np.int64(min(card.upper_subtotal, UPPER_BONUS_THRESHOLD)),
+        "yahtzee_box": np.int64(0 if yahtzee is None else (2 if yahtzee == YAHTZEE_POINTS else 1)),
     }
 
 

@@ -46,6 +46,7 @@ from .encoding import (
 from .shaping import Shaping
 
 AgentID = str
+MIN_PLAYERS = 2  # one player is the solitaire environment
 
 
 def env(**kwargs: Any) -> AECEnv[AgentID, dict[str, Any], int]:
@@ -75,8 +76,8 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
         reward_shaping: bool = False,
     ) -> None:
         super().__init__()
-        if not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"players is 2 to {MAX_PLAYERS}, not {players}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players is {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
         if illegal_action not in ("noop", "raise"):
             raise ValueError("illegal_action is 'noop' or 'raise'")
         if render_mode not in (None, "ansi"):

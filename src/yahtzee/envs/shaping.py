@@ -15,7 +15,7 @@ from ..core import Game, Phase, RuleSet
 
 class Shaping:
     def __init__(self, rules: RuleSet) -> None:
-        from ..solver.solver import cached_solver  # noqa: PLC0415 - numba loads only here
+        from ..solver import cached_solver  # noqa: PLC0415 - numba loads only here
 
         self.solver = cached_solver(rules)
         self.potentials: list[float] = []

@@ -27,7 +27,15 @@ from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..core import DICE_COUNT, IllegalMove, Keep, RuleSet
+from ..core import (
+    DICE_COUNT,
+    FACE_COUNT,
+    UPPER_BONUS_THRESHOLD,
+    Category,
+    IllegalMove,
+    Keep,
+    RuleSet,
+)
 from ..solver.tables import model
 from . import batch_kernel as kernel
 from .encoding import N_ACTIONS, NOT_OFFERED, action_of, player_space
@@ -74,8 +82,8 @@ class SolitaireVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.ND
         self._rng = np.zeros(num_envs, dtype=np.uint64)
         self._masks = np.zeros((num_envs, N_ACTIONS), dtype=np.int8)
         self._points = np.zeros(num_envs, dtype=np.int64)
-        self._dice = np.zeros((num_envs, 6), dtype=np.int64)
-        self._filled = np.zeros((num_envs, 13), dtype=np.int8)
+        self._dice = np.zeros((num_envs, FACE_COUNT), dtype=np.int64)
+        self._filled = np.zeros((num_envs, len(Category)), dtype=np.int8)
         self._yahtzee_box = np.zeros(num_envs, dtype=np.int64)
         self._seed_sequence = np.random.SeedSequence()
         self._has_reset = False
@@ -149,7 +157,7 @@ class SolitaireVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.ND
             "dice": self._dice.copy(),
             "rolls_left": state[:, 5].copy(),
             "filled": self._filled.copy(),
-            "upper_subtotal": np.minimum(state[:, 2], 63),
+            "upper_subtotal": np.minimum(state[:, 2], UPPER_BONUS_THRESHOLD),
             "yahtzee_box": self._yahtzee_box.copy(),
         }
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from html import escape
 
-from ..core import Category, Game, Scorecard
+from ..core import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, Game, RuleSet, Scorecard
 
 STYLE = """
 @page { margin: 12mm; }
@@ -71,12 +71,13 @@ def render_scorecard(
         line(f"{category.display_name} <span class=note>(count {category.face}s)</span>",
              boxes(category))  # fmt: skip
     line("Upper total", totals(lambda c: c.upper_subtotal), "total")
-    line("Bonus <span class=note>(35 at 63 or more)</span>", totals(_bonus))
+    line(f"Bonus <span class=note>({UPPER_BONUS} at {UPPER_BONUS_THRESHOLD} or more)</span>",
+         totals(_bonus))  # fmt: skip
     line("Upper section total", totals(lambda c: c.upper_total), "total")
     section("Lower section")
     for category in Category.lower():
         line(category.display_name, boxes(category))
-    line("Yahtzee bonus <span class=note>(100 each)</span>",
+    line(f"Yahtzee bonus <span class=note>({_yahtzee_bonus_note(game.rules)})</span>",
          [_cell(c.yahtzee_bonus or None) for c in cards])  # fmt: skip
     line("Lower section total", totals(lambda c: c.lower_total), "total")
     line("Upper section total", totals(lambda c: c.upper_total))
@@ -98,6 +99,10 @@ def render_scorecard(
         f'<table><thead><tr><th class="box" scope="col">Box</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></body></html>\n"
     )
+
+
+def _yahtzee_bonus_note(rules: RuleSet) -> str:
+    return f"{rules.yahtzee_bonus} each" if rules.yahtzee_bonus else "none under these rules"
 
 
 def _bonus(card: Scorecard) -> str:

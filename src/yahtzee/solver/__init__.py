@@ -3,19 +3,20 @@
 from .advice import Advice, Option
 from .planner import TurnPlanner
 from .simulate import Simulation, simulate
-from .solver import SOLVER_VERSION, Solver
-from .strategies import STRATEGIES, Strategy, play_turn, strategy
+from .solver import SOLVER_VERSION, Progress, Solver, cached_solver
+from .strategies import STRATEGIES, Strategy, strategy
 
 __all__ = [
     "SOLVER_VERSION",
     "STRATEGIES",
     "Advice",
     "Option",
+    "Progress",
     "Simulation",
     "Solver",
     "Strategy",
     "TurnPlanner",
-    "play_turn",
+    "cached_solver",
     "simulate",
     "strategy",
 ]

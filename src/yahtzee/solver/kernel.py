@@ -19,21 +19,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core import DICE_COUNT, FACE_COUNT, Category
+from .tables import N_BOXES, N_MULTISETS, N_ROLLS, N_UPPER, ROLL_BASE
+
 NEG = -1.0e18
-ROLL_BASE = 210
-N_MS = 462
-N_ROLLS = 252
-YAHTZEE_BOX = 11
+N_MS = N_MULTISETS
+YAHTZEE_BOX = int(Category.YAHTZEE)
 
 # Rows of the per-state table R of "value after placing": row 0 is a dead candidate, rows
 # 1 + 6c + k hold upper box c filled with k dice (the points, the upper bonus if it is
 # reached, and the next state's value), rows 37 + c - 6 a lower box (next state's value;
 # the points are added per roll), and rows 44 and 45 the Yahtzee box filled with 0 or 50.
+UPPER_ROWS = DICE_COUNT + 1  # an upper box holds 0 to 5 dice of its face
 ROW_DEAD = 0
-ROW_LOWER = 31
-ROW_YAHTZEE_0 = 44
-ROW_YAHTZEE_50 = 45
-N_ROWS = 46
+ROW_UPPER = 1
+ROW_LOWER = ROW_UPPER + N_UPPER * UPPER_ROWS - N_UPPER  # 31: lower box c is row 31 + c
+ROW_YAHTZEE_0 = ROW_LOWER + N_BOXES  # 44
+ROW_YAHTZEE_50 = ROW_YAHTZEE_0 + 1
+N_ROWS = ROW_YAHTZEE_50 + 1
+MAX_CANDIDATES = -(-N_BOXES // 4) * 4  # every box, padded to whole passes of four
 
 jit = njit(cache=True, fastmath=True, error_model="numpy", nogil=True)
 jit_inline = njit(cache=True, fastmath=True, error_model="numpy", nogil=True, inline="always")
@@ -50,14 +54,14 @@ def next_rows(mask, yf, u0, n, E, m, R):
     """Fill ``R`` with the value of each placement's next state, per lane."""
     for lane in range(n):
         R[ROW_DEAD, lane] = NEG
-    for c in range(13):
+    for c in range(N_BOXES):
         if mask >> c & 1:
             continue
         nm = mask | (1 << c)
-        if c < 6:
-            for k in range(6):
+        if c < N_UPPER:
+            for k in range(UPPER_ROWS):
                 p = (c + 1) * k
-                row = 1 + 6 * c + k
+                row = ROW_UPPER + UPPER_ROWS * c + k
                 for lane in range(n):
                     u = u0 + lane
                     nu = u + p
@@ -99,7 +103,7 @@ def _best_of(R, n, rows, adds, count, out):
 def candidates(mask, yf, r, m, rows, adds, cats):
     """The legal placements of roll ``r``: their rows of ``R``, points added, and boxes."""
     if mask >> YAHTZEE_BOX & 1:
-        for f in range(6):
+        for f in range(FACE_COUNT):
             if m.yahtzee_roll[f] == r:
                 return _joker_candidates(mask, yf, f, m, rows, adds, cats)
     return _candidates(mask, r, m, rows, adds, cats)
@@ -109,12 +113,12 @@ def candidates(mask, yf, r, m, rows, adds, cats):
 def _candidates(mask, r, m, rows, adds, cats):
     """The placements of roll ``r`` by the boxes' own definitions (no Joker)."""
     i = 0
-    for c in range(13):
+    for c in range(N_BOXES):
         if mask >> c & 1:
             continue
         cats[i] = c
-        if c < 6:
-            rows[i] = 1 + 6 * c + m.counts[r, c]
+        if c < N_UPPER:
+            rows[i] = ROW_UPPER + UPPER_ROWS * c + m.counts[r, c]
             adds[i] = 0.0
         elif c == YAHTZEE_BOX:
             p = m.points[r, c]
@@ -132,13 +136,13 @@ def _joker_candidates(mask, yf, f, m, rows, adds, cats):
     """The placements of five of face ``f + 1`` when the Yahtzee box is filled."""
     bonus = m.joker_bonus if yf == 1 else 0
     i = 0
-    for c in range(13):
+    for c in range(N_BOXES):
         p = m.joker[mask, f, c]
         if p < 0:
             continue
         cats[i] = c
-        if c < 6:
-            rows[i] = 1 + 6 * c + p // (c + 1)
+        if c < N_UPPER:
+            rows[i] = ROW_UPPER + UPPER_ROWS * c + p // (c + 1)
             adds[i] = bonus
         else:
             rows[i] = ROW_LOWER + c
@@ -154,7 +158,7 @@ def final_values(mask, yf, n, m, R, A, rows, adds, cats):
         count = _candidates(mask, r, m, rows, adds, cats)
         _best_of(R, n, rows, adds, count, A[ROLL_BASE + r])
     if mask >> YAHTZEE_BOX & 1:
-        for f in range(6):
+        for f in range(FACE_COUNT):
             count = _joker_candidates(mask, yf, f, m, rows, adds, cats)
             _best_of(R, n, rows, adds, count, A[ROLL_BASE + m.yahtzee_roll[f]])
 
@@ -166,7 +170,7 @@ def keep_means(A, n, add):
         c0, c1, c2, c3, c4, c5 = add[k, 0], add[k, 1], add[k, 2], add[k, 3], add[k, 4], add[k, 5]
         for lane in range(n):
             total = A[c0, lane] + A[c1, lane] + A[c2, lane] + A[c3, lane] + A[c4, lane]
-            A[k, lane] = (total + A[c5, lane]) * (1.0 / 6.0)
+            A[k, lane] = (total + A[c5, lane]) * (1.0 / FACE_COUNT)
 
 
 @jit
@@ -212,9 +216,9 @@ def build_layer(masks, reach, E, m):
         n = reach[mask] + 1
         R = np.empty((N_ROWS, n))
         A = np.empty((N_MS, n))
-        rows = np.empty(16, dtype=np.int64)
-        adds = np.empty(16)
-        cats = np.empty(16, dtype=np.int64)
+        rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
+        adds = np.empty(MAX_CANDIDATES)
+        cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
         tmp = np.empty(n)
         for yf in range(2 if mask >> YAHTZEE_BOX & 1 else 1):
             turn(mask, yf, 0, n, E, m, R, A, rows, adds, cats, tmp, none, none)

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import (
+    YAHTZEE_POINTS,
     Action,
     Category,
     IllegalMove,
@@ -27,8 +28,8 @@ from ..core import (
 )
 from . import policy
 from .advice import Advice, Option
-from .kernel import N_MS, N_ROWS, ROLL_BASE
-from .tables import UPPER_CAP, Model, model, reach_table
+from .kernel import N_MS, N_ROWS
+from .tables import ROLL_BASE, UPPER_CAP, Model, model, reach_table
 
 _KEEPS = Keep.all()
 _CACHE_STATES = 4096
@@ -39,7 +40,7 @@ TurnTables = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray
 def state_of(card: Scorecard) -> tuple[int, int, int]:
     """The solver's state of a card: (filled-box mask, Yahtzee box holds 50, capped subtotal)."""
     mask = sum(1 << c for c, points in card if points is not None)
-    holds_50 = 1 if card[Category.YAHTZEE] == 50 else 0
+    holds_50 = 1 if card[Category.YAHTZEE] == YAHTZEE_POINTS else 0
     subtotal = min(card.upper_subtotal, UPPER_CAP)
     if subtotal > reach_table()[mask]:
         raise InvalidInput("This card's upper boxes cannot add up to its upper subtotal.")
@@ -86,9 +87,9 @@ class TurnPlanner:
         card = situation.card
         R, K1, K2 = self.turn_tables(card)
         mask, yf, _ = state_of(card)
-        kinds = np.empty(48, dtype=np.int64)
-        ids = np.empty(48, dtype=np.int64)
-        values = np.empty(48)
+        kinds = np.empty(policy.MAX_OPTIONS, dtype=np.int64)
+        ids = np.empty(policy.MAX_OPTIONS, dtype=np.int64)
+        values = np.empty(policy.MAX_OPTIONS)
         count = policy.option_values(
             mask, yf, situation.dice.index, situation.rolls_left, self.model, R, K1, K2,
             kinds, ids, values,

@@ -9,12 +9,25 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from ..core import FACE_COUNT, ROLLS_PER_TURN, ROUNDS
 from .advice import TIE
-from .kernel import N_MS, N_ROWS, ROLL_BASE, YAHTZEE_BOX, candidates, jit, jit_parallel, turn
+from .kernel import (
+    MAX_CANDIDATES,
+    N_MS,
+    N_ROWS,
+    YAHTZEE_BOX,
+    candidates,
+    jit,
+    jit_parallel,
+    turn,
+)
+from .tables import MAX_SUB_KEEPS, N_UPPER, ROLL_BASE
 
 SCORE = 0
 KEEP = 1
-LOG_WIDTH = 6  # per turn: roll, keep, roll, keep, roll, box (-1 where unused)
+MAX_OPTIONS = MAX_CANDIDATES + MAX_SUB_KEEPS  # the boxes, then the keeps
+LOG_WIDTH = 2 * ROLLS_PER_TURN  # per turn: roll, keep, roll, keep, roll, box (-1 where unused)
+LOG_BOX = LOG_WIDTH - 1
 
 
 @jit
@@ -26,9 +39,9 @@ def turn_tables(mask, yf, u, E, m, R, K1, K2):
     two rolls left).
     """
     A = np.empty((N_MS, 1))
-    rows = np.empty(16, dtype=np.int64)
-    adds = np.empty(16)
-    cats = np.empty(16, dtype=np.int64)
+    rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
+    adds = np.empty(MAX_CANDIDATES)
+    cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
     tmp = np.empty(1)
     turn(mask, yf, u, 1, E, m, R, A, rows, adds, cats, tmp, K1, K2)
 
@@ -37,16 +50,16 @@ def turn_tables(mask, yf, u, E, m, R, K1, K2):
 def option_values(mask, yf, r, rolls_left, m, R, K1, K2, kinds, ids, values):
     """Every distinct option for roll ``r``: boxes first (scorecard order), then keeps of
     under five dice (in :meth:`Keep.all` order). Returns how many were written."""
-    rows = np.empty(16, dtype=np.int64)
-    adds = np.empty(16)
-    cats = np.empty(16, dtype=np.int64)
+    rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
+    adds = np.empty(MAX_CANDIDATES)
+    cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
     count = candidates(mask, yf, r, m, rows, adds, cats)
     for i in range(count):
         kinds[i] = SCORE
         ids[i] = cats[i]
         values[i] = R[rows[i], 0] + adds[i]
     if rolls_left > 0:
-        for j in range(32):
+        for j in range(MAX_SUB_KEEPS):
             k = m.sub_keeps[r, j]
             if k < 0:
                 break
@@ -84,7 +97,7 @@ def pick(values, count, temperature):
 def placement_points(mask, yf, r, c, m):
     """The points roll ``r`` scores in box ``c`` now, and the Yahtzee bonus it earns."""
     if mask >> YAHTZEE_BOX & 1:
-        for f in range(6):
+        for f in range(FACE_COUNT):
             if m.yahtzee_roll[f] == r:
                 return m.joker[mask, f, c], (m.joker_bonus if yf == 1 else 0)
     return m.points[r, c], 0
@@ -95,7 +108,7 @@ def throw(keep, m):
     """Throw the dice not kept; returns the roll index."""
     ms = keep
     while ms < ROLL_BASE:
-        ms = m.add[ms, np.random.randint(0, 6)]
+        ms = m.add[ms, np.random.randint(0, FACE_COUNT)]
     return ms - ROLL_BASE
 
 
@@ -124,11 +137,11 @@ def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, 
         R = np.empty((N_ROWS, 1))
         K1 = np.empty((N_MS, 1))
         K2 = np.empty((N_MS, 1))
-        kinds = np.empty(48, dtype=np.int64)
-        ids = np.empty(48, dtype=np.int64)
-        values = np.zeros(48)
+        kinds = np.empty(MAX_OPTIONS, dtype=np.int64)
+        ids = np.empty(MAX_OPTIONS, dtype=np.int64)
+        values = np.zeros(MAX_OPTIONS)
         mask, u, yf, total, upper, n_bonus = 0, 0, 0, 0, 0, 0
-        for t in range(13):
+        for t in range(ROUNDS):
             if t == 0:
                 R[:], K1[:], K2[:] = R0, K1_0, K2_0
             else:
@@ -138,7 +151,7 @@ def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, 
             if g < log.shape[0]:
                 log[g, t, :] = -1
                 log[g, t, 0] = r
-            rolls_left = 2
+            rolls_left = ROLLS_PER_TURN - 1
             while True:
                 count = option_values(mask, yf, r, rolls_left, m, R, K1, K2, kinds, ids, values)
                 choice = (
@@ -154,11 +167,11 @@ def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, 
                 step += 1
             c = ids[choice]
             if g < log.shape[0]:
-                log[g, t, 5] = c
+                log[g, t, LOG_BOX] = c
             p, bonus = placement_points(mask, yf, r, c, m)
             total += p + bonus
             n_bonus += 1 if bonus > 0 else 0
-            if c < 6:
+            if c < N_UPPER:
                 if upper < m.cap <= upper + p:
                     total += int(m.upper_bonus)
                 upper += p

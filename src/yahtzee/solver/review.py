@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..core import Action, Game, GameStarted, Rolled, Score, Scored, Situation
 from ..core import state as machine
-from .advice import Advice, action_text
+from .advice import TIE, Advice, action_text
 from .solver import cached_solver
 
 
@@ -49,7 +49,7 @@ class PlayerReview:
 
     def costliest(self, n: int = 3) -> list[Decision]:
         ranked = sorted(self.decisions, key=lambda d: -d.loss)
-        return [d for d in ranked[:n] if d.loss > 1e-9]
+        return [d for d in ranked[:n] if d.loss > TIE]
 
 
 def decisions(game: Game) -> Iterable[Decision]:

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core import InvalidInput, RuleSet
+from ..core import ROUNDS, UPPER_BONUS_THRESHOLD, BotSpec, InvalidInput, RuleSet
 from . import policy
-from .solver import TABLE_SHAPE, cached_solver
+from .solver import TABLE_SHAPE, Progress, cached_solver
 from .strategies import LEVEL_TEMPERATURES, _heuristic, strategy_name
 from .tables import model
 
@@ -39,7 +39,7 @@ class SeatResult:
             "min": int(totals.min()),
             "max": int(totals.max()),
             "percentiles": {str(p): float(np.percentile(totals, p)) for p in PERCENTILES},
-            "upper_bonus_rate": float((self.uppers >= 63).mean()),
+            "upper_bonus_rate": float((self.uppers >= UPPER_BONUS_THRESHOLD).mean()),
             "yahtzee_rate": float(self.yahtzees.mean()),
             "yahtzee_bonuses_per_game": float(self.bonuses.mean()),
         }
@@ -76,35 +76,45 @@ class Simulation:
         return data
 
 
-def _kernel_args(name: str, rules: RuleSet) -> tuple[npt.NDArray[np.float64], float, bool]:
+def _kernel_args(
+    name: str, rules: RuleSet, progress: Progress | None
+) -> tuple[npt.NDArray[np.float64], float, bool]:
     if name == "random":
         return np.zeros(TABLE_SHAPE), 0.0, True
     if name == "greedy":
         return np.zeros(TABLE_SHAPE), 0.0, False
     if name == "heuristic":
         return _heuristic(), 0.0, False
-    temperature = LEVEL_TEMPERATURES[int(name[5:])] if name.startswith("level") else 0.0
-    return cached_solver(rules).table, temperature, False
+    level = BotSpec.parse(name).level
+    temperature = LEVEL_TEMPERATURES[level] if level is not None else 0.0
+    return cached_solver(rules, progress=progress).table, temperature, False
 
 
 def simulate(
-    strategies: Sequence[str], games: int, seed: int = 0, rules: RuleSet | None = None
+    strategies: Sequence[str],
+    games: int,
+    seed: int = 0,
+    rules: RuleSet | None = None,
+    *,
+    progress: Progress | None = None,
 ) -> Simulation:
     """Play ``games`` games with one seat per strategy (each seat plays its own card with
-    its own dice; they compare totals at the end)."""
+    its own dice; they compare totals at the end). ``progress`` hears of the solver's
+    build when a strategy needs a table that is not cached yet."""
     rule_set = rules or RuleSet.official()
     if games < 1:
         raise InvalidInput("Simulate at least one game.")
     if not 0 <= seed < 2**31:
         raise InvalidInput("The seed is a whole number from 0 to 2147483647.")
     seats = []
+    no_log = np.zeros((0, ROUNDS, policy.LOG_WIDTH), dtype=np.int64)
     for index, raw in enumerate(strategies):
         name = strategy_name(raw)
-        table, temperature, uniform = _kernel_args(name, rule_set)
+        table, temperature, uniform = _kernel_args(name, rule_set, progress)
         totals, uppers, yahtzees, bonuses = (np.zeros(games, dtype=np.int64) for _ in range(4))
         policy.simulate(
             games, seed, index, table, model(rule_set), temperature, uniform,
-            totals, uppers, yahtzees, bonuses, np.zeros((0, 13, policy.LOG_WIDTH), dtype=np.int64),
+            totals, uppers, yahtzees, bonuses, no_log,
         )  # fmt: skip
         seats.append(SeatResult(name, totals, uppers, yahtzees, bonuses))
     return Simulation(rule_set, seed, tuple(seats))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Self
@@ -15,12 +15,15 @@ from . import kernel
 from .advice import Advice
 from .cache import CorruptTable, read_table, table_path, write_table
 from .planner import TurnPlanner
-from .tables import N_MASKS, UPPER_CAP, model, reach_table
+from .tables import N_BOXES, N_MASKS, UPPER_CAP, model, reach_table
 
 SOLVER_VERSION = 1
 TABLE_SHAPE = (N_MASKS, 2, UPPER_CAP + 1)
 
 Progress = Callable[[int, int], None]
+"""Hears ``(done, total)`` as the solver builds a table, for a front end to draw."""
+
+_log = logging.getLogger(__name__)
 
 
 def build_table(rules: RuleSet, progress: Progress | None = None) -> npt.NDArray[np.float64]:
@@ -28,16 +31,18 @@ def build_table(rules: RuleSet, progress: Progress | None = None) -> npt.NDArray
 
     ``E[mask, yf, u]``: filled boxes ``mask``, the Yahtzee box holds 50 (``yf``), capped
     upper subtotal ``u``. States with k boxes filled need only those with k + 1, so the
-    table is built one layer at a time, each layer's masks in parallel.
+    table is built one layer at a time, each layer's masks in parallel; ``progress`` hears
+    of each layer done.
     """
     m, reach = model(rules), reach_table()
     table = np.zeros(TABLE_SHAPE)
     filled = np.array([bin(mask).count("1") for mask in range(N_MASKS)])
-    for done, k in enumerate(range(12, -1, -1)):
+    layers = range(N_BOXES - 1, -1, -1)
+    for done, k in enumerate(layers, start=1):
         masks = np.nonzero(filled == k)[0].astype(np.int32)
         kernel.build_layer(masks, reach, table, m)
-        if progress is not None:
-            progress(done + 1, 13)
+        if progress:
+            progress(done, len(layers))
     return table
 
 
@@ -52,18 +57,11 @@ class Solver(TurnPlanner):
     # Building and loading ------------------------------------------------------------
 
     @classmethod
-    def build(cls, rules: RuleSet | str | None = None, *, progress: bool = False) -> Self:
-        """Solve the rule set now (about a second once the kernels are compiled)."""
+    def build(cls, rules: RuleSet | str | None = None, *, progress: Progress | None = None) -> Self:
+        """Solve the rule set now (about a second once the kernels are compiled);
+        ``progress`` hears ``(done, total)`` as it goes."""
         rule_set = _rules(rules)
-        if not progress:
-            return cls(rule_set, build_table(rule_set))
-        from rich.console import Console  # noqa: PLC0415 - only for the terminal
-        from rich.progress import Progress as Bar  # noqa: PLC0415
-
-        with Bar(console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task(f"Solving {rule_set.name}", total=13)
-            table = build_table(rule_set, lambda done, total: bar.update(task, completed=done))
-        return cls(rule_set, table)
+        return cls(rule_set, build_table(rule_set, progress))
 
     @classmethod
     def load(
@@ -71,9 +69,10 @@ class Solver(TurnPlanner):
         rules: RuleSet | str | None = None,
         *,
         directory: Path | None = None,
-        progress: bool = False,
+        progress: Progress | None = None,
     ) -> Self:
-        """The cached table, checked; built and cached when missing or not trustworthy."""
+        """The cached table, checked; built and cached when missing or not trustworthy
+        (``progress`` hears of a build; why a cached table was not used is logged)."""
         rule_set = _rules(rules)
         path = cls.path_for(rule_set, directory)
         try:
@@ -84,15 +83,14 @@ class Solver(TurnPlanner):
         except FileNotFoundError:
             pass
         except CorruptTable as why:
-            print(f"yahtzee: rebuilding the solver table: {why}", file=sys.stderr)
+            _log.warning("rebuilding the solver table: %s", why)
         except OSError as error:
-            print(f"yahtzee: cannot read the solver cache ({error}); solving now", file=sys.stderr)
+            _log.warning("cannot read the solver cache (%s); solving now", error)
         solver = cls.build(rule_set, progress=progress)
         try:
             solver.save(directory)
         except OSError as error:
-            print(f"yahtzee: cannot cache the solver table ({error}); it is kept in memory",
-                  file=sys.stderr)  # fmt: skip
+            _log.warning("cannot cache the solver table (%s); it is kept in memory", error)
         return solver
 
     @staticmethod
@@ -122,14 +120,13 @@ class Solver(TurnPlanner):
 _LOADED: dict[str, Solver] = {}
 
 
-def cached_solver(rules: RuleSet, *, progress: bool | None = None) -> Solver:
-    """One loaded solver per rule set for the whole process. Building a missing table
-    shows a progress bar when stderr is a terminal (``progress=False``: never, as inside
-    the full-screen game)."""
+def cached_solver(rules: RuleSet, *, progress: Progress | None = None) -> Solver:
+    """One loaded solver per rule set for the whole process (loaded, or built and cached,
+    on first use). ``progress`` hears ``(done, total)`` while a missing table is built;
+    drawing it is the front end's business."""
     key = rules.scoring_key
     if key not in _LOADED:
-        show = sys.stderr.isatty() if progress is None else progress
-        _LOADED[key] = Solver.load(rules, progress=show)
+        _LOADED[key] = Solver.load(rules, progress=progress)
     return _LOADED[key]
 
 

@@ -28,16 +28,17 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..core import Action, Game, InvalidInput, Keep, RuleSet, Score, Situation
+from ..core import LEVELS, UPPER_BONUS, Action, BotSpec, RuleSet, Situation
 from .planner import TurnPlanner
 from .solver import TABLE_SHAPE, cached_solver
-from .tables import N_MASKS, UPPER_CAP
+from .tables import N_BOXES, N_MASKS, N_UPPER, UPPER_CAP
 
-LEVEL_TEMPERATURES = {1: 2.5, 2: 1.5, 3: 1.0, 4: 0.5, 5: 0.0}
+LEVEL_TEMPERATURES = dict(zip(LEVELS, (2.5, 1.5, 1.0, 0.5, 0.0), strict=True))
 
 # Par of each box in scorecard order: roughly its average in optimal play.
 PAR = (1.9, 5.3, 8.6, 12.2, 15.7, 19.2, 21.7, 13.1, 22.6, 29.5, 32.7, 16.9, 22.0)
 BONUS_SLACK = 10.0
+PACE_PER_FACE = 3  # on pace for the upper bonus: three of each number
 
 
 @runtime_checkable
@@ -79,12 +80,14 @@ def heuristic_table() -> npt.NDArray[np.float64]:
     table = np.zeros(TABLE_SHAPE)
     subtotals = np.arange(UPPER_CAP + 1)
     for mask in range(N_MASKS):
-        open_boxes = [c for c in range(13) if not mask >> c & 1]
-        pace = sum(3 * (c + 1) for c in open_boxes if c < 6)
+        open_boxes = [c for c in range(N_BOXES) if not mask >> c & 1]
+        pace = sum(PACE_PER_FACE * (c + 1) for c in open_boxes if c < N_UPPER)
         credit = np.zeros(UPPER_CAP + 1)
         if pace:
             need = UPPER_CAP - subtotals
-            credit = 35.0 * np.clip((pace - need + BONUS_SLACK) / (2 * BONUS_SLACK), 0.0, 1.0)
+            credit = UPPER_BONUS * np.clip(
+                (pace - need + BONUS_SLACK) / (2 * BONUS_SLACK), 0.0, 1.0
+            )
             credit[subtotals >= UPPER_CAP] = 0.0
         table[mask, :, :] = sum(PAR[c] for c in open_boxes) + credit
     return table
@@ -123,36 +126,17 @@ STRATEGIES: dict[str, Callable[[RuleSet, random.Random], Strategy]] = {
 
 
 def strategy(
-    name: str, rules: RuleSet | None = None, seed: int | random.Random | None = None
+    spec: BotSpec | str, rules: RuleSet | None = None, seed: int | random.Random | None = None
 ) -> Strategy:
-    """A strategy by name: ``random``, ``greedy``, ``heuristic``, ``optimal``, ``level1``-``5``."""
-    key = strategy_name(name)
+    """A strategy for a :class:`BotSpec` (or its text: ``random``, ``greedy``, ``heuristic``,
+    ``optimal``, ``level1``-``level5``; ``"5"`` and ``"Level 5"`` mean ``level5``)."""
+    key = strategy_name(spec)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     built = STRATEGIES[key](rules or RuleSet.official(), rng)
     built.name = key
     return built
 
 
-def strategy_name(name: str) -> str:
+def strategy_name(spec: BotSpec | str) -> str:
     """The registered name of a strategy (``"5"`` and ``"Level 5"`` mean ``level5``)."""
-    key = str(name).strip().lower().replace(" ", "")
-    key = f"level{key}" if key.isdigit() else key
-    if key not in STRATEGIES:
-        raise InvalidInput(f"Unknown strategy {name!r}. Strategies: {', '.join(STRATEGIES)}.")
-    return key
-
-
-def play_turn(game: Game, player: Strategy) -> None:
-    """Let ``player`` take the whole current turn (or the playoff roll) in ``game``."""
-    seat = game.current_player
-    game.roll()
-    while game.current_player == seat and not game.is_over:
-        situation = game.situation()
-        if situation is None:  # a playoff roll has nothing to decide
-            return
-        action = player.choose(situation)
-        if isinstance(action, Keep):
-            game.roll(action)
-        elif isinstance(action, Score):
-            game.score(action.category)
-            return
+    return (spec if isinstance(spec, BotSpec) else BotSpec.parse(spec)).key

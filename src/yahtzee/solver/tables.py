@@ -17,8 +17,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import (
+    DICE_COUNT,
+    FACE_COUNT,
+    FACES,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
+    YAHTZEE_POINTS,
     Category,
     Dice,
     Keep,
@@ -27,10 +31,12 @@ from ..core import (
     score,
 )
 
-N_MULTISETS = 462
-N_ROLLS = 252
+N_MULTISETS = len(Keep.all())  # 462
+N_ROLLS = len(Dice.all())  # 252
 ROLL_BASE = N_MULTISETS - N_ROLLS  # 210
-N_BOXES = 13
+N_BOXES = len(Category)
+N_UPPER = len(Category.upper())
+MAX_SUB_KEEPS = 1 << DICE_COUNT  # a roll's distinct keeps of under five dice, -1 padded
 N_MASKS = 1 << N_BOXES
 ALL_FILLED = N_MASKS - 1
 YAHTZEE_BIT = 1 << Category.YAHTZEE
@@ -58,25 +64,25 @@ def dice_tables() -> DiceTables:
     keeps = Keep.all()
     index = {k.faces: i for i, k in enumerate(keeps)}
     size = np.array([len(k) for k in keeps], dtype=np.int32)
-    add = np.full((N_MULTISETS, 6), -1, dtype=np.int32)
-    remove = np.repeat(np.arange(N_MULTISETS, dtype=np.int32)[:, None], 6, axis=1)
+    add = np.full((N_MULTISETS, FACE_COUNT), -1, dtype=np.int32)
+    remove = np.repeat(np.arange(N_MULTISETS, dtype=np.int32)[:, None], FACE_COUNT, axis=1)
     for i, k in enumerate(keeps):
-        for f in range(6):
-            if len(k) < 5:
-                add[i, f] = index[tuple(sorted((*k.faces, f + 1)))]
-            if f + 1 in k.faces:
+        for f, face in enumerate(FACES):
+            if len(k) < DICE_COUNT:
+                add[i, f] = index[tuple(sorted((*k.faces, face)))]
+            if face in k.faces:
                 faces = list(k.faces)
-                faces.remove(f + 1)
+                faces.remove(face)
                 remove[i, f] = index[tuple(faces)]
     rolls = Dice.all()
     assert all(index[d.faces] == ROLL_BASE + r for r, d in enumerate(rolls))
     counts = np.array([d.counts for d in rolls], dtype=np.int32)
     probability = np.array([float(d.probability) for d in rolls])
-    sub_keeps = np.full((N_ROLLS, 32), -1, dtype=np.int32)
+    sub_keeps = np.full((N_ROLLS, MAX_SUB_KEEPS), -1, dtype=np.int32)
     for r, d in enumerate(rolls):
-        subs = [index[k.faces] for k in d.keeps() if len(k) < 5]
+        subs = [index[k.faces] for k in d.keeps() if len(k) < DICE_COUNT]
         sub_keeps[r, : len(subs)] = subs
-    yahtzee_roll = np.array([Dice((f,) * 5).index for f in range(1, 7)], dtype=np.int32)
+    yahtzee_roll = np.array([d.index for d in _yahtzees()], dtype=np.int32)
     return DiceTables(size, add, remove, counts, probability, sub_keeps, yahtzee_roll)
 
 
@@ -99,15 +105,15 @@ class ScoringTables:
 def scoring_tables(rules: RuleSet) -> ScoringTables:
     rolls = Dice.all()
     points = np.array([[score(c, d) for c in Category] for d in rolls], dtype=np.int32)
-    joker = np.full((N_MASKS, 6, N_BOXES), -1, dtype=np.int32)
+    joker = np.full((N_MASKS, FACE_COUNT, N_BOXES), -1, dtype=np.int32)
     bonus = 0
-    yahtzees = [Dice((f + 1,) * 5) for f in range(6)]
+    yahtzees = _yahtzees()
     for mask in range(YAHTZEE_BIT, ALL_FILLED):
         if not mask & YAHTZEE_BIT:
             continue
         open_boxes = [c for c in Category if not mask >> c & 1]
         for f, dice in enumerate(yahtzees):
-            for p in placements(dice, open_boxes, 50, rules):
+            for p in placements(dice, open_boxes, YAHTZEE_POINTS, rules):
                 joker[mask, f, p.category] = p.points
                 bonus = p.yahtzee_bonus
     return ScoringTables(points, joker, bonus)
@@ -115,7 +121,12 @@ def scoring_tables(rules: RuleSet) -> ScoringTables:
 
 def upper_reach(mask: int) -> int:
     """The highest capped upper subtotal a card with these boxes filled can have."""
-    return min(UPPER_CAP, sum(5 * (c + 1) for c in range(6) if mask >> c & 1))
+    return min(UPPER_CAP, sum(DICE_COUNT * c.face for c in Category.upper() if mask >> c & 1))
+
+
+def _yahtzees() -> tuple[Dice, ...]:
+    """Five of a kind of each face, in face order."""
+    return tuple(Dice((face,) * DICE_COUNT) for face in FACES)
 
 
 class Model(NamedTuple):

@@ -3,6 +3,7 @@
 from .engine import DATABASE_ENV, default_url
 from .queries import HighScore, PlayerStats, high_scores, history, stats, unfinished
 from .store import GameSummary, Seat, Store, StoreError
+from .tables import TableRecord, TableSeatRecord
 from .transfer import export_csv, export_json, import_games
 
 __all__ = [
@@ -13,6 +14,8 @@ __all__ = [
     "Seat",
     "Store",
     "StoreError",
+    "TableRecord",
+    "TableSeatRecord",
     "default_url",
     "export_csv",
     "export_json",

@@ -9,9 +9,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..core import UPPER_BONUS_THRESHOLD, YahtzeeError
+from ..core import UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, YAHTZEE_POINTS, BotSpec, YahtzeeError
 from .schema import cards, games, players, seats
-from .store import ACTIVE, FINISHED, GameSummary, Store, _utc
+from .store import ACTIVE, FINISHED, GameSummary, Store, utc
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,7 @@ class PlayerStats:
     upper_bonus_rate: float
     yahtzee_rate: float
     yahtzee_bonuses: int
+    hinted_games: int
     reviewed_games: int
     loss_per_game: float | None
     loss_per_decision: float | None
@@ -90,26 +91,32 @@ def _finished_cards(store: Store, player: str | None, rules: str | None) -> list
         select(
             players.c.name, cards.c.total, cards.c.upper_subtotal, cards.c.yahtzee_box,
             cards.c.yahtzee_bonus, cards.c.winner, cards.c.decisions, cards.c.advisor_loss,
-            cards.c.game_id, games.c.finished_at, games.c.rules,
+            cards.c.game_id, games.c.finished_at, games.c.rules, seats.c.bot,
+            seats.c.hints_used,
         )
         .join(seats, (seats.c.game_id == cards.c.game_id) & (seats.c.seat == cards.c.seat))
         .join(players, players.c.id == seats.c.player_id)
         .join(games, games.c.id == cards.c.game_id)
         .where(games.c.status == FINISHED)
     )  # fmt: skip
-    if player is not None:
-        query = query.where(players.c.name == player)
     if rules is not None:
         query = query.where(games.c.rules == rules)
     with store.engine.connect() as connection:
-        return list(connection.execute(query))
+        rows = list(connection.execute(query))
+    return [r for r in rows if player is None or who(r) == player]
+
+
+def who(row: Any) -> str:
+    """Whose record a finished card is: a human by name; a bot by its strategy and level
+    (``Bot (level 3)``), whatever it was called at its table."""
+    return BotSpec.parse(row.bot).label if row.bot else str(row.name)
 
 
 def stats(store: Store, player: str | None = None, rules: str | None = None) -> list[PlayerStats]:
     """Per player over finished games (all players when ``player`` is None), by name."""
     by_player: dict[str, list[Any]] = {}
     for row in _finished_cards(store, player, rules):
-        by_player.setdefault(row.name, []).append(row)
+        by_player.setdefault(who(row), []).append(row)
     result = []
     for name in sorted(by_player, key=str.casefold):
         rows = by_player[name]
@@ -127,8 +134,9 @@ def stats(store: Store, player: str | None = None, rules: str | None = None) -> 
                 std_dev=statistics.stdev(totals) if len(totals) > 1 else 0.0,
                 upper_bonus_rate=sum(r.upper_subtotal >= UPPER_BONUS_THRESHOLD for r in rows)
                 / len(rows),
-                yahtzee_rate=sum(r.yahtzee_box == 50 for r in rows) / len(rows),
-                yahtzee_bonuses=sum(r.yahtzee_bonus for r in rows) // 100,
+                yahtzee_rate=sum(r.yahtzee_box == YAHTZEE_POINTS for r in rows) / len(rows),
+                yahtzee_bonuses=sum(r.yahtzee_bonus for r in rows) // YAHTZEE_BONUS,
+                hinted_games=sum(1 for r in rows if r.hints_used),
                 reviewed_games=len(reviewed),
                 loss_per_game=loss / len(reviewed) if reviewed else None,
                 loss_per_decision=loss / decisions if decisions else None,
@@ -141,6 +149,6 @@ def high_scores(store: Store, rules: str = "official", limit: int = 10) -> list[
     """The best finished totals under a rule set, best first (earlier games first on ties)."""
     rows = sorted(_finished_cards(store, None, rules), key=lambda r: (-r.total, r.finished_at))
     return [
-        HighScore(rank + 1, r.name, r.total, r.game_id, _utc(r.finished_at))
+        HighScore(rank + 1, who(r), r.total, r.game_id, utc(r.finished_at))
         for rank, r in enumerate(rows[:limit])
     ]

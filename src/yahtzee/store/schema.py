@@ -18,6 +18,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -52,6 +53,7 @@ seats = Table(
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
     Column("kind", String(16), nullable=False),
     Column("bot", String(32), nullable=True),
+    Column("hints_used", Boolean, nullable=False, server_default=false()),
 )
 
 events = Table(

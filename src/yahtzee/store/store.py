@@ -11,12 +11,14 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
-from ..core import DiceSource, Game, InvalidInput, YahtzeeError
+from ..core import BotSpec, DiceSource, Game, InvalidInput, YahtzeeError
 from . import migrate
 from .engine import make_engine, retrying
 from .records import card_rows
 from .schema import cards, events, games, players, seats
 
+MIN_ID_PREFIX = 4
+"""How many characters of a game's id name it on the command line."""
 ACTIVE = "active"
 FINISHED = "finished"
 
@@ -29,10 +31,10 @@ class StoreError(YahtzeeError):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """Who sits in a seat: a human by name, or a bot (``bot`` names its strategy)."""
+    """Who sits in a seat: a human by name, or a bot (``bot``: its strategy and level)."""
 
     name: str
-    bot: str | None = None
+    bot: BotSpec | None = None
 
     @property
     def kind(self) -> str:
@@ -105,11 +107,11 @@ class Store:
                 for index, seat in enumerate(chosen):
                     connection.execute(
                         insert(seats).values(
-                            game_id=new_id, seat=index, player_id=_player_id(connection, seat.name),
-                            kind=seat.kind, bot=seat.bot,
+                            game_id=new_id, seat=index, player_id=player_id(connection, seat.name),
+                            kind=seat.kind, bot=seat.bot.key if seat.bot else None,
                         )
                     )  # fmt: skip
-                _append(connection, new_id, game, 0)
+                append_events(connection, new_id, game, 0)
             return new_id
 
         return retrying(work)
@@ -127,7 +129,7 @@ class Store:
                 ).first()
                 if row is None:
                     raise StoreError(f"No game {game_id} in the records.")
-                return _append(connection, game_id, game, row.event_count)
+                return append_events(connection, game_id, game, row.event_count)
 
         return retrying(work)
 
@@ -142,15 +144,22 @@ class Store:
                     ).scalar()
                     if stored is None:
                         raise StoreError(f"No game {game_id} in the records.")
-                    _append(connection, game_id, game, int(stored))
+                    append_events(connection, game_id, game, int(stored))
 
         retrying(work)
 
-    def mark_hints_used(self, game_id: str) -> None:
+    def mark_hints_used(self, game_id: str, seat: int) -> None:
+        """Record that the player at ``seat`` asked the advisor during the game."""
+
         def work() -> None:
             with self.engine.begin() as connection:
                 connection.execute(
                     update(games).where(games.c.id == game_id).values(hints_used=True)
+                )
+                connection.execute(
+                    update(seats)
+                    .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                    .values(hints_used=True)
                 )
 
         retrying(work)
@@ -173,8 +182,10 @@ class Store:
     def resolve(self, game_id: str) -> str:
         """The full id of a game from its id or a unique prefix of it."""
         prefix = game_id.strip().lower()
-        if len(prefix) < 4 or not all(c in "0123456789abcdef-" for c in prefix):
-            raise InvalidInput(f"{game_id!r} is not a game id (at least 4 of its characters).")
+        if len(prefix) < MIN_ID_PREFIX or not all(c in "0123456789abcdef-" for c in prefix):
+            raise InvalidInput(
+                f"{game_id!r} is not a game id (at least {MIN_ID_PREFIX} of its characters)."
+            )
         with self.engine.connect() as connection:
             found = connection.execute(
                 select(games.c.id).where(games.c.id.startswith(prefix)).limit(2)
@@ -213,7 +224,15 @@ class Store:
                 .where(seats.c.game_id == game_id)
                 .order_by(seats.c.seat)
             ).all()
-        return [Seat(name, bot) for name, bot in rows]
+        return [Seat(name, BotSpec.parse(bot) if bot else None) for name, bot in rows]
+
+    def hinted_seats(self, game_id: str) -> frozenset[int]:
+        """The seats whose players asked the advisor during the game."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(seats.c.seat).where(seats.c.game_id == game_id, seats.c.hints_used)
+            ).all()
+        return frozenset(int(seat) for (seat,) in rows)
 
     def summaries(self, ids: Sequence[str]) -> list[GameSummary]:
         """Summaries of the given games, in the given order."""
@@ -247,8 +266,8 @@ class Store:
             scored = totals.get(game_id, {})
             result.append(
                 GameSummary(
-                    row.id, row.rules, row.status, _utc(row.created_at), _utc(row.updated_at),
-                    _utc(row.finished_at) if row.finished_at else None, row.seed,
+                    row.id, row.rules, row.status, utc(row.created_at), utc(row.updated_at),
+                    utc(row.finished_at) if row.finished_at else None, row.seed,
                     bool(row.hints_used), row.event_count, tuple(seated),
                     tuple(scored[s][0] if s in scored else None for s in range(len(seated))),
                     tuple(seated[s] for s in range(len(seated)) if s in scored and scored[s][1]),
@@ -264,7 +283,7 @@ class Store:
             return int(connection.execute(query).scalar_one())
 
 
-def _player_id(connection: Connection, name: str) -> int:
+def player_id(connection: Connection, name: str) -> int:
     found = connection.execute(select(players.c.id).where(players.c.name == name)).scalar()
     if found is not None:
         return int(found)
@@ -272,7 +291,7 @@ def _player_id(connection: Connection, name: str) -> int:
     return int(result.inserted_primary_key[0])  # type: ignore[index]
 
 
-def _append(connection: Connection, game_id: str, game: Game, stored: int) -> int:
+def append_events(connection: Connection, game_id: str, game: Game, stored: int) -> int:
     """Write events ``stored`` onwards; finish the game's row when it is over."""
     log = game.events
     if stored > len(log):
@@ -297,5 +316,5 @@ def _append(connection: Connection, game_id: str, game: Game, stored: int) -> in
     return len(fresh)
 
 
-def _utc(stamp: datetime) -> datetime:
+def utc(stamp: datetime) -> datetime:
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)

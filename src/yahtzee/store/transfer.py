@@ -11,10 +11,10 @@ from typing import Any
 
 from sqlalchemy import insert, select, update
 
-from ..core import Category, Game, InvalidInput, YahtzeeError
+from ..core import BotSpec, Category, Game, InvalidInput, YahtzeeError
 from .engine import retrying
 from .schema import cards, games, seats
-from .store import Seat, Store, _append, _player_id, _utc
+from .store import Seat, Store, append_events, player_id, utc
 
 FORMAT = "yahtzee-records"
 VERSION = 1
@@ -22,7 +22,7 @@ CSV_BOXES = [c.key for c in Category]
 CSV_FIELDS = [
     "game_id", "rules", "seed", "status", "created_at", "updated_at", "finished_at",
     "hints_used", "seat", "player", "bot", "total", *CSV_BOXES, "yahtzee_bonus", "place",
-    "winner", "decisions", "advisor_loss", "events",
+    "winner", "decisions", "advisor_loss", "seat_hints_used", "events",
 ]  # fmt: skip
 
 
@@ -39,6 +39,7 @@ def export_games(store: Store) -> list[dict[str, Any]]:
         game = Game.replay(log)
         finished = game.is_over
         standings = {s.player: s for s in game.standings()} if finished else {}
+        hinted = store.hinted_seats(summary.id)
         result.append(
             {
                 "id": summary.id,
@@ -53,7 +54,8 @@ def export_games(store: Store) -> list[dict[str, Any]]:
                     {
                         "seat": index,
                         "player": seat.name,
-                        "bot": seat.bot,
+                        "bot": seat.bot.key if seat.bot else None,
+                        "hints_used": index in hinted,
                         "card": game.cards[index].to_dict(),
                         "place": standings[index].place if finished else None,
                         "winner": standings[index].winner if finished else None,
@@ -94,6 +96,7 @@ def export_csv(store: Store) -> str:
                     "winner": "" if seat["winner"] is None else int(seat["winner"]),
                     "decisions": "" if seat["decisions"] is None else seat["decisions"],
                     "advisor_loss": "" if seat["advisor_loss"] is None else seat["advisor_loss"],
+                    "seat_hints_used": int(seat["hints_used"]),
                     "events": json.dumps(game["events"], separators=(",", ":")),
                 }
             )  # fmt: skip
@@ -121,6 +124,7 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
                 "seat": int(row["seat"]), "player": row["player"], "bot": row["bot"] or None,
                 "decisions": int(row["decisions"]) if row["decisions"] else None,
                 "advisor_loss": float(row["advisor_loss"]) if row["advisor_loss"] else None,
+                "hints_used": row.get("seat_hints_used") == "1",
             }
         )  # fmt: skip
     return list(found.values())
@@ -165,7 +169,7 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
     game_id = str(item["id"])
     game = Game.replay(item["events"])
     seats_ = sorted(item["seats"], key=lambda s: s["seat"])
-    chosen = [Seat(s["player"], s.get("bot")) for s in seats_]
+    chosen = [Seat(s["player"], BotSpec.parse(s["bot"]) if s.get("bot") else None) for s in seats_]
     if [s.name for s in chosen] != list(game.players):
         raise InvalidInput("its seats do not match its event log.")
     try:
@@ -191,10 +195,12 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
             )  # fmt: skip
             for index, seat in enumerate(chosen):
                 connection.execute(
-                    insert(seats).values(game_id=game_id, seat=index, kind=seat.kind, bot=seat.bot,
-                                         player_id=_player_id(connection, seat.name))
+                    insert(seats).values(game_id=game_id, seat=index, kind=seat.kind,
+                                         bot=seat.bot.key if seat.bot else None,
+                                         player_id=player_id(connection, seat.name),
+                                         hints_used=bool(seats_[index].get("hints_used")))
                 )  # fmt: skip
-            _append(connection, game_id, game, 0)
+            append_events(connection, game_id, game, 0)
             connection.execute(
                 update(games).where(games.c.id == game_id).values(updated_at=updated,
                                                                   finished_at=finished)
@@ -212,4 +218,4 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
 
 
 def _stamp(text: str) -> datetime:
-    return _utc(datetime.fromisoformat(text))
+    return utc(datetime.fromisoformat(text))

@@ -8,12 +8,15 @@ from textual.app import App
 from textual.binding import Binding
 
 from ..core import InvalidInput, RuleSet
-from ..store import Store, stats, unfinished
+from ..service import GameSession
+from ..store import Seat, Store, stats, unfinished
 from .help_screen import HelpScreen
 from .play_screen import PlayScreen
 from .records_screen import HistoryScreen, StatsScreen
-from .session import SeatPlan, Session
 from .setup_screen import NewGameScreen, ResumeScreen
+
+BASE_SCREENS = 2
+"""Textual's default screen and the new-game screen: the bottom of the stack."""
 
 
 class YahtzeeApp(App[None]):
@@ -35,7 +38,7 @@ class YahtzeeApp(App[None]):
         self.seed = seed
         self.bot_pause = bot_pause
         self.offer_resume = offer_resume
-        self.session: Session | None = None
+        self.session: GameSession | None = None
         self.theme = "textual-dark" if dark else "textual-light"
 
     def on_mount(self) -> None:
@@ -49,18 +52,18 @@ class YahtzeeApp(App[None]):
 
     def _resume(self, game_id: str) -> None:
         assert self.store is not None
-        self.open_session(Session.resume(self.store, game_id, self.seed))
+        self.open_session(GameSession.resume(self.store, game_id, seed=self.seed))
 
     def start_game(
-        self, plans: Sequence[SeatPlan], rules: RuleSet, seed: int | None, hints: bool
+        self, seats: Sequence[Seat], rules: RuleSet, seed: int | None, hints: bool
     ) -> None:
-        names = [p.name for p in plans]
+        names = [s.name for s in seats]
         if len({n.casefold() for n in names}) != len(names):
             raise InvalidInput("Two seats have the same name; give each a different name.")
         seed = self.seed if seed is None else seed
-        self.open_session(Session.new(plans, rules, self.store, seed=seed, hints=hints))
+        self.open_session(GameSession.new(seats, rules, store=self.store, seed=seed, hints=hints))
 
-    def open_session(self, session: Session) -> None:
+    def open_session(self, session: GameSession) -> None:
         self.session = session
         best = None
         if self.store is not None and len(session.seats) == 1 and not session.is_bot(0):
@@ -69,7 +72,7 @@ class YahtzeeApp(App[None]):
         self.push_screen(PlayScreen(session, self.bot_pause, best))
 
     def action_new_game(self) -> None:
-        while len(self.screen_stack) > 2:
+        while len(self.screen_stack) > BASE_SCREENS:
             self.pop_screen()
 
     def action_help(self) -> None:

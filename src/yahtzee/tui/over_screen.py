@@ -8,7 +8,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from .session import Session
+from ..service import GameSession
 from .widgets import ScoreCard
 
 
@@ -19,11 +19,12 @@ def _rolls(n: int) -> str:
 class GameOverScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "app.new_game", "New game"),
+        Binding("r", "rematch", "Rematch"),
         Binding("question_mark", "app.help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: GameSession) -> None:
         super().__init__(id="over")
         self.session = session
 
@@ -69,6 +70,11 @@ class GameOverScreen(Screen[None]):
                     )
                 yield table
         yield Footer()
+
+    def action_rematch(self) -> None:
+        """The same seats and rules again, in a new game."""
+        self.app.action_new_game()  # type: ignore[attr-defined]
+        self.app.open_session(self.session.rematch())  # type: ignore[attr-defined]
 
     def on_mount(self) -> None:
         self.query_one(ScoreCard).show(self.session.game)

@@ -11,9 +11,11 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Static
 
-from ..core import Category, Keep, Phase, Score, YahtzeeError
-from .session import Session
+from ..core import ROUNDS, Category, Keep, Phase, YahtzeeError
+from ..service import GameSession, Move
 from .widgets import DiceTray, Die, ScoreCard
+
+HINT_OPTIONS = 5
 
 
 class ConfirmZero(ModalScreen[bool]):
@@ -52,7 +54,9 @@ class PlayScreen(Screen[None]):
         Binding("q", "app.quit", "Quit (saved)"),
     ]
 
-    def __init__(self, session: Session, bot_pause: float = 0.6, best: int | None = None) -> None:
+    def __init__(
+        self, session: GameSession, bot_pause: float = 0.6, best: int | None = None
+    ) -> None:
         super().__init__(id="play")
         self.session = session
         self.bot_pause = bot_pause
@@ -124,7 +128,7 @@ class PlayScreen(Screen[None]):
         assert turn is not None
         best = f"  ·  best to beat: {self.best}" if self.best is not None else ""
         rules = "" if game.rules.name == "official" else f"  ·  {game.rules.name}"
-        return f"Round {turn.round}/13  ·  to play: {who}{best}{rules}"
+        return f"Round {turn.round}/{ROUNDS}  ·  to play: {who}{best}{rules}"
 
     def _turn_info(self) -> str:
         game = self.session.game
@@ -145,13 +149,16 @@ class PlayScreen(Screen[None]):
     def _hint_text(self) -> str:
         if not self.session.hints_allowed:
             return "Hints are off for this game."
-        advice = self.session.hint()
-        if advice is None:
-            return "Hints appear once the dice are rolled."
+        if not self._human_turn() or self.session.game.dice is None:
+            return "Hints appear once your dice are rolled."
+        try:
+            advice = self.session.hint()
+        except YahtzeeError as error:
+            return str(error)
         lines = ["Advisor (expected final total):"]
-        for option in advice.options[:5]:
+        for option in advice.options[:HINT_OPTIONS]:
             loss = advice.best.value - option.value
-            tag = "best" if loss < 1e-9 else f"-{loss:.2f}"
+            tag = f"-{loss:.2f}" if round(loss, 2) else "best"
             lines.append(f" {option.value:6.1f} {tag:>6}  {option.text}")
         turn = self.session.game.turn
         if turn is not None and turn.rolls_left and any(self.held):
@@ -255,13 +262,13 @@ class PlayScreen(Screen[None]):
         seat = self.session.game.current_player
         if seat is None or not self.session.is_bot(seat):
             return
-        action = self.session.bot_action()
-        name = self.session.game.players[seat]
-        if isinstance(action, Score):
-            option = self.session.placements()[action.category]
-            self.log_line = f"{name} scores {option.total} in {action.category.display_name}."
-        elif self.session.game.dice is None or self.session.game.turn is None:
-            self.log_line = f"{name} rolls."
+        self._act(lambda: self._show_bot_move(self.session.play_bot()))
+
+    def _show_bot_move(self, move: Move) -> None:
+        if move.placement is not None:
+            p = move.placement
+            self.log_line = f"{move.name} scores {p.total} in {p.category.display_name}."
+        elif isinstance(move.action, Keep) and move.action.faces:
+            self.log_line = f"{move.name} keeps {move.action.spaced()} and rolls."
         else:
-            self.log_line = f"{name} keeps {action.spaced()} and rolls."
-        self._act(lambda: self.session.play(action))
+            self.log_line = f"{move.name} rolls."

@@ -8,29 +8,44 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from ..core import MAX_PLAYERS, InvalidInput, RuleSet
-from ..store import GameSummary
-from .session import SeatPlan
+from ..core import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    BotSpec,
+    InvalidInput,
+    RuleSet,
+)
+from ..store import GameSummary, Seat
 
-KINDS = [("Human", 0), *((f"Bot, level {n}", n) for n in range(1, 6))]
+HUMAN = 0
+KINDS = [("Human", HUMAN), *((f"Bot, level {n}", n) for n in LEVELS)]
 
 
 class SeatRow(Horizontal):
-    def __init__(self, number: int, name: str, level: int = 0) -> None:
+    def __init__(self, number: int, name: str, level: int = HUMAN) -> None:
         super().__init__(classes="seat")
         self.number, self.start_name, self.start_level = number, name, level
 
     def compose(self) -> ComposeResult:
         yield Label(f"{self.number}.", classes="seat-number")
-        yield Input(self.start_name, placeholder="name", max_length=40, classes="seat-name")
+        yield Input(
+            self.start_name,
+            placeholder="name (optional for a bot)",
+            max_length=MAX_NAME_LENGTH,
+            classes="seat-name",
+        )
         yield Select(KINDS, value=self.start_level, allow_blank=False, classes="seat-kind")
 
-    def plan(self) -> SeatPlan:
+    def seat(self) -> Seat:
+        """Who sits here: a bot without a name is called by its level (Bot 2 (level 3))."""
         name = self.query_one(Input).value.strip()
-        level = int(self.query_one(Select).value or 0)  # type: ignore[arg-type]
-        return SeatPlan(
-            name or (f"Bot {self.number}" if level else f"Player {self.number}"), level or None
-        )
+        level = int(self.query_one(Select).value or HUMAN)  # type: ignore[arg-type]
+        if level == HUMAN:
+            return Seat(name or f"Player {self.number}")
+        bot = BotSpec.at_level(level)
+        return Seat(name or bot.seat_name(self.number - 1), bot)
 
 
 class NewGameScreen(Screen[None]):
@@ -73,25 +88,25 @@ class NewGameScreen(Screen[None]):
             "start": self.action_start,
         }[event.button.id or "start"]()
 
-    def action_add_seat(self, level: int = 0) -> None:
+    def action_add_seat(self, level: int = HUMAN) -> None:
         rows = list(self.query(SeatRow))
         if len(rows) >= MAX_PLAYERS:
             self.notify(f"A game has at most {MAX_PLAYERS} players.", severity="warning")
             return
         number = len(rows) + 1
-        name = f"Bot {number}" if level else f"Player {number}"
+        name = "" if level else f"Player {number}"  # a bot is named by its level
         self.query_one("#seats").mount(SeatRow(number, name, level))
 
     def action_add_bot(self) -> None:
-        self.action_add_seat(3)
+        self.action_add_seat(DEFAULT_LEVEL)
 
     def action_remove_seat(self) -> None:
         rows = list(self.query(SeatRow))
         if len(rows) > 1:
             rows[-1].remove()
 
-    def plans(self) -> list[SeatPlan]:
-        return [row.plan() for row in self.query(SeatRow)]
+    def seats(self) -> list[Seat]:
+        return [row.seat() for row in self.query(SeatRow)]
 
     def action_start(self) -> None:
         rules = str(self.query_one("#rules", Select).value)
@@ -99,7 +114,7 @@ class NewGameScreen(Screen[None]):
         hints = self.query_one("#hints", Checkbox).value
         try:
             self.app.start_game(  # type: ignore[attr-defined]
-                self.plans(), RuleSet.named(rules), int(seed_text) if seed_text else None, hints
+                self.seats(), RuleSet.named(rules), int(seed_text) if seed_text else None, hints
             )
         except InvalidInput as error:
             self.notify(str(error), severity="error")

@@ -124,7 +124,7 @@ class ScoreCard(DataTable[Text]):
     @staticmethod
     def _bonus(card: Scorecard) -> Text:
         if card.upper_bonus:
-            return Text("35", style="bold")
+            return Text(str(card.upper_bonus), style="bold")
         return Text(f"need {card.points_to_upper_bonus}", style="dim")
 
     @staticmethod

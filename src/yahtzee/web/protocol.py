@@ -6,15 +6,17 @@ Every message is a JSON object with ``"v": 1`` and a ``"type"``. See ``docs/prot
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..core import Game, YahtzeeError
+from ..core import YahtzeeError
 
-VERSION = 1
+VERSION: Final = 1
 MAX_MESSAGE_BYTES = 4096
 MAX_CHAT = 200
+MAX_KEEP_TEXT = 16
+MAX_BOX_TEXT = 32
 
 
 class _Intent(BaseModel):
@@ -26,14 +28,14 @@ class RollIntent(_Intent):
     """Keep these dice (text like ``"335"``; empty or ``"-"`` keeps none) and roll."""
 
     type: Literal["roll"]
-    keep: str = Field(default="", max_length=16)
+    keep: str = Field(default="", max_length=MAX_KEEP_TEXT)
 
 
 class ScoreIntent(_Intent):
     """Fill a box (any name players use: ``"fh"``, ``"full house"``, ``"aces"``)."""
 
     type: Literal["score"]
-    box: str = Field(max_length=32)
+    box: str = Field(max_length=MAX_BOX_TEXT)
 
 
 class ChatIntent(_Intent):
@@ -95,51 +97,3 @@ def parse_intent(raw: str | bytes) -> AnyIntent:
             f"Bad {where}: {first.get('msg', 'invalid')}.", code="bad_message"
         ) from None
     return intent
-
-
-def clean_text(text: str, limit: int) -> str:
-    """Names and chat are plain text: control characters go, whitespace is folded."""
-    printable = "".join(ch if ch.isprintable() else " " for ch in text)
-    return " ".join(printable.split())[:limit]
-
-
-def game_state(game: Game) -> dict[str, Any]:
-    """Everything a client shows, derived from the engine."""
-    turn = game.turn
-    state: dict[str, Any] = {
-        "phase": game.phase.value,
-        "players": list(game.players),
-        "current": game.current_player,
-        "round": turn.round if turn else None,
-        "dice": str(turn.dice) if turn and turn.dice else None,
-        "rolls_left": turn.rolls_left if turn else None,
-        "kept": str(turn.kept) if turn and turn.dice else None,
-        "cards": [card.to_dict() for card in game.cards],
-        "placements": [
-            {
-                "box": p.category.key,
-                "name": p.category.display_name,
-                "points": p.points,
-                "yahtzee_bonus": p.yahtzee_bonus,
-                "joker": p.joker,
-            }
-            for p in game.placements()
-        ],
-        "winners": list(game.winners),
-    }
-    if game.is_over:
-        state["standings"] = [
-            {
-                "place": s.place,
-                "seat": s.player,
-                "name": s.name,
-                "total": s.total,
-                "winner": s.winner,
-            }
-            for s in game.standings()
-        ]
-    return state
-
-
-def error_message(code: str, message: str) -> dict[str, Any]:
-    return {"v": VERSION, "type": "error", "code": code, "message": message}

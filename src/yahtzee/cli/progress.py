@@ -1,0 +1,41 @@
+"""The terminal's view of a solver build: a progress bar on stderr, drawn only when stderr is
+a terminal and only once a table is actually being built (a cached table loads silently)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
+
+    from ..solver import Progress
+
+
+@contextmanager
+def solver_progress(label: str) -> Iterator[Progress | None]:
+    """A ``progress`` callback for the solver that draws a transient bar titled ``label``
+    on stderr, or ``None`` (no reports) when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console  # noqa: PLC0415 - only when a terminal shows it
+    from rich.progress import Progress as Bar  # noqa: PLC0415
+
+    shown: list[tuple[Bar, TaskID]] = []
+
+    def report(done: int, total: int) -> None:
+        if not shown:
+            bar = Bar(console=Console(stderr=True), transient=True)
+            bar.start()
+            shown.append((bar, bar.add_task(label, total=total)))
+        bar, task = shown[0]
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield report
+    finally:
+        for bar, _ in shown:
+            bar.stop()

@@ -1,0 +1,102 @@
+"""Who plays: player names and computer players, as values every part of the project shares.
+
+A computer player is a :class:`BotSpec`: a strategy (``random``, ``greedy``, ``heuristic``,
+``optimal``) or a difficulty level from 1 to 5 (level 5 plays optimally). The solver turns
+a spec into a strategy; the records keep its :attr:`BotSpec.key`, and the statistics group
+bots by their :attr:`BotSpec.label`, whatever name a bot had at its table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Self
+
+from .errors import InvalidInput, show
+from .state import MAX_NAME_LENGTH
+
+MIN_LEVEL = 1
+MAX_LEVEL = 5
+LEVELS = tuple(range(MIN_LEVEL, MAX_LEVEL + 1))
+DEFAULT_LEVEL = 3
+"""The level a new computer opponent gets, and the stand-in when a turn timer runs out."""
+STRATEGY_KINDS = ("random", "greedy", "heuristic", "optimal")
+LEVEL = "level"
+
+_LEVEL_TEXT = re.compile(r"(?:level)?([0-9]+)")
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Plain text for names and chat: control characters go, whitespace is folded."""
+    printable = "".join(ch if ch.isprintable() else " " for ch in str(text))
+    return " ".join(printable.split())[:limit]
+
+
+def player_name(text: str) -> str:
+    """A player's name as typed, cleaned; :class:`InvalidInput` if nothing is left."""
+    name = clean_text(text, MAX_NAME_LENGTH)
+    if not name:
+        raise InvalidInput(f"Give a name of 1 to {MAX_NAME_LENGTH} characters.")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """A computer player: a strategy kind, or a difficulty ``level`` (1-5)."""
+
+    kind: str
+    level: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind == LEVEL:
+            if self.level not in LEVELS or isinstance(self.level, bool):
+                raise InvalidInput(
+                    f"A bot has a level from {MIN_LEVEL} to {MAX_LEVEL}, not {show(self.level)}."
+                )
+        elif self.kind not in STRATEGY_KINDS or self.level is not None:
+            raise InvalidInput(f"Unknown strategy {show(self.kind)}. Strategies: {_known()}.")
+
+    @classmethod
+    def at_level(cls, level: int) -> Self:
+        return cls(LEVEL, level)
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """``"3"``, ``"level3"``, ``"Level 3"``, ``"greedy"``... (:class:`InvalidInput` if not)."""
+        if not isinstance(text, str):
+            raise InvalidInput(f"A strategy is named by text, not {show(text)}.")
+        key = text.strip().lower().replace(" ", "")
+        if key in STRATEGY_KINDS:
+            return cls(key)
+        if match := _LEVEL_TEXT.fullmatch(key):
+            level = int(match.group(1))
+            if level in LEVELS:
+                return cls(LEVEL, level)
+        raise InvalidInput(f"Unknown strategy {show(text)}. Strategies: {_known()}.")
+
+    @classmethod
+    def all(cls) -> tuple[Self, ...]:
+        """Every spec there is: the strategy kinds, then the levels."""
+        return (*(cls(k) for k in STRATEGY_KINDS), *(cls(LEVEL, n) for n in LEVELS))
+
+    @property
+    def key(self) -> str:
+        """The name the records and the solver's registry use: ``level3``, ``greedy``."""
+        return f"{LEVEL}{self.level}" if self.kind == LEVEL else self.kind
+
+    @property
+    def label(self) -> str:
+        """What players read, and how statistics group bots: ``Bot (level 3)``."""
+        what = f"level {self.level}" if self.kind == LEVEL else self.kind
+        return f"Bot ({what})"
+
+    def seat_name(self, seat: int) -> str:
+        """The name of this bot at seat ``seat`` (from 0): ``Bot 2 (level 3)``."""
+        return self.label.replace("Bot", f"Bot {seat + 1}", 1)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def _known() -> str:
+    return ", ".join([*STRATEGY_KINDS, *(f"{LEVEL}{n}" for n in LEVELS)])

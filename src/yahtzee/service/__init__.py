@@ -1,0 +1,25 @@
+"""The game service: a game being played, with its seats, record, bots, hints and review.
+
+One place drives every game, whatever the front end: :class:`GameSession` (a game with its
+seats, its record in the store, its bots, hints and end-of-game review), :class:`LiveGame`
+(the same served to many clients at once, with group commits, paced bots and a turn
+timer) and :class:`Lobby` (online tables with secret seat tokens). It imports the core,
+the solver and the store, never a front end.
+"""
+
+from .live import GroupCommit, LiveGame
+from .lobby import MAX_TABLES_PER_CLIENT, Forbidden, Lobby, SeatState, Table
+from .session import GameSession, Move, warm_up
+
+__all__ = [
+    "MAX_TABLES_PER_CLIENT",
+    "Forbidden",
+    "GameSession",
+    "GroupCommit",
+    "LiveGame",
+    "Lobby",
+    "Move",
+    "SeatState",
+    "Table",
+    "warm_up",
+]

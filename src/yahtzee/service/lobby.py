@@ -1,0 +1,293 @@
+"""Online tables: seats with secret tokens, the lobby, and the games they play.
+
+The lobby is the authority: it rolls the dice (a cryptographic source), seats players by
+secret tokens (only their hashes are recorded), starts each table's game as a
+:class:`LiveGame`, and records every table, so that a restarted server serves every
+unfinished table again from its event log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..core import (
+    MAX_PLAYERS,
+    BotSpec,
+    DiceSource,
+    IllegalMove,
+    InvalidInput,
+    RandomDice,
+    RuleSet,
+    SecureDice,
+    YahtzeeError,
+    player_name,
+)
+from ..store import Seat, Store
+from ..store import tables as records
+from .live import GroupCommit, LiveGame
+from .session import GameSession, Move
+
+MAX_TABLES_PER_CLIENT = 20
+TOKEN_BYTES = 24
+
+
+class Forbidden(YahtzeeError):
+    default_code = "forbidden"
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+@dataclass
+class SeatState:
+    seat: int
+    name: str | None = None
+    bot: BotSpec | None = None
+    token_hash: str | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.bot is None and self.token_hash is None
+
+    def record(self) -> records.TableSeatRecord:
+        return records.TableSeatRecord(self.seat, self.name, self.bot, self.token_hash)
+
+
+@dataclass
+class Table:
+    id: str
+    rules: RuleSet
+    hints_allowed: bool
+    turn_timer: int | None
+    invite_token: str
+    spectator_token: str
+    owner: str
+    status: str
+    seats: list[SeatState]
+    live: LiveGame | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    @property
+    def session(self) -> GameSession | None:
+        return self.live.session if self.live is not None else None
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat this secret token acts for (None for none)."""
+        if not token:
+            return None
+        digest = _hash(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    def record(self) -> records.TableRecord:
+        session = self.session
+        return records.TableRecord(
+            self.id, self.rules.name, self.hints_allowed, self.turn_timer, self.invite_token,
+            self.spectator_token, self.owner, self.status,
+            session.game_id if session else None, tuple(s.record() for s in self.seats),
+        )  # fmt: skip
+
+
+TablePublish = Callable[[Table, Move], Awaitable[None]]
+
+
+class Lobby:
+    """Every table this server serves, in memory and in the records."""
+
+    def __init__(
+        self,
+        store: Store,
+        publish: TablePublish,
+        *,
+        bot_delay: float = 0.0,
+        max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
+        seed: int | None = None,
+    ) -> None:
+        """``seed`` (tests and demonstrations only) makes every table's dice and bots
+        reproducible; by default the dice come from a cryptographic source."""
+        self.store = store
+        self.publish = publish
+        self.bot_delay = bot_delay
+        self.max_tables_per_client = max_tables_per_client
+        self.seed = seed
+        self.committer = GroupCommit(store)
+        self.tables: dict[str, Table] = {}
+
+    def _dice(self) -> DiceSource:
+        return SecureDice() if self.seed is None else RandomDice(self.seed)
+
+    def _serve(self, table: Table, session: GameSession) -> None:
+        async def publish(move: Move) -> None:
+            await self.publish(table, move)
+
+        async def over() -> None:
+            await self.finish(table)
+
+        table.live = LiveGame(
+            session, self.committer, publish, bot_delay=self.bot_delay,
+            turn_timer=table.turn_timer, on_over=over,
+        )  # fmt: skip
+
+    # Loading after a restart -------------------------------------------------------
+
+    def load_unfinished(self) -> int:
+        """Serve every unfinished table of the records again (call before serving)."""
+        found = records.open_tables(self.store)
+        for row in found:
+            seats = [SeatState(s.seat, s.name, s.bot, s.token_hash) for s in row.seats]
+            table = Table(
+                row.id, RuleSet.named(row.rules), row.hints_allowed, row.turn_timer,
+                row.invite_token, row.spectator_token, row.owner, row.status, seats,
+            )  # fmt: skip
+            if row.game_id:
+                session = GameSession.resume(
+                    self.store, row.game_id, dice=self._dice(), seed=self.seed,
+                    hints=row.hints_allowed,
+                )  # fmt: skip
+                for state in seats:  # seats handed to bots play as bots
+                    if state.bot is not None and session.seats[state.seat].bot is None:
+                        session.hand_to_bot(state.seat, state.bot)
+                self._serve(table, session)
+            self.tables[row.id] = table
+        return len(found)
+
+    def resume_play(self) -> None:
+        """Let every served game's bots and timers go on (inside the event loop)."""
+        for table in self.tables.values():
+            self.play(table)
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            if table.live is not None:
+                table.live.close()
+
+    # Lobby ---------------------------------------------------------------------------
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise InvalidInput("No such table.", code="no_table")
+        return table
+
+    def by_invite(self, invite: str) -> Table:
+        for table in self.tables.values():
+            if secrets.compare_digest(table.invite_token.encode(), invite.encode()):
+                return table
+        raise InvalidInput(
+            "This invite link is not valid (or its table has ended).", code="no_table"
+        )
+
+    def watching(self, table: Table, spectate: str | None) -> bool:
+        return spectate is not None and secrets.compare_digest(
+            table.spectator_token.encode(), spectate.encode()
+        )
+
+    async def create(
+        self,
+        owner: str,
+        host: str,
+        seats: Sequence[BotSpec | None],
+        rules: RuleSet,
+        *,
+        hints: bool = True,
+        turn_timer: int | None = None,
+    ) -> tuple[Table, str]:
+        """A new table; the host takes seat 0, each other seat is open for a friend (None)
+        or a bot. Returns the table and the host's secret token."""
+        active = sum(1 for t in self.tables.values() if t.owner == owner and t.status != "finished")
+        if active >= self.max_tables_per_client:
+            raise Forbidden(
+                f"At most {self.max_tables_per_client} open tables per client.",
+                code="too_many_tables",
+            )
+        if not 1 <= 1 + len(seats) <= MAX_PLAYERS:
+            raise InvalidInput(f"A table has 1 to {MAX_PLAYERS} seats.")
+        token = _token()
+        states = [SeatState(0, player_name(host), None, _hash(token))]
+        for index, bot in enumerate(seats, start=1):
+            states.append(SeatState(index, bot.seat_name(index) if bot else None, bot))
+        table = Table(
+            str(uuid.uuid4()), rules, hints, turn_timer, _token(), _token(), owner,
+            records.LOBBY, states,
+        )  # fmt: skip
+        await asyncio.to_thread(records.create_table, self.store, table.record())
+        self.tables[table.id] = table
+        return table, token
+
+    async def join(self, invite: str, name: str) -> tuple[Table, int, str]:
+        table = self.by_invite(invite)
+        async with table.lock:
+            if table.status != records.LOBBY:
+                raise IllegalMove(
+                    "The game has started; only its players can come back.", code="started"
+                )
+            clean = player_name(name)
+            if any(s.name and s.name.casefold() == clean.casefold() for s in table.seats):
+                raise InvalidInput("That name is taken at this table.", code="name_taken")
+            free = next((s for s in table.seats if s.open), None)
+            if free is None:
+                raise IllegalMove("Every seat is taken.", code="table_full")
+            token = _token()
+            free.name, free.token_hash = clean, _hash(token)
+            await asyncio.to_thread(records.save_table_seat, self.store, table.id, free.record())
+        return table, free.seat, token
+
+    def _require_host(self, table: Table, token: str | None) -> None:
+        if table.seat_of(token) != 0:
+            raise Forbidden("Only the host can do that.", code="not_host")
+
+    async def start(self, table: Table, token: str | None) -> None:
+        """The host starts the game once every seat is taken (:meth:`play` lets it go)."""
+        self._require_host(table, token)
+        async with table.lock:
+            if table.status != records.LOBBY:
+                raise IllegalMove("The game has already started.", code="started")
+            if any(s.open for s in table.seats):
+                raise IllegalMove("Every seat needs a player or a bot first.", code="seats_open")
+            seats = [Seat(s.name or f"Seat {s.seat + 1}", s.bot) for s in table.seats]
+            session = await asyncio.to_thread(
+                GameSession.new, seats, table.rules, store=self.store, seed=self.seed,
+                dice=self._dice(), hints=table.hints_allowed,
+            )  # fmt: skip
+            self._serve(table, session)
+            table.status = records.PLAYING
+            await asyncio.to_thread(
+                records.set_table_status, self.store, table.id, table.status, session.game_id
+            )
+
+    def play(self, table: Table) -> None:
+        """Let the table's bots and turn timer go on (after its players saw the change)."""
+        if table.live is not None:
+            table.live.schedule()
+
+    async def hand_to_bot(self, table: Table, token: str | None, seat: int, bot: BotSpec) -> None:
+        """The host hands a human seat (abandoned, or never taken) to a bot."""
+        self._require_host(table, token)
+        if not 0 < seat < len(table.seats):
+            raise InvalidInput("No such seat (the host's own seat stays human).")
+        async with table.lock:
+            state = table.seats[seat]
+            state.bot, state.token_hash = bot, None
+            state.name = state.name or bot.seat_name(seat)
+            await asyncio.to_thread(records.save_table_seat, self.store, table.id, state.record())
+        if table.live is not None:
+            table.live.session.hand_to_bot(seat, bot)
+
+    async def finish(self, table: Table) -> None:
+        table.status = records.FINISHED
+        game_id = table.session.game_id if table.session else None
+        await asyncio.to_thread(
+            records.set_table_status, self.store, table.id, table.status, game_id
+        )

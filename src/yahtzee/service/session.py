@@ -1,0 +1,283 @@
+"""A game being played: the one place that drives a game for every front end.
+
+A :class:`GameSession` owns the :class:`Game` and its dice, the seats (a human by name or
+a bot by :class:`BotSpec`), the record in the store (every action saved as it happens),
+the bots' moves, the hints (allowed or not, and who used them), the end-of-game review of
+every human seat (saved with the record), the stand-in move when a turn timer runs out,
+and the rematch. The terminal game, the server and plain mode only read it and tell it
+what their players did.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..core import (
+    DEFAULT_LEVEL,
+    Action,
+    BotSpec,
+    Category,
+    Dice,
+    DiceSource,
+    Event,
+    Game,
+    IllegalMove,
+    Keep,
+    Placement,
+    RandomDice,
+    RuleSet,
+    Score,
+)
+from ..store import Seat, Store
+
+if TYPE_CHECKING:
+    from ..solver import Advice, Solver, Strategy
+    from ..solver.review import PlayerReview
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """What one action did: who acted, what they did, and the events it appended."""
+
+    seat: int
+    name: str
+    action: Action
+    events: tuple[Event, ...]
+    dice: Dice | None = None
+    placement: Placement | None = None
+    by_bot: bool = False
+    seq: int = 0
+    """The sequence number of this move's last event (the log's length after it)."""
+
+
+@dataclass
+class GameSession:
+    """A game being played, with its seats, record, bots, hints and review."""
+
+    game: Game
+    seats: list[Seat]
+    store: Store | None = None
+    game_id: str | None = None
+    seed: int | str | None = None
+    hints_allowed: bool = True
+    hinted: set[int] = field(default_factory=set)
+    _bots: dict[int, Strategy] = field(default_factory=dict, repr=False)
+    _review: list[PlayerReview] | None = field(default=None, repr=False)
+
+    # Starting ------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        seats: Sequence[Seat],
+        rules: RuleSet,
+        *,
+        store: Store | None = None,
+        seed: int | str | None = None,
+        dice: DiceSource | None = None,
+        hints: bool = True,
+    ) -> GameSession:
+        """A new game (recorded when ``store`` is given). ``seed`` makes the dice and the
+        bots reproducible; ``dice`` replaces the dice source (the server's is secure)."""
+        game = Game([s.name for s in seats], rules, dice or RandomDice(seed))
+        game_id = store.start(game, seats, seed=seed) if store is not None else None
+        return cls(game, list(seats), store, game_id, seed, hints)
+
+    @classmethod
+    def resume(
+        cls,
+        store: Store,
+        game_id: str,
+        *,
+        dice: DiceSource | None = None,
+        seed: int | str | None = None,
+        hints: bool = True,
+    ) -> GameSession:
+        """A recorded game, exactly where it stopped (mid-turn included)."""
+        game = store.load(game_id, dice or RandomDice(seed))
+        seats = store.seats_of(game_id)
+        return cls(game, seats, store, game_id, seed, hints, set(store.hinted_seats(game_id)))
+
+    def rematch(
+        self, *, seed: int | str | None = None, dice: DiceSource | None = None
+    ) -> GameSession:
+        """A new game with the same seats, rules and hint setting (and the same store)."""
+        return GameSession.new(
+            self.seats, self.rules, store=self.store, seed=seed, dice=dice, hints=self.hints_allowed
+        )
+
+    # Reading -------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.game.rules
+
+    @property
+    def current(self) -> int | None:
+        return self.game.current_player
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def is_bot(self, seat: int | None) -> bool:
+        return seat is not None and self.seats[seat].bot is not None
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.bot is None]
+
+    def placements(self) -> dict[Category, Placement]:
+        return {p.category: p for p in self.game.placements()}
+
+    # Acting --------------------------------------------------------------------------
+
+    def act(self, action: Action, seat: int | None = None) -> Move:
+        """Check and apply one action of ``seat`` (the player to act by default), save it,
+        and when it ends the game, review and record the game."""
+        move = self.apply(action, seat)
+        self.save()
+        if self.game.is_over:
+            self.finish()
+        return move
+
+    def roll(self, keep: Keep = Keep.NONE, seat: int | None = None) -> Move:
+        return self.act(keep, seat)
+
+    def score(self, category: Category | str, seat: int | None = None) -> Move:
+        chosen = category if isinstance(category, Category) else Category.parse(category)
+        return self.act(Score(chosen), seat)
+
+    def apply(self, action: Action, seat: int | None = None) -> Move:
+        """Check and apply one action in memory only; :meth:`save` (or a group commit)
+        records it, :meth:`reload` takes it back if that fails."""
+        player = self.current if seat is None else seat
+        if player is None:
+            raise IllegalMove("The game is over.", code="game_over")
+        before = len(self.game.event_log)
+        self.game.check(action, player)
+        result = self.game.play(action, player=player)
+        log = self.game.event_log
+        return Move(
+            player,
+            self.game.players[player],
+            action,
+            tuple(log[before:]),
+            result if isinstance(result, Dice) else None,
+            result if isinstance(result, Placement) else None,
+            self.is_bot(player),
+            len(log),
+        )
+
+    def save(self) -> None:
+        if self.store is not None and self.game_id is not None:
+            self.store.save(self.game_id, self.game)
+
+    def reload(self) -> None:
+        """Back to what the records hold (after a save that failed)."""
+        if self.store is not None and self.game_id is not None:
+            self.game = self.store.load(self.game_id, self.game.dice_source)
+
+    def finish(self) -> None:
+        """Review the finished game and keep each human's advisor loss with its record."""
+        if self.store is None or self.game_id is None or not self.game.is_over:
+            return
+        for player in self.review():
+            self.store.set_review(
+                self.game_id, player.player, len(player.decisions), player.total_loss
+            )
+
+    # Bots and the turn timer ---------------------------------------------------------
+
+    def bot_action(self, seat: int | None = None) -> Action:
+        """What the bot at ``seat`` (the player to act by default) does now."""
+        player = self.current if seat is None else seat
+        if player is None or not self.is_bot(player):
+            raise IllegalMove("It is not a computer player's turn.", code="not_a_bot")
+        spec = self.seats[player].bot
+        assert spec is not None
+        if player not in self._bots:
+            self._bots[player] = self._strategy(spec, player)
+        return self._choose(self._bots[player])
+
+    def play_bot(self) -> Move:
+        """The bot whose turn it is takes one action (recorded)."""
+        return self.act(self.bot_action())
+
+    def bot_moves(self) -> Iterator[Move]:
+        """Every bot action until a human is to act or the game is over."""
+        while not self.game.is_over and self.is_bot(self.current):
+            yield self.play_bot()
+
+    def stand_in(self, seat: int) -> Action:
+        """The move made for a human whose turn timer ran out: a level-3 bot's choice."""
+        return self._choose(self._strategy(BotSpec.at_level(DEFAULT_LEVEL), seat))
+
+    def hand_to_bot(self, seat: int, spec: BotSpec) -> None:
+        """A seat's player left for good: a bot plays the seat from now on."""
+        self.seats[seat] = Seat(self.seats[seat].name, spec)
+        self._bots.pop(seat, None)
+
+    def _choose(self, strategy: Strategy) -> Action:
+        situation = self.game.situation()
+        return Keep.NONE if situation is None else strategy.choose(situation)
+
+    def _strategy(self, spec: BotSpec, seat: int) -> Strategy:
+        from ..solver import strategy  # noqa: PLC0415 - numba loads with the first bot
+
+        self.solver()
+        rng = random.Random(f"{self.seed}/{seat}") if self.seed is not None else None
+        return strategy(spec, self.rules, rng)
+
+    # Hints and the review ------------------------------------------------------------
+
+    def solver(self) -> Solver:
+        """The exact solver for this game's rules (loaded, or built, the first time)."""
+        from ..solver import cached_solver  # noqa: PLC0415 - numba loads only here
+
+        return cached_solver(self.rules)
+
+    def hint(self, seat: int | None = None) -> Advice:
+        """The advisor's ranked options for ``seat``'s decision now; records that the
+        player used a hint."""
+        player = self.current if seat is None else seat
+        if not self.hints_allowed:
+            raise IllegalMove("Hints are off for this game.", code="hints_off")
+        situation = self.game.situation()
+        if situation is None or player is None or player != self.current:
+            raise IllegalMove(
+                "Hints are for the player whose dice are showing.", code="not_your_turn"
+            )
+        advice = self.solver().advise(situation)
+        if player not in self.hinted:
+            self.hinted.add(player)
+            if self.store is not None and self.game_id is not None:
+                self.store.mark_hints_used(self.game_id, player)
+        return advice
+
+    @property
+    def hints_used(self) -> bool:
+        return bool(self.hinted)
+
+    def review(self) -> list[PlayerReview]:
+        """Each human's decisions against the optimal ones (computed once)."""
+        if not self.game.is_over:
+            raise IllegalMove("The review comes when the game is over.", code="not_over")
+        if self._review is None:
+            from ..solver.review import review  # noqa: PLC0415
+
+            self.solver()
+            self._review = review(self.game, self.humans)
+        return self._review
+
+
+def warm_up(rules: RuleSet | None = None) -> None:
+    """Load the solver for ``rules`` (official by default) and compile the bots' kernels,
+    so that the first hint or bot move of a game answers at once."""
+    chosen = rules or RuleSet.official()
+    session = GameSession.new([Seat("warm-up", BotSpec.at_level(DEFAULT_LEVEL))], chosen)
+    session.play_bot()  # the first roll
+    session.play_bot()  # a decision: loads the table and runs the compiled planner

@@ -1,0 +1,311 @@
+"""Typed models of every message the server sends, and of the lobby's request bodies.
+
+Each outbound message is built from the engine and the game service, never by hand: see
+``docs/protocol.md`` for the protocol they make.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from ..core import (
+    DEFAULT_LEVEL,
+    MAX_LEVEL,
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    MIN_LEVEL,
+    BotSpec,
+    Event,
+    Game,
+    Placement,
+)
+from ..core.events import event_to_dict
+from ..service import Table
+from .protocol import VERSION
+
+if TYPE_CHECKING:
+    from ..solver import Advice
+    from ..solver.review import PlayerReview
+
+MAX_TURN_TIMER_S = 600
+COSTLIEST_SHOWN = 3
+HINT_OPTIONS_SHOWN = 5
+
+# Lobby requests ----------------------------------------------------------------------
+
+
+class SeatRequest(BaseModel):
+    kind: Literal["human", "bot"]
+    level: int | None = Field(default=None, ge=MIN_LEVEL, le=MAX_LEVEL)
+
+    def bot(self) -> BotSpec | None:
+        """None for a seat left open for a friend; a bot's spec otherwise."""
+        if self.kind == "human":
+            return None
+        return BotSpec.at_level(DEFAULT_LEVEL if self.level is None else self.level)
+
+
+class CreateTable(BaseModel):
+    host: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+    rules: str = "official"
+    seats: list[SeatRequest] = Field(default_factory=list, max_length=MAX_PLAYERS - 1)
+    hints: bool = True
+    turn_timer: int | None = Field(default=None, ge=1, le=MAX_TURN_TIMER_S)
+
+
+class JoinTable(BaseModel):
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+
+
+class BotSeat(BaseModel):
+    level: int = Field(default=DEFAULT_LEVEL, ge=MIN_LEVEL, le=MAX_LEVEL)
+
+
+# Lobby answers -----------------------------------------------------------------------
+
+
+class SeatView(BaseModel):
+    seat: int
+    name: str | None
+    bot: str | None
+    open: bool
+    connected: bool
+
+
+class LobbyView(BaseModel):
+    id: str
+    rules: str
+    hints_allowed: bool
+    turn_timer: int | None
+    status: str
+    seats: list[SeatView]
+
+    @classmethod
+    def of(cls, table: Table, connected: set[int]) -> LobbyView:
+        return cls(
+            id=table.id,
+            rules=table.rules.name,
+            hints_allowed=table.hints_allowed,
+            turn_timer=table.turn_timer,
+            status=table.status,
+            seats=[
+                SeatView(
+                    seat=s.seat,
+                    name=s.name,
+                    bot=s.bot.key if s.bot else None,
+                    open=s.open,
+                    connected=s.seat in connected,
+                )
+                for s in table.seats
+            ],
+        )
+
+
+class Created(BaseModel):
+    table: LobbyView
+    seat: int
+    token: str
+    invite: str
+    spectate: str
+
+
+class Joined(BaseModel):
+    table: LobbyView
+    seat: int
+    token: str
+
+
+class Health(BaseModel):
+    status: Literal["ok"] = "ok"
+
+
+class Refusal(BaseModel):
+    code: str
+    message: str
+
+
+# The game as clients see it ----------------------------------------------------------
+
+
+class PlacementView(BaseModel):
+    box: str
+    name: str
+    points: int
+    yahtzee_bonus: int
+    joker: bool
+
+    @classmethod
+    def of(cls, p: Placement) -> PlacementView:
+        return cls(
+            box=p.category.key,
+            name=p.category.display_name,
+            points=p.points,
+            yahtzee_bonus=p.yahtzee_bonus,
+            joker=p.joker,
+        )
+
+
+class StandingView(BaseModel):
+    place: int
+    seat: int
+    name: str
+    total: int
+    winner: bool
+
+
+class GameView(BaseModel):
+    """Everything a client shows, derived from the engine."""
+
+    phase: str
+    players: list[str]
+    current: int | None
+    round: int | None
+    dice: str | None
+    rolls_left: int | None
+    kept: str | None
+    cards: list[dict[str, Any]]
+    placements: list[PlacementView]
+    winners: list[int]
+    standings: list[StandingView] | None = None
+
+    @classmethod
+    def of(cls, game: Game) -> GameView:
+        turn = game.turn
+        rolled = turn is not None and turn.dice is not None
+        return cls(
+            phase=game.phase.value,
+            players=list(game.players),
+            current=game.current_player,
+            round=turn.round if turn else None,
+            dice=str(turn.dice) if turn and turn.dice else None,
+            rolls_left=turn.rolls_left if turn else None,
+            kept=str(turn.kept) if turn and rolled else None,
+            cards=[card.to_dict() for card in game.cards],
+            placements=[PlacementView.of(p) for p in game.placements()],
+            winners=list(game.winners),
+            standings=[
+                StandingView(
+                    place=s.place, seat=s.player, name=s.name, total=s.total, winner=s.winner
+                )
+                for s in game.standings()
+            ]
+            if game.is_over
+            else None,
+        )
+
+
+# WebSocket messages from the server --------------------------------------------------
+
+
+class _Message(BaseModel):
+    v: Literal[1] = VERSION
+
+
+class You(BaseModel):
+    seat: int | None
+    role: Literal["player", "spectator"]
+
+
+class StateMessage(_Message):
+    type: Literal["state"] = "state"
+    seq: int
+    table: LobbyView
+    you: You
+    game: GameView | None
+
+
+class EventMessage(_Message):
+    type: Literal["event"] = "event"
+    seq: int
+    event: dict[str, Any]
+    game: GameView
+
+    @classmethod
+    def of(cls, seq: int, event: Event, game: GameView) -> EventMessage:
+        return cls(seq=seq, event=event_to_dict(event), game=game)
+
+
+class ChatMessage(_Message):
+    type: Literal["chat"] = "chat"
+    seat: int
+    name: str | None
+    text: str
+
+
+class HintOption(BaseModel):
+    action: str
+    value: float
+    regret: float
+
+
+class HintMessage(_Message):
+    type: Literal["hint"] = "hint"
+    situation: str
+    options: list[HintOption]
+
+    @classmethod
+    def of(cls, advice: Advice) -> HintMessage:
+        best = advice.best.value
+        return cls(
+            situation=str(advice.situation),
+            options=[
+                HintOption(action=o.text, value=o.value, regret=best - o.value)
+                for o in advice.options[:HINT_OPTIONS_SHOWN]
+            ],
+        )
+
+
+class CostlyDecision(BaseModel):
+    round: int
+    dice: str
+    chosen: str
+    best: str
+    loss: float
+
+
+class PlayerReviewView(BaseModel):
+    seat: int
+    name: str
+    total_loss: float
+    decisions: int
+    costliest: list[CostlyDecision]
+
+
+class ReviewMessage(_Message):
+    type: Literal["review"] = "review"
+    players: list[PlayerReviewView]
+
+    @classmethod
+    def of(cls, reviews: list[PlayerReview]) -> ReviewMessage:
+        return cls(
+            players=[
+                PlayerReviewView(
+                    seat=p.player,
+                    name=p.name,
+                    total_loss=p.total_loss,
+                    decisions=len(p.decisions),
+                    costliest=[
+                        CostlyDecision(
+                            round=d.round,
+                            dice=d.situation.dice.spaced(),
+                            chosen=d.text,
+                            best=d.best_text,
+                            loss=d.loss,
+                        )
+                        for d in p.costliest(COSTLIEST_SHOWN)
+                    ],
+                )
+                for p in reviews
+            ]
+        )
+
+
+class ErrorMessage(_Message):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+Outbound = StateMessage | EventMessage | ChatMessage | HintMessage | ReviewMessage | ErrorMessage

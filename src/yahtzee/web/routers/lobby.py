@@ -1,0 +1,64 @@
+"""The lobby (REST): create a table, join it, look at it, start it, hand a seat to a bot."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from ...core import BotSpec, RuleSet
+from ..deps import HubDep, TokenDep
+from ..models import BotSeat, Created, CreateTable, Joined, JoinTable, LobbyView
+
+router = APIRouter(prefix="/api")
+
+
+@router.post("/tables", status_code=201)
+async def create_table(body: CreateTable, request: Request, hub: HubDep) -> Created:
+    rules = RuleSet.named(body.rules)
+    owner = request.client.host if request.client else "unknown"
+    table, token = await hub.lobby.create(
+        owner,
+        body.host,
+        [s.bot() for s in body.seats],
+        rules,
+        hints=body.hints,
+        turn_timer=body.turn_timer,
+    )
+    return Created(
+        table=hub.lobby_view(table),
+        seat=0,
+        token=token,
+        invite=table.invite_token,
+        spectate=table.spectator_token,
+    )
+
+
+@router.post("/join/{invite}")
+async def join(invite: str, body: JoinTable, hub: HubDep) -> Joined:
+    table, seat, token = await hub.lobby.join(invite, body.name)
+    await hub.push_lobby(table)
+    return Joined(table=hub.lobby_view(table), seat=seat, token=token)
+
+
+@router.get("/tables/{table_id}")
+async def lobby(table_id: str, hub: HubDep) -> LobbyView:
+    return hub.lobby_view(hub.lobby.get(table_id))
+
+
+@router.post("/tables/{table_id}/start")
+async def start(table_id: str, hub: HubDep, token: TokenDep) -> LobbyView:
+    table = hub.lobby.get(table_id)
+    await hub.lobby.start(table, token)
+    await hub.push_lobby(table)
+    hub.lobby.play(table)
+    return hub.lobby_view(table)
+
+
+@router.post("/tables/{table_id}/seats/{seat}/bot")
+async def to_bot(
+    table_id: str, seat: int, body: BotSeat, hub: HubDep, token: TokenDep
+) -> LobbyView:
+    table = hub.lobby.get(table_id)
+    await hub.lobby.hand_to_bot(table, token, seat, BotSpec.at_level(body.level))
+    await hub.push_lobby(table)
+    hub.lobby.play(table)
+    return hub.lobby_view(table)
