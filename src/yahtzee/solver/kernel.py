@@ -19,25 +19,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core import DICE_COUNT, FACE_COUNT, Category
-from .tables import N_BOXES, N_MULTISETS, N_ROLLS, N_UPPER, ROLL_BASE
-
-NEG = -1.0e18
-N_MS = N_MULTISETS
-YAHTZEE_BOX = int(Category.YAHTZEE)
-
-# Rows of the per-state table R of "value after placing": row 0 is a dead candidate, rows
-# 1 + 6c + k hold upper box c filled with k dice (the points, the upper bonus if it is
-# reached, and the next state's value), rows 37 + c - 6 a lower box (next state's value;
-# the points are added per roll), and rows 44 and 45 the Yahtzee box filled with 0 or 50.
-UPPER_ROWS = DICE_COUNT + 1  # an upper box holds 0 to 5 dice of its face
-ROW_DEAD = 0
-ROW_UPPER = 1
-ROW_LOWER = ROW_UPPER + N_UPPER * UPPER_ROWS - N_UPPER  # 31: lower box c is row 31 + c
-ROW_YAHTZEE_0 = ROW_LOWER + N_BOXES  # 44
-ROW_YAHTZEE_50 = ROW_YAHTZEE_0 + 1
-N_ROWS = ROW_YAHTZEE_50 + 1
-MAX_CANDIDATES = -(-N_BOXES // 4) * 4  # every box, padded to whole passes of four
+from ..core import FACE_COUNT
+from .layout import (
+    MAX_CANDIDATES,
+    N_MS,
+    N_ROWS,
+    NEG,
+    ROW_DEAD,
+    ROW_LOWER,
+    ROW_UPPER,
+    ROW_YAHTZEE_0,
+    ROW_YAHTZEE_50,
+    UPPER_ROWS,
+    YAHTZEE_BOX,
+)
+from .tables import N_BOXES, N_ROLLS, N_UPPER, ROLL_BASE
 
 jit = njit(cache=True, fastmath=True, error_model="numpy", nogil=True)
 jit_inline = njit(cache=True, fastmath=True, error_model="numpy", nogil=True, inline="always")

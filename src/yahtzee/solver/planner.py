@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from collections import OrderedDict
 from functools import cached_property
 
@@ -26,10 +27,10 @@ from ..core import (
     Scorecard,
     Situation,
 )
-from . import policy
+from . import turn_numpy
 from .advice import Advice, Option
-from .kernel import N_MS, N_ROWS
-from .tables import ROLL_BASE, UPPER_CAP, Model, model, reach_table
+from .layout import MAX_OPTIONS, N_MS, N_ROWS, SCORE
+from .tables import ROLL_BASE, UPPER_CAP, Model, TurnScoring, model, reach_table, turn_scoring
 
 _KEEPS = Keep.all()
 _CACHE_STATES = 4096
@@ -48,7 +49,11 @@ def state_of(card: Scorecard) -> tuple[int, int, int]:
 
 
 class TurnPlanner:
-    """Values every option of a turn against ``table`` (expected points still to come)."""
+    """Values every option of a turn against ``table`` (expected points still to come).
+
+    One turn at a time is solved in numpy (well under a millisecond, nothing to compile);
+    after :func:`use_compiled_kernels`, by the compiled kernels (microseconds).
+    """
 
     def __init__(self, rules: RuleSet, table: npt.NDArray[np.float64]) -> None:
         self.rules = rules
@@ -59,6 +64,11 @@ class TurnPlanner:
     def model(self) -> Model:
         """The rule set's scoring arrays (built on first use: loading stays fast)."""
         return model(self.rules)
+
+    @cached_property
+    def scoring(self) -> TurnScoring:
+        """What one turn in numpy reads (quick to derive: no full Joker table)."""
+        return turn_scoring(self.rules)
 
     def future(self, card: Scorecard) -> float:
         """Expected points still to come from the start of a turn on ``card``."""
@@ -74,8 +84,13 @@ class TurnPlanner:
         if found is not None:
             self._turns.move_to_end(key)
             return found
-        R, K1, K2 = np.empty((N_ROWS, 1)), np.empty((N_MS, 1)), np.empty((N_MS, 1))
-        policy.turn_tables(key[0], key[1], key[2], self.table, self.model, R, K1, K2)
+        if _compiled.is_set():
+            from . import policy  # noqa: PLC0415 - numba loads only with compiled kernels
+
+            R, K1, K2 = np.empty((N_ROWS, 1)), np.empty((N_MS, 1)), np.empty((N_MS, 1))
+            policy.turn_tables(key[0], key[1], key[2], self.table, self.model, R, K1, K2)
+        else:
+            R, K1, K2 = turn_numpy.turn_tables(key[0], key[1], key[2], self.table, self.scoring)
         self._turns[key] = (R, K1, K2)
         if len(self._turns) > _CACHE_STATES:
             self._turns.popitem(last=False)
@@ -87,17 +102,25 @@ class TurnPlanner:
         card = situation.card
         R, K1, K2 = self.turn_tables(card)
         mask, yf, _ = state_of(card)
-        kinds = np.empty(policy.MAX_OPTIONS, dtype=np.int64)
-        ids = np.empty(policy.MAX_OPTIONS, dtype=np.int64)
-        values = np.empty(policy.MAX_OPTIONS)
-        count = policy.option_values(
-            mask, yf, situation.dice.index, situation.rolls_left, self.model, R, K1, K2,
-            kinds, ids, values,
-        )  # fmt: skip
+        r, rolls_left = situation.dice.index, situation.rolls_left
+        if _compiled.is_set():
+            from . import policy  # noqa: PLC0415
+
+            kinds = np.empty(MAX_OPTIONS, dtype=np.int64)
+            ids = np.empty(MAX_OPTIONS, dtype=np.int64)
+            values = np.empty(MAX_OPTIONS)
+            count = policy.option_values(
+                mask, yf, r, rolls_left, self.model, R, K1, K2, kinds, ids, values
+            )
+        else:
+            kinds, ids, values = turn_numpy.option_values(
+                mask, yf, r, rolls_left, self.scoring, R, K1, K2
+            )
+            count = len(kinds)
         base = card.total
         return [
             Option(
-                Score(Category(int(ids[i]))) if kinds[i] == policy.SCORE else _KEEPS[ids[i]],
+                Score(Category(int(ids[i]))) if kinds[i] == SCORE else _KEEPS[ids[i]],
                 base + float(values[i]),
             )
             for i in range(count)
@@ -125,3 +148,29 @@ class TurnPlanner:
             return best.action
         weights = [math.exp((o.value - best.value) / temperature) for o in options]
         return (rng or random).choices(options, weights)[0].action
+
+
+_compiled = threading.Event()
+
+
+def use_compiled_kernels() -> None:
+    """Compile (or load from numba's cache) the turn kernels and use them from now on:
+    microseconds a decision instead of about a millisecond. Slow the first time after an
+    install (compiling), so front ends do without: only bulk work needs it."""
+    if _compiled.is_set():
+        return
+    from ..core import RuleSet  # noqa: PLC0415
+    from . import policy  # noqa: PLC0415 - numba loads here
+
+    m = model(RuleSet.official())
+    table = np.zeros((1 << len(Category), 2, UPPER_CAP + 1))
+    R, K1, K2 = np.empty((N_ROWS, 1)), np.empty((N_MS, 1)), np.empty((N_MS, 1))
+    policy.turn_tables(0, 0, 0, table, m, R, K1, K2)
+    out = np.empty(MAX_OPTIONS, dtype=np.int64)
+    policy.option_values(0, 0, 0, 2, m, R, K1, K2, out, out.copy(), np.empty(MAX_OPTIONS))
+    _compiled.set()
+
+
+def compiled_kernels() -> bool:
+    """Whether the turn kernels are compiled and in use."""
+    return _compiled.is_set()

@@ -11,23 +11,18 @@ from numba import prange
 
 from ..core import FACE_COUNT, ROLLS_PER_TURN, ROUNDS
 from .advice import TIE
-from .kernel import (
+from .kernel import candidates, jit, jit_parallel, turn
+from .layout import (
+    KEEP,
+    LOG_BOX,
     MAX_CANDIDATES,
+    MAX_OPTIONS,
     N_MS,
     N_ROWS,
+    SCORE,
     YAHTZEE_BOX,
-    candidates,
-    jit,
-    jit_parallel,
-    turn,
 )
 from .tables import MAX_SUB_KEEPS, N_UPPER, ROLL_BASE
-
-SCORE = 0
-KEEP = 1
-MAX_OPTIONS = MAX_CANDIDATES + MAX_SUB_KEEPS  # the boxes, then the keeps
-LOG_WIDTH = 2 * ROLLS_PER_TURN  # per turn: roll, keep, roll, keep, roll, box (-1 where unused)
-LOG_BOX = LOG_WIDTH - 1
 
 
 @jit

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import ROUNDS, UPPER_BONUS_THRESHOLD, BotSpec, InvalidInput, RuleSet
-from . import policy
+from .layout import LOG_WIDTH
 from .solver import TABLE_SHAPE, Progress, cached_solver
 from .strategies import LEVEL_TEMPERATURES, _heuristic, strategy_name
 from .tables import model
@@ -107,11 +107,13 @@ def simulate(
     if not 0 <= seed < 2**31:
         raise InvalidInput("The seed is a whole number from 0 to 2147483647.")
     seats = []
-    no_log = np.zeros((0, ROUNDS, policy.LOG_WIDTH), dtype=np.int64)
+    no_log = np.zeros((0, ROUNDS, LOG_WIDTH), dtype=np.int64)
     for index, raw in enumerate(strategies):
         name = strategy_name(raw)
         table, temperature, uniform = _kernel_args(name, rule_set, progress)
         totals, uppers, yahtzees, bonuses = (np.zeros(games, dtype=np.int64) for _ in range(4))
+        from . import policy  # noqa: PLC0415 - numba loads (and compiles) only to simulate
+
         policy.simulate(
             games, seed, index, table, model(rule_set), temperature, uniform,
             totals, uppers, yahtzees, bonuses, no_log,

@@ -11,10 +11,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import Dice, RuleSet, Scorecard, Situation
-from . import kernel
 from .advice import Advice
 from .cache import CorruptTable, read_table, table_path, write_table
 from .planner import TurnPlanner
+from .shipped import load_shipped
 from .tables import N_BOXES, N_MASKS, UPPER_CAP, model, reach_table
 
 SOLVER_VERSION = 1
@@ -34,6 +34,8 @@ def build_table(rules: RuleSet, progress: Progress | None = None) -> npt.NDArray
     table is built one layer at a time, each layer's masks in parallel; ``progress`` hears
     of each layer done.
     """
+    from . import kernel  # noqa: PLC0415 - numba loads (and compiles) only to build
+
     m, reach = model(rules), reach_table()
     table = np.zeros(TABLE_SHAPE)
     filled = np.array([bin(mask).count("1") for mask in range(N_MASKS)])
@@ -71,10 +73,12 @@ class Solver(TurnPlanner):
         directory: Path | None = None,
         progress: Progress | None = None,
     ) -> Self:
-        """The cached table, checked; built and cached when missing or not trustworthy
-        (``progress`` hears of a build; why a cached table was not used is logged)."""
+        """The cached table, checked; when missing or not trustworthy, the table that ships
+        with the package (official rules), else built; then cached. ``progress`` hears of a
+        build; why a cached table was not used is logged."""
         rule_set = _rules(rules)
         path = cls.path_for(rule_set, directory)
+        why: str | None = None
         try:
             table = read_table(
                 path, scoring_key=rule_set.scoring_key, version=SOLVER_VERSION, shape=TABLE_SHAPE
@@ -82,16 +86,31 @@ class Solver(TurnPlanner):
             return cls(rule_set, table)
         except FileNotFoundError:
             pass
-        except CorruptTable as why:
-            _log.warning("rebuilding the solver table: %s", why)
+        except CorruptTable as error:
+            why = str(error)
         except OSError as error:
-            _log.warning("cannot read the solver cache (%s); solving now", error)
-        solver = cls.build(rule_set, progress=progress)
+            why = f"cannot read the solver cache ({error})"
+        solver = cls._shipped(rule_set)
+        if solver is None:
+            if why:
+                _log.warning("rebuilding the solver table: %s", why)
+            solver = cls.build(rule_set, progress=progress)
+        elif why:
+            _log.warning("using the solver table shipped with the package: %s", why)
         try:
             solver.save(directory)
         except OSError as error:
             _log.warning("cannot cache the solver table (%s); it is kept in memory", error)
         return solver
+
+    @classmethod
+    def _shipped(cls, rules: RuleSet) -> Self | None:
+        try:
+            table = load_shipped(rules, SOLVER_VERSION)
+        except CorruptTable as why:
+            _log.warning("the shipped solver table is not usable (%s); solving now", why)
+            return None
+        return None if table is None else cls(rules, table)
 
     @staticmethod
     def path_for(rules: RuleSet, directory: Path | None = None) -> Path:

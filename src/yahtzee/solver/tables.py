@@ -103,20 +103,35 @@ class ScoringTables:
 
 @cache
 def scoring_tables(rules: RuleSet) -> ScoringTables:
-    rolls = Dice.all()
-    points = np.array([[score(c, d) for c in Category] for d in rolls], dtype=np.int32)
     joker = np.full((N_MASKS, FACE_COUNT, N_BOXES), -1, dtype=np.int32)
-    bonus = 0
-    yahtzees = _yahtzees()
     for mask in range(YAHTZEE_BIT, ALL_FILLED):
-        if not mask & YAHTZEE_BIT:
-            continue
-        open_boxes = [c for c in Category if not mask >> c & 1]
-        for f, dice in enumerate(yahtzees):
-            for p in placements(dice, open_boxes, YAHTZEE_POINTS, rules):
-                joker[mask, f, p.category] = p.points
-                bonus = p.yahtzee_bonus
-    return ScoringTables(points, joker, bonus)
+        if mask & YAHTZEE_BIT:
+            for f in range(FACE_COUNT):
+                joker[mask, f] = joker_row(rules, mask, f)
+    return ScoringTables(points_table(), joker, joker_bonus(rules))
+
+
+@cache
+def points_table() -> I32:
+    """``[252, 13]``: what each roll scores in each box by the box's own definition."""
+    return np.array([[score(c, d) for c in Category] for d in Dice.all()], dtype=np.int32)
+
+
+def joker_row(rules: RuleSet, mask: int, f: int) -> I32:
+    """``[13]``: what five of face ``f + 1`` scores in each box (-1 where not allowed)
+    with the boxes of ``mask`` filled, the Yahtzee box among them."""
+    row = np.full(N_BOXES, -1, dtype=np.int32)
+    open_boxes = [c for c in Category if not mask >> c & 1]
+    for p in placements(_yahtzees()[f], open_boxes, YAHTZEE_POINTS, rules):
+        row[p.category] = p.points
+    return row
+
+
+@cache
+def joker_bonus(rules: RuleSet) -> int:
+    """The bonus an extra Yahtzee earns when the Yahtzee box holds 50."""
+    dice, chance = _yahtzees()[0], [Category.CHANCE]
+    return max(p.yahtzee_bonus for p in placements(dice, chance, YAHTZEE_POINTS, rules))
 
 
 def upper_reach(mask: int) -> int:
@@ -156,4 +171,38 @@ def model(rules: RuleSet) -> Model:
 @cache
 def reach_table() -> I32:
     """``upper_reach`` of every mask."""
-    return np.array([upper_reach(m) for m in range(N_MASKS)], dtype=np.int32)
+    masks = np.arange(N_MASKS)
+    most = sum(DICE_COUNT * c.face * (masks >> c & 1) for c in Category.upper())
+    return np.minimum(UPPER_CAP, most).astype(np.int32)
+
+
+@dataclass(frozen=True, eq=False)
+class TurnScoring:
+    """What one turn in numpy reads: a :class:`Model` less the full Joker table, whose
+    rows are derived when a state needs them (the full table takes a while to derive)."""
+
+    rules: RuleSet
+    points: I32
+    joker_bonus: int
+    counts: I32
+    yahtzee_roll: I32
+    add: I32
+    remove: I32
+    sub_keeps: I32
+    cap: int
+    upper_bonus: float
+
+    def joker(self, mask: int, f: int) -> I32:
+        return _joker_row(self.rules, mask, f)
+
+
+_joker_row = cache(joker_row)
+
+
+@cache
+def turn_scoring(rules: RuleSet) -> TurnScoring:
+    dice = dice_tables()
+    return TurnScoring(
+        rules, points_table(), joker_bonus(rules), dice.counts, dice.yahtzee_roll, dice.add,
+        dice.remove, dice.sub_keeps, UPPER_BONUS_THRESHOLD, float(UPPER_BONUS),
+    )  # fmt: skip

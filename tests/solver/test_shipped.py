@@ -1,0 +1,53 @@
+"""The table that ships with the package: exactly the one the solver builds, checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from yahtzee import RuleSet
+from yahtzee.solver import SOLVER_VERSION, Solver, shipped
+from yahtzee.solver import solver as solver_module
+from yahtzee.solver.cache import CorruptTable
+from yahtzee.solver.solver import build_table
+
+OFFICIAL = RuleSet.official()
+
+
+def test_the_shipped_table_is_the_table_the_solver_builds() -> None:
+    """Regenerate with scripts/make_shipped_tables.py after a deliberate change."""
+    found = shipped.load_shipped(OFFICIAL, SOLVER_VERSION)
+    assert found is not None
+    np.testing.assert_allclose(found, build_table(OFFICIAL), rtol=0, atol=1e-9)
+    assert round(float(found[0, 0, 0]), 4) == 254.5877
+
+
+def test_a_fresh_install_loads_the_shipped_table_without_building(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_build(*_: object, **__: object) -> None:
+        raise AssertionError("built a table that ships")
+
+    monkeypatch.setattr(solver_module, "build_table", no_build)
+    solver = Solver.load(OFFICIAL, directory=tmp_path)
+    assert round(solver.expected_total(), 4) == 254.5877
+    assert len(list(tmp_path.glob("*.bin"))) == 1  # cached for the next time
+    with pytest.raises(AssertionError, match="built a table"):
+        Solver.load(RuleSet.named("no-joker"), directory=tmp_path)  # none ships for these
+
+
+def test_encoding_round_trips_and_damage_is_refused() -> None:
+    rng = np.random.default_rng(1)
+    table = np.where(shipped.reachable((8192, 2, 64)), rng.random((8192, 2, 64)), 0.0)
+    data = shipped.encode(table, OFFICIAL, SOLVER_VERSION)
+    assert np.array_equal(shipped.decode(data, OFFICIAL, SOLVER_VERSION), table)
+    damaged = bytearray(data)
+    damaged[-100] ^= 0x01
+    with pytest.raises(CorruptTable):
+        shipped.decode(bytes(damaged), OFFICIAL, SOLVER_VERSION)
+    with pytest.raises(CorruptTable, match="other rules"):
+        shipped.decode(data, RuleSet.named("no-joker"), SOLVER_VERSION)
+    with pytest.raises(CorruptTable, match=r"truncated|damaged"):
+        shipped.decode(data[:-5000], OFFICIAL, SOLVER_VERSION)
