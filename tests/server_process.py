@@ -33,8 +33,9 @@ class ServerProcess:
     Its stderr goes to a temporary file (a pipe nobody reads could fill and stall the
     server); a failed start reports the file's tail."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, env: dict[str, str] | None = None) -> None:
         self.url = database_url
+        self.env = env
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.stderr: IO[bytes] | None = None
@@ -54,6 +55,7 @@ class ServerProcess:
             [sys.executable, "-m", "yahtzee", "serve", "--port", str(self.port),
              "--database-url", self.url, "--bot-delay", "0.05"],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.stderr,
+            env={**os.environ, **(self.env or {})},
         )  # fmt: skip
         health = f"{self.base}/api/health"
         deadline = time.monotonic() + timeout

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import FACE_COUNT, ROLLS_PER_TURN
-from ..solver.kernel import MAX_CANDIDATES, YAHTZEE_BOX, candidates, jit
+from ..solver.kernel import candidates, jit
+from ..solver.layout import MAX_CANDIDATES, YAHTZEE_BOX
 from ..solver.policy import placement_points
 from ..solver.tables import ALL_FILLED, MAX_SUB_KEEPS, N_BOXES, N_MULTISETS, N_UPPER, ROLL_BASE
 

@@ -274,10 +274,16 @@ class GameSession:
         return self._review
 
 
-def warm_up(rules: RuleSet | None = None) -> None:
-    """Load the solver for ``rules`` (official by default) and compile the bots' kernels,
-    so that the first hint or bot move of a game answers at once."""
+def warm_up(rules: RuleSet | None = None, *, compile_kernels: bool = False) -> None:
+    """Load the solver for ``rules`` (official by default) and play a bot's first
+    decision, so that the first hint or bot move of a game answers at once. With
+    ``compile_kernels``, also compile the turn kernels aside (a child process) and use
+    them: many games at once (a server) then cost a tenth of the processor."""
     chosen = rules or RuleSet.official()
     session = GameSession.new([Seat("warm-up", BotSpec.at_level(DEFAULT_LEVEL))], chosen)
     session.play_bot()  # the first roll
-    session.play_bot()  # a decision: loads the table and runs the compiled planner
+    session.play_bot()  # a decision: loads the table, solves a turn
+    if compile_kernels:
+        from ..solver import compile_kernels_aside  # noqa: PLC0415
+
+        compile_kernels_aside()

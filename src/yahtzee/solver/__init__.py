@@ -1,7 +1,12 @@
 """The optimal strategy: solver table, advisor, bots and simulation (numpy + numba)."""
 
 from .advice import Advice, Option
-from .planner import TurnPlanner
+from .planner import (
+    TurnPlanner,
+    compile_kernels_aside,
+    compiled_kernels,
+    use_compiled_kernels,
+)
 from .simulate import Simulation, simulate
 from .solver import SOLVER_VERSION, Progress, Solver, cached_solver
 from .strategies import STRATEGIES, Strategy, strategy
@@ -17,6 +22,9 @@ __all__ = [
     "Strategy",
     "TurnPlanner",
     "cached_solver",
+    "compile_kernels_aside",
+    "compiled_kernels",
     "simulate",
     "strategy",
+    "use_compiled_kernels",
 ]

@@ -6,8 +6,11 @@ the heuristic bot (a table of par values) are all planners over different tables
 
 from __future__ import annotations
 
+import logging
 import math
 import random
+import subprocess
+import sys
 import threading
 from collections import OrderedDict
 from functools import cached_property
@@ -33,6 +36,7 @@ from .layout import MAX_OPTIONS, N_MS, N_ROWS, SCORE
 from .tables import ROLL_BASE, UPPER_CAP, Model, TurnScoring, model, reach_table, turn_scoring
 
 _KEEPS = Keep.all()
+_log = logging.getLogger(__name__)
 _CACHE_STATES = 4096
 
 TurnTables = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]
@@ -91,6 +95,7 @@ class TurnPlanner:
             policy.turn_tables(key[0], key[1], key[2], self.table, self.model, R, K1, K2)
         else:
             R, K1, K2 = turn_numpy.turn_tables(key[0], key[1], key[2], self.table, self.scoring)
+            _count_numpy_turn()
         self._turns[key] = (R, K1, K2)
         if len(self._turns) > _CACHE_STATES:
             self._turns.popitem(last=False)
@@ -151,6 +156,17 @@ class TurnPlanner:
 
 
 _compiled = threading.Event()
+BULK_TURNS = 2000
+"""After this many turns solved in numpy, a process is doing bulk work (simulating,
+training, serving many tables): it compiles the kernels, which then pay for themselves.
+A game in the terminal solves a few dozen."""
+_numpy_turns = [0]
+
+
+def _count_numpy_turn() -> None:
+    _numpy_turns[0] += 1
+    if _numpy_turns[0] == BULK_TURNS:
+        use_compiled_kernels()
 
 
 def use_compiled_kernels() -> None:
@@ -174,3 +190,31 @@ def use_compiled_kernels() -> None:
 def compiled_kernels() -> bool:
     """Whether the turn kernels are compiled and in use."""
     return _compiled.is_set()
+
+
+COMPILE_TIMEOUT_S = 600
+
+
+def compile_kernels_aside() -> bool:
+    """Compile the turn kernels in a child process (numba caches them), then load them
+    here: the compiling never holds this process's interpreter, so a server or a screen
+    stays responsive. Returns whether the compiled kernels are in use."""
+    if _compiled.is_set():
+        return True
+    code = "from yahtzee.solver.planner import use_compiled_kernels; use_compiled_kernels()"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            timeout=COMPILE_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        _log.warning("could not compile the solver's kernels aside: %s", error)
+        return False
+    if done.returncode != 0:
+        tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        _log.warning("could not compile the solver's kernels aside: %s", " ".join(tail))
+        return False
+    use_compiled_kernels()  # from numba's cache: quick
+    return True

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from ..core import IllegalMove, YahtzeeError
-from ..service import MAX_TABLES_PER_CLIENT, Forbidden, warm_up
+from ..service import MAX_TABLES_PER_CLIENT, Forbidden
 from ..store import Store
 from .hub import RATE_PER_SECOND, Hub
 from .models import Refusal
@@ -69,7 +69,7 @@ def create_app(
             seed=seed,
         )
         await asyncio.to_thread(hub.lobby.load_unfinished)
-        await asyncio.to_thread(warm_up)  # bots and hints answer at once from the start
+        warming = asyncio.create_task(hub.warm_up())  # the server answers meanwhile
         # The cyclic garbage collector's full passes over thousands of live games were the
         # p99 tail (~170 ms at N = 1000): freeze what startup made, and collect rarely.
         thresholds = gc.get_threshold()
@@ -79,6 +79,7 @@ def create_app(
         app.state.hub = hub
         hub.lobby.resume_play()
         yield
+        warming.cancel()
         hub.lobby.close()
         if own:
             opened.close()

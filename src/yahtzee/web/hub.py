@@ -6,10 +6,11 @@ records; the hub only turns its committed moves into messages for the connected 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Protocol
 
-from ..service import Lobby, Move, Table
+from ..service import Lobby, Move, Table, warm_up
 from ..store import Store
 from .models import EventMessage, GameView, LobbyView, Outbound, StateMessage, You
 
@@ -45,6 +46,16 @@ class Hub:
         self.rate = rate
         self.burst = max(RATE_BURST, 2 * rate)
         self.connections: dict[str, dict[Client, int | None]] = {}
+        self.solver_ready = asyncio.Event()
+
+    async def warm_up(self) -> None:
+        """Get the solver ready while the server already answers: the official table
+        (shipped with the package), a bot's first move and the compiled kernels (compiled
+        aside, in a child process). Games play meanwhile, on numpy turns."""
+        try:
+            await asyncio.to_thread(warm_up, compile_kernels=True)
+        finally:
+            self.solver_ready.set()
 
     # Connections ---------------------------------------------------------------------
 

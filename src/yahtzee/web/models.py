@@ -119,6 +119,9 @@ class Joined(BaseModel):
 
 class Health(BaseModel):
     status: Literal["ok"] = "ok"
+    solver: Literal["warming", "ready"]
+    """Whether the solver is loaded yet: until then a table's first bot move or hint
+    waits for it (a game can start either way)."""
 
 
 class Refusal(BaseModel):

@@ -7,6 +7,7 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
+from ..deps import HubDep
 from ..models import Health
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -20,5 +21,5 @@ async def page() -> FileResponse:
 
 
 @router.get("/api/health")
-async def health() -> Health:
-    return Health()
+async def health(hub: HubDep) -> Health:
+    return Health(solver="ready" if hub.solver_ready.is_set() else "warming")
