@@ -21,7 +21,7 @@ from textual.widgets import Input
 
 from tests.cli_helpers import run_cli
 from tests.live_server import client, running
-from tests.tui.helpers import screen_name, start_game
+from tests.tui.helpers import screen_name, settle, start_game
 from tests.web.helpers import receive_json
 from yahtzee import BotSpec, Category, Dice, Keep, RuleSet
 from yahtzee.service import GameSession
@@ -98,10 +98,10 @@ def play_tui(db: str) -> None:
                     if session.is_over:
                         break
                     if session.is_bot(session.current):
-                        await pilot.pause(0.01)
+                        await settle(pilot)
                         continue
                     await tui_turn(pilot, app, session)
-                await pilot.pause()
+                await settle(pilot)  # the review is recorded in the background
                 assert session.is_over and screen_name(app) == "GameOverScreen"
 
     asyncio.run(run())
@@ -116,7 +116,7 @@ async def tui_turn(pilot: Any, app: YahtzeeApp, session: GameSession) -> None:
     assert dice is not None and turn is not None
     if turn.round == HINT_ROUND:
         await pilot.press("h")  # show the advisor's options, then hide them
-        await pilot.pause()
+        await settle(pilot)
         assert "Advisor" in str(app.screen.query_one("#hint").render())
         await pilot.press("h")
     keep = list(keep_for(dice).faces)

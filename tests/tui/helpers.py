@@ -23,6 +23,12 @@ async def start_game(pilot: Pilot[None], *, mouse: bool, add: tuple[str, ...] = 
         await pilot.pause(0.3)  # a button ignores a second press while it flashes
 
 
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait for the background work (hints, bots, the review) and its redraw."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def screen_name(app: YahtzeeApp) -> str:
     return type(app.screen).__name__
 
@@ -72,10 +78,10 @@ async def play_to_the_end(pilot: Pilot[None], app: YahtzeeApp, mouse: bool = Fal
             break
         seat = session.game.current_player
         if session.is_bot(seat):
-            await pilot.pause(0.01)
+            await settle(pilot)
             continue
         if mouse:
             await human_turn_by_mouse(pilot, app)
         else:
             await human_turn_by_keys(pilot, app)
-    await pilot.pause()
+    await settle(pilot)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.widgets import Select
 
-from tests.tui.helpers import play_to_the_end, screen_name, start_game
+from tests.tui.helpers import play_to_the_end, screen_name, settle, start_game
+from yahtzee.solver import solver as solver_module
 from yahtzee.store import Store, stats
 from yahtzee.tui import YahtzeeApp
 
@@ -97,7 +101,7 @@ def test_hints_are_marked_and_can_be_switched_off(tmp_path: Path) -> None:
                 await pilot.press("ctrl+s")
                 await pilot.pause()
                 await pilot.press("r", "h")
-                await pilot.pause()
+                await settle(pilot)
                 hint = app.screen.query_one("#hint")
                 assert "Advisor" in str(hint.render())
                 assert app.session is not None and app.session.game_id is not None
@@ -115,3 +119,50 @@ def test_hints_are_marked_and_can_be_switched_off(tmp_path: Path) -> None:
                 assert app.screen.query_one("#hint").has_class("hidden")
 
     asyncio.run(run())
+
+
+def test_the_screen_keeps_answering_while_the_first_hint_is_worked_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty solver cache and rules whose table does not ship: the first hint needs
+    the table built first. The screen says it is thinking and keeps taking keys (no
+    freeze, no key held back) until the hint arrives. The build is held on a gate here,
+    so the test does not depend on how fast it is."""
+    monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(tmp_path / "empty-cache"))
+    monkeypatch.setattr(solver_module, "_LOADED", {})
+    gate = threading.Event()
+    real_load = solver_module.Solver.load.__func__  # type: ignore[attr-defined]
+
+    def held_load(cls: type, *args: object, **kwargs: object) -> object:
+        assert gate.wait(60), "the test never opened the gate"
+        return real_load(cls, *args, **kwargs)
+
+    monkeypatch.setattr(solver_module.Solver, "load", classmethod(held_load))
+
+    async def run() -> None:
+        with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
+            app = YahtzeeApp(store, seed=15, bot_pause=0)
+            async with app.run_test(size=(100, 32)) as pilot:
+                await pilot.pause()
+                app.screen.query_one("#rules", Select).value = "no-joker"
+                await pilot.press("ctrl+s")
+                await pilot.pause()
+                await pilot.press("r", "h")
+                await pilot.pause()
+                hint = app.screen.query_one("#hint")
+                assert "thinking" in str(hint.render())
+                assert "Loading the solver" in str(hint.render())
+                screen: Any = app.screen
+                await pilot.press("1", "3")  # keys still work: two dice kept
+                await pilot.pause()
+                assert screen.held == [True, False, True, False, False]
+                assert "thinking" in str(hint.render())
+                gate.set()
+                await settle(pilot)
+                assert "Advisor" in str(hint.render())
+                assert screen.held == [True, False, True, False, False]
+
+    try:
+        asyncio.run(run())
+    finally:
+        gate.set()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from tests.tui.helpers import play_to_the_end
+from tests.tui.helpers import play_to_the_end, settle
 from yahtzee.store import Store
 from yahtzee.tui import YahtzeeApp
 from yahtzee.tui.widgets import ScoreCard
@@ -35,7 +35,7 @@ async def play(pilot: Pilot[None]) -> None:
 async def hint(pilot: Pilot[None]) -> None:
     await play(pilot)
     await pilot.press("h")
-    await pilot.pause()
+    await settle(pilot)
 
 
 async def zero_confirm(pilot: Pilot[None]) -> None:

@@ -34,7 +34,7 @@ from ..core import (
 from ..store import Seat, Store
 
 if TYPE_CHECKING:
-    from ..solver import Advice, Solver, Strategy
+    from ..solver import Advice, Progress, Solver, Strategy
     from ..solver.review import PlayerReview
 
 
@@ -135,21 +135,24 @@ class GameSession:
 
     # Acting --------------------------------------------------------------------------
 
-    def act(self, action: Action, seat: int | None = None) -> Move:
+    def act(self, action: Action, seat: int | None = None, *, review: bool = True) -> Move:
         """Check and apply one action of ``seat`` (the player to act by default), save it,
-        and when it ends the game, review and record the game."""
+        and when it ends the game, review and record the game (``review=False``: the
+        caller runs :meth:`finish` itself, say in the background)."""
         move = self.apply(action, seat)
         self.save()
-        if self.game.is_over:
+        if review and self.game.is_over:
             self.finish()
         return move
 
     def roll(self, keep: Keep = Keep.NONE, seat: int | None = None) -> Move:
         return self.act(keep, seat)
 
-    def score(self, category: Category | str, seat: int | None = None) -> Move:
+    def score(
+        self, category: Category | str, seat: int | None = None, *, review: bool = True
+    ) -> Move:
         chosen = category if isinstance(category, Category) else Category.parse(category)
-        return self.act(Score(chosen), seat)
+        return self.act(Score(chosen), seat, review=review)
 
     def apply(self, action: Action, seat: int | None = None) -> Move:
         """Check and apply one action in memory only; :meth:`save` (or a group commit)
@@ -203,9 +206,9 @@ class GameSession:
             self._bots[player] = self._strategy(spec, player)
         return self._choose(self._bots[player])
 
-    def play_bot(self) -> Move:
+    def play_bot(self, *, review: bool = True) -> Move:
         """The bot whose turn it is takes one action (recorded)."""
-        return self.act(self.bot_action())
+        return self.act(self.bot_action(), review=review)
 
     def bot_moves(self) -> Iterator[Move]:
         """Every bot action until a human is to act or the game is over."""
@@ -234,11 +237,19 @@ class GameSession:
 
     # Hints and the review ------------------------------------------------------------
 
-    def solver(self) -> Solver:
-        """The exact solver for this game's rules (loaded, or built, the first time)."""
-        from ..solver import cached_solver  # noqa: PLC0415 - numba loads only here
+    def solver(self, progress: Progress | None = None) -> Solver:
+        """The exact solver for this game's rules (loaded, or built, the first time;
+        ``progress`` hears of a build)."""
+        from ..solver import cached_solver  # noqa: PLC0415 - numpy and the table load here
 
-        return cached_solver(self.rules)
+        return cached_solver(self.rules, progress=progress)
+
+    @property
+    def solver_ready(self) -> bool:
+        """Whether hints, bots and the review answer without loading the solver first."""
+        from ..solver import solver_loaded  # noqa: PLC0415
+
+        return solver_loaded(self.rules)
 
     def hint(self, seat: int | None = None) -> Advice:
         """The advisor's ranked options for ``seat``'s decision now; records that the

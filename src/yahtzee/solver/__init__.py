@@ -8,7 +8,7 @@ from .planner import (
     use_compiled_kernels,
 )
 from .simulate import Simulation, simulate
-from .solver import SOLVER_VERSION, Progress, Solver, cached_solver
+from .solver import SOLVER_VERSION, Progress, Solver, cached_solver, solver_loaded
 from .strategies import STRATEGIES, Strategy, strategy
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "compile_kernels_aside",
     "compiled_kernels",
     "simulate",
+    "solver_loaded",
     "strategy",
     "use_compiled_kernels",
 ]

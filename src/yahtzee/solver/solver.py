@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Self
@@ -137,16 +138,26 @@ class Solver(TurnPlanner):
 
 
 _LOADED: dict[str, Solver] = {}
+_LOADING = threading.Lock()
 
 
 def cached_solver(rules: RuleSet, *, progress: Progress | None = None) -> Solver:
     """One loaded solver per rule set for the whole process (loaded, or built and cached,
-    on first use). ``progress`` hears ``(done, total)`` while a missing table is built;
-    drawing it is the front end's business."""
+    on first use; threads asking at once wait for one load). ``progress`` hears
+    ``(done, total)`` while a missing table is built; drawing it is the front end's."""
     key = rules.scoring_key
-    if key not in _LOADED:
-        _LOADED[key] = Solver.load(rules, progress=progress)
-    return _LOADED[key]
+    found = _LOADED.get(key)
+    if found is None:
+        with _LOADING:
+            found = _LOADED.get(key)
+            if found is None:
+                found = _LOADED[key] = Solver.load(rules, progress=progress)
+    return found
+
+
+def solver_loaded(rules: RuleSet) -> bool:
+    """Whether :func:`cached_solver` answers at once for ``rules``."""
+    return rules.scoring_key in _LOADED
 
 
 def _rules(rules: RuleSet | str | None) -> RuleSet:

@@ -42,6 +42,8 @@ class YahtzeeApp(App[None]):
         self.theme = "textual-dark" if dark else "textual-light"
 
     def on_mount(self) -> None:
+        # the solver gets ready while the player sets up a game: the first hint is quick
+        self.run_worker(_warm_up, thread=True, group="warm-up", exclusive=True)
         self.push_screen(NewGameScreen(id="new-game"))
         waiting = unfinished(self.store) if self.store and self.offer_resume else []
         if waiting:
@@ -89,6 +91,12 @@ class YahtzeeApp(App[None]):
 
     def action_toggle_dark(self) -> None:
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+
+def _warm_up() -> None:
+    from ..solver import cached_solver  # noqa: PLC0415
+
+    cached_solver(RuleSet.official())
 
 
 def run(database_url: str | None = None, seed: int | None = None, light: bool = False) -> None:

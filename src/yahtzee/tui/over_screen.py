@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -10,6 +12,11 @@ from textual.widgets import DataTable, Footer, Static
 
 from ..service import GameSession
 from .widgets import ScoreCard
+
+if TYPE_CHECKING:
+    from ..solver.review import PlayerReview
+
+COSTLIEST = 3
 
 
 def _rolls(n: int) -> str:
@@ -41,34 +48,9 @@ class GameOverScreen(Screen[None]):
             card = ScoreCard()
             card.cursor_type = "none"
             yield card
-            reviews = self.session.review() if self.session.humans else []
-            for review in reviews:
-                costly = review.costliest(3)
-                text = [
-                    f"{review.name}: expected points lost {review.total_loss:.1f} over "
-                    f"{len(review.decisions)} decisions"
-                ]
-                for d in costly:
-                    text.append(
-                        f"  round {d.round}, {d.situation.dice.spaced()} with "
-                        f"{_rolls(d.situation.rolls_left)}: {d.text}; best {d.best_text} "
-                        f"(-{d.loss:.2f})"
-                    )
-                if not costly:
-                    text.append("  every decision was optimal.")
-                yield Static("\n".join(text), classes="review")
-                table: DataTable[str] = DataTable(classes="decisions", cursor_type="row")
-                table.add_columns("Round", "Dice", "Rolls", "Chosen", "Best", "Lost")
-                for d in review.decisions:
-                    table.add_row(
-                        str(d.round),
-                        d.situation.dice.spaced(),
-                        str(d.situation.rolls_left),
-                        d.text,
-                        d.best_text,
-                        f"{d.loss:.2f}",
-                    )
-                yield table
+            if self.session.humans:
+                yield Static("Reviewing the game: every decision against the best...",
+                             id="reviewing")  # fmt: skip
         yield Footer()
 
     def action_rematch(self) -> None:
@@ -78,3 +60,45 @@ class GameOverScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(ScoreCard).show(self.session.game)
+        if self.session.humans:
+            self.run_worker(self._review, thread=True, group="review", exclusive=True)
+
+    def _review(self) -> None:
+        """Review and record the game in the background (it may load the solver first)."""
+        self.session.finish()
+        self.app.call_from_thread(self._show_reviews, self.session.review())
+
+    def _show_reviews(self, reviews: list[PlayerReview]) -> None:
+        body = self.query_one("#over-body", VerticalScroll)
+        self.query_one("#reviewing", Static).remove()
+        for review in reviews:
+            body.mount(Static(_summary(review), classes="review"))
+            table: DataTable[str] = DataTable(classes="decisions", cursor_type="row")
+            table.add_columns("Round", "Dice", "Rolls", "Chosen", "Best", "Lost")
+            for d in review.decisions:
+                table.add_row(
+                    str(d.round),
+                    d.situation.dice.spaced(),
+                    str(d.situation.rolls_left),
+                    d.text,
+                    d.best_text,
+                    f"{d.loss:.2f}",
+                )
+            body.mount(table)
+
+
+def _summary(review: PlayerReview) -> str:
+    costly = review.costliest(COSTLIEST)
+    text = [
+        f"{review.name}: expected points lost {review.total_loss:.1f} over "
+        f"{len(review.decisions)} decisions"
+    ]
+    for d in costly:
+        text.append(
+            f"  round {d.round}, {d.situation.dice.spaced()} with "
+            f"{_rolls(d.situation.rolls_left)}: {d.text}; best {d.best_text} "
+            f"(-{d.loss:.2f})"
+        )
+    if not costly:
+        text.append("  every decision was optimal.")
+    return "\n".join(text)

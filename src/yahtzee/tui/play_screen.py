@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,9 +11,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Static
+from textual.worker import WorkerCancelled, get_current_worker
 
-from ..core import ROUNDS, Category, Keep, Phase, YahtzeeError
+from ..core import ROUNDS, Action, Category, Keep, Phase, Situation, YahtzeeError
 from ..service import GameSession, Move
+
+if TYPE_CHECKING:
+    from ..solver import Advice
 from .widgets import DiceTray, Die, ScoreCard
 
 HINT_OPTIONS = 5
@@ -65,6 +70,9 @@ class PlayScreen(Screen[None]):
         self.show_hint = False
         self.bot_timer: Timer | None = None
         self.log_line = ""
+        self.advice: Advice | None = None
+        self.hint_pending: Situation | None = None
+        self.thinking = False  # a bot's move is being worked out in the background
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -81,6 +89,24 @@ class PlayScreen(Screen[None]):
         self.query_one(ScoreCard).focus()
         self.refresh_view()
         self.schedule_bot()
+        if not self.session.solver_ready:  # get it ready before the first hint or bot
+            self.run_worker(self._load_solver, thread=True, group="solver", exclusive=True)
+
+    def _load_solver(self) -> None:
+        self.session.solver(progress=self._solver_progress)
+        self.app.call_from_thread(self.refresh_view)
+
+    def _solver_progress(self, done: int, total: int) -> None:
+        """A table is being built: say how far it got (and stop if the screen went)."""
+        if get_current_worker().is_cancelled:
+            raise WorkerCancelled
+        self.app.call_from_thread(self._show_building, done, total)
+
+    def _show_building(self, done: int, total: int) -> None:
+        self.building = f"Solving the {self.session.rules.name} rules: {done}/{total}"
+        self.refresh_view()
+
+    building = ""
 
     # Showing -------------------------------------------------------------------------
 
@@ -149,12 +175,15 @@ class PlayScreen(Screen[None]):
     def _hint_text(self) -> str:
         if not self.session.hints_allowed:
             return "Hints are off for this game."
-        if not self._human_turn() or self.session.game.dice is None:
+        situation = self.session.game.situation()
+        if not self._human_turn() or situation is None:
             return "Hints appear once your dice are rolled."
-        try:
-            advice = self.session.hint()
-        except YahtzeeError as error:
-            return str(error)
+        advice = self.advice
+        if advice is None or advice.situation != situation:
+            if self.hint_pending != situation:
+                self.hint_pending = situation
+                self.run_worker(self._think_hint, thread=True, group="hint")
+            return self._thinking_text("The advisor is thinking...")
         lines = ["Advisor (expected final total):"]
         for option in advice.options[:HINT_OPTIONS]:
             loss = advice.best.value - option.value
@@ -166,6 +195,25 @@ class PlayScreen(Screen[None]):
             with contextlib.suppress(YahtzeeError):
                 lines.append(f"Your keep {keep.spaced()}: -{advice.regret(keep):.2f}")
         return "\n".join(lines)
+
+    def _thinking_text(self, what: str) -> str:
+        if self.session.solver_ready:
+            return what
+        return f"{what}\n{self.building or 'Loading the solver...'}"
+
+    def _think_hint(self) -> None:
+        """The advisor's options, worked out in the background: keys keep working."""
+        try:
+            advice = self.session.hint()
+        except YahtzeeError as error:
+            self.app.call_from_thread(self.notify, str(error), severity="warning")
+            return
+        self.app.call_from_thread(self._hint_ready, advice)
+
+    def _hint_ready(self, advice: Advice) -> None:
+        self.advice, self.hint_pending = advice, None
+        if advice.situation == self.session.game.situation():
+            self.refresh_view()
 
     # Acting --------------------------------------------------------------------------
 
@@ -199,6 +247,9 @@ class PlayScreen(Screen[None]):
             return
         self._act(lambda: self.session.roll(self._keep()))
 
+    def _score(self, category: Category) -> None:
+        self._act(lambda: self.session.score(category, review=False))
+
     def action_choose(self) -> None:
         table = self.query_one(ScoreCard)
         if table.row_count:
@@ -209,15 +260,15 @@ class PlayScreen(Screen[None]):
             return
         option = self.session.placements().get(event.category)
         if option is None:
-            self._act(lambda: self.session.score(event.category))  # says why not
+            self._score(event.category)  # says why not
             return
         if option.total == 0:
             self.app.push_screen(
                 ConfirmZero(event.category),
-                lambda yes: self._act(lambda: self.session.score(event.category)) if yes else None,
+                lambda yes: self._score(event.category) if yes else None,
             )
             return
-        self._act(lambda: self.session.score(event.category))
+        self._score(event.category)
 
     def _act(self, action: object) -> None:
         try:
@@ -258,11 +309,32 @@ class PlayScreen(Screen[None]):
             self.bot_step()
 
     def bot_step(self) -> None:
+        """A bot's move: worked out in the background, then played here."""
         self.bot_timer = None
         seat = self.session.game.current_player
-        if seat is None or not self.session.is_bot(seat):
+        if seat is None or not self.session.is_bot(seat) or self.thinking:
             return
-        self._act(lambda: self._show_bot_move(self.session.play_bot()))
+        self.thinking = True
+        self.log_line = self._thinking_text(f"{self.session.game.players[seat]} is thinking...")
+        self.refresh_view()
+        seq = len(self.session.game.event_log)
+        self.run_worker(
+            lambda: self._think_bot(seat, seq),
+            thread=True,
+            group="bot",
+            exclusive=True,
+        )
+
+    def _think_bot(self, seat: int, seq: int) -> None:
+        action = self.session.bot_action(seat)
+        self.app.call_from_thread(self._bot_ready, seat, seq, action)
+
+    def _bot_ready(self, seat: int, seq: int, action: Action) -> None:
+        self.thinking = False
+        if len(self.session.game.event_log) != seq:  # the game moved on meanwhile
+            self.schedule_bot()
+            return
+        self._act(lambda: self._show_bot_move(self.session.act(action, seat, review=False)))
 
     def _show_bot_move(self, move: Move) -> None:
         if move.placement is not None:
