@@ -39,3 +39,21 @@ def solver_progress(label: str) -> Iterator[Progress | None]:
     finally:
         for bar, _ in shown:
             bar.stop()
+
+
+@contextmanager
+def working(label: str) -> Iterator[None]:
+    """A spinner with ``label`` and the time spent on stderr while a long step runs (the
+    compiling it may need happens in a child process, so the spinner keeps turning);
+    nothing when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console  # noqa: PLC0415
+    from rich.progress import Progress as Bar  # noqa: PLC0415
+    from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+
+    columns = (SpinnerColumn(), TextColumn(label), TimeElapsedColumn())
+    with Bar(*columns, console=Console(stderr=True), transient=True) as bar:
+        bar.add_task(label, total=None)
+        yield

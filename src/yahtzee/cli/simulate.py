@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, InvalidInput, RuleSet
+from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, BotSpec, InvalidInput, RuleSet
 from ._io import add_rules_option, print_json
-from .progress import solver_progress
+from .progress import solver_progress, working
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -71,7 +71,13 @@ def run(args: argparse.Namespace) -> int:
     rules = RuleSet.named(args.rules)
     start = time.perf_counter()
     with solver_progress(f"Solving {rules.name}") as progress:
-        result = simulate(seats, args.games, args.seed, rules, progress=progress)
+        exact = any(BotSpec.parse(name).kind in {"optimal", "level"} for name in seats)
+        if progress is not None and exact:
+            from ..solver import cached_solver  # noqa: PLC0415
+
+            cached_solver(rules, progress=progress)  # any table to build, with its bar
+    with working(f"Simulating {args.games:,} games"):
+        result = simulate(seats, args.games, args.seed, rules)
     seconds = time.perf_counter() - start
     data = result.to_dict()
     data["seconds"] = seconds

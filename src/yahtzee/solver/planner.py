@@ -6,11 +6,8 @@ the heuristic bot (a table of par values) are all planners over different tables
 
 from __future__ import annotations
 
-import logging
 import math
 import random
-import subprocess
-import sys
 import threading
 from collections import OrderedDict
 from functools import cached_property
@@ -36,7 +33,6 @@ from .layout import MAX_OPTIONS, N_MS, N_ROWS, SCORE
 from .tables import ROLL_BASE, UPPER_CAP, Model, TurnScoring, model, reach_table, turn_scoring
 
 _KEEPS = Keep.all()
-_log = logging.getLogger(__name__)
 _CACHE_STATES = 4096
 
 TurnTables = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]
@@ -192,29 +188,15 @@ def compiled_kernels() -> bool:
     return _compiled.is_set()
 
 
-COMPILE_TIMEOUT_S = 600
-
-
 def compile_kernels_aside() -> bool:
     """Compile the turn kernels in a child process (numba caches them), then load them
     here: the compiling never holds this process's interpreter, so a server or a screen
     stays responsive. Returns whether the compiled kernels are in use."""
     if _compiled.is_set():
         return True
-    code = "from yahtzee.solver.planner import use_compiled_kernels; use_compiled_kernels()"
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code],
-            capture_output=True,
-            timeout=COMPILE_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        _log.warning("could not compile the solver's kernels aside: %s", error)
-        return False
-    if done.returncode != 0:
-        tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
-        _log.warning("could not compile the solver's kernels aside: %s", " ".join(tail))
+    from .compiling import compile_aside  # noqa: PLC0415
+
+    if not compile_aside("turn"):
         return False
     use_compiled_kernels()  # from numba's cache: quick
     return True

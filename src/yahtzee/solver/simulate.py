@@ -113,6 +113,9 @@ def simulate(
         table, temperature, uniform = _kernel_args(name, rule_set, progress)
         totals, uppers, yahtzees, bonuses = (np.zeros(games, dtype=np.int64) for _ in range(4))
         from . import policy  # noqa: PLC0415 - numba loads (and compiles) only to simulate
+        from .compiling import compile_aside  # noqa: PLC0415
+
+        compile_aside("simulate")  # the first time after an install: in a child process
 
         policy.simulate(
             games, seed, index, table, model(rule_set), temperature, uniform,

@@ -36,11 +36,15 @@ def build_table(rules: RuleSet, progress: Progress | None = None) -> npt.NDArray
     of each layer done.
     """
     from . import kernel  # noqa: PLC0415 - numba loads (and compiles) only to build
+    from .compiling import compile_aside  # noqa: PLC0415
 
+    layers = range(N_BOXES - 1, -1, -1)
+    if progress:
+        progress(0, len(layers))
+    compile_aside("build")  # the first time after an install: in a child process
     m, reach = model(rules), reach_table()
     table = np.zeros(TABLE_SHAPE)
     filled = np.array([bin(mask).count("1") for mask in range(N_MASKS)])
-    layers = range(N_BOXES - 1, -1, -1)
     for done, k in enumerate(layers, start=1):
         masks = np.nonzero(filled == k)[0].astype(np.int32)
         kernel.build_layer(masks, reach, table, m)

@@ -1,0 +1,80 @@
+"""Compiling the kernels aside: in a child process, so that this one stays responsive.
+
+numba compiles a kernel on its first call and keeps the machine code in its cache; the
+first call after an install can take tens of seconds, during which the compiling process
+hardly runs anything else (a progress bar stops, a screen freezes, a server stalls). So
+when a kernel is not in numba's cache yet, a child process compiles it, and this process
+only waits (its progress bar and threads go on), then loads it from the cache.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Literal
+
+_log = logging.getLogger(__name__)
+
+Kind = Literal["turn", "build", "simulate"]
+TIMEOUT_S = 900
+CHILD_ENV = "YAHTZEE_COMPILING"  # set in the child: it compiles in place
+
+_COMPILE: dict[Kind, str] = {
+    "turn": "from yahtzee.solver.planner import use_compiled_kernels; use_compiled_kernels()",
+    "build": (
+        "import numpy as np; from yahtzee import RuleSet; from yahtzee.solver import kernel;"
+        "from yahtzee.solver.solver import TABLE_SHAPE; from yahtzee.solver.tables import "
+        "ALL_FILLED, model, reach_table; kernel.build_layer(np.array([ALL_FILLED], "
+        "dtype=np.int32), reach_table(), np.zeros(TABLE_SHAPE), model(RuleSet.official()))"
+    ),
+    "simulate": "from yahtzee.solver import simulate; simulate(['optimal'], 1, 0)",
+}
+
+
+def _dispatchers(kind: Kind) -> list[object]:
+    from . import kernel, policy  # noqa: PLC0415 - numba loads here
+
+    found: dict[Kind, list[object]] = {
+        "turn": [policy.turn_tables, policy.option_values],
+        "build": [kernel.build_layer],
+        "simulate": [policy.simulate],
+    }
+    return found[kind]
+
+
+def cached(kind: Kind) -> bool:
+    """Whether numba's cache already holds these kernels (a quick load, no compiling)."""
+    try:
+        return all(
+            Path(d._cache._cache_file._index_path).is_file()  # type: ignore[attr-defined]
+            for d in _dispatchers(kind)
+        )
+    except AttributeError:  # another numba: assume the worst
+        return False
+
+
+def compile_aside(kind: Kind) -> bool:
+    """Make sure these kernels are compiled and cached, compiling them in a child process
+    if they are not. Returns False (and logs why) if the child could not: the caller then
+    compiles them itself, as numba would anyway."""
+    if os.environ.get(CHILD_ENV) or cached(kind):
+        return bool(not os.environ.get(CHILD_ENV))
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _COMPILE[kind]],
+            env={**os.environ, CHILD_ENV: "1"},
+            capture_output=True,
+            timeout=TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        _log.warning("could not compile the solver's kernels aside: %s", error)
+        return False
+    if done.returncode != 0:
+        tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        _log.warning("could not compile the solver's kernels aside: %s", " ".join(tail))
+        return False
+    return True
