@@ -25,6 +25,7 @@ from yahtzee import (
 )
 from yahtzee.service import GameSession
 from yahtzee.solver import STRATEGIES, policy, simulate, strategy
+from yahtzee.solver.layout import LOG_WIDTH
 from yahtzee.solver.tables import ROLL_BASE, model
 from yahtzee.store import Seat
 
@@ -38,7 +39,7 @@ def replay_logged_games(rules_name: str, games: int, seed: int) -> None:
     rules = RuleSet.named(rules_name)
     solver = solver_for(rules_name)
     out = [np.zeros(games, dtype=np.int64) for _ in range(4)]
-    log = np.zeros((games, 13, policy.LOG_WIDTH), dtype=np.int64)
+    log = np.zeros((games, 13, LOG_WIDTH), dtype=np.int64)
     policy.simulate(games, seed, 0, solver.table, model(rules), 0.0, False, *out, log)
     bot = strategy("optimal", rules)
     for g in range(games):
