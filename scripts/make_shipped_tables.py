@@ -6,8 +6,15 @@ that the shipped tables equal freshly built ones.
 
 from __future__ import annotations
 
-from yahtzee.solver.shipped import write_shipped
+from yahtzee import RuleSet
+from yahtzee.solver import SOLVER_VERSION
+from yahtzee.solver.shipped import DATA, SHIPPED, encode, shipped_path
+from yahtzee.solver.solver import build_table
 
 if __name__ == "__main__":
-    for path, size in write_shipped():
-        print(f"{path}: {size:,} bytes")
+    DATA.mkdir(exist_ok=True)
+    for name in SHIPPED:
+        rules = RuleSet.named(name)
+        data = encode(build_table(rules), rules, SOLVER_VERSION)
+        shipped_path(rules).write_bytes(data)
+        print(f"{shipped_path(rules)}: {len(data):,} bytes")

@@ -92,18 +92,3 @@ def load_shipped(rules: RuleSet, version: int) -> npt.NDArray[np.float64] | None
     if rules.name not in SHIPPED or not path.is_file():
         return None
     return decode(path.read_bytes(), rules, version)
-
-
-def write_shipped() -> list[tuple[Path, int]]:
-    """Build every shipped table again and write it into the package (a developer's
-    step: ``python scripts/make_shipped_tables.py``). Returns each file and its size."""
-    from .solver import SOLVER_VERSION, build_table  # noqa: PLC0415
-
-    DATA.mkdir(exist_ok=True)
-    written = []
-    for name in SHIPPED:
-        rules = RuleSet.named(name)
-        data = encode(build_table(rules), rules, SOLVER_VERSION)
-        shipped_path(rules).write_bytes(data)
-        written.append((shipped_path(rules), len(data)))
-    return written
