@@ -38,6 +38,12 @@ if TYPE_CHECKING:
     from ..solver.review import PlayerReview
 
 
+REVIEW_DECIMALS = 6
+"""The advisor loss is recorded to a millionth of a point: the numpy turn and the compiled
+kernels agree to about 1e-13, so a game's record does not depend on which one a process
+happened to use."""
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """What one action did: who acted, what they did, and the events it appended."""
@@ -189,9 +195,8 @@ class GameSession:
         if self.store is None or self.game_id is None or not self.game.is_over:
             return
         for player in self.review():
-            self.store.set_review(
-                self.game_id, player.player, len(player.decisions), player.total_loss
-            )
+            loss = round(player.total_loss, REVIEW_DECIMALS)
+            self.store.set_review(self.game_id, player.player, len(player.decisions), loss)
 
     # Bots and the turn timer ---------------------------------------------------------
 
