@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 
@@ -41,3 +42,31 @@ def peer_python(package: str) -> str | None:
         print(f"({package} did not install: {install.stderr.strip()[-200:]})")
         return None
     return python
+
+
+PEER_FIRST_ANSWER = """
+import time
+t = time.perf_counter()
+import yatzy_solver as ys
+solver = ys.Solver.build(ys.Variant("american+forced-joker"))
+log = solver.simulate(1, seed=1, logs=True)["logs"][0]
+first = next(line for line in log if " => " in line).split(" => ")[0]
+solver.option_values(first)  # its first advice
+"""
+
+
+def cold_env() -> dict[str, str]:
+    """Empty caches and data folders, as on a fresh install."""
+    root = Path(tempfile.mkdtemp(prefix="yahtzee-cold-"))
+    env = {**os.environ}
+    for name in ("NUMBA_CACHE_DIR", "YAHTZEE_CACHE_DIR", "XDG_CACHE_HOME", "XDG_DATA_HOME"):
+        env[name] = str(root / name.lower())
+    env["YAHTZEE_DATA_DIR"] = str(root / "data")
+    env.pop("YAHTZEE_DATABASE_URL", None)
+    return env
+
+
+def timed(command: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, env=env, capture_output=True, check=True)
+    return time.perf_counter() - start

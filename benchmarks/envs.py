@@ -10,12 +10,17 @@ AEC environment for 2 players. It also installs
 ``gym-yahtzee`` (the most downloaded Yahtzee environment on PyPI, old ``gym`` API) into a
 throwaway virtual environment and measures its random policy (its own legal-action
 sampler) in the same run. The peer is for this benchmark only, never a dependency.
+
+The single environment and the peer are timed in alternating rounds (``--rounds``, 3 by
+default) and each reports its median round, so that a busy moment of the machine does not
+fall on one side only.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import time
 
 import gymnasium as gym
@@ -114,14 +119,25 @@ COMPILED_1024 = "make_vec default (compiled SolitaireVectorEnv), 1024 envs"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=200_000)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-peer", action="store_true")
     args = parser.parse_args()
     gym.logger.min_level = 40
     cores = os.cpu_count() or 1
     n = args.steps
     print(f"masked random policy, {n:,} steps each, {cores} cores")
+    python = None if args.no_peer else peer_python("gym-yahtzee")
+    ours: list[float] = []
+    theirs: list[float] = []
+    version = ""
+    for _ in range(max(1, args.rounds)):  # alternate: ours, then the peer
+        ours.append(single(n, wrapped=True))
+        if python is not None:
+            other = run_python(PEER.format(steps=n), python=python)
+            theirs.append(other["steps_per_s"])
+            version = other["version"]
     rates = {
-        SINGLE: single(n, wrapped=True),
+        SINGLE: statistics.median(ours),
         "Solitaire-v0, unwrapped": single(n, wrapped=False),
         "make_vec sync, 8 envs": vector(n, "sync", 8),
         f"make_vec async, {cores} envs (one process each)": vector(n, "async", cores),
@@ -131,17 +147,16 @@ def main() -> None:
     }
     for name, rate in rates.items():
         print(f"  {name:<60} {rate:>10,.0f} steps/s")
-    if args.no_peer:
+    if len(ours) > 1:
+        print(f"  ({SINGLE}: median of rounds {', '.join(f'{r:,.0f}' for r in ours)})")
+    if not theirs:
         return
-    python = peer_python("gym-yahtzee")
-    if python is None:
-        return
-    other = run_python(PEER.format(steps=n), python=python)
-    theirs = other["steps_per_s"]
-    print(f"gym-yahtzee {other['version']} (YahtzeeSingleEnv, its own sample_action), same run")
-    print(f"  {'random policy':<60} {theirs:>10,.0f} steps/s")
+    peer = statistics.median(theirs)
+    print(f"gym-yahtzee {version} (YahtzeeSingleEnv, its own sample_action), same run")
+    print(f"  {'random policy':<60} {peer:>10,.0f} steps/s")
+    print(f"  (median of rounds {', '.join(f'{r:,.0f}' for r in theirs)})")
     for name in (SINGLE, COMPILED_1024):
-        print(f"  ours / theirs, {name}: {rates[name] / theirs:.2f}x")
+        print(f"  ours / theirs, {name}: {rates[name] / peer:.2f}x")
 
 
 if __name__ == "__main__":

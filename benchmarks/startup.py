@@ -31,34 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import peer_python
+from common import PEER_FIRST_ANSWER, cold_env, peer_python, timed
 
 YAHTZEE = str(Path(sys.executable).with_name("yahtzee"))
-PEER_FIRST_ANSWER = """
-import time
-t = time.perf_counter()
-import yatzy_solver as ys
-solver = ys.Solver.build(ys.Variant("american+forced-joker"))
-first = solver.simulate(1, seed=1, logs=True)["logs"][0][0].split(" => ")[0]
-solver.option_values(first)  # its first advice
-"""
-
-
-def cold_env() -> dict[str, str]:
-    """Empty caches and data folders, as on a fresh install."""
-    root = Path(tempfile.mkdtemp(prefix="yahtzee-cold-"))
-    env = {**os.environ}
-    for name in ("NUMBA_CACHE_DIR", "YAHTZEE_CACHE_DIR", "XDG_CACHE_HOME", "XDG_DATA_HOME"):
-        env[name] = str(root / name.lower())
-    env["YAHTZEE_DATA_DIR"] = str(root / "data")
-    env.pop("YAHTZEE_DATABASE_URL", None)
-    return env
-
-
-def timed(command: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, env=env, capture_output=True, check=True)
-    return time.perf_counter() - start
 
 
 def first_screen(env: dict[str, str], marker: bytes = b"New game", limit: float = 120) -> float:

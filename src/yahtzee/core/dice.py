@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 from typing import ClassVar, NamedTuple, Self
 
 from .errors import InvalidInput, show
@@ -103,7 +103,10 @@ class _Faces:
 
     def contains(self, other: _Faces) -> bool:
         """Whether ``other`` is a sub-multiset of these faces."""
-        return _contains(self.faces, other.faces)
+        subs = _SUB_MULTISETS.get(self.faces)
+        if subs is None:
+            subs = _sub_multisets(self.faces)
+        return other.faces in subs
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -230,17 +233,15 @@ class Outcome(NamedTuple):
     probability: Fraction
 
 
-@lru_cache(maxsize=1 << 17)
-def _contains(faces: tuple[int, ...], other: tuple[int, ...]) -> bool:
-    """Whether sorted ``other`` is a sub-multiset of sorted ``faces`` (a merge walk)."""
-    i = 0
-    for face in other:
-        while i < len(faces) and faces[i] < face:
-            i += 1
-        if i == len(faces) or faces[i] != face:
-            return False
-        i += 1
-    return True
+_SUB_MULTISETS: dict[tuple[int, ...], frozenset[tuple[int, ...]]] = {}
+
+
+def _sub_multisets(faces: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    """Every sub-multiset of sorted ``faces``, as sorted tuples (at most 32), remembered by
+    faces: there are at most 462 multisets of up to five faces."""
+    subs = frozenset(sub for n in range(len(faces) + 1) for sub in itertools.combinations(faces, n))
+    _SUB_MULTISETS[faces] = subs
+    return subs
 
 
 def _arrangements(faces: tuple[int, ...]) -> int:

@@ -9,10 +9,12 @@ from typing import Any
 from .category import Category
 from .dice import Dice, Keep
 from .errors import InvalidInput, show
+from .frozen import fast_init
 
 EVENT_VERSION = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     """The seats (names in seat order) and the rule set, by registered name."""
@@ -22,6 +24,7 @@ class GameStarted:
     version: int = EVENT_VERSION
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Rolled:
     """A player kept ``keep`` and threw the rest; ``dice`` is what then showed."""
@@ -31,6 +34,7 @@ class Rolled:
     dice: Dice
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Scored:
     """A player filled ``category`` with ``points`` (plus any Yahtzee bonus)."""

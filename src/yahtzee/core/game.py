@@ -27,6 +27,8 @@ from .situation import Situation
 from .sources import DiceSource, RandomDice
 from .state import GameState, Phase, Turn
 
+_OVER = Phase.OVER  # a module constant: reading it is cheaper than the class attribute
+
 
 @dataclass(frozen=True, slots=True)
 class Score:
@@ -160,7 +162,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self._state.phase is Phase.OVER
+        return self._state.phase is _OVER
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -242,7 +244,8 @@ class Game:
 
     def score(self, category: Category | str, *, player: int | None = None) -> Placement:
         """Fill ``category`` with the dice showing; returns what it scored."""
-        category = Category.of(category)
+        if type(category) is not Category:  # (Category.of returns a Category as it is)
+            category = Category.of(category)
         placement = machine.check_score(self._state, category, player)
         seat = self._state.current_player
         assert seat is not None

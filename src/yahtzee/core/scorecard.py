@@ -11,14 +11,26 @@ from typing import Any, Self
 from .category import Category
 from .dice import Dice
 from .errors import IllegalMove, InvalidInput, show
+from .frozen import fast_init
 from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, RuleSet
-from .scoring import YAHTZEE_POINTS, Placement, joker_score, placements, score
+from .scoring import (
+    YAHTZEE_POINTS,
+    Placement,
+    _placements,
+    joker_decides,
+    joker_score,
+    natural_placement,
+    score,
+)
 
 _CATEGORIES = tuple(Category)
 _BOXES = len(_CATEGORIES)
 _UPPER_BOXES = len(Category.upper())
+_PLAIN_BOX_TYPES = frozenset({int, type(None)})
+_YAHTZEE = Category.YAHTZEE  # module constants are cheaper to read than enum members
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Scorecard:
     """One player's column. ``boxes[c]`` is the points in box ``c``, or ``None`` while open.
@@ -32,9 +44,10 @@ class Scorecard:
     def __post_init__(self) -> None:
         if not isinstance(self.boxes, tuple) or len(self.boxes) != _BOXES:
             raise InvalidInput(f"A scorecard has {_BOXES} boxes, each a whole number or None.")
-        for points in self.boxes:
-            if points is not None and (isinstance(points, bool) or not isinstance(points, int)):
-                raise InvalidInput(f"A box holds a whole number or None, not {show(points)}.")
+        if not _PLAIN_BOX_TYPES.issuperset(map(type, self.boxes)):  # else look closer
+            for points in self.boxes:
+                if points is not None and (isinstance(points, bool) or not isinstance(points, int)):
+                    raise InvalidInput(f"A box holds a whole number or None, not {show(points)}.")
         bonus = self.yahtzee_bonus
         if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0:
             raise InvalidInput(
@@ -55,7 +68,7 @@ class Scorecard:
 
     @property
     def open_boxes(self) -> tuple[Category, ...]:
-        return tuple(c for c, points in zip(_CATEGORIES, self.boxes, strict=True) if points is None)
+        return _open_boxes(self.boxes)
 
     @property
     def filled_boxes(self) -> tuple[Category, ...]:
@@ -70,7 +83,7 @@ class Scorecard:
     @property
     def upper_subtotal(self) -> int:
         """Sum of Aces to Sixes so far."""
-        return sum(points for points in self.boxes[:_UPPER_BOXES] if points)
+        return sum(filter(None, self.boxes[:_UPPER_BOXES]))
 
     @property
     def upper_bonus(self) -> int:
@@ -84,7 +97,7 @@ class Scorecard:
     @property
     def lower_subtotal(self) -> int:
         """Sum of the seven lower boxes, without Yahtzee bonuses."""
-        return sum(points for points in self.boxes[_UPPER_BOXES:] if points)
+        return sum(filter(None, self.boxes[_UPPER_BOXES:]))
 
     @property
     def lower_total(self) -> int:
@@ -94,7 +107,10 @@ class Scorecard:
     @property
     def total(self) -> int:
         """The grand total: upper section, upper bonus, lower section and Yahtzee bonuses."""
-        return self.upper_total + self.lower_total
+        boxes = self.boxes  # upper_total + lower_total, inlined: this is read often
+        upper = sum(filter(None, boxes[:_UPPER_BOXES]))
+        upper_total = upper + (UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0)
+        return upper_total + (sum(filter(None, boxes[_UPPER_BOXES:])) + self.yahtzee_bonus)
 
     @property
     def points_to_upper_bonus(self) -> int:
@@ -105,16 +121,29 @@ class Scorecard:
 
     def placements(self, dice: Dice, rules: RuleSet | None = None) -> tuple[Placement, ...]:
         """Exactly the boxes the dice may go in now, each with its points and bonus."""
-        return placements(
-            dice, self.open_boxes, self.boxes[Category.YAHTZEE], rules or RuleSet.official()
-        )
+        boxes = _open_boxes(self.boxes)  # distinct categories in scorecard order
+        rules = rules or RuleSet.official()
+        return _placements(dice, boxes, boxes, self.boxes[_YAHTZEE], rules, categories=True)
+
+    def legal_boxes(self, dice: Dice, rules: RuleSet | None = None) -> tuple[Category, ...]:
+        """The boxes of :meth:`placements`, in scorecard order, without working out their
+        points: every open box, unless a Joker rule decides."""
+        rules = rules or RuleSet.official()
+        boxes = self.boxes
+        if not joker_decides(dice, boxes[_YAHTZEE], rules):
+            return _open_boxes(boxes)
+        return tuple([placement.category for placement in self.placements(dice, rules)])
 
     def placement(
         self, dice: Dice, category: Category | int | str, rules: RuleSet | None = None
     ) -> Placement:
         """The placement of the dice in ``category``, or :class:`IllegalMove` saying why not."""
-        category = Category.of(category)
+        if type(category) is not Category:  # (Category.of returns a Category as it is)
+            category = Category.of(category)
         rules = rules or RuleSet.official()
+        boxes = self.boxes
+        if boxes[category] is None and not joker_decides(dice, boxes[_YAHTZEE], rules):
+            return natural_placement(dice, category, boxes[_YAHTZEE], rules)  # in short
         legal = self.placements(dice, rules)
         for option in legal:
             if option.category is category:
@@ -128,10 +157,11 @@ class Scorecard:
         return self.with_placement(self.placement(dice, category, rules))
 
     def with_placement(self, placement: Placement) -> Self:
-        if not self.is_open(placement.category):
-            raise IllegalMove(self._filled_message(placement.category, ()), code="box_filled")
+        category = placement.category
+        if self.boxes[category] is not None:  # not self.is_open(category)
+            raise IllegalMove(self._filled_message(category, ()), code="box_filled")
         boxes = list(self.boxes)
-        boxes[placement.category] = placement.points
+        boxes[category] = placement.points
         return type(self)(tuple(boxes), self.yahtzee_bonus + placement.yahtzee_bonus)
 
     def _filled_message(self, category: Category, legal: tuple[Placement, ...]) -> str:
@@ -215,6 +245,30 @@ class Scorecard:
 
     def __iter__(self) -> Iterator[tuple[Category, int | None]]:
         return iter(zip(Category, self.boxes, strict=True))
+
+
+def _open_boxes(boxes: tuple[int | None, ...]) -> tuple[Category, ...]:
+    """The categories whose box is open. Play asks again and again about the same card, so
+    the last answer is kept, by the identity of the (immutable) boxes; the others are
+    remembered by the boxes' types, which say which are open (at most 2**13 patterns for
+    boxes of plain ints)."""
+    global _last_open_boxes  # noqa: PLW0603 - the one-entry memo
+    last = _last_open_boxes
+    if last[0] is boxes:
+        return last[1]
+    kinds = tuple(map(type, boxes))
+    open_boxes = _OPEN_BOXES.get(kinds)
+    if open_boxes is None:
+        open_boxes = tuple(
+            [c for c, points in zip(_CATEGORIES, boxes, strict=True) if points is None]
+        )
+        _OPEN_BOXES[kinds] = open_boxes
+    _last_open_boxes = (boxes, open_boxes)
+    return open_boxes
+
+
+_OPEN_BOXES: dict[tuple[type, ...], tuple[Category, ...]] = {}
+_last_open_boxes: tuple[object, tuple[Category, ...]] = (None, ())
 
 
 def _refusal_code(card: Scorecard, category: Category) -> str:

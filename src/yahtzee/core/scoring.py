@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -62,6 +62,9 @@ _NATURAL: dict[Category, Callable[[Dice], int]] = {
     Category.CHANCE: lambda dice: dice.total,
 }
 
+_CATEGORIES = tuple(Category)
+_NO_JOKER = JokerRule.NONE  # module constants are cheaper to read than enum members
+
 _JOKER_FLAT = {
     Category.FULL_HOUSE: FULL_HOUSE_POINTS,
     Category.SMALL_STRAIGHT: SMALL_STRAIGHT_POINTS,
@@ -112,6 +115,42 @@ _placement = lru_cache(maxsize=None, typed=True)(Placement)
 """Placements are immutable and few (box x points x bonus x Joker): each is made once."""
 
 
+_ROWS: dict[tuple[tuple[int, ...], int], tuple[Placement, ...]] = {}
+
+
+def _natural_row(dice: Dice, bonus: int) -> tuple[Placement, ...]:
+    """The placement of the dice in each box by its own definition, in ``Category`` order,
+    remembered by faces and bonus (at most 252 x 2 rows: one per roll and bonus)."""
+    key = (dice.faces, bonus)
+    row = _ROWS.get(key)
+    if row is None:
+        scores = _scores(dice)
+        row = _ROWS[key] = tuple(_placement(c, scores[c], bonus) for c in _CATEGORIES)
+    return row
+
+
+def joker_decides(dice: Dice, yahtzee_box: int | None, rules: RuleSet) -> bool:
+    """Whether a Joker rule decides where ``dice`` may go (an extra Yahtzee, rolled with
+    the Yahtzee box filled). If not, they may go in any open box, at their natural points:
+    :func:`natural_placement`."""
+    faces = dice.faces
+    return faces[0] == faces[-1] and yahtzee_box is not None and rules.joker is not _NO_JOKER
+
+
+def _bonus(dice: Dice, yahtzee_box: int | None, rules: RuleSet) -> int:
+    """The Yahtzee bonus the dice earn wherever they go."""
+    faces = dice.faces
+    return rules.yahtzee_bonus if faces[0] == faces[-1] and yahtzee_box == YAHTZEE_POINTS else 0
+
+
+def natural_placement(
+    dice: Dice, category: Category, yahtzee_box: int | None, rules: RuleSet
+) -> Placement:
+    """The placement of the dice in open box ``category`` when no Joker rule decides
+    (see :func:`joker_decides`): what :func:`placements` offers for that box."""
+    return _natural_row(dice, _bonus(dice, yahtzee_box, rules))[category]
+
+
 def placements(
     dice: Dice, open_boxes: Iterable[Category], yahtzee_box: int | None, rules: RuleSet
 ) -> tuple[Placement, ...]:
@@ -122,8 +161,27 @@ def placements(
     """
     open_set = frozenset(open_boxes)
     boxes = sorted(open_set, key=int)
-    bonus = rules.yahtzee_bonus if dice.is_yahtzee and yahtzee_box == YAHTZEE_POINTS else 0
-    if not (dice.is_yahtzee and yahtzee_box is not None) or rules.joker is JokerRule.NONE:
+    categories = all(type(c) is Category for c in boxes)
+    return _placements(dice, boxes, open_set, yahtzee_box, rules, categories=categories)
+
+
+def _placements(
+    dice: Dice,
+    boxes: Sequence[Category],
+    open_set: Collection[Category],
+    yahtzee_box: int | None,
+    rules: RuleSet,
+    *,
+    categories: bool,
+) -> tuple[Placement, ...]:
+    """:func:`placements` for the open ``boxes`` already distinct and in scorecard order
+    (``open_set`` holds the same boxes, for membership tests). ``categories`` says that
+    every box is a ``Category`` member: then the natural placements come from a cached row."""
+    bonus = _bonus(dice, yahtzee_box, rules)
+    if not joker_decides(dice, yahtzee_box, rules):
+        if categories:  # the row holds the very placements made below
+            row = _natural_row(dice, bonus)
+            return tuple([row[c] for c in boxes])
         scores = _scores(dice)
         return tuple(_placement(c, scores[c], bonus) for c in boxes)
 

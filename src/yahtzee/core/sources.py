@@ -33,13 +33,12 @@ def _cumulative(keep: Keep) -> tuple[tuple[int, ...], int]:
     return tuple(bounds), scale
 
 
+_SAMPLERS: dict[tuple[int, ...], tuple[tuple[Dice, ...], tuple[int, ...], int]] = {}
+
+
 def sample(keep: Keep, rng: random.Random) -> Dice:
     """Draw one outcome of :func:`chance_outcomes` with its exact probability."""
-    outcomes = chance_outcomes(keep)
-    if len(outcomes) == 1:
-        return outcomes[0].dice
-    bounds, scale = _cumulative(keep)
-    return outcomes[bisect.bisect_right(bounds, rng.randrange(scale))].dice
+    return RandomDice(rng).throw(keep)
 
 
 class RandomDice:
@@ -49,7 +48,16 @@ class RandomDice:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
     def throw(self, keep: Keep) -> Dice:
-        return sample(keep, self.rng)
+        """Draw one outcome of :func:`chance_outcomes` with its exact probability."""
+        sampler = _SAMPLERS.get(keep.faces)  # by faces: at most 462 keeps
+        if sampler is None:
+            bounds, scale = _cumulative(keep)
+            outcomes = tuple(outcome.dice for outcome in chance_outcomes(keep))
+            sampler = _SAMPLERS[keep.faces] = (outcomes, bounds, scale)
+        dice, bounds, scale = sampler
+        if len(dice) == 1:
+            return dice[0]
+        return dice[bisect.bisect_right(bounds, self.rng.randrange(scale))]
 
 
 class SecureDice(RandomDice):

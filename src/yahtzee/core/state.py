@@ -15,6 +15,7 @@ from .category import Category
 from .dice import Dice, Keep
 from .errors import IllegalMove, InvalidInput, show
 from .events import Event, GameStarted, PlayoffRolled, Rolled, Scored
+from .frozen import fast_init
 from .rules import RuleSet, TieBreak
 from .scorecard import Scorecard
 from .scoring import Placement
@@ -33,6 +34,11 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+_OVER = Phase.OVER  # module constants: reading them is cheaper than the class attributes
+_TURN = Phase.TURN
+
+
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Turn:
     """Where a turn stands: whose it is, the dice showing, and how many rolls are used."""
@@ -63,6 +69,7 @@ class Playoff:
         return self.contenders[len(self.rolls)]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameState:
     rules: RuleSet
@@ -76,10 +83,11 @@ class GameState:
     @property
     def current_player(self) -> int | None:
         """The seat that may act now (``None`` once the game is over)."""
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             return None
-        if self.turn is not None:
-            return self.turn.player
+        turn = self.turn
+        if turn is not None:
+            return turn.player
         if self.playoff is not None:
             return self.playoff.next_player
         return None
@@ -98,8 +106,11 @@ def start(event: GameStarted) -> GameState:
     if len({name.casefold() for name in players}) != len(players):
         raise InvalidInput("Two players have the same name; give each a different name.")
     rules = RuleSet.named(event.rules)
-    cards = (Scorecard.empty(),) * len(players)
+    cards = (_EMPTY_CARD,) * len(players)
     return GameState(rules, players, cards, Phase.TURN, Turn(player=0, round=1))
+
+
+_EMPTY_CARD = Scorecard.empty()  # immutable: every game starts from this one
 
 
 def check_actor(state: GameState, player: int | None) -> int:
@@ -127,12 +138,22 @@ def check_actor(state: GameState, player: int | None) -> int:
 
 def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
     """Raise :class:`IllegalMove` unless the acting player may keep ``keep`` and roll."""
+    turn = state.turn
+    if player is None and state.phase is _TURN and state.playoff is None and turn is not None:
+        # The usual cases, which pass every check below, seen at once.
+        dice = turn.dice
+        if dice is None:
+            if not keep.faces:
+                return  # a turn's first roll
+        elif turn.rolls < ROLLS_PER_TURN and dice.contains(keep):
+            return  # a re-roll
     check_actor(state, player)
     if state.playoff is not None:
         if keep.faces:
             raise IllegalMove("A playoff roll throws all five dice.", code="playoff_roll")
         return
-    turn = _turn(state)
+    turn = state.turn
+    assert turn is not None  # every phase but TURN is handled before this
     if turn.dice is None:
         if keep.faces:
             raise IllegalMove(
@@ -156,12 +177,20 @@ def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
 
 def check_score(state: GameState, category: Category, player: int | None = None) -> Placement:
     """The placement the acting player would make in ``category``, or :class:`IllegalMove`."""
-    check_actor(state, player)
-    if state.playoff is not None:
-        raise IllegalMove("Every box is filled; the playoff only rolls.", code="playoff_roll")
-    turn = _turn(state)
-    if turn.dice is None:
-        raise IllegalMove("Roll the dice before you score.", code="roll_first")
+    turn = state.turn
+    if not (  # the usual case, dice showing in a turn, passes the checks below at once
+        player is None
+        and state.phase is _TURN
+        and state.playoff is None
+        and turn is not None
+        and turn.dice is not None
+    ):
+        check_actor(state, player)
+        if state.playoff is not None:
+            raise IllegalMove("Every box is filled; the playoff only rolls.", code="playoff_roll")
+        turn = _turn(state)
+        if turn.dice is None:
+            raise IllegalMove("Roll the dice before you score.", code="roll_first")
     return state.cards[turn.player].placement(turn.dice, category, state.rules)
 
 
@@ -201,20 +230,30 @@ def _turn(state: GameState) -> Turn:
 
 def after_roll(state: GameState, keep: Keep, dice: Dice) -> GameState:
     """The state after a checked turn roll (:func:`check_roll` passed, ``dice`` hold ``keep``)."""
-    turn = _turn(state)
-    return _with_turn(state, Turn(turn.player, turn.round, dice, turn.rolls + 1, keep))
+    turn = state.turn
+    assert turn is not None  # checked: a turn roll
+    return GameState(  # _with_turn, inlined: the most frequent transition
+        state.rules,
+        state.players,
+        state.cards,
+        state.phase,
+        Turn(turn.player, turn.round, dice, turn.rolls + 1, keep),
+        state.playoff,
+        state.winners,
+    )
 
 
 def after_score(state: GameState, placement: Placement) -> GameState:
     """The state after a placement that :func:`check_score` returned."""
-    turn = _turn(state)
+    turn = state.turn
+    assert turn is not None  # checked: a placement
     cards = list(state.cards)
     cards[turn.player] = cards[turn.player].with_placement(placement)
     player, round_ = turn.player + 1, turn.round
     if player == len(state.players):
         player, round_ = 0, round_ + 1
     if round_ <= ROUNDS:
-        return _with_turn(state, Turn(player=player, round=round_), tuple(cards))
+        return _with_turn(state, Turn(player, round_), tuple(cards))
     return _finish(_with_turn(state, None, tuple(cards)))
 
 

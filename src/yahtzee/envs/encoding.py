@@ -12,8 +12,8 @@
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
+from functools import cache, lru_cache
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +37,7 @@ from ..core import (
     Phase,
     RandomDice,
     Score,
+    Scorecard,
 )
 from ..core.scorecard import possible_points
 
@@ -50,12 +51,17 @@ MAX_TOTAL = (
 1575."""
 YAHTZEE_BOX_STATES = 3  # the yahtzee_box feature: open, holds 0, holds 50
 _KEEP_INDEX = {k: i for i, k in enumerate(KEEPS)}
+ACTIONS: tuple[Keep | Score, ...] = (*KEEPS, *(Score(c) for c in Category))
+"""The engine's action for each action number (immutable values, shared)."""
 
 Mask = npt.NDArray[np.int8]
 
 
-def action_of(index: object) -> Keep | Score:
-    """The engine's action for an action number (``IllegalMove`` outside 0-474)."""
+def action_number(action: object) -> int:
+    """``action`` as a plain action number (``IllegalMove`` unless a whole number 0-474)."""
+    if type(action) is int and 0 <= action < N_ACTIONS:  # the usual case, checked fast
+        return action
+    index = action
     if isinstance(index, np.ndarray) and index.shape == ():
         index = index.item()
     if isinstance(index, bool) or not isinstance(index, int | np.integer):
@@ -65,7 +71,12 @@ def action_of(index: object) -> Keep | Score:
     index = int(index)
     if not 0 <= index < N_ACTIONS:
         raise IllegalMove(f"Actions are 0 to {N_ACTIONS - 1}, not {index}.", code="bad_action")
-    return KEEPS[index] if index < N_KEEPS else Score(Category(index - N_KEEPS))
+    return index
+
+
+def action_of(index: object) -> Keep | Score:
+    """The engine's action for an action number (``IllegalMove`` outside 0-474)."""
+    return ACTIONS[action_number(index)]
 
 
 def index_of(action: Keep | Score) -> int:
@@ -83,6 +94,40 @@ def _keep_mask(dice: Dice) -> Mask:
     return legal
 
 
+NO_ACTIONS = bytes(N_ACTIONS)
+"""The legal actions as bytes when none is (see :func:`legal_bytes`)."""
+_NO_KEEPS = bytes(N_KEEPS)
+_KEEP_BYTES: dict[tuple[int, ...], bytes] = {}  # by the dice's faces: at most 252
+_N_BOXES = len(Category)
+
+
+def legal_bytes(
+    dice: Dice,
+    rolls_left: int,
+    boxes: tuple[Category, ...],
+    features: CardFeatures | None = None,
+) -> bytes:
+    """The legal actions, one byte each (1 legal): the keeps the dice allow while rolls
+    are left, and ``boxes`` (the card's legal boxes for the dice). Cheap to build and to
+    read from Python; :func:`mask_of` makes the mask array. When ``boxes`` are the open
+    boxes of the card whose ``features`` are given, their bytes come from there."""
+    keeps = _KEEP_BYTES.get(dice.faces)
+    if keeps is None:
+        keeps = _KEEP_BYTES[dice.faces] = _keep_mask(dice)[:N_KEEPS].tobytes()
+    if features is not None and (boxes is features.open_boxes or boxes == features.open_boxes):
+        marked: bytes | bytearray = features.open_bytes
+    else:
+        marked = bytearray(_N_BOXES)
+        for box in boxes:
+            marked[box] = 1
+    return (keeps if rolls_left else _NO_KEEPS) + marked
+
+
+def mask_of(legal: bytes) -> Mask:
+    """A fresh, writeable mask array of :func:`legal_bytes` (a single NumPy call)."""
+    return np.frombuffer(bytearray(legal), np.int8)
+
+
 def mask(game: Game, seat: int | None = None) -> Mask:
     """The legal actions now (for ``seat``: all zero when it is not that seat's decision)."""
     turn = game.turn
@@ -90,10 +135,8 @@ def mask(game: Game, seat: int | None = None) -> Mask:
         return np.zeros(N_ACTIONS, dtype=np.int8)
     if seat is not None and turn.player != seat:
         return np.zeros(N_ACTIONS, dtype=np.int8)
-    legal = _keep_mask(turn.dice).copy() if turn.rolls_left else np.zeros(N_ACTIONS, np.int8)
-    for placement in game.cards[turn.player].placements(turn.dice, game.rules):
-        legal[N_KEEPS + int(placement.category)] = 1
-    return legal
+    boxes = game.cards[turn.player].legal_boxes(turn.dice, game.rules)
+    return mask_of(legal_bytes(turn.dice, turn.rolls_left, boxes))
 
 
 def player_space() -> dict[str, spaces.Space[Any]]:
@@ -106,34 +149,101 @@ def player_space() -> dict[str, spaces.Space[Any]]:
     }
 
 
-@cache
-def _counts(dice: Dice | None) -> npt.NDArray[np.int64]:
-    return np.array(dice.counts if dice else (0,) * FACE_COUNT, dtype=np.int64)
+# Observations are built from shared read-only arrays and immutable NumPy scalars, worked
+# out once: each observation gets copies of the arrays (Gymnasium wants new ones at every
+# call) and shares the scalars.
+_COUNTS: dict[tuple[int, ...], npt.NDArray[np.int64]] = {}  # by the dice's faces
+_NO_COUNTS = np.zeros(FACE_COUNT, dtype=np.int64)
+_NO_COUNTS.flags.writeable = False
+# by the open boxes: the filled flags, and a byte per box, 1 for the open ones
+_BY_OPEN_BOXES: dict[tuple[Category, ...], tuple[npt.NDArray[np.int8], bytes]] = {}
+_INT64 = tuple(np.int64(n) for n in range(UPPER_BONUS_THRESHOLD + 1))
+_YAHTZEE = Category.YAHTZEE
+
+
+def _counts(dice: Dice) -> npt.NDArray[np.int64]:
+    """How many dice show each face (worked out once for each roll: 252 of them)."""
+    counts = _COUNTS[dice.faces] = np.array(dice.counts, dtype=np.int64)
+    counts.flags.writeable = False
+    return counts
+
+
+class CardFeatures(NamedTuple):
+    """What a player's features and mask take from a scorecard, worked out once per card."""
+
+    card: Scorecard
+    total: int
+    filled: npt.NDArray[np.int8]
+    """Read-only and shared: observations get copies."""
+    upper_subtotal: np.int64
+    yahtzee_box: np.int64
+    open_boxes: tuple[Category, ...]
+    open_bytes: bytes
+    """A byte per box, 1 for the open ones: the boxes part of :func:`legal_bytes`."""
+
+    @classmethod
+    def of(cls, card: Scorecard) -> CardFeatures:
+        boxes = card.boxes
+        open_boxes = card.open_boxes
+        by_open = _BY_OPEN_BOXES.get(open_boxes)
+        if by_open is None:  # at most 2**13 of them
+            filled = np.array([points is not None for points in boxes], dtype=np.int8)
+            filled.flags.writeable = False
+            by_open = _BY_OPEN_BOXES[open_boxes] = (filled, bytes([p is None for p in boxes]))
+        yahtzee = boxes[_YAHTZEE]
+        return cls(
+            card,
+            card.total,
+            by_open[0],
+            _INT64[min(card.upper_subtotal, UPPER_BONUS_THRESHOLD)],
+            _INT64[0 if yahtzee is None else (2 if yahtzee == YAHTZEE_POINTS else 1)],
+            open_boxes,
+            by_open[1],
+        )
+
+
+@lru_cache(maxsize=256)
+def card_features(card: Scorecard) -> CardFeatures:
+    """:meth:`CardFeatures.of`, remembered for the cards seen last."""
+    return CardFeatures.of(card)
+
+
+def observation(features: CardFeatures, dice: Dice | None, rolls_left: int) -> dict[str, Any]:
+    """A player's features (``dice`` ``None`` when none show): fresh arrays, so the caller
+    may keep or change them."""
+    counts: npt.NDArray[np.int64] | None
+    if dice is None:
+        counts, rolls_left = _NO_COUNTS, 0
+    else:
+        counts = _COUNTS.get(dice.faces)
+        if counts is None:
+            counts = _counts(dice)
+    return {
+        "dice": counts.copy(),
+        "rolls_left": _INT64[rolls_left],
+        "filled": features.filled.copy(),
+        "upper_subtotal": features.upper_subtotal,
+        "yahtzee_box": features.yahtzee_box,
+    }
 
 
 def observe_player(game: Game, seat: int) -> dict[str, Any]:
-    card = game.cards[seat]
     turn = game.turn
     showing = game.phase is Phase.TURN and turn is not None and turn.player == seat
     dice = turn.dice if showing and turn is not None else None
-    yahtzee = card.boxes[Category.YAHTZEE]
-    return {
-        "dice": _counts(dice).copy(),
-        "rolls_left": np.int64(turn.rolls_left if dice and turn else 0),
-        "filled": np.array([p is not None for p in card.boxes], dtype=np.int8),
-        "upper_subtotal": np.int64(min(card.upper_subtotal, UPPER_BONUS_THRESHOLD)),
-        "yahtzee_box": np.int64(0 if yahtzee is None else (2 if yahtzee == YAHTZEE_POINTS else 1)),
-    }
+    return observation(card_features(game.cards[seat]), dice, turn.rolls_left if turn else 0)
 
 
 def mask_space() -> spaces.Box:
     return spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8)
 
 
-def check_action(game: Game, action: object, legal: Mask) -> Keep | Score:
-    """The engine action for ``action``, or ``IllegalMove`` saying why it is not allowed."""
-    chosen = action_of(action)
-    if not legal[index_of(chosen)]:
+def check_action(game: Game, action: object, legal: Mask | bytes) -> Keep | Score:
+    """The engine action for ``action``, or ``IllegalMove`` saying why it is not allowed
+    (``legal``: the mask, or its :func:`legal_bytes`)."""
+    index = action_number(action)
+    chosen = ACTIONS[index]
+    if not legal[index]:
         game.check(chosen)  # raises with the engine's reason
         raise IllegalMove(NOT_OFFERED, code="not_offered")
     return chosen

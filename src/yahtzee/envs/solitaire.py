@@ -14,6 +14,9 @@
 * Observation, a ``Dict``: ``dice`` (count of each face, 0-5), ``rolls_left`` (0-2),
   ``filled`` (13 flags), ``upper_subtotal`` (0-63, capped), ``yahtzee_box`` (0 open,
   1 holds 0, 2 holds 50).
+* Each step checks the action against the mask, which is worked out from the engine's
+  legal boxes, and the engine checks it again as it plays it (the environment keeps no
+  rules of its own).
 * Reward: the points each placement adds (box, upper bonus when it is reached, Yahtzee
   bonus), so an episode's return is the final total (``info["total"]``).
 * ``reward_shaping=True`` adds potential-based shaping with the optimal solver's expected
@@ -34,9 +37,25 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..core import Game, IllegalMove, RandomDice, RuleSet
-from .encoding import N_ACTIONS, Mask, check_action, dice_for, mask, observe_player, player_space
+from ..core import Category, Game, IllegalMove, Phase, RandomDice, RuleSet
+from .encoding import (
+    KEEPS,
+    N_ACTIONS,
+    N_KEEPS,
+    NO_ACTIONS,
+    CardFeatures,
+    action_number,
+    check_action,
+    dice_for,
+    legal_bytes,
+    mask_of,
+    observation,
+    player_space,
+)
 from .shaping import Shaping
+
+_CATEGORIES = tuple(Category)
+_OVER = Phase.OVER
 
 
 class SolitaireEnv(gym.Env[dict[str, Any], int]):
@@ -62,7 +81,31 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
         self.action_space = spaces.Discrete(N_ACTIONS)  # type: ignore[assignment]
         self.observation_space = spaces.Dict(player_space())
         self.game = Game(1, self.rules, RandomDice(0))
-        self._mask: Mask = mask(self.game)
+        # What the agent sees, taken in by _look after every change of the game.
+        self._features = CardFeatures.of(self.game.cards[0])
+        self._legal = NO_ACTIONS  # legal_bytes: the mask, as cheap to read as to build
+        self._look(0)
+
+    def _look(self, before: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Take in the game as it now stands: the card's features (worked out again only
+        when the card changed) and the legal actions (the keeps of the dice and the
+        engine's legal boxes). Returns the observation and the info, whose points are what
+        the total gained since it was ``before``."""
+        state = self.game.state
+        card = state.cards[0]
+        features = self._features
+        if card is not features.card:
+            self._features = features = CardFeatures.of(card)
+        turn = state.turn
+        if turn is None or turn.dice is None:  # before the first roll, or the game is over
+            dice, rolls_left, self._legal = None, 0, NO_ACTIONS
+        else:
+            dice, rolls_left = turn.dice, turn.rolls_left
+            boxes = card.legal_boxes(dice, self.rules)
+            self._legal = legal_bytes(dice, rolls_left, boxes, features)
+        total = features.total
+        info = {"action_mask": mask_of(self._legal), "total": total, "points": total - before}
+        return observation(features, dice, rolls_left), info
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -70,42 +113,42 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
         super().reset(seed=seed)
         self.game = Game(1, self.rules, dice_for(self.np_random, options))
         self.game.roll()
-        self._mask = mask(self.game)
         if self._shaping is not None:
             self._shaping.reset(self.game)
-        return observe_player(self.game, 0), self._info(0)
-
-    def _info(self, points: int) -> dict[str, Any]:
-        return {
-            "action_mask": self._mask.copy(),
-            "total": self.game.cards[0].total,
-            "points": points,
-        }
+        return self._look(0)  # a new card: no points yet
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans (what MaskablePPO asks for)."""
-        return self._mask.astype(bool)
+        return mask_of(self._legal).astype(bool)
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        if self.game.is_over:
-            raise IllegalMove("The episode is over: call reset().", code="game_over")
-        try:
-            chosen = check_action(self.game, action, self._mask)
-        except IllegalMove as refused:
-            if self.illegal_action == "raise":
-                raise
-            info = {**self._info(0), "illegal_action": str(refused)}
-            return observe_player(self.game, 0), self.illegal_penalty, False, False, info
-        before = self.game.cards[0].total
-        self.game.play(chosen)
-        if not self.game.is_over and self.game.dice is None:
-            self.game.roll()  # the next turn's first roll
-        self._mask = mask(self.game)
-        points = self.game.cards[0].total - before
-        reward = float(points)
+        game = self.game
+        before = self._features.total
+        if not (type(action) is int and 0 <= action < N_ACTIONS and self._legal[action]):
+            if game.is_over:  # (no action is legal then)
+                raise IllegalMove("The episode is over: call reset().", code="game_over")
+            try:  # not a plain legal action number: refused, or a NumPy integer say
+                check_action(game, action, self._legal)
+            except IllegalMove as refused:
+                if self.illegal_action == "raise":
+                    raise
+                observed, info = self._look(before)  # nothing changed
+                info["illegal_action"] = str(refused)
+                return observed, self.illegal_penalty, False, False, info
+            action = action_number(action)
+        # The engine checks the action once more, as it does for any caller.
+        if action < N_KEEPS:
+            game.roll(KEEPS[action])
+        else:
+            game.score(_CATEGORIES[action - N_KEEPS])
+            turn = game.state.turn
+            if turn is not None and turn.dice is None:
+                game.roll()  # the next turn's first roll
+        observed, info = self._look(before)
+        reward = float(info["points"])
         if self._shaping is not None:
-            reward += self._shaping.update(self.game, 0)
-        return observe_player(self.game, 0), reward, self.game.is_over, False, self._info(points)
+            reward += self._shaping.update(game, 0)
+        return observed, reward, game.state.phase is _OVER, False, info
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, Self
 
+import numpy as np
+import numpy.typing as npt
+
 from ..core import Action, Category, IllegalMove, Keep, RuleSet, Score, Situation
+from .layout import KEEP_CODE, MAX_OPTIONS
 
 TIE = 1e-9  # options closer than this are equal: the first listed is taken
+
+ACTIONS: tuple[Action, ...] = (*(Score(c) for c in Category), *Keep.all())
+"""The action of each option code: box ``c`` is code ``c``, keep ``k`` (in
+:meth:`Keep.all` order) code ``KEEP_CODE + k``."""
+assert len(ACTIONS) == KEEP_CODE + len(Keep.all())
+
+_set = object.__setattr__
+_new = object.__new__
+_Ranked = tuple[npt.NDArray[np.float64], int, int]
 
 
 def action_text(action: Action) -> str:
@@ -28,13 +41,21 @@ class Option:
         return action_text(self.action)
 
 
-@dataclass(frozen=True, slots=True)
 class Advice:
-    """The options of a situation, best first (boxes before keeps on equal values)."""
+    """The options of a situation, best first (boxes before keeps on equal values).
 
-    situation: Situation
-    rules: RuleSet
-    options: tuple[Option, ...]
+    Immutable, like :class:`Option`. Advice from the compiled kernels holds its options as
+    arrays (every value computed and ranked) and makes the :class:`Option` objects on first
+    use (:attr:`best` alone makes one).
+    """
+
+    __slots__ = ("_fields",)
+
+    _fields: tuple[Situation, RuleSet, tuple[Option, ...] | None, _Ranked | None]
+    """The situation, the rules, the options once made, and the ranked arrays until then."""
+
+    def __init__(self, situation: Situation, rules: RuleSet, options: tuple[Option, ...]) -> None:
+        _set(self, "_fields", (situation, rules, tuple(options), None))
 
     @classmethod
     def from_options(cls, situation: Situation, rules: RuleSet, options: Iterable[Option]) -> Self:
@@ -48,15 +69,79 @@ class Advice:
         rest = sorted((o for o in listed if o is not best), key=lambda o: -o.value)
         return cls(situation, rules, (best, *rest))
 
+    @classmethod
+    def ranked(
+        cls, situation: Situation, rules: RuleSet, out: npt.NDArray[np.float64], at: int, count: int
+    ) -> Self:
+        """Advice from ``count`` options already ranked as :meth:`from_options` ranks them:
+        their expected final totals in ``out[at:][:count]`` and their codes (see
+        :data:`ACTIONS`) in ``out[at + MAX_OPTIONS:][:count]``. The :class:`Option`
+        objects are made on first use."""
+        advice = _new(cls)
+        _set(advice, "_fields", (situation, rules, None, (out, at, count)))
+        return advice
+
+    @property
+    def situation(self) -> Situation:
+        return self._fields[0]
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._fields[1]
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        situation, rules, options, ranked = self._fields
+        if options is None:
+            assert ranked is not None
+            out, at, count = ranked
+            codes = map(int, out[at + MAX_OPTIONS : at + MAX_OPTIONS + count].tolist())
+            totals = out[at : at + count].tolist()
+            options = tuple(map(Option, map(ACTIONS.__getitem__, codes), totals))
+            _set(self, "_fields", (situation, rules, options, None))
+        return options
+
     @property
     def best(self) -> Option:
+        _, _, options, ranked = self._fields
+        if options is None and ranked is not None:
+            out, at, _ = ranked
+            return Option(ACTIONS[int(out[at + MAX_OPTIONS])], float(out[at]))
         return self.options[0]
 
     def __iter__(self) -> Iterator[Option]:
         return iter(self.options)
 
     def __len__(self) -> int:
-        return len(self.options)
+        options, ranked = self._fields[2:]
+        return ranked[2] if options is None and ranked is not None else len(self.options)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Advice)
+        return (self.situation, self.rules, self.options) == (
+            other.situation,
+            other.rules,
+            other.options,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.situation, self.rules, self.options))
+
+    def __repr__(self) -> str:
+        return (
+            f"Advice(situation={self.situation!r}, rules={self.rules!r}, options={self.options!r})"
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[Advice], tuple[Situation, RuleSet, tuple[Option, ...]]]:
+        return (Advice, (self.situation, self.rules, self.options))
 
     def value(self, action: Action | str) -> float:
         """The expected final total after ``action``; an action that is not an option here

@@ -38,7 +38,7 @@ def _dispatchers(kind: Kind) -> list[object]:
     from . import kernel, policy  # noqa: PLC0415 - numba loads here
 
     found: dict[Kind, list[object]] = {
-        "turn": [policy.turn_tables, policy.option_values],
+        "turn": [policy.turn_tables, policy.option_values, policy.advise],
         "build": [kernel.build_layer],
         "simulate": [policy.simulate],
     }

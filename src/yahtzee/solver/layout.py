@@ -3,8 +3,8 @@ turn, with no compiler to import."""
 
 from __future__ import annotations
 
-from ..core import DICE_COUNT, ROLLS_PER_TURN, Category
-from .tables import MAX_SUB_KEEPS, N_BOXES, N_MULTISETS, N_UPPER
+from ..core import DICE_COUNT, FACE_COUNT, ROLLS_PER_TURN, Category
+from .tables import MAX_SUB_KEEPS, N_BOXES, N_MULTISETS, N_ROLLS, N_UPPER
 
 NEG = -1.0e18
 N_MS = N_MULTISETS
@@ -25,6 +25,20 @@ MAX_CANDIDATES = -(-N_BOXES // 4) * 4  # every box, padded to whole passes of fo
 
 SCORE = 0
 KEEP = 1
+KEEP_CODE = N_BOXES  # an option's code: box c is c, keep k (Keep.all() order) KEEP_CODE + k
 MAX_OPTIONS = MAX_CANDIDATES + MAX_SUB_KEEPS  # the boxes, then the keeps
+TURN_SIZE = N_ROWS + 2 * N_MS  # one state's turn as one array: R, then K1, then K2
+
+# The dice and scoring tables a one-lane turn reads, packed into one int16 array (one
+# argument to pass instead of eight, 45 KiB): where each starts, in this order.
+PACK_POINTS = 0  # [252, 13] points by roll and box
+PACK_COUNTS = PACK_POINTS + N_ROLLS * N_BOXES  # [252, 6] dice of each face by roll
+PACK_POINTS_BY_BOX = PACK_COUNTS + N_ROLLS * FACE_COUNT  # [13, 252] points, transposed
+PACK_COUNTS_BY_FACE = PACK_POINTS_BY_BOX + N_BOXES * N_ROLLS  # [6, 252] counts, transposed
+PACK_YAHTZEE_ROLL = PACK_COUNTS_BY_FACE + FACE_COUNT * N_ROLLS  # [6]
+PACK_ADD = PACK_YAHTZEE_ROLL + FACE_COUNT  # [462, 6]
+PACK_REMOVE = PACK_ADD + N_MS * FACE_COUNT  # [462, 6]
+PACK_SUB_KEEPS = PACK_REMOVE + N_MS * FACE_COUNT  # [252, 32]
+PACK_SIZE = PACK_SUB_KEEPS + N_ROLLS * MAX_SUB_KEEPS
 LOG_WIDTH = 2 * ROLLS_PER_TURN  # per turn: roll, keep, roll, keep, roll, box (-1 where unused)
 LOG_BOX = LOG_WIDTH - 1

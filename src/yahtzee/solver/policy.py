@@ -1,67 +1,292 @@
 """Playing from a value table: one state's turn, the choice of an action, and whole games.
 
 The same compiled functions serve the advisor, the bots in a live game and the fast
-simulation, so the three always agree.
+simulation, so the three always agree. A single state's turn runs on one lane of 1-D
+arrays (the multi-lane kernels in :mod:`.kernel` build the table), with the same
+arithmetic, so it gives the same values.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numpy as np
-from numba import prange
+from numba import njit, prange
 
 from ..core import FACE_COUNT, ROLLS_PER_TURN, ROUNDS
 from .advice import TIE
-from .kernel import candidates, jit, jit_parallel, turn
+from .kernel import jit, jit_inline, jit_parallel
 from .layout import (
     KEEP,
+    KEEP_CODE,
     LOG_BOX,
-    MAX_CANDIDATES,
     MAX_OPTIONS,
     N_MS,
     N_ROWS,
+    NEG,
+    PACK_ADD,
+    PACK_COUNTS,
+    PACK_COUNTS_BY_FACE,
+    PACK_POINTS,
+    PACK_POINTS_BY_BOX,
+    PACK_REMOVE,
+    PACK_SUB_KEEPS,
+    PACK_YAHTZEE_ROLL,
+    ROW_DEAD,
+    ROW_LOWER,
+    ROW_UPPER,
+    ROW_YAHTZEE_0,
+    ROW_YAHTZEE_50,
     SCORE,
+    TURN_SIZE,
+    UPPER_ROWS,
     YAHTZEE_BOX,
 )
-from .tables import MAX_SUB_KEEPS, N_UPPER, ROLL_BASE
+from .tables import MAX_SUB_KEEPS, N_BOXES, N_ROLLS, N_UPPER, ROLL_BASE
+
+jit_exact = njit(cache=True, error_model="numpy", nogil=True)
+"""No fast-math: totals and their ranking are computed exactly as Python computes them."""
+
+
+@jit_inline
+def _mx(a: float, b: float) -> float:
+    return a if a > b else b
+
+
+@jit
+def _next_rows(mask, yf, u, E, cap, upper_bonus, R):
+    """``R``: the value of each placement's next state (points and bonus included)."""
+    R[ROW_DEAD] = NEG
+    for c in range(N_BOXES):
+        if mask >> c & 1:
+            continue
+        nm = mask | (1 << c)
+        if c < N_UPPER:
+            for k in range(UPPER_ROWS):
+                p = (c + 1) * k
+                nu = u + p
+                gained = 0.0
+                if nu >= cap:
+                    nu = cap
+                    if u < cap:
+                        gained = upper_bonus
+                R[ROW_UPPER + UPPER_ROWS * c + k] = p + gained + E[nm, yf, nu]
+        elif c == YAHTZEE_BOX:
+            R[ROW_YAHTZEE_0] = E[nm, 0, u]
+            R[ROW_YAHTZEE_50] = E[nm, 1, u]
+        else:
+            R[ROW_LOWER + c] = E[nm, yf, u]
+
+
+@jit
+def _final_values(mask, yf, R, packed, joker, joker_bonus, A):
+    """``A[ROLL_BASE + r]``: the best placement of roll ``r`` (box by box, over every roll)."""
+    V = A[ROLL_BASE:]
+    for r in range(N_ROLLS):
+        V[r] = NEG
+    for c in range(N_UPPER):
+        if mask >> c & 1:
+            continue
+        start = PACK_COUNTS_BY_FACE + c * N_ROLLS
+        counts = packed[start : start + N_ROLLS].view(np.uint16)  # unsigned: no wraparound
+        row = ROW_UPPER + UPPER_ROWS * c
+        for r in range(N_ROLLS):
+            V[r] = _mx(V[r], R[row + counts[r]] + 0.0)
+    for c in range(N_UPPER, N_BOXES):
+        if mask >> c & 1:
+            continue
+        points = packed[PACK_POINTS_BY_BOX + c * N_ROLLS : PACK_POINTS_BY_BOX + (c + 1) * N_ROLLS]
+        if c == YAHTZEE_BOX:
+            scored, zero = R[ROW_YAHTZEE_50], R[ROW_YAHTZEE_0]
+            for r in range(N_ROLLS):
+                p = points[r]
+                V[r] = _mx(V[r], (scored if p > 0 else zero) + p)
+        else:
+            after = R[ROW_LOWER + c]
+            for r in range(N_ROLLS):
+                V[r] = _mx(V[r], after + points[r])
+    if mask >> YAHTZEE_BOX & 1:
+        bonus = joker_bonus if yf == 1 else 0
+        for f in range(FACE_COUNT):
+            best = NEG
+            for c in range(N_BOXES):
+                p = joker[mask, f, c]
+                if p < 0:
+                    continue
+                if c < N_UPPER:
+                    best = _mx(best, R[ROW_UPPER + UPPER_ROWS * c + p // (c + 1)] + bonus)
+                else:
+                    best = _mx(best, R[ROW_LOWER + c] + (p + bonus))
+            V[packed[PACK_YAHTZEE_ROLL + f]] = best
+
+
+@jit
+def _keep_means(A, packed):
+    """``A[k]`` for every keep of under five dice: the mean over the next die's face."""
+    add = packed[PACK_ADD:PACK_REMOVE].view(np.uint16)  # unsigned indices: no wraparound
+    for k in range(ROLL_BASE - 1, -1, -1):
+        i = FACE_COUNT * k
+        c0, c1, c2, c3, c4, c5 = add[i], add[i + 1], add[i + 2], add[i + 3], add[i + 4], add[i + 5]
+        total = A[c0] + A[c1] + A[c2] + A[c3] + A[c4]
+        A[k] = (total + A[c5]) * (1.0 / FACE_COUNT)
+
+
+@jit
+def _sub_maxes(A, packed):
+    """``A[s]`` becomes the max of ``A`` over every sub-multiset of ``s``."""
+    remove = packed[PACK_REMOVE:PACK_SUB_KEEPS].view(np.uint16)  # unsigned: no wraparound
+    for s in range(1, N_MS):
+        i = FACE_COUNT * s
+        c0, c1, c2 = remove[i], remove[i + 1], remove[i + 2]
+        c3, c4, c5 = remove[i + 3], remove[i + 4], remove[i + 5]
+        low = _mx(_mx(A[c0], A[c1]), _mx(A[c2], A[c3]))
+        A[s] = _mx(_mx(low, A[s]), _mx(A[c4], A[c5]))
+
+
+@jit
+def solve_turn(mask, yf, u, E, packed, joker, joker_bonus, cap, upper_bonus, R, K1, K2):
+    """One state's turn on one lane, as :func:`.kernel.turn` solves it: ``R`` (next-state
+    values per placement row), ``K1`` (keeps with one roll left; ``K1[ROLL_BASE + r]`` is
+    the value of standing on roll ``r``) and ``K2`` (keeps with two rolls left), all 1-D.
+    ``packed`` is :data:`.tables.Model.packed`."""
+    _next_rows(mask, yf, u, E, cap, upper_bonus, R)
+    _final_values(mask, yf, R, packed, joker, joker_bonus, K1)
+    _keep_means(K1, packed)
+    K2[:] = K1
+    _sub_maxes(K2, packed)
+    _keep_means(K2, packed)
+
+
+@jit
+def turn_options(mask, yf, r, rolls_left, packed, joker, joker_bonus, R, K1, K2, codes, values):
+    """Every distinct option for roll ``r``: boxes first (scorecard order), then keeps of
+    under five dice (in :meth:`Keep.all` order), each as a code (box ``c``, or
+    ``KEEP_CODE + k`` for keep ``k``) and a value. Returns how many were written."""
+    points = packed[PACK_POINTS + N_BOXES * r : PACK_POINTS + N_BOXES * (r + 1)]
+    counts = packed[PACK_COUNTS + FACE_COUNT * r : PACK_COUNTS + FACE_COUNT * (r + 1)]
+    keeps = packed[PACK_SUB_KEEPS + MAX_SUB_KEEPS * r : PACK_SUB_KEEPS + MAX_SUB_KEEPS * (r + 1)]
+    face = -1
+    if mask >> YAHTZEE_BOX & 1:
+        for f in range(FACE_COUNT):
+            if packed[PACK_YAHTZEE_ROLL + f] == r:
+                face = f
+    count = 0
+    if face >= 0:  # a Joker: the legal boxes and points come from the Joker table
+        bonus = joker_bonus if yf == 1 else 0
+        for c in range(N_BOXES):
+            p = joker[mask, face, c]
+            if p < 0:
+                continue
+            codes[count] = c
+            if c < N_UPPER:
+                values[count] = R[ROW_UPPER + UPPER_ROWS * c + p // (c + 1)] + bonus
+            else:
+                values[count] = R[ROW_LOWER + c] + (p + bonus)
+            count += 1
+    else:
+        for c in range(N_BOXES):
+            if mask >> c & 1:
+                continue
+            codes[count] = c
+            if c < N_UPPER:
+                values[count] = R[ROW_UPPER + UPPER_ROWS * c + counts[c]] + 0.0
+            elif c == YAHTZEE_BOX:
+                p = points[c]
+                values[count] = R[ROW_YAHTZEE_50 if p > 0 else ROW_YAHTZEE_0] + p
+            else:
+                values[count] = R[ROW_LOWER + c] + points[c]
+            count += 1
+    if rolls_left > 0:
+        for j in range(MAX_SUB_KEEPS):
+            k = keeps[j]
+            if k < 0:
+                break
+            codes[count] = KEEP_CODE + k
+            values[count] = K1[k] if rolls_left == 1 else K2[k]
+            count += 1
+    return count
 
 
 @jit
 def turn_tables(mask, yf, u, E, m, R, K1, K2):
-    """One state's turn on a single lane.
-
-    Fills ``R`` (next-state values per placement row), ``K1`` (keeps with one roll left;
-    ``K1[ROLL_BASE + r]`` is the value of standing on roll ``r``) and ``K2`` (keeps with
-    two rolls left).
-    """
-    A = np.empty((N_MS, 1))
-    rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    adds = np.empty(MAX_CANDIDATES)
-    cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    tmp = np.empty(1)
-    turn(mask, yf, u, 1, E, m, R, A, rows, adds, cats, tmp, K1, K2)
+    """One state's turn into the columns ``R[:, 0]``, ``K1[:, 0]`` and ``K2[:, 0]`` (see
+    :func:`solve_turn`)."""
+    solve_turn(mask, yf, u, E, m.packed, m.joker, m.joker_bonus, m.cap, m.upper_bonus,
+               R[:, 0], K1[:, 0], K2[:, 0])  # fmt: skip
 
 
 @jit
 def option_values(mask, yf, r, rolls_left, m, R, K1, K2, kinds, ids, values):
-    """Every distinct option for roll ``r``: boxes first (scorecard order), then keeps of
-    under five dice (in :meth:`Keep.all` order). Returns how many were written."""
-    rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    adds = np.empty(MAX_CANDIDATES)
-    cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    count = candidates(mask, yf, r, m, rows, adds, cats)
+    """:func:`turn_options` from the columns of :func:`turn_tables`, each option as its
+    kind (``SCORE`` or ``KEEP``) and its box or keep index."""
+    count = turn_options(mask, yf, r, rolls_left, m.packed, m.joker, m.joker_bonus, R[:, 0],
+                         K1[:, 0], K2[:, 0], ids, values)  # fmt: skip
     for i in range(count):
-        kinds[i] = SCORE
-        ids[i] = cats[i]
-        values[i] = R[rows[i], 0] + adds[i]
-    if rolls_left > 0:
-        for j in range(MAX_SUB_KEEPS):
-            k = m.sub_keeps[r, j]
-            if k < 0:
-                break
-            kinds[count] = KEEP
-            ids[count] = k
-            values[count] = K1[k, 0] if rolls_left == 1 else K2[k, 0]
-            count += 1
+        kinds[i] = KEEP if ids[i] >= KEEP_CODE else SCORE
+        ids[i] = ids[i] - KEEP_CODE if ids[i] >= KEEP_CODE else ids[i]
+    return count
+
+
+@jit_exact
+def _rank(base, count, codes, values):
+    """Totals (``base`` plus each value), then the best first (on a tie within ``TIE``
+    the first listed) and the others by total, highest first (stable)."""
+    for i in range(count):
+        values[i] = base + values[i]
+    best = 0
+    for i in range(1, count):
+        if values[i] > values[best] + TIE:
+            best = i
+    code, value = codes[best], values[best]
+    for i in range(best, 0, -1):
+        codes[i], values[i] = codes[i - 1], values[i - 1]
+    codes[0], values[0] = code, value
+    for i in range(2, count):
+        code, value = codes[i], values[i]
+        j = i
+        while j > 1 and values[j - 1] < value:
+            codes[j], values[j] = codes[j - 1], values[j - 1]
+            j -= 1
+        codes[j], values[j] = code, value
+
+
+def direct_entry(dispatcher: Any, args: tuple[object, ...]) -> Callable[..., Any]:
+    """The machine code ``dispatcher`` has compiled for the types of ``args``, called
+    without the dispatcher's type checks: only for callers that always pass these types.
+    The dispatcher itself where this numba keeps its machine code otherwise."""
+    try:
+        types = tuple(dispatcher.typeof_pyval(arg) for arg in args)
+        return cast("Callable[..., Any]", dispatcher.overloads[types].entry_point)
+    except (AttributeError, KeyError, TypeError):
+        return cast("Callable[..., Any]", dispatcher)
+
+
+@jit_exact
+def advise(mask, yf, u, r, rolls_left, base, solve, ranked, E, packed, joker, joker_bonus, cap,
+           upper_bonus, T, out, at):  # fmt: skip
+    """A whole advice in one call. With ``solve``, first solve the state's turn into
+    ``T[:TURN_SIZE]`` (``R``, ``K1``, ``K2`` one after the other); then, for a roll
+    ``r >= 0``, write every option's expected final total (``base`` plus its value) from
+    ``out[at]`` on and its code (see :func:`turn_options`) from ``out[at + MAX_OPTIONS]``
+    on, listed as :func:`turn_options` lists them, or ranked best first when ``ranked``.
+    Returns how many options were written."""
+    R = T[:N_ROWS]
+    K1 = T[N_ROWS : N_ROWS + N_MS]
+    K2 = T[N_ROWS + N_MS : TURN_SIZE]
+    if solve:
+        solve_turn(mask, yf, u, E, packed, joker, joker_bonus, cap, upper_bonus, R, K1, K2)
+    if r < 0:
+        return 0
+    values = out[at : at + MAX_OPTIONS]
+    codes = out[at + MAX_OPTIONS : at + 2 * MAX_OPTIONS]
+    count = turn_options(mask, yf, r, rolls_left, packed, joker, joker_bonus, R, K1, K2, codes,
+                         values)  # fmt: skip
+    if ranked:
+        _rank(base, count, codes, values)
+    else:
+        for i in range(count):
+            values[i] = base + values[i]
     return count
 
 
@@ -123,24 +348,28 @@ def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, 
              log):  # fmt: skip
     """Play ``n_games`` solitaire games; game ``g`` uses its own seed, so results do not
     depend on threads. ``uniform`` plays uniformly at random among the legal options."""
-    R0 = np.empty((N_ROWS, 1))
-    K1_0 = np.empty((N_MS, 1))
-    K2_0 = np.empty((N_MS, 1))
-    turn_tables(0, 0, 0, E, m, R0, K1_0, K2_0)  # every game starts in the same state
+    packed, joker, bonus_50, cap, upper_bonus = (
+        m.packed,
+        m.joker,
+        m.joker_bonus,
+        m.cap,
+        m.upper_bonus,
+    )
+    T0 = np.empty(TURN_SIZE)
+    solve_turn(0, 0, 0, E, packed, joker, bonus_50, cap, upper_bonus, T0[:N_ROWS],
+               T0[N_ROWS : N_ROWS + N_MS], T0[N_ROWS + N_MS :])  # fmt: skip
     for g in prange(n_games):
         np.random.seed(game_seed(seed, stream, g))
-        R = np.empty((N_ROWS, 1))
-        K1 = np.empty((N_MS, 1))
-        K2 = np.empty((N_MS, 1))
-        kinds = np.empty(MAX_OPTIONS, dtype=np.int64)
-        ids = np.empty(MAX_OPTIONS, dtype=np.int64)
+        T = np.empty(TURN_SIZE)
+        R, K1, K2 = T[:N_ROWS], T[N_ROWS : N_ROWS + N_MS], T[N_ROWS + N_MS :]
+        codes = np.empty(MAX_OPTIONS, dtype=np.int64)
         values = np.zeros(MAX_OPTIONS)
         mask, u, yf, total, upper, n_bonus = 0, 0, 0, 0, 0, 0
         for t in range(ROUNDS):
             if t == 0:
-                R[:], K1[:], K2[:] = R0, K1_0, K2_0
+                T[:] = T0  # every game starts in the same state
             else:
-                turn_tables(mask, yf, u, E, m, R, K1, K2)
+                solve_turn(mask, yf, u, E, packed, joker, bonus_50, cap, upper_bonus, R, K1, K2)
             r = throw(0, m)
             step = 0
             if g < log.shape[0]:
@@ -148,19 +377,20 @@ def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, 
                 log[g, t, 0] = r
             rolls_left = ROLLS_PER_TURN - 1
             while True:
-                count = option_values(mask, yf, r, rolls_left, m, R, K1, K2, kinds, ids, values)
+                count = turn_options(mask, yf, r, rolls_left, packed, joker, bonus_50, R, K1, K2,
+                                     codes, values)  # fmt: skip
                 choice = (
                     np.random.randint(0, count) if uniform else pick(values, count, temperature)
                 )
-                if kinds[choice] == SCORE:
+                if codes[choice] < KEEP_CODE:
                     break
-                r = throw(ids[choice], m)
+                r = throw(codes[choice] - KEEP_CODE, m)
                 rolls_left -= 1
                 if g < log.shape[0]:
-                    log[g, t, 1 + 2 * step] = ids[choice]
+                    log[g, t, 1 + 2 * step] = codes[choice] - KEEP_CODE
                     log[g, t, 2 + 2 * step] = r
                 step += 1
-            c = ids[choice]
+            c = codes[choice]
             if g < log.shape[0]:
                 log[g, t, LOG_BOX] = c
             p, bonus = placement_points(mask, yf, r, c, m)

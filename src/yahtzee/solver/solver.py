@@ -138,7 +138,7 @@ class Solver(TurnPlanner):
     ) -> Advice:
         """Every distinct option now, with the expected final total of each, best first."""
         situation = card if isinstance(card, Situation) else Situation.of(card, dice, rolls_left)
-        return Advice.from_options(situation, self.rules, self.options(situation))
+        return self.advice(situation)
 
 
 _LOADED: dict[str, Solver] = {}

@@ -42,6 +42,7 @@ ALL_FILLED = N_MASKS - 1
 YAHTZEE_BIT = 1 << Category.YAHTZEE
 UPPER_CAP = UPPER_BONUS_THRESHOLD
 
+I16 = npt.NDArray[np.int16]
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
 
@@ -157,14 +158,23 @@ class Model(NamedTuple):
     sub_keeps: I32
     cap: int
     upper_bonus: float
+    packed: I16  # what a one-lane turn reads, in one small array (see layout.PACK_*)
 
 
 @cache
 def model(rules: RuleSet) -> Model:
     dice, scoring = dice_tables(), scoring_tables(rules)
+    tables = np.concatenate([
+        scoring.points.ravel(), dice.counts.ravel(), scoring.points.T.ravel(),
+        dice.counts.T.ravel(), dice.yahtzee_roll, dice.add.ravel(), dice.remove.ravel(),
+        dice.sub_keeps.ravel(),
+    ])  # fmt: skip
+    packed = tables.astype(np.int16)
+    if not np.array_equal(packed, tables):
+        raise ValueError("a scoring or dice table does not fit in 16 bits")
     return Model(
         scoring.points, scoring.joker, scoring.joker_bonus, dice.counts, dice.yahtzee_roll,
-        dice.add, dice.remove, dice.sub_keeps, UPPER_BONUS_THRESHOLD, float(UPPER_BONUS),
+        dice.add, dice.remove, dice.sub_keeps, UPPER_BONUS_THRESHOLD, float(UPPER_BONUS), packed,
     )  # fmt: skip
 
 
