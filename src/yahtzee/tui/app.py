@@ -35,10 +35,19 @@ class YahtzeeApp(App[None]):
         bot_pause: float = 0.6,
         dark: bool = True,
         offer_resume: bool = True,
+        rules: RuleSet | None = None,
+        seats: Sequence[Seat] = (),
+        resume: str | None = None,
     ) -> None:
+        """``rules`` preselects a rule set on the new-game screen; ``seats`` start a game
+        with them at once; ``resume`` (a game id, or the start of one) goes on with that
+        recorded game at once."""
         super().__init__()
         self.store = store
         self.seed = seed
+        self.rules = rules or RuleSet.official()
+        self.start_seats = tuple(seats)
+        self.resume_id = resume
         self.bot_pause = bot_pause
         self.offer_resume = offer_resume
         self.session: GameSession | None = None
@@ -47,7 +56,13 @@ class YahtzeeApp(App[None]):
     def on_mount(self) -> None:
         # the solver gets ready while the player sets up a game: the first hint is quick
         self.run_worker(_warm_up, thread=True, group="warm-up", exclusive=True)
-        self.push_screen(NewGameScreen(id="new-game"))
+        self.push_screen(NewGameScreen(self.rules, id="new-game"))
+        if self.resume_id is not None and self.store is not None:
+            self._resume(self.store.resolve(self.resume_id))
+            return
+        if self.start_seats:
+            self.start_game(self.start_seats, self.rules, None, hints=True)
+            return
         waiting = unfinished(self.store) if self.store and self.offer_resume else []
         if waiting:
             latest = waiting[0]
@@ -102,9 +117,24 @@ def _warm_up() -> None:
     cached_solver(RuleSet.official())
 
 
-def run(database_url: str | None = None, seed: int | None = None, light: bool = False) -> None:
-    with Store(database_url) as store:
-        YahtzeeApp(store, seed=seed, dark=not light).run()
+def run(
+    database_url: str | None = None,
+    seed: int | None = None,
+    light: bool = False,
+    *,
+    rules: RuleSet | None = None,
+    seats: Sequence[Seat] = (),
+    record: bool = True,
+    resume: str | None = None,
+) -> None:
+    """The terminal game. ``record=False`` keeps nothing (no database is opened); see
+    :class:`YahtzeeApp` for ``rules``, ``seats`` and ``resume``."""
+    options = {"seed": seed, "dark": not light, "rules": rules, "seats": seats}
+    if not record:
+        YahtzeeApp(None, offer_resume=False, **options).run()  # type: ignore[arg-type]
+    else:
+        with Store(database_url) as store:
+            YahtzeeApp(store, resume=resume, **options).run()  # type: ignore[arg-type]
     if threading.active_count() > 1:
         # Quitting cancels the work still going on in the background (a table being
         # solved, say): every action is already saved, so nothing waits for it.

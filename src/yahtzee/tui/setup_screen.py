@@ -49,6 +49,10 @@ class SeatRow(Horizontal):
 
 
 class NewGameScreen(Screen[None]):
+    def __init__(self, rules: RuleSet | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rules = rules or RuleSet.official()
+
     BINDINGS = [
         Binding("ctrl+s", "start", "Start"),
         Binding("ctrl+a", "add_seat", "Add player"),
@@ -64,9 +68,12 @@ class NewGameScreen(Screen[None]):
         with VerticalScroll(id="seats"):
             yield SeatRow(1, "You")
         with Horizontal(id="options"):
+            names = list(RuleSet.names())
+            if self.rules.name not in names:  # a combination such as official+playoff
+                names.append(self.rules.name)
             yield Select(
-                [(name, name) for name in RuleSet.names()],
-                value="official",
+                [(name, name) for name in names],
+                value=self.rules.name,
                 allow_blank=False,
                 id="rules",
             )
