@@ -3,7 +3,7 @@
 from .category import Category
 from .dice import DICE_COUNT, FACE_COUNT, FACES, Dice, Keep, Outcome, chance_outcomes
 from .errors import IllegalMove, InvalidInput, YahtzeeError
-from .events import Event, GameStarted, PlayoffRolled, Rolled, Scored
+from .events import Event, GameStarted, PlayoffRolled, Rolled, Scored, Undone
 from .game import Action, Game, LegalActions, Score, Standing
 from .players import (
     DEFAULT_LEVEL,
@@ -67,6 +67,7 @@ __all__ = [
     "Standing",
     "TieBreak",
     "Turn",
+    "Undone",
     "YahtzeeError",
     "chance_outcomes",
     "clean_text",

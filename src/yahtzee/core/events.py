@@ -53,7 +53,15 @@ class PlayoffRolled:
     dice: Dice
 
 
-Event = GameStarted | Rolled | Scored | PlayoffRolled
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """A player took back their last placement before anyone rolled again: the game
+    stands as it did before it (the dice showing, the rolls used). The log keeps both."""
+
+    player: int
+
+
+Event = GameStarted | Rolled | Scored | PlayoffRolled | Undone
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
@@ -73,6 +81,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             }
         case PlayoffRolled(player, dice):
             return {"type": "playoff_roll", "player": player, "dice": str(dice)}
+        case Undone(player):
+            return {"type": "undo", "player": player}
 
 
 def _int(data: Mapping[str, Any], key: str) -> int:
@@ -120,11 +130,16 @@ def _playoff(data: Mapping[str, Any]) -> PlayoffRolled:
     return PlayoffRolled(_int(data, "player"), Dice.parse(_text(data, "dice")))
 
 
+def _undo(data: Mapping[str, Any]) -> Undone:
+    return Undone(_int(data, "player"))
+
+
 _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
     "start": _start,
     "roll": _roll,
     "score": _score,
     "playoff_roll": _playoff,
+    "undo": _undo,
 }
 
 
@@ -133,7 +148,7 @@ def event_from_dict(data: object) -> Event:
 
     Event objects are checked the same way, through their JSON form.
     """
-    if isinstance(data, GameStarted | Rolled | Scored | PlayoffRolled):
+    if isinstance(data, GameStarted | Rolled | Scored | PlayoffRolled | Undone):
         try:
             data = event_to_dict(data)
         except (AttributeError, TypeError, ValueError):

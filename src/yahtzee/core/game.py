@@ -17,6 +17,7 @@ from .events import (
     PlayoffRolled,
     Rolled,
     Scored,
+    Undone,
     event_from_dict,
     event_to_dict,
 )
@@ -252,6 +253,26 @@ class Game:
         self._state = machine.after_score(self._state, placement)  # checked above
         self._events.append(Scored(seat, category, placement.points, placement.yahtzee_bonus))
         return placement
+
+    def can_undo(self, player: int | None = None) -> bool:
+        """Whether the last placement may be taken back now (by ``player``)."""
+        try:
+            machine.check_undo(self._state, player)
+        except IllegalMove:
+            return False
+        return True
+
+    def undo(self, *, player: int | None = None) -> Scored:
+        """Take back the last placement (before anyone rolls again; not once the game has
+        ended): the box is open again and the same dice show with the same rolls left.
+        The log keeps the placement and records the taking back. Returns the placement
+        taken back."""
+        before = machine.check_undo(self._state, player)
+        placed = self._events[-1]
+        assert isinstance(placed, Scored)  # only a placement leaves a state to go back to
+        self._state = before
+        self._events.append(Undone(placed.player))
+        return placed
 
     def play(self, action: Action, *, player: int | None = None) -> Dice | Placement:
         """Take any action: a :class:`Keep` rolls, a :class:`Score` fills a box."""

@@ -14,7 +14,7 @@ from enum import StrEnum
 from .category import Category
 from .dice import Dice, Keep
 from .errors import IllegalMove, InvalidInput, show
-from .events import Event, GameStarted, PlayoffRolled, Rolled, Scored
+from .events import Event, GameStarted, PlayoffRolled, Rolled, Scored, Undone
 from .frozen import fast_init
 from .rules import RuleSet, TieBreak
 from .scorecard import Scorecard
@@ -79,6 +79,9 @@ class GameState:
     turn: Turn | None
     playoff: Playoff | None = None
     winners: tuple[int, ...] = ()
+    before_placement: GameState | None = None
+    """The state before the last placement, while it may be taken back (until the next
+    roll, and not once the game has ended): see :func:`check_undo`."""
 
     @property
     def current_player(self) -> int | None:
@@ -219,6 +222,8 @@ def apply(state: GameState, event: Event) -> GameState:
                     f"but the dice give {placement.points} (+{placement.yahtzee_bonus})."
                 )
             return after_score(state, placement)
+        case Undone(player):
+            return check_undo(state, player)
         case GameStarted():
             raise InvalidInput("A game can start only once.")
 
@@ -253,8 +258,36 @@ def after_score(state: GameState, placement: Placement) -> GameState:
     if player == len(state.players):
         player, round_ = 0, round_ + 1
     if round_ <= ROUNDS:
-        return _with_turn(state, Turn(player, round_), tuple(cards))
+        return GameState(  # _with_turn, and the state to go back to if it is taken back
+            state.rules,
+            state.players,
+            tuple(cards),
+            state.phase,
+            Turn(player, round_),
+            state.playoff,
+            state.winners,
+            state,
+        )
     return _finish(_with_turn(state, None, tuple(cards)))
+
+
+def check_undo(state: GameState, player: int | None = None) -> GameState:
+    """The state the last placement is taken back to, or :class:`IllegalMove` saying why
+    it cannot be: only the player who placed it, before anyone rolls again, and not once
+    the game has ended."""
+    before = state.before_placement
+    if before is None:
+        if state.phase is _OVER:
+            raise IllegalMove("The game is over: its last box stays.", code="no_undo")
+        raise IllegalMove(
+            "There is nothing to take back: a placement can be taken back only until the "
+            "next roll.",
+            code="no_undo",
+        )
+    placed_by = before.turn.player if before.turn is not None else None
+    if player is not None and player != placed_by:
+        raise IllegalMove("Only the player who filled the box can take it back.", code="no_undo")
+    return before
 
 
 def _with_turn(

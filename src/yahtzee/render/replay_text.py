@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..core import Game, GameStarted, PlayoffRolled, Rolled, Scored
+from ..core import Game, GameStarted, PlayoffRolled, Rolled, Scored, Undone
 from ..core import state as machine
 
 
@@ -26,6 +26,8 @@ def replay_lines(game: Game) -> Iterator[str]:
                 extra = f" + {bonus} Yahtzee bonus" if bonus else ""
                 yield (f"    scores {points} in {category.display_name}{extra} "
                        f"(total {state.cards[player].total})")  # fmt: skip
+            case Undone(player):
+                yield f"    {names[player]} takes that placement back"
             case PlayoffRolled(player, dice):
                 yield f"Playoff: {names[player]} throws {dice.spaced()} (sum {dice.total})"
     if game.is_over:

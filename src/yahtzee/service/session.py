@@ -2,10 +2,11 @@
 
 A :class:`GameSession` owns the :class:`Game` and its dice, the seats (a human by name or
 a bot by :class:`BotSpec`), the record in the store (every action saved as it happens),
-the bots' moves, the hints (allowed or not, and who used them), the end-of-game review of
-every human seat (saved with the record), the stand-in move when a turn timer runs out,
-and the rematch. The terminal game, the server and plain mode only read it and tell it
-what their players did.
+the bots' moves, the hints (allowed or not, and who used them), the dice the player to act
+has selected to keep (saved as they are selected), taking back the last placement (where
+the game allows it), the end-of-game review of every human seat (saved with the record),
+the stand-in move when a turn timer runs out, and the rematch. The terminal game, the
+server and plain mode only read it and tell it what their players did.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..core import (
     DEFAULT_LEVEL,
+    DICE_COUNT,
     Action,
     BotSpec,
     Category,
@@ -30,6 +32,7 @@ from ..core import (
     RandomDice,
     RuleSet,
     Score,
+    Scored,
 )
 from ..store import Seat, Store
 
@@ -70,6 +73,10 @@ class GameSession:
     seed: int | str | None = None
     hints_allowed: bool = True
     hinted: set[int] = field(default_factory=set)
+    undo_allowed: bool | None = None
+    """Whether a player may take back their last placement; ``None``: only in a game of
+    one player (in a game against others, only where the table allows it)."""
+    _selection: tuple[int, tuple[bool, ...]] | None = field(default=None, repr=False)
     _bots: dict[int, Strategy] = field(default_factory=dict, repr=False)
     _review: list[PlayerReview] | None = field(default=None, repr=False)
 
@@ -85,12 +92,14 @@ class GameSession:
         seed: int | str | None = None,
         dice: DiceSource | None = None,
         hints: bool = True,
+        undo: bool | None = None,
     ) -> GameSession:
         """A new game (recorded when ``store`` is given). ``seed`` makes the dice and the
-        bots reproducible; ``dice`` replaces the dice source (the server's is secure)."""
+        bots reproducible; ``dice`` replaces the dice source (the server's is secure);
+        ``undo``: see :attr:`undo_allowed`."""
         game = Game([s.name for s in seats], rules, dice or RandomDice(seed))
         game_id = store.start(game, seats, seed=seed) if store is not None else None
-        return cls(game, list(seats), store, game_id, seed, hints)
+        return cls(game, list(seats), store, game_id, seed, hints, undo_allowed=undo)
 
     @classmethod
     def resume(
@@ -101,18 +110,29 @@ class GameSession:
         dice: DiceSource | None = None,
         seed: int | str | None = None,
         hints: bool = True,
+        undo: bool | None = None,
     ) -> GameSession:
-        """A recorded game, exactly where it stopped (mid-turn included)."""
+        """A recorded game, exactly where it stopped (mid-turn included, with the dice
+        the player had selected to keep)."""
         game = store.load(game_id, dice or RandomDice(seed))
         seats = store.seats_of(game_id)
-        return cls(game, seats, store, game_id, seed, hints, set(store.hinted_seats(game_id)))
+        hinted = set(store.hinted_seats(game_id))
+        session = cls(game, seats, store, game_id, seed, hints, hinted, undo_allowed=undo)
+        session._selection = store.selection_of(game_id)
+        return session
 
     def rematch(
         self, *, seed: int | str | None = None, dice: DiceSource | None = None
     ) -> GameSession:
         """A new game with the same seats, rules and hint setting (and the same store)."""
         return GameSession.new(
-            self.seats, self.rules, store=self.store, seed=seed, dice=dice, hints=self.hints_allowed
+            self.seats,
+            self.rules,
+            store=self.store,
+            seed=seed,
+            dice=dice,
+            hints=self.hints_allowed,
+            undo=self.undo_allowed,
         )
 
     # Reading -------------------------------------------------------------------------
@@ -138,6 +158,81 @@ class GameSession:
 
     def placements(self) -> dict[Category, Placement]:
         return {p.category: p for p in self.game.placements()}
+
+    # The dice selected to keep -------------------------------------------------------
+
+    @property
+    def held(self) -> tuple[bool, ...]:
+        """Which of the dice showing (in their order) the player to act keeps for the next
+        roll: the last selection saved for the game as it stands, else the dice kept for
+        the last roll (the first matching dice). None before a roll or without rolls left."""
+        turn = self.game.turn
+        dice = self.game.dice
+        if turn is None or dice is None or not turn.rolls_left:
+            return (False,) * DICE_COUNT
+        selection = self._selection
+        if selection is not None and selection[0] == len(self.game.event_log):
+            return selection[1]
+        left = list(turn.kept.faces)
+        held = []
+        for face in dice.faces:
+            held.append(face in left)
+            if face in left:
+                left.remove(face)
+        return tuple(held)
+
+    @property
+    def keep(self) -> Keep:
+        """The dice :attr:`held`, as the keep of the next roll."""
+        dice = self.game.dice
+        if dice is None:
+            return Keep.NONE
+        return Keep(tuple(f for f, h in zip(dice.faces, self.held, strict=True) if h))
+
+    def select(self, held: Sequence[bool]) -> None:
+        """The player to act selects the dice to keep (a flag per die, in the order they
+        show); saved at once, so a game resumed later shows the same selection."""
+        turn = self.game.turn
+        if turn is None or turn.dice is None or not turn.rolls_left:
+            raise IllegalMove("There are no dice to keep now.", code="no_keep")
+        flags = tuple(bool(h) for h in held)
+        if len(flags) != DICE_COUNT:
+            raise IllegalMove(
+                f"Select each of the {DICE_COUNT} dice to keep or not.", code="bad_keep"
+            )
+        self._selection = (len(self.game.event_log), flags)
+        if self.store is not None and self.game_id is not None:
+            self.store.save_selection(self.game_id, *self._selection)
+
+    # Taking back ---------------------------------------------------------------------
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether the last placement may be taken back now (by the player who made it,
+        before anyone rolls again), in a game that allows it."""
+        if not self._undo_on():
+            return False
+        log = self.game.event_log
+        last = log[-1] if log else None
+        return isinstance(last, Scored) and not self.is_bot(last.player) and self.game.can_undo()
+
+    def undo(self) -> Scored:
+        """Take back the last placement (recorded as an event, and saved): the box is open
+        again and the same dice show. Returns the placement taken back."""
+        if not self._undo_on():
+            raise IllegalMove("Taking back a placement is off in this game.", code="undo_off")
+        log = self.game.event_log
+        last = log[-1] if log else None
+        if isinstance(last, Scored) and self.is_bot(last.player):
+            raise IllegalMove("A computer player's placement stays.", code="no_undo")
+        placed = self.game.undo()
+        self.save()
+        return placed
+
+    def _undo_on(self) -> bool:
+        if self.undo_allowed is not None:
+            return self.undo_allowed
+        return len(self.seats) == 1
 
     # Acting --------------------------------------------------------------------------
 

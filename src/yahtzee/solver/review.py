@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..core import Action, Game, GameStarted, Rolled, Score, Scored, Situation
+from ..core import Action, Game, GameStarted, Rolled, Score, Scored, Situation, Undone
 from ..core import state as machine
 from .advice import TIE, Advice, action_text
 from .solver import cached_solver
@@ -53,22 +53,27 @@ class PlayerReview:
 
 
 def decisions(game: Game) -> Iterable[Decision]:
-    """Every decision in the game's log, valued by the optimal solver."""
+    """Every decision in the game's log, valued by the optimal solver. A placement that
+    was taken back (an ``Undone`` event) is not a decision: the one made instead is."""
     opening = game.event_log[0]
     assert isinstance(opening, GameStarted)
     planner = cached_solver(game.rules)
     state = machine.start(opening)
+    found: list[Decision] = []
     for event in game.event_log[1:]:
         turn = state.turn
-        if turn is not None and turn.dice is not None and isinstance(event, Rolled | Scored):
+        if isinstance(event, Undone):
+            found.pop()  # the placement just before it
+        elif turn is not None and turn.dice is not None and isinstance(event, Rolled | Scored):
             situation = Situation(turn.dice, turn.rolls_left, state.cards[turn.player])
             action: Action = event.keep if isinstance(event, Rolled) else Score(event.category)
             advice = Advice.from_options(situation, game.rules, planner.options(situation))
-            yield Decision(
+            found.append(Decision(
                 turn.player, turn.round, situation, action,
                 planner.action_value(situation, action), advice.best.action, advice.best.value,
-            )  # fmt: skip
+            ))  # fmt: skip
         state = machine.apply(state, event)
+    return found
 
 
 def review(game: Game, players: Iterable[int] | None = None) -> list[PlayerReview]:

@@ -43,6 +43,8 @@ games = Table(
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("event_count", Integer, nullable=False),
     Column("hints_used", Boolean, nullable=False),
+    Column("selection", String(16), nullable=True),
+    # the dice selected to keep, "<event count>:<a 0/1 flag per die>", e.g. "17:11110"
 )
 
 seats = Table(

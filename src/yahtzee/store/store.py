@@ -164,6 +164,32 @@ class Store:
 
         retrying(work)
 
+    def save_selection(self, game_id: str, seq: int, held: Sequence[bool]) -> None:
+        """Record which dice the player to act has selected to keep (one flag per die, in
+        the order the dice show), for the game as it stands after ``seq`` events."""
+        text = f"{seq}:{''.join('1' if h else '0' for h in held)}"
+
+        def work() -> None:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    update(games).where(games.c.id == game_id).values(selection=text)
+                )
+
+        retrying(work)
+
+    def selection_of(self, game_id: str) -> tuple[int, tuple[bool, ...]] | None:
+        """The last selection saved: the event count it belongs to and the flags."""
+        with self.engine.connect() as connection:
+            text = connection.execute(
+                select(games.c.selection).where(games.c.id == game_id)
+            ).scalar()
+        if not isinstance(text, str) or ":" not in text:
+            return None
+        seq, _, flags = text.partition(":")
+        if not seq.isdigit() or not flags or set(flags) - {"0", "1"}:
+            return None
+        return int(seq), tuple(flag == "1" for flag in flags)
+
     def set_review(self, game_id: str, seat: int, decisions: int, loss: float) -> None:
         """Record the advisor's verdict on a finished game's seat."""
 

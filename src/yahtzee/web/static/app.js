@@ -136,6 +136,7 @@ function announce(event) {
   const who = names[event.player] || "";
   if (event.type === "roll") say(`${who} rolled ${event.dice.split("").join(" ")}.`);
   if (event.type === "score") say(`${who} scored ${event.points + event.yahtzee_bonus} in ${event.category.replaceAll("_", " ")}.`);
+  if (event.type === "undo") say(`${who} took back their last placement.`);
   if (event.type === "playoff_roll") say(`Playoff: ${who} threw ${event.dice.split("").join(" ")}.`);
 }
 
