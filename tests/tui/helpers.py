@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from yahtzee.core import Category
 from yahtzee.tui import YahtzeeApp
-from yahtzee.tui.widgets import ScoreCard
+from yahtzee.tui.widgets import ScoreCard, row_of
 
 _KEYS = {"add": "ctrl+a", "add-bot": "ctrl+b", "start": "ctrl+s"}
 
@@ -57,14 +56,11 @@ async def human_turn_by_mouse(pilot: Pilot[None], app: YahtzeeApp) -> None:
     session = app.session
     assert session is not None
     target = min(session.placements())
-    row = int(target) + (2 if target >= Category.THREE_OF_A_KIND else 0)
+    row = row_of(target)
     table = app.screen.query_one(ScoreCard)
     table.scroll_to(y=0, animate=False)
-    await pilot.click(ScoreCard, offset=(3, 1 + row))
+    await pilot.click(ScoreCard, offset=(3, 1 + row))  # one click fills the box
     await pilot.pause()
-    if table.cursor_row == row and screen_name(app) == "PlayScreen" and session.game.dice:
-        await pilot.click(ScoreCard, offset=(3, 1 + row))  # a second click selects
-        await pilot.pause()
     if screen_name(app) == "ConfirmZero":
         await pilot.click("#yes")
         await pilot.pause()

@@ -210,7 +210,7 @@ class GameSession:
     def can_undo(self) -> bool:
         """Whether the last placement may be taken back now (by the player who made it,
         before anyone rolls again), in a game that allows it."""
-        if not self._undo_on():
+        if not self.undo_on:
             return False
         log = self.game.event_log
         last = log[-1] if log else None
@@ -219,7 +219,7 @@ class GameSession:
     def undo(self) -> Scored:
         """Take back the last placement (recorded as an event, and saved): the box is open
         again and the same dice show. Returns the placement taken back."""
-        if not self._undo_on():
+        if not self.undo_on:
             raise IllegalMove("Taking back a placement is off in this game.", code="undo_off")
         log = self.game.event_log
         last = log[-1] if log else None
@@ -229,7 +229,9 @@ class GameSession:
         self.save()
         return placed
 
-    def _undo_on(self) -> bool:
+    @property
+    def undo_on(self) -> bool:
+        """Whether this game lets a player take back a placement at all."""
         if self.undo_allowed is not None:
             return self.undo_allowed
         return len(self.seats) == 1

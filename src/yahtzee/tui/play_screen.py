@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -18,7 +19,7 @@ from ..service import GameSession, Move
 
 if TYPE_CHECKING:
     from ..solver import Advice
-from .widgets import DiceTray, Die, ScoreCard
+from .widgets import BOX_KEYS, BOX_WIDTH, DiceTray, Die, ScoreCard, player_width
 
 HINT_OPTIONS = 5
 
@@ -51,13 +52,21 @@ class PlayScreen(Screen[None]):
         Binding("r", "roll", "Roll"),
         Binding("space", "roll", "Roll", show=False),
         *(Binding(str(i + 1), f"keep_die({i})", f"Keep {i + 1}", show=False) for i in range(5)),
+        *(
+            Binding(key, f"score_box('{category.key}')", category.display_name, show=False)
+            for category, key in BOX_KEYS.items()
+        ),
         Binding("enter", "choose", "Score box", show=False),
         Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
         Binding("s", "skip", "Skip wait", show=False),
         Binding("question_mark", "app.help", "Help"),
-        Binding("t", "app.toggle_dark", "Theme", show=False),
+        Binding("t", "app.toggle_dark", "Theme"),
         Binding("q", "app.quit", "Quit (saved)"),
     ]
+    COMPACT_BELOW = 41
+    """The big dice need a side panel of 41 columns; below this much room left for the
+    card's player columns, the dice are drawn small."""
 
     def __init__(
         self, session: GameSession, bot_pause: float = 0.6, best: int | None = None
@@ -66,7 +75,7 @@ class PlayScreen(Screen[None]):
         self.session = session
         self.bot_pause = bot_pause
         self.best = best
-        self.held = [False] * 5
+        self.compact = False
         self.show_hint = False
         self.bot_timer: Timer | None = None
         self.log_line = ""
@@ -84,6 +93,29 @@ class PlayScreen(Screen[None]):
                 yield Static(id="turn-info")
                 yield Static(id="hint", classes="hidden")
         yield Footer()
+
+    @property
+    def held(self) -> list[bool]:
+        """The dice the player to act keeps for the next roll (the session saves them)."""
+        return list(self.session.held)
+
+    def on_resize(self, event: events.Resize) -> None:
+        players = len(self.session.game.players)
+        card = BOX_WIDTH + player_width(self.session.game.players) * players
+        compact = event.size.width - card < self.COMPACT_BELOW
+        if compact != self.compact:
+            self.compact = compact
+            self.set_class(compact, "compact")
+            self.refresh_view()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Undo shows in the footer only where the game allows it, greyed when there is
+        nothing to take back."""
+        if action == "undo":
+            if not self.session.undo_on:
+                return False
+            return True if self.session.can_undo else None
+        return True
 
     def on_mount(self) -> None:
         self.query_one(ScoreCard).focus()
@@ -114,10 +146,7 @@ class PlayScreen(Screen[None]):
         game = self.session.game
         turn = game.turn
         dice = game.dice
-        if turn is not None and dice is not None:
-            self.held = self._held_from(turn.kept.faces, dice.faces) if self._fresh else self.held
-        self._fresh = False
-        self.query_one(DiceTray).show(dice.faces if dice else None, tuple(self.held))
+        self.query_one(DiceTray).show(dice.faces if dice else None, self.session.held, self.compact)
         self.query_one(ScoreCard).show(game)
         self.query_one("#status", Static).update(self._status())
         self.query_one("#turn-info", Static).update(self._turn_info())
@@ -127,19 +156,7 @@ class PlayScreen(Screen[None]):
         hint.set_class(not self.show_hint, "hidden")
         if self.show_hint:
             hint.update(self._hint_text())
-
-    _fresh = True
-
-    @staticmethod
-    def _held_from(kept: tuple[int, ...], faces: tuple[int, ...]) -> list[bool]:
-        """The dice kept for the last roll stay kept (first matching positions)."""
-        left = list(kept)
-        held = []
-        for face in faces:
-            held.append(face in left)
-            if face in left:
-                left.remove(face)
-        return held
+        self.refresh_bindings()  # undo comes and goes
 
     def _status(self) -> str:
         game = self.session.game
@@ -164,10 +181,10 @@ class PlayScreen(Screen[None]):
             if turn.dice is None:
                 lines.append("Press r (or space) to roll.")
             elif turn.rolls_left:
-                lines.append(f"Rolls left: {turn.rolls_left}. Keep: 1-5 or click. Roll: r.")
-                lines.append("Or score: arrows and Enter, or click a box.")
+                lines.append(f"Rolls left: {turn.rolls_left}. Keep: 1-5 or click a die.")
+                lines.append("Score: a box's key (on the card) or click it.")
             else:
-                lines.append("No rolls left: score a box (Enter or click).")
+                lines.append("No rolls left: score a box (its key, or click it).")
         if self.log_line:
             lines.append(self.log_line)
         return "\n".join(lines)
@@ -191,9 +208,11 @@ class PlayScreen(Screen[None]):
             lines.append(f" {option.value:6.1f} {tag:>6}  {option.text}")
         turn = self.session.game.turn
         if turn is not None and turn.rolls_left and any(self.held):
-            keep = self._keep()
+            keep = self.session.keep
             with contextlib.suppress(YahtzeeError):
-                lines.append(f"Your keep {keep.spaced()}: -{advice.regret(keep):.2f}")
+                regret = advice.regret(keep)
+                cost = f"costs {regret:.2f}" if round(regret, 2) else "is the best keep"
+                lines.append(f"Your keep {keep.spaced()} {cost}")
         return "\n".join(lines)
 
     def _thinking_text(self, what: str) -> str:
@@ -221,18 +240,13 @@ class PlayScreen(Screen[None]):
         seat = self.session.game.current_player
         return seat is not None and not self.session.is_bot(seat)
 
-    def _keep(self) -> Keep:
-        dice = self.session.game.dice
-        if dice is None:
-            return Keep.NONE
-        return Keep(tuple(f for f, h in zip(dice.faces, self.held, strict=True) if h))
-
     def action_keep_die(self, index: int) -> None:
         turn = self.session.game.turn
         if not self._human_turn() or turn is None or turn.dice is None or not turn.rolls_left:
             return
-        self.held[index] = not self.held[index]
-        self.refresh_view()
+        held = self.held
+        held[index] = not held[index]
+        self._act(lambda: self.session.select(held), moved=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "roll":
@@ -245,10 +259,35 @@ class PlayScreen(Screen[None]):
     def action_roll(self) -> None:
         if not self._human_turn():
             return
-        self._act(lambda: self.session.roll(self._keep()))
+        self._act(lambda: self.session.roll(self.session.keep))
 
     def _score(self, category: Category) -> None:
-        self._act(lambda: self.session.score(category, review=False))
+        def score() -> None:
+            move = self.session.score(category, review=False)
+            assert move.placement is not None
+            again = "  (u takes it back)" if self.session.can_undo else ""
+            self.log_line = (
+                f"{move.name} scored {move.placement.total} in {category.display_name}.{again}"
+            )
+
+        self._act(score)
+
+    def action_score_box(self, key: str) -> None:
+        self.on_score_card_box_chosen(ScoreCard.BoxChosen(Category.parse(key)))
+
+    def action_undo(self) -> None:
+        if not self._human_turn() and not self.session.can_undo:
+            return
+        if self.bot_timer is not None:  # a bot was about to move: it waits again
+            self.bot_timer.stop()
+            self.bot_timer = None
+        try:
+            placed = self.session.undo()
+        except YahtzeeError as error:
+            self.notify(str(error), severity="warning")
+            return
+        self.log_line = f"Took back {placed.category.display_name}: choose again."
+        self.refresh_view()
 
     def action_choose(self) -> None:
         table = self.query_one(ScoreCard)
@@ -270,16 +309,18 @@ class PlayScreen(Screen[None]):
             return
         self._score(event.category)
 
-    def _act(self, action: object) -> None:
+    def _act(self, action: object, *, moved: bool = True) -> None:
         try:
             action()  # type: ignore[operator]
         except YahtzeeError as error:
             self.notify(str(error), severity="error")
             return
-        self._after_action()
+        if moved:
+            self._after_action()
+        else:
+            self.refresh_view()
 
     def _after_action(self) -> None:
-        self._fresh = True
         if self.session.game.is_over:
             from .over_screen import GameOverScreen  # noqa: PLC0415
 

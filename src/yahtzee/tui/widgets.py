@@ -7,11 +7,13 @@ player clicked.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
-from ..core import Category, Game, Placement, Scorecard
+from ..core import UPPER_BONUS_THRESHOLD, Category, Game, Placement, Scorecard
 
 # Pips of each face on a 3 x 3 grid (row, column).
 _PIPS = {
@@ -24,8 +26,11 @@ _PIPS = {
 }
 
 
-def die_lines(face: int | None) -> list[str]:
-    """A die as five lines of seven characters (blank before the first roll)."""
+def die_lines(face: int | None, compact: bool = False) -> list[str]:
+    """A die as five lines of seven characters (blank before the first roll); ``compact``:
+    three lines of five, the face as a digit (for narrow terminals)."""
+    if compact:
+        return ["╭───╮", f"│ {face or ' '} │", "╰───╯"]
     rows = []
     for r in range(3):
         cells = ["●" if face and (r, c) in _PIPS[face] else " " for c in range(3)]
@@ -47,11 +52,13 @@ class Die(Static):
         self.face: int | None = None
         self.held = False
 
-    def show(self, face: int | None, held: bool) -> None:
-        self.face, self.held = face, held
-        self.set_class(held, "held")
-        label = f"{self.index + 1} {'KEPT' if held else '    '}"
-        self.update("\n".join([*die_lines(face), label.center(7)]))
+    def show(self, face: int | None, held: bool, compact: bool = False) -> None:
+        self.face, self.held = face, held and face is not None  # blank dice are never kept
+        self.set_class(self.held, "held")
+        width = 5 if compact else 7
+        mark = "KEPT" if self.held else ""
+        label = f"{self.index + 1} {mark}" if not compact else (mark or str(self.index + 1))
+        self.update("\n".join([*die_lines(face, compact), label.center(width)]))
 
     def on_click(self) -> None:
         self.post_message(self.Clicked(self.index))
@@ -64,17 +71,41 @@ class DiceTray(Widget):
         for index in range(5):
             yield Die(index)
 
-    def show(self, faces: tuple[int, ...] | None, held: tuple[bool, ...]) -> None:
+    def show(
+        self, faces: tuple[int, ...] | None, held: tuple[bool, ...], compact: bool = False
+    ) -> None:
         for index, die in enumerate(self.query(Die)):
-            die.show(faces[index] if faces else None, held[index])
+            die.show(faces[index] if faces else None, held[index], compact)
 
 
+BOX_KEYS: dict[Category, str] = dict(zip(Category, "abcdefgijklyn", strict=True))
+"""One key per box, shown on the card: a-f the upper boxes, then g i j k l y n (h is the
+hint, and y is the Yahtzee)."""
+SHORT_NAMES = {
+    Category.THREE_OF_A_KIND: "3 of a kind",
+    Category.FOUR_OF_A_KIND: "4 of a kind",
+    Category.SMALL_STRAIGHT: "Sm straight",
+    Category.LARGE_STRAIGHT: "Lg straight",
+}
 _TOTAL_ROWS = ("upper", "bonus", "yahtzee_bonus", "total")
+BOX_WIDTH = 14
+"""The box column: key, name ("g 3 of a kind") and a space (cells have no padding)."""
+NAME_WIDTH = (7, 9)
+"""A player's column holds 7 to 9 characters of the name ("need 18" fits)."""
+
+
+def player_width(names: tuple[str, ...]) -> int:
+    """One width for every player's column: the longest name (7 to 9 characters shown),
+    and a space."""
+    low, high = NAME_WIDTH
+    return max(low, min(high, max(len(n) for n in names))) + 1
 
 
 class ScoreCard(DataTable[Text]):
-    """Every player's card; the current player's open boxes show what the dice would
-    score there (``J``: allowed by the Joker rule). Enter or a click chooses a box."""
+    """Every player's card. The current player's open boxes show, dimmed and in brackets,
+    what the dice would score there (``J``: allowed by the Joker rule); filled boxes show
+    their points plainly. A box's key, a click, or Enter on the highlighted row fills it.
+    The box names stay put when the card scrolls sideways."""
 
     class BoxChosen(Message):
         def __init__(self, category: Category) -> None:
@@ -82,49 +113,69 @@ class ScoreCard(DataTable[Text]):
             self.category = category
 
     def __init__(self) -> None:
-        super().__init__(id="scorecard", cursor_type="row", zebra_stripes=False)
+        super().__init__(id="scorecard", cursor_type="row", zebra_stripes=False, cell_padding=0)
+        self.fixed_columns = 1
+        self._players: tuple[str, ...] = ()
 
     def show(self, game: Game) -> None:
         cursor = self.cursor_row
-        self.clear(columns=True)
-        self.add_column("Box", key="box")
-        for seat, name in enumerate(game.players):
-            self.add_column(name[:9], key=f"p{seat}")
+        kept_row = self._box_at(cursor)
+        if game.players != self._players:  # columns are laid out once, with fixed widths
+            self.clear(columns=True)
+            self._players = game.players
+            self.add_column("Box", key="box", width=BOX_WIDTH)
+            width = player_width(game.players)
+            for seat, name in enumerate(game.players):
+                self.add_column(name[: width - 1], key=f"p{seat}", width=width)
+        else:
+            self.clear()
         current = game.current_player
+        width = player_width(game.players)
+        for seat, name in enumerate(game.players):  # the player to act: underlined
+            style = "bold underline" if seat == current else "bold"
+            self.columns[ColumnKey(f"p{seat}")].label = Text(name[: width - 1], style=style)
         options = {p.category: p for p in game.placements()}
+        over = game.is_over
         for category in Category:
             if category is Category.THREE_OF_A_KIND:
-                self._totals_row("upper", "Upper", [c.upper_subtotal for c in game.cards], game)
-                bonus = [self._bonus(c) for c in game.cards]
-                self.add_row(Text("Bonus"), *bonus, key="bonus")
+                self._totals_row("upper", "Upper", [c.upper_subtotal for c in game.cards])
+                bonus = [self._bonus(c, over) for c in game.cards]
+                self.add_row(
+                    Text(f"Bonus ({UPPER_BONUS_THRESHOLD}+)", style="bold"), *bonus, key="bonus"
+                )
             cells = [
                 self._cell(card, category, options, s == current)
                 for s, card in enumerate(game.cards)
             ]
-            self.add_row(Text(category.display_name), *cells, key=category.key)
-        self._totals_row(
-            "yahtzee_bonus", "Yahtzee bonus", [c.yahtzee_bonus for c in game.cards], game
-        )
-        self._totals_row("total", "Total", [c.total for c in game.cards], game)
-        if options:
-            first = min(options)
-            self.move_cursor(row=self._row_of(first), animate=False)
+            name = SHORT_NAMES.get(category, category.display_name)
+            label = Text.assemble((BOX_KEYS[category], "bold underline"), " ", name)
+            self.add_row(label, *cells, key=category.key)
+        self._totals_row("yahtzee_bonus", "Yahtzee bonus", [c.yahtzee_bonus for c in game.cards])
+        self._totals_row("total", "Total", [c.total for c in game.cards])
+        if options:  # stay on the box the player was on, if it is still a choice
+            target = kept_row if kept_row in options else min(options)
+            self.move_cursor(row=row_of(target), animate=False)
         elif 0 <= cursor < self.row_count:
             self.move_cursor(row=cursor, animate=False)
 
-    @staticmethod
-    def _row_of(category: Category) -> int:
-        return int(category) + (2 if category.is_lower else 0)
+    def _box_at(self, row: int) -> Category | None:
+        for category in Category:
+            if row_of(category) == row:
+                return category
+        return None
 
-    def _totals_row(self, key: str, label: str, values: list[int], game: Game) -> None:
+    def _totals_row(self, key: str, label: str, values: list[int]) -> None:
         self.add_row(
             Text(label, style="bold"), *(Text(str(v), style="bold") for v in values), key=key
         )
 
     @staticmethod
-    def _bonus(card: Scorecard) -> Text:
+    def _bonus(card: Scorecard, over: bool) -> Text:
         if card.upper_bonus:
             return Text(str(card.upper_bonus), style="bold")
+        upper_done = all(card[c] is not None for c in Category.upper())
+        if over or upper_done:
+            return Text("0", style="bold")  # missed
         return Text(f"need {card.points_to_upper_bonus}", style="dim")
 
     @staticmethod
@@ -133,7 +184,7 @@ class ScoreCard(DataTable[Text]):
     ) -> Text:
         points = card[category]
         if points is not None:
-            return Text(str(points))
+            return Text(str(points), style="bold")
         if not current or not options:
             return Text("")
         option = options.get(category)
@@ -141,8 +192,7 @@ class ScoreCard(DataTable[Text]):
             return Text("·", style="dim")
         mark = "J" if option.joker else ""
         bonus = f"+{option.yahtzee_bonus}" if option.yahtzee_bonus else ""
-        style = "italic" if option.points else "dim italic"
-        return Text(f"{option.points}{bonus}{mark}", style=style)
+        return Text(f"({option.points}{bonus}{mark})", style="dim italic")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         key = event.row_key.value
@@ -150,3 +200,17 @@ class ScoreCard(DataTable[Text]):
             return
         event.stop()
         self.post_message(self.BoxChosen(Category.parse(key)))
+
+    async def _on_click(self, event: events.Click) -> None:
+        """One click fills a box (the table alone would first only highlight it)."""
+        row = event.style.meta.get("row")
+        if isinstance(row, int) and 0 <= row < self.row_count:
+            event.prevent_default()  # not the table's own click as well
+            event.stop()
+            self.move_cursor(row=row, animate=False)
+            self.action_select_cursor()
+
+
+def row_of(category: Category) -> int:
+    """The card's row of a box: the upper boxes, then Upper and Bonus, then the lower."""
+    return int(category) + (2 if category.is_lower else 0)

@@ -1,0 +1,276 @@
+"""The play screen as a new player meets it (issue 13): each test fails on the screen as it
+was before, and is named after what a player tripped over."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from tests.tui.helpers import play_to_the_end, screen_name, settle
+from yahtzee import Category, Undone
+from yahtzee.store import Seat, Store
+from yahtzee.tui import YahtzeeApp
+from yahtzee.tui.widgets import BOX_KEYS, Die, ScoreCard, row_of
+
+Steps = Callable[[YahtzeeApp, Pilot[None]], Awaitable[None]]
+
+
+def run_app(
+    tmp_path: Path,
+    steps: Steps,
+    *,
+    players: int = 1,
+    size: tuple[int, int] = (80, 24),
+    seed: int = 21,
+) -> None:
+    seats = [Seat("You"), *(Seat(f"Player {n}") for n in range(2, players + 1))]
+
+    async def run() -> None:
+        with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
+            app = YahtzeeApp(store, seed=seed, bot_pause=0, seats=seats, offer_resume=False)
+            async with app.run_test(size=size) as pilot:
+                await pilot.pause()
+                assert screen_name(app) == "PlayScreen"
+                await steps(app, pilot)
+
+    asyncio.run(run())
+
+
+def cell(app: YahtzeeApp, category: Category, seat: int = 0) -> str:
+    table = app.screen.query_one(ScoreCard)
+    return str(table.get_cell_at((row_of(category), seat + 1)))
+
+
+def test_regression_resume_keeps_the_dice_selected_last(tmp_path: Path) -> None:
+    """Issue 13.1: dice selected, the process killed: after resume the same dice are
+    selected (not the previous keep)."""
+    database = f"sqlite:///{tmp_path / 'r.db'}"
+
+    async def run() -> None:
+        with Store(database) as store:
+            app = YahtzeeApp(store, seed=22, bot_pause=0, seats=[Seat("You")])
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                await pilot.press("r", "1", "2")
+                await pilot.pause()
+                await pilot.press("r")  # a second roll: the dice kept stay selected
+                await pilot.pause()
+                screen: Any = app.screen
+                kept = screen.held
+                await pilot.press("3", "4", "5")  # then another selection
+                await pilot.pause()
+                selected = screen.held
+                assert selected != kept
+                assert app.session is not None
+                game_id = app.session.game_id
+        # a new process: no state carried over but the records
+        with Store(database) as store:
+            assert game_id is not None
+            app = YahtzeeApp(store, seed=22, bot_pause=0, resume=game_id)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                screen = app.screen
+                assert screen_name(app) == "PlayScreen"
+                assert screen.held == selected
+                dice = list(screen.query(Die))
+                assert [d.held for d in dice] == selected
+
+    asyncio.run(run())
+
+
+def test_each_box_has_a_key_shown_on_the_card_and_one_key_scores(tmp_path: Path) -> None:
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        table = app.screen.query_one(ScoreCard)
+        for category, key in BOX_KEYS.items():
+            assert str(table.get_cell_at((row_of(category), 0))).startswith(f"{key} ")
+        await pilot.press("r", "n")  # n: Chance
+        await pilot.pause()
+        assert app.session is not None
+        assert app.session.game.cards[0][Category.CHANCE] is not None
+
+    run_app(tmp_path, steps)
+
+
+def test_one_click_on_a_box_scores_it(tmp_path: Path) -> None:
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.click(ScoreCard, offset=(2, 1 + row_of(Category.CHANCE)))
+        await pilot.pause()
+        assert app.session is not None
+        assert app.session.game.cards[0][Category.CHANCE] is not None
+
+    run_app(tmp_path, steps)
+
+
+def test_the_cursor_stays_on_its_box_after_a_roll(tmp_path: Path) -> None:
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await pilot.press("r")
+        await pilot.pause()
+        table = app.screen.query_one(ScoreCard)
+        table.move_cursor(row=row_of(Category.CHANCE))
+        await pilot.press("r")
+        await pilot.pause()
+        assert table.cursor_row == row_of(Category.CHANCE)
+
+    run_app(tmp_path, steps)
+
+
+def test_undo_takes_back_the_last_placement_and_is_recorded(tmp_path: Path) -> None:
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        session = app.session
+        assert session is not None
+        await pilot.press("r")
+        await pilot.pause()
+        dice = session.game.dice
+        await pilot.press("n")
+        await pilot.pause()
+        assert session.game.cards[0][Category.CHANCE] is not None
+        assert "u takes it back" in str(app.screen.query_one("#turn-info").render())
+        await pilot.press("u")
+        await pilot.pause()
+        assert session.game.cards[0][Category.CHANCE] is None
+        assert session.game.dice == dice
+        assert isinstance(session.game.event_log[-1], Undone)
+        assert session.store is not None and session.game_id is not None
+        assert session.store.event_log(session.game_id)[-1]["type"] == "undo"
+        assert cell(app, Category.CHANCE).startswith("(")  # a proposal again
+
+    run_app(tmp_path, steps)
+
+
+def test_undo_is_off_against_other_players(tmp_path: Path) -> None:
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await pilot.press("r", "n", "u")
+        await pilot.pause()
+        assert app.session is not None
+        assert app.session.game.cards[0][Category.CHANCE] is not None
+        assert "u" not in {
+            b.binding.key for b in app.screen.active_bindings.values() if b.binding.show
+        }
+
+    run_app(tmp_path, steps, players=2)
+
+
+def test_regression_the_card_keeps_its_shape_after_a_zero_is_confirmed(tmp_path: Path) -> None:
+    """Issue 13.3: after confirming a zero the card collapsed ("Ace", "Bon  nee")."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        table = app.screen.query_one(ScoreCard)
+        await pilot.press("r")
+        await pilot.pause()
+        widths = [c.get_render_width(table) for c in table.ordered_columns]
+        assert app.session is not None
+        zero = next(c for c, p in sorted(app.session.placements().items()) if p.total == 0)
+        await pilot.press(BOX_KEYS[zero])
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmZero"
+        await pilot.press("y")
+        await pilot.pause()
+        assert [c.get_render_width(table) for c in table.ordered_columns] == widths
+        assert str(table.get_cell_at((row_of(Category.ONES), 0))).endswith("Aces")
+        assert cell(app, zero) == "0"
+
+    run_app(tmp_path, steps)
+
+
+def test_regression_blank_dice_do_not_say_kept(tmp_path: Path) -> None:
+    """Issue 13.3: blank dice at the start of a turn still said KEPT from the last turn."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await pilot.press("r", "1", "2", "r", "n")
+        await pilot.pause()
+        assert app.session is not None and app.session.game.dice is None
+        assert not any("KEPT" in str(d.render()) for d in app.screen.query(Die))
+
+    run_app(tmp_path, steps)
+
+
+def test_proposals_read_as_proposals_and_filled_boxes_plainly(tmp_path: Path) -> None:
+    """Issue 13.3: proposed and filled scores differed only by italics (the same in a plain
+    capture): proposals are in brackets."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.session is not None
+        chance = app.session.placements()[Category.CHANCE].points
+        assert cell(app, Category.CHANCE) == f"({chance})"
+        await pilot.press("n", "r")
+        await pilot.pause()
+        assert cell(app, Category.CHANCE) == str(chance)
+
+    run_app(tmp_path, steps)
+
+
+def test_regression_the_game_over_card_shows_the_bonus_not_what_is_needed(
+    tmp_path: Path,
+) -> None:
+    """Issue 13.3: at game over the card said "Bonus need 18"."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await play_to_the_end(pilot, app)
+        assert screen_name(app) == "GameOverScreen"
+        table = app.screen.query_one(ScoreCard)
+        text = str(table.get_cell_at((row_of(Category.THREE_OF_A_KIND) - 1, 1)))
+        assert app.session is not None
+        assert text == str(app.session.game.cards[0].upper_bonus)
+
+    run_app(tmp_path, steps, size=(120, 40))
+
+
+def test_regression_the_best_keep_does_not_cost_minus_zero(tmp_path: Path) -> None:
+    """Issue 13.3: the best keep showed a cost of "-0.00"."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await pilot.press("r", "h")
+        await settle(pilot)
+        session = app.session
+        assert session is not None
+        advice = session.hint()
+        best = advice.best.action
+        dice = session.game.dice
+        assert dice is not None
+        remaining = list(getattr(best, "faces", ()))
+        held = []
+        for face in dice.faces:
+            held.append(face in remaining)
+            if face in remaining:
+                remaining.remove(face)
+        if any(held):
+            session.select(held)
+            app.screen.refresh_view()  # type: ignore[attr-defined]
+            await pilot.pause()
+            text = str(app.screen.query_one("#hint").render())
+            assert "is the best keep" in text and "-0.00" not in text
+
+    run_app(tmp_path, steps, size=(120, 40))
+
+
+def test_at_80x24_four_cards_and_the_whole_advisor_box_fit(tmp_path: Path) -> None:
+    """Issue 13.4: with 4 players about 2.5 cards were visible; the advisor's last line
+    and its box's bottom edge were cut."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        table = app.screen.query_one(ScoreCard)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        await pilot.press("r", "1", "h")
+        await settle(pilot)
+        hint = app.screen.query_one("#hint")
+        footer_top = app.screen.size.height - 1
+        assert hint.region.bottom <= footer_top
+        assert "Your keep" in str(hint.render())
+
+    run_app(tmp_path, steps, players=4)
+
+
+def test_the_footer_shows_theme_and_help(tmp_path: Path) -> None:
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        shown = {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
+        assert {"r", "h", "u", "t", "question_mark", "q"} <= shown
+
+    run_app(tmp_path, steps)
