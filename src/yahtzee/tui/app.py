@@ -10,16 +10,17 @@ from collections.abc import Sequence
 from textual.app import App
 from textual.binding import Binding
 
-from ..core import InvalidInput, RuleSet
+from ..core import InvalidInput, RuleSet, YahtzeeError
 from ..service import GameSession
 from ..store import Seat, Store, stats, unfinished
 from .help_screen import HelpScreen
 from .play_screen import PlayScreen
-from .records_screen import HistoryScreen, StatsScreen
+from .records_screen import HistoryScreen, StatsScreen, progress
 from .setup_screen import NewGameScreen, ResumeScreen
 
 BASE_SCREENS = 2
 """Textual's default screen and the new-game screen: the bottom of the stack."""
+NO_RECORDS = "Nothing is recorded in this session (--no-record): no history or statistics."
 
 
 class YahtzeeApp(App[None]):
@@ -58,19 +59,31 @@ class YahtzeeApp(App[None]):
         self.run_worker(_warm_up, thread=True, group="warm-up", exclusive=True)
         self.push_screen(NewGameScreen(self.rules, id="new-game"))
         if self.resume_id is not None and self.store is not None:
-            self._resume(self.store.resolve(self.resume_id))
+            self.resume_game(self.store.resolve(self.resume_id))
             return
         if self.start_seats:
             self.start_game(self.start_seats, self.rules, None, hints=True)
             return
         waiting = unfinished(self.store) if self.store and self.offer_resume else []
-        if waiting:
+        if waiting and self.store is not None:
             latest = waiting[0]
+            try:
+                reached = progress(self.store.load(latest.id))
+            except YahtzeeError:  # a record this version cannot read: offered, not described
+                reached = ""
             self.push_screen(
-                ResumeScreen(latest), lambda yes: self._resume(latest.id) if yes else None
+                ResumeScreen(latest, len(waiting), reached),
+                lambda answer: self._after_offer(answer, latest.id),
             )
 
-    def _resume(self, game_id: str) -> None:
+    def _after_offer(self, answer: str | None, latest: str) -> None:
+        if answer == "resume":
+            self.resume_game(latest)
+        elif answer == "history":
+            self.action_history()
+
+    def resume_game(self, game_id: str) -> None:
+        """Go on with a recorded game (its full id) where it stopped."""
         assert self.store is not None
         self.open_session(GameSession.resume(self.store, game_id, seed=self.seed))
 
@@ -100,11 +113,15 @@ class YahtzeeApp(App[None]):
         self.push_screen(HelpScreen(rules))
 
     def action_history(self) -> None:
-        if self.store is not None:
+        if self.store is None:
+            self.notify(NO_RECORDS, severity="warning")
+        else:
             self.push_screen(HistoryScreen(self.store))
 
     def action_stats(self) -> None:
-        if self.store is not None:
+        if self.store is None:
+            self.notify(NO_RECORDS, severity="warning")
+        else:
             self.push_screen(StatsScreen(self.store))
 
     def action_toggle_dark(self) -> None:

@@ -127,29 +127,46 @@ class NewGameScreen(Screen[None]):
             self.notify(str(error), severity="error")
 
 
-class ResumeScreen(ModalScreen[bool]):
-    """Offers the latest unfinished game."""
+class ResumeScreen(ModalScreen[str]):
+    """Offers the latest unfinished game, says how many there are, and leads to the
+    history for the others. Answers ``"resume"``, ``"history"`` or ``"new"``."""
 
-    BINDINGS = [Binding("y", "answer(True)", "Resume"), Binding("n,escape", "answer(False)", "New")]
+    BINDINGS = [
+        Binding("y", "answer('resume')", "Resume"),
+        Binding("h,f2", "answer('history')", "History"),
+        Binding("n,escape", "answer('new')", "New game"),
+    ]
 
-    def __init__(self, summary: GameSummary) -> None:
+    def __init__(self, latest: GameSummary, count: int = 1, reached: str = "") -> None:
+        """``count``: how many unfinished games there are; ``reached``: how far the latest
+        got (``round 5 of 13``)."""
         super().__init__(id="resume")
-        self.summary = summary
+        self.latest, self.count, self.reached = latest, count, reached
 
     def compose(self) -> ComposeResult:
-        s = self.summary
-        with Vertical(id="dialog"):
-            yield Label(
-                f"Resume the game of {', '.join(s.players)} ({s.rules}), last played "
-                f"{s.updated_at:%Y-%m-%d %H:%M} UTC?",
-                id="question",
+        s = self.latest
+        where = f", {self.reached}" if self.reached else ""
+        game = (
+            f"{', '.join(s.players)} ({s.rules} rules{where}), "
+            f"last played {s.updated_at:%Y-%m-%d %H:%M} UTC"
+        )
+        if self.count > 1:
+            text = (
+                f"You have {self.count} unfinished games. The latest: {game}.\n\n"
+                "Resume it (y), choose among all of them in the history (h), "
+                "or start a new game (n)?"
             )
+        else:
+            text = f"Resume the unfinished game of {game}?"
+        with Vertical(id="dialog"):
+            yield Static(text, id="question")
             with Horizontal(id="answers"):
                 yield Button("Resume (y)", id="yes", variant="success")
+                yield Button("History (h)", id="history")
                 yield Button("New game (n)", id="no")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        self.dismiss({"yes": "resume", "history": "history"}.get(event.button.id or "", "new"))
 
-    def action_answer(self, answer: bool) -> None:
+    def action_answer(self, answer: str) -> None:
         self.dismiss(answer)
