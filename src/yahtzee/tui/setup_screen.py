@@ -53,14 +53,18 @@ class NewGameScreen(Screen[None]):
         super().__init__(id=id)
         self.rules = rules or RuleSet.official()
 
+    # Short labels: the whole footer fits in 80 columns. ``q`` quits unless a text field
+    # has the focus (it types there); ctrl+q quits from anywhere.
     BINDINGS = [
         Binding("ctrl+s", "start", "Start"),
-        Binding("ctrl+a", "add_seat", "Add player"),
-        Binding("ctrl+b", "add_bot", "Add bot"),
-        Binding("ctrl+d", "remove_seat", "Remove seat"),
+        Binding("ctrl+a", "add_seat", "Player"),
+        Binding("ctrl+b", "add_bot", "Bot"),
+        Binding("ctrl+d", "remove_seat", "Remove", show=False),
         Binding("f2", "app.history", "History"),
-        Binding("f3", "app.stats", "Statistics"),
+        Binding("f3", "app.stats", "Stats"),
         Binding("f1", "app.help", "Help"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -85,7 +89,7 @@ class NewGameScreen(Screen[None]):
             yield Button("Remove seat", id="remove")
             yield Button("Start", id="start", variant="success")
         yield Static("", id="best")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         {
