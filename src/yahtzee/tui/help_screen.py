@@ -1,26 +1,148 @@
-"""Rules and key bindings."""
+"""Rules and key bindings: every key of every screen, in two columns that wrap cleanly at
+any width (a description wraps within its own column), then the rules in words."""
 
 from __future__ import annotations
 
+import re
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..core import RuleSet
+from ..core import Category, RuleSet
 
-KEYS = """Keys
-  r or space   roll (the kept dice stay; the others are thrown)
-  1 - 5        keep or release a die (or click it)
-  arrows       move in the scorecard; Enter (or a click) scores the dice in that box
-  h            the advisor's hint (when hints are allowed)
-  s            skip a computer player's pause
-  t            light or dark theme
-  ?            this help;  q  quit (the game is saved and offered again next time)
-On the new-game screen: ctrl+s start, ctrl+a / ctrl+d add or remove a seat,
-F2 history, F3 statistics.
-"""
+BOXES = dict(zip(Category, "abcdefgijklyn", strict=True))
+"""The play screen's key for each box (shown on the card too)."""
+
+KEYS: list[tuple[str, list[tuple[str, str]]]] = [
+    (
+        "Playing",
+        [
+            ("r, space", "roll (the kept dice stay; the first roll throws all five)"),
+            ("1, 2, 3, 4, 5", "keep or release that die (or click it)"),
+            ("a-n, y", "score the dice in that box (its key is on the card)"),
+            ("arrows, enter", "move in the card; Enter (or a click) scores that box"),
+            ("u", "undo your last placement, until the next player rolls"),
+            ("h", "the advisor's hint (when hints are allowed)"),
+            ("s", "skip a computer player's wait"),
+            ("t", "light or dark theme"),
+            ("?", "this help"),
+            ("q", "quit: the game is saved and offered again next time"),
+            ("y, n, esc", "when asked to score a zero: yes, or no"),
+        ],
+    ),
+    (
+        "Boxes (keys on the play screen)",
+        [
+            (" ".join(BOXES[c] for c in group), ", ".join(c.display_name for c in group))
+            for group in (
+                Category.upper(),
+                (Category.THREE_OF_A_KIND, Category.FOUR_OF_A_KIND),
+                (Category.FULL_HOUSE, Category.SMALL_STRAIGHT, Category.LARGE_STRAIGHT),
+                (Category.YAHTZEE, Category.CHANCE),
+            )
+        ],
+    ),
+    (
+        "New game",
+        [
+            ("tab", "the next field (seat names, kinds, rules, seed, hints)"),
+            ("ctrl+s", "start the game"),
+            ("ctrl+a", "add a player"),
+            ("ctrl+b", "add a bot (a computer player; choose its level)"),
+            ("ctrl+d", "remove the last seat"),
+            ("f2", "history: resume, replay or print any recorded game"),
+            ("f3", "statistics per player"),
+            ("f1", "this help"),
+            ("q", "quit (outside a text field, where q is typed)"),
+            ("ctrl+q", "quit, from any screen"),
+        ],
+    ),
+    (
+        "Offer to resume",
+        [
+            ("y", "resume the latest unfinished game"),
+            ("h, f2", "the history, to choose among all unfinished games"),
+            ("n, esc", "a new game"),
+        ],
+    ),
+    (
+        "History",
+        [
+            ("enter", "resume an unfinished game, replay a finished one (or click it)"),
+            ("c", "print its card: an HTML page in your Downloads folder (or the current one)"),
+            ("esc", "back"),
+        ],
+    ),
+    (
+        "Replay",
+        [
+            ("left, p", "the previous turn"),
+            ("right, n", "the next turn"),
+            ("home, end", "the first or the last turn"),
+            ("c", "print the card"),
+            ("esc", "back to the history"),
+        ],
+    ),
+    (
+        "Game over",
+        [
+            ("r", "rematch: the same seats and rules, a new game"),
+            ("n", "a new game"),
+            ("arrows", "scroll the card and the review (pgup, pgdn: a page)"),
+            ("tab", "into a review table"),
+            ("?", "this help"),
+            ("q", "quit"),
+        ],
+    ),
+    ("This help", [("esc, ?, q, f1", "close it"), ("arrows", "scroll (pgup, pgdn: a page)")]),
+]
+"""Every screen's keys: (section, [(keys, what they do)]); keys are separated by ", "
+(a box's keys by spaces)."""
+KEY_WIDTH = 14
+
+_LABEL = re.compile(r"^[A-Z][\w ]*(\([^)]*\))?:")
+
+
+def reflow(text: str) -> str:
+    """The rules' text as paragraphs that the screen wraps to its width: a line joins the
+    one before unless it starts an item (``Joker rule (forced): ...``), a new sentence
+    after a full stop, or follows a blank line; paragraphs are set apart by a blank
+    line."""
+    paragraphs: list[str] = []
+    previous = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            pass
+        elif not previous or _LABEL.match(line) or previous.endswith((".", ":")):
+            paragraphs.append(line)
+        else:
+            paragraphs[-1] += " " + line
+        previous = line
+    return "\n\n".join(paragraphs)
+
+
+def keys_table(section: list[tuple[str, str]]) -> Table:
+    table = Table.grid(padding=(0, 2, 0, 0))
+    table.add_column(style="bold", width=KEY_WIDTH)
+    table.add_column(ratio=1)
+    for keys, what in section:
+        table.add_row(keys, what)
+    return table
+
+
+def help_text(rules: RuleSet) -> RenderableType:
+    parts: list[RenderableType] = []
+    for title, section in KEYS:
+        parts.extend([Text(title, style="bold underline"), keys_table(section), Text("")])
+    parts.extend([Text("Rules", style="bold underline"), Text(reflow(rules.describe()))])
+    return Group(*parts)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -32,4 +154,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
-            yield Static(KEYS + "\n" + self.rules.describe())
+            yield Static(help_text(self.rules), id="help-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-body").focus()  # the arrows scroll at once
