@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ..service import GameSession
+from ..store import history
 from .widgets import ScoreCard
 
 if TYPE_CHECKING:
@@ -36,22 +37,54 @@ class GameOverScreen(Screen[None]):
         self.session = session
 
     def compose(self) -> ComposeResult:
-        game = self.session.game
-        lines = ["Game over"]
-        for s in game.standings():
-            mark = "  winner" if s.winner else ""
-            lines.append(f"  {s.place}. {s.name}: {s.total}{mark}")
-        if len(game.winners) > 1:
-            lines.append("  A shared win.")
+        lines = ["Game over", *self._result()]
+        if self.session.humans:
+            lines.append("  The advisor's review is below the card: arrows or PgDn scroll.")
         with VerticalScroll(id="over-body"):
             yield Static("\n".join(lines), id="standings")
             card = ScoreCard()
             card.cursor_type = "none"
+            card.can_focus = False  # the keys scroll the whole page, review included
             yield card
             if self.session.humans:
                 yield Static("Reviewing the game: every decision against the best...",
                              id="reviewing")  # fmt: skip
-        yield Footer()
+        yield Footer(show_command_palette=False)
+
+    def _result(self) -> list[str]:
+        """A solo game's final score (and the player's best before it); else the
+        standings, with the winner or winners marked."""
+        game = self.session.game
+        standings = game.standings()
+        if len(standings) == 1:
+            total = standings[0].total
+            lines = [f"  Final score: {total}"]
+            before = self._best_before()
+            if before is not None:
+                news = " A new best!" if total > before else ""
+                lines.append(f"  Your best before this game: {before}.{news}")
+            return lines
+        lines = []
+        for s in standings:
+            mark = "  winner" if s.winner else ""
+            lines.append(f"  {s.place}. {s.name}: {s.total}{mark}")
+        if len(game.winners) > 1:
+            lines.append("  A shared win.")
+        return lines
+
+    def _best_before(self) -> int | None:
+        """A solo human's best total in the other finished games on record."""
+        session, store = self.session, self.session.store
+        if store is None or session.is_bot(0):
+            return None
+        name = session.seats[0].name
+        totals = [
+            g.totals[g.players.index(name)]
+            for g in history(store, player=name, status="finished")
+            if g.id != session.game_id and name in g.players
+        ]
+        known = [t for t in totals if t is not None]
+        return max(known) if known else None
 
     def action_rematch(self) -> None:
         """The same seats and rules again, in a new game."""
@@ -60,6 +93,7 @@ class GameOverScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(ScoreCard).show(self.session.game)
+        self.query_one("#over-body").focus()
         if self.session.humans:
             self.run_worker(self._review, thread=True, group="review", exclusive=True)
 
@@ -73,7 +107,8 @@ class GameOverScreen(Screen[None]):
         self.query_one("#reviewing", Static).remove()
         for review in reviews:
             body.mount(Static(_summary(review), classes="review"))
-            table: DataTable[str] = DataTable(classes="decisions", cursor_type="row")
+            table: DataTable[str] = DataTable(classes="decisions", cursor_type="none")
+            table.can_focus = False  # every row shows: the page scrolls
             table.add_columns("Round", "Dice", "Rolls", "Chosen", "Best", "Lost")
             for d in review.decisions:
                 table.add_row(
@@ -88,6 +123,8 @@ class GameOverScreen(Screen[None]):
 
 
 def _summary(review: PlayerReview) -> str:
+    """The review's total and its costliest moments, two short lines each (they fit 80
+    columns without wrapping)."""
     costly = review.costliest(COSTLIEST)
     text = [
         f"{review.name}: expected points lost {review.total_loss:.1f} over "
@@ -95,10 +132,10 @@ def _summary(review: PlayerReview) -> str:
     ]
     for d in costly:
         text.append(
-            f"  round {d.round}, {d.situation.dice.spaced()} with "
-            f"{_rolls(d.situation.rolls_left)}: {d.text}; best {d.best_text} "
-            f"(-{d.loss:.2f})"
+            f"  Round {d.round}, {d.situation.dice.spaced()} with "
+            f"{_rolls(d.situation.rolls_left)}: lost {d.loss:.2f}"
         )
+        text.append(f"    chose {d.text}; best {d.best_text}")
     if not costly:
         text.append("  every decision was optimal.")
     return "\n".join(text)
