@@ -35,7 +35,7 @@ SCREENS = [
     help_module.HelpScreen,
 ]
 NAMES = {"question_mark": "?", "escape": "esc"}
-LEFT_OUT = {"tab", "shift+tab", "ctrl+p"}  # Textual's own: focus and the command palette
+LEFT_OUT = {"tab", "shift+tab"}  # Textual's own focus keys
 
 
 def help_keys() -> set[str]:

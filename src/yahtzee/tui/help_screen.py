@@ -27,7 +27,7 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
             ("1, 2, 3, 4, 5", "keep or release that die (or click it)"),
             ("a-n, y", "score the dice in that box (its key is on the card)"),
             ("arrows, enter", "move in the card; Enter (or a click) scores that box"),
-            ("u", "undo your last placement, until the next player rolls"),
+            ("u", "undo your last placement before the next roll (where allowed)"),
             ("h", "the advisor's hint (when hints are allowed)"),
             ("s", "skip a computer player's wait"),
             ("t", "light or dark theme"),
@@ -99,6 +99,10 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
             ("?", "this help"),
             ("q", "quit"),
         ],
+    ),
+    (
+        "Everywhere",
+        [("ctrl+q", "quit (a game is saved)"), ("ctrl+p", "the command palette: actions by name")],
     ),
     ("This help", [("esc, ?, q, f1", "close it"), ("arrows", "scroll (pgup, pgdn: a page)")]),
 ]
