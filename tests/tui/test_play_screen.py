@@ -274,3 +274,23 @@ def test_the_footer_shows_theme_and_help(tmp_path: Path) -> None:
         assert {"r", "h", "u", "t", "question_mark", "q"} <= shown
 
     run_app(tmp_path, steps)
+
+
+def test_the_new_game_screen_can_allow_undo_between_players(tmp_path: Path) -> None:
+    """Undo is off in games against others unless the table allows it (issue 13)."""
+
+    async def run() -> None:
+        app = YahtzeeApp(None, seed=23, bot_pause=0, offer_resume=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+a")
+            await pilot.pause()
+            await pilot.click("#undo")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.session is not None and app.session.undo_on
+            await pilot.press("r", "n", "u")
+            await pilot.pause()
+            assert app.session.game.cards[0][Category.CHANCE] is None
+
+    asyncio.run(run())

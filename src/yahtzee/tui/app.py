@@ -88,13 +88,23 @@ class YahtzeeApp(App[None]):
         self.open_session(GameSession.resume(self.store, game_id, seed=self.seed))
 
     def start_game(
-        self, seats: Sequence[Seat], rules: RuleSet, seed: int | None, hints: bool
+        self,
+        seats: Sequence[Seat],
+        rules: RuleSet,
+        seed: int | None,
+        hints: bool,
+        *,
+        undo: bool | None = None,
     ) -> None:
+        """A new game; ``undo``: whether players may take back a placement (``None``: only
+        in a game of one player)."""
         names = [s.name for s in seats]
         if len({n.casefold() for n in names}) != len(names):
             raise InvalidInput("Two seats have the same name; give each a different name.")
         seed = self.seed if seed is None else seed
-        self.open_session(GameSession.new(seats, rules, store=self.store, seed=seed, hints=hints))
+        self.open_session(
+            GameSession.new(seats, rules, store=self.store, seed=seed, hints=hints, undo=undo)
+        )
 
     def open_session(self, session: GameSession) -> None:
         self.session = session

@@ -82,7 +82,13 @@ class NewGameScreen(Screen[None]):
                 id="rules",
             )
             yield Input(placeholder="seed (optional)", id="seed", restrict=r"[0-9]*", max_length=9)
-            yield Checkbox("Hints allowed", True, id="hints")
+            yield Checkbox("Hints", True, id="hints")
+            undo = Checkbox("Undo", False, id="undo")
+            undo.tooltip = (
+                "Let players take back their last placement before the next roll. "
+                "A game of one player always may."
+            )
+            yield undo
         with Horizontal(id="buttons"):
             yield Button("Add player", id="add")
             yield Button("Add bot", id="add-bot")
@@ -123,9 +129,14 @@ class NewGameScreen(Screen[None]):
         rules = str(self.query_one("#rules", Select).value)
         seed_text = self.query_one("#seed", Input).value
         hints = self.query_one("#hints", Checkbox).value
+        undo = self.query_one("#undo", Checkbox).value or None  # None: solo games only
         try:
             self.app.start_game(  # type: ignore[attr-defined]
-                self.seats(), RuleSet.named(rules), int(seed_text) if seed_text else None, hints
+                self.seats(),
+                RuleSet.named(rules),
+                int(seed_text) if seed_text else None,
+                hints,
+                undo=undo,
             )
         except InvalidInput as error:
             self.notify(str(error), severity="error")
