@@ -16,15 +16,18 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
 from ..core import InvalidInput
+from ..core.errors import show
 
 DATABASE_ENV = "YAHTZEE_DATABASE_URL"
 DATA_DIR_ENV = "YAHTZEE_DATA_DIR"
 BUSY_TIMEOUT_S = 60
 RETRIES = 20
+MAX_REASON = 160
+"""The most characters of a driver's own words that a message about a database quotes."""
 
 T = TypeVar("T")
 
@@ -43,28 +46,61 @@ def default_url() -> str:
     url = os.environ.get(DATABASE_ENV)
     if url:
         return url
-    folder = data_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'yahtzee.db'}"
+    return f"sqlite:///{data_dir() / 'yahtzee.db'}"  # the folder is made on the first write
+
+
+def _parse(text: str) -> URL:
+    try:
+        return make_url(text)
+    except (ArgumentError, ValueError):
+        raise InvalidInput(
+            f"{show(text)} is not a database URL (sqlite:///FILE or postgresql://...)."
+        ) from None
+
+
+def sqlite_path(url: str | None = None) -> Path | None:
+    """The file a SQLite URL names (``None``: not SQLite, or a database in memory)."""
+    parsed = _parse(url or default_url())
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        return None
+    if parsed.database == ":memory:" or parsed.query.get("mode") == "memory":
+        return None
+    return Path(parsed.database).expanduser()
+
+
+def database_exists(url: str | None = None) -> bool:
+    """Whether opening ``url`` would find a database rather than make one: a SQLite file
+    that is there (or one in memory), or any server database (a server makes no files)."""
+    path = sqlite_path(url)
+    return path is None or path.exists()
+
+
+def describe(url: str | None = None) -> str:
+    """The database as a message names it: the SQLite file, or the URL without password."""
+    text = url or default_url()
+    path = sqlite_path(text)
+    if path is not None:
+        return str(path)
+    return _parse(text).render_as_string(hide_password=True)
 
 
 def make_engine(url: str | None = None) -> Engine:
     """An engine for ``url`` (the default database when ``None``)."""
     text = url or default_url()
-    try:
-        parsed = make_url(text)
-    except ArgumentError:
-        raise InvalidInput(
-            f"{text!r} is not a database URL (sqlite:///FILE or postgresql://...)."
-        ) from None
+    parsed = _parse(text)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         return _sqlite_engine(text)
     if backend == "postgresql":
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
-        return create_engine(parsed, pool_pre_ping=True, future=True)
-    raise InvalidInput(f"Database {backend!r} is not supported: use SQLite or PostgreSQL.")
+        try:
+            return create_engine(parsed, pool_pre_ping=True, future=True)
+        except ImportError:
+            raise InvalidInput(
+                "PostgreSQL needs its driver: pip install 'yahtzee[postgres]'."
+            ) from None
+    raise InvalidInput(f"Database {show(backend)} is not supported: use SQLite or PostgreSQL.")
 
 
 def _sqlite_engine(url: str) -> Engine:
@@ -88,6 +124,21 @@ def _sqlite_engine(url: str) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+def cannot_open(url: str | None, error: DBAPIError) -> InvalidInput:
+    """A database that would not open, as one line a player understands."""
+    reason = " ".join(str(error.orig if error.orig is not None else error).split("\n")[0].split())
+    where = describe(url)
+    if "not a database" in reason:  # SQLite's words for a file that is something else
+        return InvalidInput(f"{where} is not a yahtzee database (it is not a SQLite file).")
+    if len(reason) > MAX_REASON:
+        reason = reason[: MAX_REASON - 3] + "..."
+    if sqlite_path(url) is not None:
+        return InvalidInput(f"Cannot open the database {where}: {reason}.")
+    return InvalidInput(
+        f"Cannot reach the database {where}: {reason}. Is the server running, and is the URL right?"
+    )
 
 
 def _transient(error: DBAPIError) -> bool:

@@ -8,7 +8,11 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy.exc import DBAPIError
+
+from ..core import InvalidInput
+from .engine import cannot_open
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _LOCK_KEY = 7_312_950_211  # PostgreSQL advisory lock taken while migrating
@@ -38,9 +42,18 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     The first process migrates; the others wait, then find the schema current.
     """
     target = head() if revision == "head" else revision
-    with engine.connect() as connection:
-        if current(connection) == target:
-            return
+    try:
+        with engine.connect() as connection:
+            found = current(connection)
+            if found == target:
+                return
+            tables = inspect(connection).get_table_names() if found is None else []
+    except DBAPIError as error:  # not a database, no server there, ...
+        raise cannot_open(engine.url.render_as_string(hide_password=False), error) from None
+    if tables and engine.dialect.name == "sqlite":  # someone else's file: leave it as it is
+        raise InvalidInput(
+            f"{engine.url.database} is not a yahtzee database (it holds other tables)."
+        )
     with engine.connect() as connection:
         sqlite = connection.dialect.name == "sqlite"
         if sqlite:  # a table rebuilt by a migration must not cascade deletes

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 
 from ..core import BotSpec, Category, Game, InvalidInput, YahtzeeError
+from ..core.errors import show
 from .engine import retrying
 from .schema import cards, games, seats
 from .store import Seat, Store, append_events, player_id, utc
@@ -107,16 +108,21 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     reader = csv.DictReader(io.StringIO(text))
     if reader.fieldnames is None or "events" not in reader.fieldnames:
-        raise InvalidInput("This CSV file is not a yahtzee export (no 'events' column).")
+        raise InvalidInput("This file is not a yahtzee CSV export (it has no 'events' column).")
     for row in reader:
+        if None in row.values() or None in row:  # a row with fewer or more cells than the header
+            raise InvalidInput(_CUT if _ends_mid_row(text) else _BAD_ROW)
+        try:
+            events = json.loads(row["events"])
+        except ValueError:
+            raise InvalidInput(_CUT if _ends_mid_row(text) else _BAD_ROW) from None
         game = found.setdefault(
             row["game_id"],
             {
                 "id": row["game_id"], "rules": row["rules"], "seed": row["seed"] or None,
                 "status": row["status"], "created_at": row["created_at"],
                 "updated_at": row["updated_at"], "finished_at": row["finished_at"] or None,
-                "hints_used": row["hints_used"] == "1", "seats": [],
-                "events": json.loads(row["events"]),
+                "hints_used": row["hints_used"] == "1", "seats": [], "events": events,
             },
         )  # fmt: skip
         game["seats"].append(
@@ -130,35 +136,88 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
     return list(found.values())
 
 
-def parse_export(text: str) -> list[dict[str, Any]]:
-    """The games of an export file, JSON or CSV (told apart by their first character)."""
+CUT_TAIL = 5
+"""At most this many characters after where a JSON reader stopped: the file was cut there
+(``tru`` of ``true``, say)."""
+_CUT = (
+    "This export is cut short: the file ends in the middle of a game. "
+    "Export the records again, or import a complete copy."
+)
+_BAD_ROW = "This export is damaged: a row of it cannot be read as a yahtzee game."
+_NOT_JSON_EXPORT = "This file is not a yahtzee JSON export"
+
+
+def _ends_mid_row(text: str) -> bool:
+    """Whether a CSV file was cut: an export ends with a whole row and a line break."""
+    return not text.endswith("\n")
+
+
+def _cut(text: str, error: json.JSONDecodeError) -> bool:
+    """Whether JSON that will not read is a file cut short: what stopped the reader is its
+    end (a string left open, or at most a word of the file after the point it stopped)."""
+    return error.msg.startswith("Unterminated string") or len(text[error.pos :].strip()) <= CUT_TAIL
+
+
+def _from_json(text: str) -> list[dict[str, Any]]:
+    if not text.strip():
+        raise InvalidInput(f"{_NOT_JSON_EXPORT}: the file is empty.")
     try:
-        if text.lstrip().startswith("{"):
-            data = json.loads(text)
-            if not isinstance(data, dict) or data.get("format") != FORMAT:
-                raise InvalidInput("This JSON file is not a yahtzee export.")
-            if data.get("version") != VERSION:
-                raise InvalidInput(f"Export version {data.get('version')!r} is not supported.")
-            games_ = data.get("games")
-            if not isinstance(games_, list):
-                raise InvalidInput("The export has no list of games.")
-            return games_
+        data = json.loads(text)
+    except RecursionError:
+        raise InvalidInput(f"{_NOT_JSON_EXPORT}: it nests too deeply.") from None
+    except json.JSONDecodeError as error:
+        if not text.lstrip().startswith("{"):
+            raise InvalidInput(f"{_NOT_JSON_EXPORT}: it is not JSON at all.") from None
+        if _cut(text, error):
+            raise InvalidInput(_CUT) from None
+        line = error.lineno
+        raise InvalidInput(f"This export is damaged: it stops being JSON at line {line}.") from None
+    except ValueError:  # a number too long to read, say
+        raise InvalidInput("This export is damaged: it holds a value no export has.") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InvalidInput(f"{_NOT_JSON_EXPORT}: it has JSON, but not the records' format.")
+    if data.get("version") != VERSION:
+        raise InvalidInput(
+            f"Export version {show(data.get('version'))} is not supported (only {VERSION})."
+        )
+    games_ = data.get("games")
+    if not isinstance(games_, list):
+        raise InvalidInput("The export has no list of games.")
+    return games_
+
+
+def parse_export(text: str, fmt: str | None = None) -> list[dict[str, Any]]:
+    """The games of an export file: ``fmt`` ``"json"`` or ``"csv"`` (as the file's name
+    says), else told apart by the first character (``{`` or ``[``: JSON)."""
+    if fmt is None:
+        fmt = "json" if text.lstrip()[:1] in {"{", "["} or not text.strip() else "csv"
+    if fmt == "json":
+        return _from_json(text)
+    if fmt != "csv":
+        raise InvalidInput(f"Exports are JSON or CSV, not {show(fmt)}.")
+    try:
         return _from_csv(text)
-    except (ValueError, KeyError, TypeError) as error:
+    except (ValueError, KeyError, TypeError, csv.Error) as error:
         if isinstance(error, YahtzeeError):
             raise
-        raise InvalidInput(f"The export file is damaged: {type(error).__name__}.") from None
+        raise InvalidInput(_BAD_ROW) from None
 
 
-def import_games(store: Store, text: str) -> tuple[int, int]:
-    """Import every game of an export; returns (imported, skipped as already present)."""
+def import_games(store: Store, text: str, fmt: str | None = None) -> tuple[int, int]:
+    """Import every game of an export (``fmt``: see :func:`parse_export`); returns
+    (imported, skipped as already present)."""
+    return import_parsed(store, parse_export(text, fmt))
+
+
+def import_parsed(store: Store, items: list[dict[str, Any]]) -> tuple[int, int]:
+    """Import the games :func:`parse_export` read; returns (imported, skipped)."""
     imported = skipped = 0
-    for number, item in enumerate(parse_export(text), start=1):
+    for number, item in enumerate(items, start=1):
         try:
             done = _import_one(store, item)
         except YahtzeeError as error:
             raise InvalidInput(f"Game {number} of the file: {error}") from None
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             raise InvalidInput(f"Game {number} of the file is malformed.") from None
         imported += done
         skipped += not done
