@@ -28,3 +28,9 @@ def run_cli(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.Comp
         env=env,
         check=False,
     )
+
+
+def score_lines(boxes: list[str]) -> list[str]:
+    """Plain-mode answers that fill these boxes in turn: each ``score BOX`` is followed by
+    ``y``, which confirms a box that scores 0 (and is otherwise answered "no question")."""
+    return [line for box in boxes for line in (f"score {box}", "y")]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.cli_helpers import run_cli
+from tests.cli_helpers import run_cli, score_lines
 from yahtzee import Category
 
 BOXES = ["aces", "twos", "threes", "fours", "fives", "sixes", "3k", "4k", "fh", "ss", "ls",
@@ -10,9 +10,9 @@ BOXES = ["aces", "twos", "threes", "fours", "fives", "sixes", "3k", "4k", "fh", 
 
 
 def test_whole_solo_game_from_a_script_with_bad_answers() -> None:
-    answers = ["score bogus", "keep 7", "", "dance", "score aces"]
-    answers += ["score aces", "card", "boxes", "help", "roll", "keep -", "score twos"]
-    answers += [f"score {box}" for box in BOXES[2:]]
+    answers = ["score bogus", "keep 7", "", "dance", *score_lines(["aces"])]
+    answers += ["score aces", "card", "boxes", "help", "roll", "keep -", *score_lines(["twos"])]
+    answers += score_lines(BOXES[2:])
     result = run_cli("play", "--plain", "Ann", "--seed", "7", stdin="\n".join(answers) + "\n")
     out = result.stdout
     assert result.returncode == 0, result.stderr
@@ -28,11 +28,11 @@ def test_whole_solo_game_from_a_script_with_bad_answers() -> None:
 
 
 def test_scores_go_to_the_engine_totals() -> None:
-    answers = [f"score {box}" for box in BOXES]
+    answers = score_lines(BOXES)
     first = run_cli("play", "--plain", "--seed", "3", stdin="\n".join(answers) + "\n").stdout
     second = run_cli("play", "--plain", "--seed", "3", stdin="\n".join(answers) + "\n").stdout
     assert first == second  # the seed makes the game reproducible
-    assert first.count(" scores ") == 13
+    assert first.count("You score ") == 13  # the default player is spoken to
     assert all(Category.parse(box).display_name in first for box in BOXES)
 
 
@@ -50,3 +50,43 @@ def test_bad_player_names_one_line() -> None:
     assert result.stderr.strip() == (
         "yahtzee: error: Two players have the same name; give each a different name."
     )
+
+
+def test_a_box_that_scores_zero_asks_first() -> None:
+    answers = ["s yahtzee", "n", "s yahtzee", "maybe", "s yahtzee", "", "card", "s yahtzee", "y"]
+    result = run_cli("play", "--plain", "--no-record", "--seed", "1",
+                     stdin="\n".join([*answers, "card", "quit"]) + "\n")  # fmt: skip
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    question = "Yahtzee scores 0 here. Score it anyway? [y/N] "
+    assert out.count(question) == 4  # one line, asked each time
+    assert out.count("Not scored: Yahtzee is still open.") == 3  # anything but y keeps it open
+    cards = out.split("Yahtzee            ")
+    assert cards[1].startswith("-") and cards[2].startswith("0")  # before and after the "y"
+    assert "You score 0 in Yahtzee. Total 0." in out  # the default player is spoken to
+
+
+def test_named_players_are_spoken_of() -> None:
+    result = run_cli("play", "--plain", "Ann", "--no-record", "--seed", "1",
+                     stdin="s chance\nquit\n")  # fmt: skip
+    assert "Ann scores " in result.stdout and "Ann score " not in result.stdout
+
+
+def test_a_huge_line_is_not_echoed_back() -> None:
+    huge = "x" * 100_000
+    lines = [huge, f"s {huge}", f"k {'1' * 100_000}", f"roll {huge}", "quit"]
+    result = run_cli("play", "--plain", "--no-record", "--seed", "1", stdin="\n".join(lines))
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout) < 5_000
+    replies = [line for line in result.stdout.splitlines() if line.startswith("You> ")]
+    assert len(replies) == 5
+    assert all(len(line) < 250 and ("xxx..." in line or "111..." in line) for line in replies[:4])
+
+
+def test_hint_is_in_help_and_answers() -> None:
+    result = run_cli("play", "--plain", "--no-record", "--seed", "1", stdin="help\nhint\nquit\n")
+    assert result.returncode == 0, result.stderr
+    help_text = result.stdout.split("Commands:")[1]
+    assert "  hint " in help_text
+    advisor = result.stdout.split("Advisor (expected final total with optimal play):")[1]
+    assert "best  keep" in advisor

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import run_cli
+from tests.cli_helpers import run_cli, score_lines
 from tests.test_cli import assert_one_line_error
 
 BOXES = ["aces", "twos", "threes", "fours", "fives", "sixes", "3k", "4k", "fh", "ss", "ls",
@@ -21,7 +21,7 @@ def db(tmp_path: Path) -> str:
 
 
 def play_game(db: str, seed: int, names: list[str], extra: list[str] | None = None) -> str:
-    answers = [f"score {box}" for box in BOXES for _ in names]
+    answers = score_lines([box for box in BOXES for _ in names])
     result = run_cli("play", *names, "--seed", str(seed), "--database-url", db, *(extra or []),
                      stdin="\n".join(answers) + "\n")  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -97,7 +97,7 @@ def test_a_game_stopped_mid_turn_resumes(db: str) -> None:
 
 
 def test_bots_play_their_turns(db: str) -> None:
-    answers = "\n".join(f"score {box}" for box in BOXES) + "\n"
+    answers = "\n".join(score_lines(BOXES)) + "\n"
     result = run_cli(
         "play", "Ann", "--bot", "greedy", "--seed", "8", "--database-url", db, stdin=answers
     )

@@ -66,6 +66,8 @@ def plain_script() -> list[str]:
         options = {c: p.total for c, p in session.placements().items()}
         box = box_for(options)
         lines.append(f"score {box.key}")
+        if options[box] == 0:
+            lines.append("y")  # plain mode asks before a box scores 0, as the others do
         session.score(box)
     return lines
 

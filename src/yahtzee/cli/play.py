@@ -13,19 +13,28 @@ from typing import TYPE_CHECKING, Any
 from ..core import (
     ROUNDS,
     BotSpec,
+    Category,
     Game,
     InvalidInput,
     Keep,
     PlayoffRolled,
+    RuleSet,
     Scorecard,
     YahtzeeError,
 )
-from ._io import add_database_option, add_rules_option
+from ..core.errors import show
+from ._io import add_database_option, add_rules_option, seed, short_message
 
 if TYPE_CHECKING:
     from ..service import GameSession, Move
+    from ..store import Seat
+
+DEFAULT_NAME = "You"
+"""The one player's name when none is given; messages to it say "you score", not "scores"."""
 
 HINT_OPTIONS = 5
+YES = frozenset({"y", "yes"})
+ANSWERS = YES | {"n", "no"}
 
 HELP = """Commands:
   keep DICE    keep these dice and roll the others (k 335); 'roll' re-rolls all five
@@ -33,20 +42,22 @@ HELP = """Commands:
   boxes        what the dice score in each legal box
   hint         the advisor's best options now (the game's record notes it)
   card         your scorecard;  cards: everyone's totals
-  help         this text;  quit: stop playing"""
+  help         this text (h);  quit: stop playing, the game is saved (q)
+A box that would score 0 asks first: answer y to score it, anything else to keep it open."""
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "play",
         help="play a game in the terminal (the default)",
-        description="Play Yahtzee with line-based prompts: one player or up to eight.",
+        description="Play Yahtzee: the terminal game on a terminal, line-based prompts with "
+        "--plain or off a terminal; one player or up to eight.",
     )
     parser.add_argument(
         "names", nargs="*", metavar="NAME", help="player names in seat order (default: You)"
     )
     add_rules_option(parser)
-    parser.add_argument("--seed", help="seed the dice for a reproducible game")
+    parser.add_argument("--seed", type=seed, help="a whole number: the same seed, the same dice")
     parser.add_argument(
         "--bot",
         action="append",
@@ -67,20 +78,59 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Every mistake in the arguments is found first, then the game starts in either mode."""
+    rules = RuleSet.named(args.rules)
+    seats = _seats(args)
+    if seats:
+        Game([s.name for s in seats], rules)  # names, their number and duplicates checked
+    if args.resume:
+        args.resume = _recorded_game(args)
     if _wants_terminal_game(args):
         from ..tui import run as run_tui  # noqa: PLC0415
 
-        seed = _seed(args.seed)
-        run_tui(args.database_url, seed if isinstance(seed, int) else None, args.light)
+        run_tui(
+            args.database_url,
+            args.seed,
+            args.light,
+            rules=rules,
+            seats=seats,
+            record=not args.no_record,
+            resume=args.resume,
+        )
         return 0
-    return run_plain(args)
+    return run_plain(args, rules, seats)
+
+
+def _seats(args: argparse.Namespace) -> list[Seat]:
+    """The seats the command line names: the players, then the bots (empty: none named)."""
+    bots = [BotSpec.parse(b) for b in args.bot]
+    from ..store import Seat  # noqa: PLC0415 - SQLAlchemy loads only for games
+
+    humans = list(args.names)
+    return [Seat(n) for n in humans] + [
+        Seat(bot.seat_name(len(humans) + i), bot) for i, bot in enumerate(bots)
+    ]
+
+
+def _recorded_game(args: argparse.Namespace) -> str:
+    """The full id of the game ``--resume`` names (checked before either mode starts)."""
+    from ..store import Store  # noqa: PLC0415
+    from ..store.engine import database_exists  # noqa: PLC0415
+
+    if args.no_record:
+        raise InvalidInput("--resume needs the records: leave out --no-record.")
+    if args.names or args.bot:
+        raise InvalidInput("A resumed game keeps its players: leave out the names and --bot.")
+    if not database_exists(args.database_url):
+        raise InvalidInput(f"No games are recorded yet: there is no game {show(args.resume)}.")
+    with Store(args.database_url) as store:
+        return store.resolve(args.resume)
 
 
 def _wants_terminal_game(args: argparse.Namespace) -> bool:
-    """The Textual game on a real terminal, unless --plain (or names, bots, --resume)."""
-    if args.plain or args.no_record or args.names or args.bot or args.resume:
-        return False
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    """The Textual game on a real terminal; plain mode with --plain or off a terminal.
+    Names, bots, --rules, --resume and --no-record go to whichever mode plays."""
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return False
     try:
         import textual  # noqa: F401, PLC0415
@@ -90,29 +140,21 @@ def _wants_terminal_game(args: argparse.Namespace) -> bool:
     return True
 
 
-def run_plain(args: argparse.Namespace) -> int:
+def run_plain(args: argparse.Namespace, rules: RuleSet, seats: list[Seat]) -> int:
     from ..service import GameSession  # noqa: PLC0415
     from ..store import Seat, Store, unfinished  # noqa: PLC0415
 
-    seed = _seed(args.seed)
+    seats = seats or [Seat(DEFAULT_NAME)]
     store = None if args.no_record else Store(args.database_url)
     try:
         if args.resume:
-            if store is None:
-                raise InvalidInput("--resume needs the records: leave out --no-record.")
-            session = GameSession.resume(store, store.resolve(args.resume), seed=seed)
+            assert store is not None
+            session = GameSession.resume(store, args.resume, seed=args.seed)
         else:
             if store is not None and (waiting := unfinished(store)):
                 print(f"You have {len(waiting)} unfinished game(s); the latest goes on with "
                       f"'yahtzee play --resume {waiting[0].id[:8]}'.")  # fmt: skip
-            bots = [BotSpec.parse(b) for b in args.bot]
-            humans = args.names or (["You"] if not bots else [])
-            seats = [Seat(n) for n in humans] + [
-                Seat(bot.seat_name(len(humans) + i), bot) for i, bot in enumerate(bots)
-            ]
-            if not seats:
-                raise InvalidInput("Name at least one player or add a --bot.")
-            session = GameSession.new(seats, args.rules, store=store, seed=seed)
+            session = GameSession.new(seats, rules, store=store, seed=args.seed)
         PlainGame(session, _read_line, print).play()
     finally:
         if store is not None:
@@ -120,13 +162,6 @@ def run_plain(args: argparse.Namespace) -> int:
     if session.game_id and not session.is_over:
         print(f"Saved: go on later with 'yahtzee play --resume {session.game_id[:8]}'.")
     return 0
-
-
-def _seed(text: str | None) -> int | str | None:
-    """A seed as typed: a whole number is the number (the terminal game's seeds are)."""
-    if text is None:
-        return None
-    return int(text) if text.strip().isdigit() else text
 
 
 def _read_line(prompt: str) -> str | None:
@@ -190,7 +225,7 @@ class PlainGame:
             elif verb in {"roll", "r"}:
                 self._show(self.session.roll(Keep.parse(rest) if rest.strip() else Keep.NONE))
             elif verb in {"score", "s"}:
-                self._show(self.session.score(rest))
+                self._score(rest)
             elif verb in {"boxes", "b"}:
                 self._show_boxes()
             elif verb in {"hint", "advise"}:
@@ -201,12 +236,27 @@ class PlainGame:
                 for name, card in zip(self.game.players, self.game.cards, strict=True):
                     self.write(f"  {name}: {card.total}")
             elif not verb:
-                self.write("Type a command: keep DICE, roll, score BOX, boxes, card, help.")
+                self.write("Type a command: keep DICE, roll, score BOX, boxes, hint, card, help.")
+            elif verb in ANSWERS:
+                self.write("There is no question to answer now. Type 'help' for the commands.")
             else:
-                self.write(f"Unknown command {verb!r}. Type 'help' for the commands.")
+                self.write(
+                    short_message(f"Unknown command {verb!r}. Type 'help' for the commands.")
+                )
         except YahtzeeError as error:
-            self.write(str(error))
+            self.write(short_message(str(error)))
         return True
+
+    def _score(self, box: str) -> None:
+        """Fill a box; one that would score nothing asks first, as the terminal game does."""
+        category = Category.parse(box)
+        option = self.session.placements().get(category)
+        if option is not None and option.total == 0:
+            answer = self.read(f"{category.display_name} scores 0 here. Score it anyway? [y/N] ")
+            if (answer or "").strip().lower() not in YES:
+                self.write(f"Not scored: {category.display_name} is still open.")
+                return
+        self._show(self.session.score(category))
 
     def _seat(self) -> int:
         seat = self.game.current_player
@@ -218,14 +268,15 @@ class PlainGame:
         if isinstance(move.events[0], PlayoffRolled):
             dice = move.dice
             assert dice is not None
-            self.write(f"Playoff: {move.name} throws {dice.spaced()} (sum {dice.total}).")
+            self.write(f"Playoff: {_does(move.name, 'throws')} {dice.spaced()} (sum {dice.total}).")
             return
         if move.placement is not None:
             p = move.placement
             bonus = f" and a {p.yahtzee_bonus}-point Yahtzee bonus" if p.yahtzee_bonus else ""
             total = self.game.cards[move.seat].total
             self.write(
-                f"{move.name} scores {p.points} in {p.category.display_name}{bonus}. Total {total}."
+                f"{_does(move.name, 'scores')} {p.points} in {p.category.display_name}{bonus}. "
+                f"Total {total}."
             )
             return
         turn = self.game.turn
@@ -235,7 +286,7 @@ class PlainGame:
             self.write("")
             self.write(f"Round {turn.round} of {ROUNDS}: {move.name} (total {card.total})")
         elif move.by_bot and isinstance(move.action, Keep):
-            self.write(f"{move.name} keeps {move.action.spaced()}.")
+            self.write(f"{_does(move.name, 'keeps')} {move.action.spaced()}.")
         plural = "roll" if turn.rolls_left == 1 else "rolls"
         self.write(f"Roll {turn.rolls}: {move.dice.spaced()}  ({turn.rolls_left} {plural} left)")
         self._show_boxes()
@@ -272,6 +323,11 @@ class PlainGame:
         for standing in self.game.standings():
             mark = "  (winner)" if standing.winner else ""
             self.write(f"  {standing.place}. {standing.name}: {standing.total}{mark}")
+
+
+def _does(name: str, verb: str) -> str:
+    """``"Ann scores"``, but ``"You score"``: the default player is spoken to."""
+    return f"{name} {verb.removesuffix('s') if name == DEFAULT_NAME else verb}"
 
 
 def _current_name(game: Game) -> str:
