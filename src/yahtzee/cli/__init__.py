@@ -12,7 +12,9 @@ from typing import NoReturn
 
 from .. import __version__
 from ..core import YahtzeeError
+from ..core.errors import show
 from . import advise, play, records, rules, score, serve, simulate, solve
+from ._io import short_message
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -25,6 +27,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage mistake in one line on stderr and exits 2."""
 
     def error(self, message: str) -> NoReturn:
+        message = short_message(message)
         self.exit(EXIT_ERROR, f"yahtzee: error: {message} (try '{self.prog} --help')\n")
 
 
@@ -56,7 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except OSError as error:
-        _fail(f"{error.strerror or error}: {error.filename}" if error.filename else str(error))
+        _fail(
+            f"{error.strerror or error}: {show(error.filename)}" if error.filename else str(error)
+        )
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
@@ -80,4 +85,4 @@ def _log_warnings() -> None:
 
 
 def _fail(message: str) -> None:
-    print(f"yahtzee: error: {' '.join(message.split())}", file=sys.stderr)
+    print(f"yahtzee: error: {short_message(message)}", file=sys.stderr)

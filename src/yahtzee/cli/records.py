@@ -4,21 +4,40 @@ and the printable card."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import Game, InvalidInput, RuleSet
-from ._io import add_database_option, print_json
+from ..core.errors import show
+from ._io import add_database_option, print_json, whole_number
 
 if TYPE_CHECKING:
     from ..store import GameSummary, Store
+
+MAX_LIMIT = 1_000_000
+FORMATS = ("json", "csv")
+IN_MEMORY = "sqlite://"
 
 
 def open_store(args: argparse.Namespace) -> Store:
     from ..store import Store  # noqa: PLC0415 - SQLAlchemy loads only for these commands
 
     return Store(args.database_url)
+
+
+@contextmanager
+def reading(args: argparse.Namespace) -> Iterator[Store]:
+    """The records for a command that only reads them. Where there is no database yet,
+    an empty one in memory: reading finds no games and leaves no file or folder behind."""
+    from ..store import Store  # noqa: PLC0415
+    from ..store.engine import database_exists  # noqa: PLC0415
+
+    url = args.database_url if database_exists(args.database_url) else IN_MEMORY
+    with Store(url) as store:
+        yield store
 
 
 def _date(text: str) -> datetime:
@@ -36,7 +55,7 @@ def register(commands: Any) -> None:
     p.add_argument("--since", type=_date, metavar="DATE", help="started on or after DATE")
     p.add_argument("--until", type=_date, metavar="DATE", help="started before DATE")
     p.add_argument("--unfinished", action="store_true", help="only games still in progress")
-    p.add_argument("--limit", type=int, default=50, metavar="N")
+    p.add_argument("--limit", type=whole_number(1, MAX_LIMIT), default=50, metavar="N")
     p.add_argument("--json", action="store_true")
     add_database_option(p)
     p.set_defaults(run=history)
@@ -50,13 +69,13 @@ def register(commands: Any) -> None:
 
     p = commands.add_parser("highscores", help="the best totals under a rule set")
     p.add_argument("--rules", default="official", metavar="NAME")
-    p.add_argument("--limit", type=int, default=10, metavar="N")
+    p.add_argument("--limit", type=whole_number(1, MAX_LIMIT), default=10, metavar="N")
     p.add_argument("--json", action="store_true")
     add_database_option(p)
     p.set_defaults(run=highscores)
 
     p = commands.add_parser("export", help="write every recorded game as JSON or CSV")
-    p.add_argument("--format", choices=("json", "csv"), default="json")
+    p.add_argument("--format", choices=FORMATS, default="json")
     p.add_argument("--out", metavar="FILE", help="write to FILE (default: standard output)")
     add_database_option(p)
     p.set_defaults(run=export)
@@ -82,10 +101,8 @@ def history(args: argparse.Namespace) -> int:
     from ..store import history as query  # noqa: PLC0415
 
     if args.rules:
-        RuleSet.named(args.rules)
-    if args.limit < 1:
-        raise InvalidInput("--limit takes a positive number.")
-    with open_store(args) as store:
+        args.rules = RuleSet.named(args.rules).name
+    with reading(args) as store:
         found = query(store, player=args.player, rules=args.rules, since=args.since,
                       until=args.until, status="active" if args.unfinished else None,
                       limit=args.limit)  # fmt: skip
@@ -119,7 +136,9 @@ def _summary(g: GameSummary) -> dict[str, Any]:
 def stats(args: argparse.Namespace) -> int:
     from ..store import stats as query  # noqa: PLC0415
 
-    with open_store(args) as store:
+    if args.rules:
+        args.rules = RuleSet.named(args.rules).name
+    with reading(args) as store:
         found = query(store, args.player, args.rules)
     if args.json:
         print_json([s.to_dict() for s in found])
@@ -145,8 +164,8 @@ def highscores(args: argparse.Namespace) -> int:
     from ..store import high_scores  # noqa: PLC0415
 
     rules = RuleSet.named(args.rules)
-    with open_store(args) as store:
-        found = high_scores(store, rules.name, max(1, args.limit))
+    with reading(args) as store:
+        found = high_scores(store, rules.name, args.limit)
     if args.json:
         print_json([{"rank": h.rank, "player": h.player, "total": h.total, "game_id": h.game_id,
                      "finished_at": h.finished_at.isoformat()} for h in found])  # fmt: skip
@@ -163,7 +182,7 @@ def highscores(args: argparse.Namespace) -> int:
 def export(args: argparse.Namespace) -> int:
     from ..store import export_csv, export_json  # noqa: PLC0415
 
-    with open_store(args) as store:
+    with reading(args) as store:
         text = export_json(store) if args.format == "json" else export_csv(store)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
@@ -174,24 +193,26 @@ def export(args: argparse.Namespace) -> int:
 
 
 def import_(args: argparse.Namespace) -> int:
-    from ..store import import_games  # noqa: PLC0415
+    from ..store.transfer import import_parsed, parse_export  # noqa: PLC0415
 
     path = Path(args.file)
     if not path.is_file():
-        raise InvalidInput(f"No file at {args.file}.")
+        raise InvalidInput(f"No file at {show(args.file)}.")
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise InvalidInput(f"{args.file} is not UTF-8 text.") from None
+        raise InvalidInput(f"{show(args.file)} is not a yahtzee export (not UTF-8 text).") from None
+    suffix = path.suffix.lower().lstrip(".")
+    games = parse_export(text, suffix if suffix in FORMATS else None)  # before any database
     with open_store(args) as store:
-        imported, skipped = import_games(store, text)
+        imported, skipped = import_parsed(store, games)
     print(f"Imported {imported} games ({skipped} already recorded).")
     return 0
 
 
 def _recorded(args: argparse.Namespace) -> tuple[str, GameSummary, Game]:
     """The game named on the command line: its full id, summary and replayed game."""
-    with open_store(args) as store:
+    with reading(args) as store:
         game_id = store.resolve(args.game_id)
         return game_id, store.summary(game_id), store.load(game_id)
 

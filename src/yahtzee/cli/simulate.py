@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, BotSpec, InvalidInput, RuleSet
-from ._io import add_rules_option, print_json
+from ._io import add_rules_option, print_json, seed, whole_number
 from .progress import solver_progress, working
 
 if TYPE_CHECKING:
@@ -43,10 +43,15 @@ def register(commands: Any) -> None:
         help=f"random, greedy, heuristic, optimal, level{MIN_LEVEL}-level{MAX_LEVEL}; a list "
         "gives one seat each",
     )
-    parser.add_argument("-n", "--games", type=int, default=10_000, metavar="N")
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--players", type=int, default=0, metavar="K", help=f"seats (1-{MAX_PLAYERS})"
+        "-n", "--games", type=whole_number(1, MAX_GAMES), default=10_000, metavar="N"
+    )
+    parser.add_argument("--seed", type=seed, default=0, help="a whole number (default 0)")
+    parser.add_argument(
+        "--players",
+        type=whole_number(1, MAX_PLAYERS),
+        metavar="K",
+        help=f"seats (1-{MAX_PLAYERS}; default: one per strategy)",
     )
     parser.add_argument("--plot", metavar="FILE.png", help="plot the score distribution")
     add_rules_option(parser)
@@ -55,23 +60,24 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..solver import simulate  # noqa: PLC0415 - numba loads only here
-
-    if not 1 <= args.games <= MAX_GAMES:
-        raise InvalidInput(f"-n takes 1 to {MAX_GAMES:,} games.")
     if args.plot and Path(args.plot).suffix.lower() != ".png":
         raise InvalidInput("--plot writes a PNG file: give a name ending in .png.")
     names = [s for s in args.strategy.split(",") if s.strip()]
-    players = args.players or len(names)
+    if not names:
+        raise InvalidInput("--strategy names a strategy, or several separated by commas.")
+    players = len(names) if args.players is None else args.players
     if not 1 <= players <= MAX_PLAYERS:
         raise InvalidInput(f"--players takes 1 to {MAX_PLAYERS} seats.")
     if len(names) not in (1, players):
         raise InvalidInput(f"Give one strategy, or one per seat ({players}).")
     seats = names * players if len(names) == 1 else names
+    specs = [BotSpec.parse(name) for name in seats]  # every mistake before numba loads
     rules = RuleSet.named(args.rules)
+    from ..solver import simulate  # noqa: PLC0415 - numba loads only here
+
     start = time.perf_counter()
     with solver_progress(f"Solving {rules.name}") as progress:
-        exact = any(BotSpec.parse(name).kind in {"optimal", "level"} for name in seats)
+        exact = any(spec.kind in {"optimal", "level"} for spec in specs)
         if progress is not None and exact:
             from ..solver import cached_solver  # noqa: PLC0415
 
