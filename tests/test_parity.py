@@ -111,7 +111,7 @@ def play_tui(db: str) -> None:
 
 
 async def tui_turn(pilot: Any, app: YahtzeeApp, session: GameSession) -> None:
-    from yahtzee.tui.widgets import ScoreCard
+    from yahtzee.tui.widgets import BOX_KEYS
 
     await pilot.press("r")
     await pilot.pause()
@@ -131,10 +131,7 @@ async def tui_turn(pilot: Any, app: YahtzeeApp, session: GameSession) -> None:
     await pilot.pause()
     options = {c: p.total for c, p in session.placements().items()}
     target = box_for(options)
-    table = app.screen.query_one(ScoreCard)
-    downs = ScoreCard._row_of(target) - table.cursor_row
-    await pilot.press(*(["down"] * downs))
-    await pilot.press("enter")
+    await pilot.press(BOX_KEYS[target])  # the box's key, shown on the card
     await pilot.pause()
     if screen_name(app) == "ConfirmZero":
         await pilot.press("y")

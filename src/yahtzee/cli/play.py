@@ -320,6 +320,9 @@ class PlainGame:
     def _finish(self) -> None:
         self.write("")
         self.write("Game over.")
+        if len(self.game.players) == 1:  # a solo game has a score, not a winner
+            self.write(f"  Final score: {self.game.cards[0].total}")
+            return
         for standing in self.game.standings():
             mark = "  (winner)" if standing.winner else ""
             self.write(f"  {standing.place}. {standing.name}: {standing.total}{mark}")

@@ -194,4 +194,4 @@ def _unknown_message(text: str, key: str) -> str:
         return f"No box named. Boxes: {names}."
     close = difflib.get_close_matches(key, list(_ALIASES), n=1, cutoff=0.75)
     hint = f" Did you mean {Category(_ALIASES[close[0]]).display_name}?" if close else ""
-    return f"Unknown box {text.strip()!r}.{hint} Boxes: {names}."
+    return f"Unknown box {show(text.strip())}.{hint} Boxes: {names}."

@@ -34,8 +34,8 @@ def _faces_from_text(text: str, what: str) -> tuple[int, ...]:
     faces: list[int] = []
     for token in tokens:
         if token not in _FACE_DIGITS:
-            where = "" if token == text.strip() else f" in {text!r}"
-            raise InvalidInput(f"{token!r}{where} {_NOT_A_FACE}")
+            where = "" if token == text.strip() else f" in {show(text)}"
+            raise InvalidInput(f"{show(token)}{where} {_NOT_A_FACE}")
         faces.append(int(token))
     return tuple(faces)
 
@@ -130,7 +130,7 @@ class Dice(_Faces):
             )
         if len(faces) != DICE_COUNT:
             raise InvalidInput(
-                f"{len(faces)} dice in {text!r}; a roll has exactly five dice, like 13356."
+                f"{len(faces)} dice in {show(text)}; a roll has exactly five dice, like 13356."
             )
         return cls(faces)
 
@@ -189,7 +189,7 @@ class Keep(_Faces):
             return cls(())
         faces = _faces_from_text(text, "Keep")
         if len(faces) > DICE_COUNT:
-            raise InvalidInput(f"{len(faces)} dice in {text!r}; you can keep at most five.")
+            raise InvalidInput(f"{len(faces)} dice in {show(text)}; you can keep at most five.")
         return cls(faces)
 
     @classmethod
