@@ -8,10 +8,11 @@ the solver and the store, never a front end.
 """
 
 from .live import GroupCommit, LiveGame
-from .lobby import MAX_TABLES_PER_CLIENT, Forbidden, Lobby, SeatState, Table
+from .lobby import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Forbidden, Lobby, SeatState, Table
 from .session import GameSession, Move, warm_up
 
 __all__ = [
+    "LOBBY_IDLE_S",
     "MAX_TABLES_PER_CLIENT",
     "Forbidden",
     "GameSession",

@@ -3,7 +3,12 @@
 The lobby is the authority: it rolls the dice (a cryptographic source), seats players by
 secret tokens (only their hashes are recorded), starts each table's game as a
 :class:`LiveGame`, and records every table, so that a restarted server serves every
-unfinished table again from its event log.
+unfinished table again from its event log, and every finished one read-only.
+
+A table that never starts expires :data:`LOBBY_IDLE_S` after its last change (created, a
+seat taken or handed to a bot), and its host can cancel it before it starts; either way it
+is gone, and no longer counts against its owner's quota (:data:`MAX_TABLES_PER_CLIENT`).
+Once a game is over nothing at its table changes any more (``finished``).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +39,13 @@ from .live import GroupCommit, LiveGame
 from .session import GameSession, Move
 
 MAX_TABLES_PER_CLIENT = 20
+"""Tables in the lobby or in play that one client (address) may have at once."""
 TOKEN_BYTES = 24
+LOBBY_IDLE_S = 30 * 60
+"""A table that does not start expires this long after its last change."""
+MAX_TABLE_ID = 36
+FINISHED_LOADED_S = 24 * 60 * 60
+"""Tables finished this recently are served again at startup; older ones when asked for."""
 
 
 class Forbidden(YahtzeeError):
@@ -76,6 +88,8 @@ class Table:
     seats: list[SeatState]
     live: LiveGame | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    active_at: float = field(default_factory=time.time)
+    """When the table last changed (Unix time)."""
 
     @property
     def session(self) -> GameSession | None:
@@ -97,6 +111,7 @@ class Table:
             self.id, self.rules.name, self.hints_allowed, self.turn_timer, self.invite_token,
             self.spectator_token, self.owner, self.status,
             session.game_id if session else None, tuple(s.record() for s in self.seats),
+            self.active_at,
         )  # fmt: skip
 
 
@@ -114,14 +129,19 @@ class Lobby:
         bot_delay: float = 0.0,
         max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
         seed: int | None = None,
+        idle_timeout: float = LOBBY_IDLE_S,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         """``seed`` (tests and demonstrations only) makes every table's dice and bots
-        reproducible; by default the dice come from a cryptographic source."""
+        reproducible; by default the dice come from a cryptographic source. A table in
+        the lobby expires ``idle_timeout`` seconds after its last change (by ``clock``)."""
         self.store = store
         self.publish = publish
         self.bot_delay = bot_delay
         self.max_tables_per_client = max_tables_per_client
         self.seed = seed
+        self.idle_timeout = idle_timeout
+        self.clock = clock
         self.committer = GroupCommit(store)
         self.tables: dict[str, Table] = {}
 
@@ -143,25 +163,36 @@ class Lobby:
     # Loading after a restart -------------------------------------------------------
 
     def load_unfinished(self) -> int:
-        """Serve every unfinished table of the records again (call before serving)."""
-        found = records.open_tables(self.store)
+        """Serve every table of the records in the lobby or in play again, and those
+        finished within :data:`FINISHED_LOADED_S` (read-only); a lobby idle too long
+        expires now (call before serving, outside the event loop)."""
+        found = records.open_tables(self.store, finished_since=self.clock() - FINISHED_LOADED_S)
         for row in found:
-            seats = [SeatState(s.seat, s.name, s.bot, s.token_hash) for s in row.seats]
-            table = Table(
-                row.id, RuleSet.named(row.rules), row.hints_allowed, row.turn_timer,
-                row.invite_token, row.spectator_token, row.owner, row.status, seats,
-            )  # fmt: skip
-            if row.game_id:
-                session = GameSession.resume(
-                    self.store, row.game_id, dice=self._dice(), seed=self.seed,
-                    hints=row.hints_allowed,
-                )  # fmt: skip
-                for state in seats:  # seats handed to bots play as bots
-                    if state.bot is not None and session.seats[state.seat].bot is None:
-                        session.hand_to_bot(state.seat, state.bot)
-                self._serve(table, session)
+            table = self._table_of(row)
+            if self._idle(table):
+                table.status = records.EXPIRED
+                records.set_table_status(self.store, table.id, table.status, None, self.clock())
+                continue
             self.tables[row.id] = table
-        return len(found)
+        return len(self.tables)
+
+    def _table_of(self, row: records.TableRecord) -> Table:
+        seats = [SeatState(s.seat, s.name, s.bot, s.token_hash) for s in row.seats]
+        table = Table(
+            row.id, RuleSet.named(row.rules), row.hints_allowed, row.turn_timer,
+            row.invite_token, row.spectator_token, row.owner, row.status, seats,
+            active_at=row.active_at,
+        )  # fmt: skip
+        if row.game_id:
+            session = GameSession.resume(
+                self.store, row.game_id, dice=self._dice(), seed=self.seed,
+                hints=row.hints_allowed,
+            )  # fmt: skip
+            for state in seats:  # seats handed to bots play as bots
+                if state.bot is not None and session.seats[state.seat].bot is None:
+                    session.hand_to_bot(state.seat, state.bot)
+            self._serve(table, session)
+        return table
 
     def resume_play(self) -> None:
         """Let every served game's bots and timers go on (inside the event loop)."""
@@ -173,16 +204,46 @@ class Lobby:
             if table.live is not None:
                 table.live.close()
 
-    # Lobby ---------------------------------------------------------------------------
+    # Finding tables ------------------------------------------------------------------
+
+    def _idle(self, table: Table) -> bool:
+        """Whether a table in the lobby has waited too long (it is gone)."""
+        return table.status == records.LOBBY and (
+            self.clock() - table.active_at >= self.idle_timeout
+        )
 
     def get(self, table_id: str) -> Table:
+        """A table served now (``no_table`` if there is none)."""
         table = self.tables.get(table_id)
+        if table is None or self._idle(table):
+            raise InvalidInput("No such table (or it has ended).", code="no_table")
+        return table
+
+    async def find(self, table_id: str) -> Table | None:
+        """A table served now, or a finished one from the records (served read-only from
+        now on); None if there is neither."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return None if self._idle(table) else table
+        if len(table_id) > MAX_TABLE_ID:
+            return None
+        row = await asyncio.to_thread(records.load_table, self.store, table_id)
+        if row is None or row.status != records.FINISHED:
+            return None
+        loaded = await asyncio.to_thread(self._table_of, row)
+        return self.tables.setdefault(table_id, loaded)
+
+    async def lookup(self, table_id: str) -> Table:
+        """:meth:`find`, or ``no_table``."""
+        table = await self.find(table_id)
         if table is None:
-            raise InvalidInput("No such table.", code="no_table")
+            raise InvalidInput("No such table (or it has ended).", code="no_table")
         return table
 
     def by_invite(self, invite: str) -> Table:
         for table in self.tables.values():
+            if self._idle(table):
+                continue
             if secrets.compare_digest(table.invite_token.encode(), invite.encode()):
                 return table
         raise InvalidInput(
@@ -206,7 +267,13 @@ class Lobby:
     ) -> tuple[Table, str]:
         """A new table; the host takes seat 0, each other seat is open for a friend (None)
         or a bot. Returns the table and the host's secret token."""
-        active = sum(1 for t in self.tables.values() if t.owner == owner and t.status != "finished")
+        active = sum(
+            1
+            for t in self.tables.values()
+            if t.owner == owner
+            and t.status in (records.LOBBY, records.PLAYING)
+            and not self._idle(t)
+        )
         if active >= self.max_tables_per_client:
             raise Forbidden(
                 f"At most {self.max_tables_per_client} open tables per client.",
@@ -220,7 +287,7 @@ class Lobby:
             states.append(SeatState(index, bot.seat_name(index) if bot else None, bot))
         table = Table(
             str(uuid.uuid4()), rules, hints, turn_timer, _token(), _token(), owner,
-            records.LOBBY, states,
+            records.LOBBY, states, active_at=self.clock(),
         )  # fmt: skip
         await asyncio.to_thread(records.create_table, self.store, table.record())
         self.tables[table.id] = table
@@ -229,6 +296,7 @@ class Lobby:
     async def join(self, invite: str, name: str) -> tuple[Table, int, str]:
         table = self.by_invite(invite)
         async with table.lock:
+            self._require_open(table)
             if table.status != records.LOBBY:
                 raise IllegalMove(
                     "The game has started; only its players can come back.", code="started"
@@ -241,17 +309,31 @@ class Lobby:
                 raise IllegalMove("Every seat is taken.", code="table_full")
             token = _token()
             free.name, free.token_hash = clean, _hash(token)
-            await asyncio.to_thread(records.save_table_seat, self.store, table.id, free.record())
+            table.active_at = self.clock()
+            await asyncio.to_thread(
+                records.save_table_seat, self.store, table.id, free.record(), table.active_at
+            )
         return table, free.seat, token
 
     def _require_host(self, table: Table, token: str | None) -> None:
         if table.seat_of(token) != 0:
             raise Forbidden("Only the host can do that.", code="not_host")
 
+    def _require_open(self, table: Table) -> None:
+        """Nothing changes at a table whose game is over, or that has ended."""
+        session = table.session
+        if table.status == records.FINISHED or (session is not None and session.is_over):
+            raise IllegalMove(
+                "This game is over: its record stays as it was played.", code="finished"
+            )
+        if table.status in records.ENDED or self._idle(table):
+            raise InvalidInput("No such table (or it has ended).", code="no_table")
+
     async def start(self, table: Table, token: str | None) -> None:
         """The host starts the game once every seat is taken (:meth:`play` lets it go)."""
         self._require_host(table, token)
         async with table.lock:
+            self._require_open(table)
             if table.status != records.LOBBY:
                 raise IllegalMove("The game has already started.", code="started")
             if any(s.open for s in table.seats):
@@ -263,9 +345,11 @@ class Lobby:
             )  # fmt: skip
             self._serve(table, session)
             table.status = records.PLAYING
+            table.active_at = self.clock()
             await asyncio.to_thread(
-                records.set_table_status, self.store, table.id, table.status, session.game_id
-            )
+                records.set_table_status, self.store, table.id, table.status, session.game_id,
+                table.active_at,
+            )  # fmt: skip
 
     def play(self, table: Table) -> None:
         """Let the table's bots and turn timer go on (after its players saw the change)."""
@@ -273,21 +357,59 @@ class Lobby:
             table.live.schedule()
 
     async def hand_to_bot(self, table: Table, token: str | None, seat: int, bot: BotSpec) -> None:
-        """The host hands a human seat (abandoned, or never taken) to a bot."""
+        """The host hands a human seat (abandoned, or never taken) to a bot. Before the
+        game starts the bot is named by its seat (``Bot 3 (level 3)``); in a game under
+        way it plays on under the name the cards show. Not once the game is over."""
         self._require_host(table, token)
         if not 0 < seat < len(table.seats):
             raise InvalidInput("No such seat (the host's own seat stays human).")
         async with table.lock:
+            self._require_open(table)
             state = table.seats[seat]
             state.bot, state.token_hash = bot, None
-            state.name = state.name or bot.seat_name(seat)
-            await asyncio.to_thread(records.save_table_seat, self.store, table.id, state.record())
+            if table.status == records.LOBBY or not state.name:
+                state.name = bot.seat_name(seat)
+            table.active_at = self.clock()
+            await asyncio.to_thread(
+                records.save_table_seat, self.store, table.id, state.record(), table.active_at
+            )
+            if table.live is not None:
+                table.live.session.hand_to_bot(seat, bot)
+
+    async def cancel(self, table: Table, token: str | None) -> None:
+        """The host calls off a table that has not started: it is gone."""
+        self._require_host(table, token)
+        async with table.lock:
+            self._require_open(table)
+            if table.status != records.LOBBY:
+                raise IllegalMove("The game has started; it ends when it is over.", code="started")
+            await self._end(table, records.CANCELLED)
+
+    async def expire_idle(self) -> list[Table]:
+        """Every table in the lobby idle too long expires (it is gone); returns them."""
+        expired = []
+        for table in [t for t in self.tables.values() if self._idle(t)]:
+            async with table.lock:
+                if self._idle(table):
+                    await self._end(table, records.EXPIRED)
+                    expired.append(table)
+        return expired
+
+    async def _end(self, table: Table, status: str) -> None:
+        table.status = status
+        table.active_at = self.clock()
+        self.tables.pop(table.id, None)
         if table.live is not None:
-            table.live.session.hand_to_bot(seat, bot)
+            table.live.close()
+        await asyncio.to_thread(
+            records.set_table_status, self.store, table.id, status, None, table.active_at
+        )
 
     async def finish(self, table: Table) -> None:
         table.status = records.FINISHED
+        table.active_at = self.clock()
         game_id = table.session.game_id if table.session else None
         await asyncio.to_thread(
-            records.set_table_status, self.store, table.id, table.status, game_id
-        )
+            records.set_table_status, self.store, table.id, table.status, game_id,
+            table.active_at,
+        )  # fmt: skip

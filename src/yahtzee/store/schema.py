@@ -97,6 +97,9 @@ tables = Table(
     Column("game_id", String(36), ForeignKey("games.id"), nullable=True),
     Column("owner", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # the last change (created, a seat taken or handed to a bot, started, finished, ended);
+    # NULL in rows older than migration 0006: created_at stands in
+    Column("active_at", DateTime(timezone=True), nullable=True),
 )
 
 table_seats = Table(

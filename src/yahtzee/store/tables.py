@@ -1,11 +1,19 @@
-"""Online tables in the records: their settings, seats (secret tokens kept as hashes) and
-status, so that a restarted server serves every unfinished table again."""
+"""Online tables in the records: their settings, seats (secret tokens kept as hashes),
+status and last change, so that a restarted server serves every table in play again, and
+a finished one read-only.
+
+A table's status is ``lobby`` (waiting for players), ``playing``, ``finished``, or, for a
+lobby that never started, ``cancelled`` (by its host) or ``expired`` (idle too long).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import ColumnElement, Connection, Row, insert, or_, select, update
 
 from ..core import BotSpec
 from .engine import retrying
@@ -15,6 +23,10 @@ from .store import Store, now
 LOBBY = "lobby"
 PLAYING = "playing"
 FINISHED = "finished"
+CANCELLED = "cancelled"
+EXPIRED = "expired"
+ENDED = (FINISHED, CANCELLED, EXPIRED)
+"""The statuses after which nothing at the table changes any more."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,17 +49,30 @@ class TableRecord:
     status: str
     game_id: str | None
     seats: tuple[TableSeatRecord, ...]
+    active_at: float = 0.0
+    """When the table last changed (Unix time, seconds)."""
+
+
+def _when(stamp: float | None) -> datetime:
+    return now() if stamp is None else datetime.fromtimestamp(stamp, UTC)
+
+
+def _stamp(value: datetime) -> float:
+    """Unix time of a stored time (SQLite gives it back without its zone: UTC)."""
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
 
 
 def create_table(store: Store, table: TableRecord) -> None:
     def work() -> None:
         with store.engine.begin() as c:
+            created = _when(table.active_at or None)
             c.execute(
                 insert(tables).values(
                     id=table.id, rules=table.rules, hints_allowed=table.hints_allowed,
                     turn_timer=table.turn_timer, invite_token=table.invite_token,
                     spectator_token=table.spectator_token, status=table.status,
-                    game_id=table.game_id, owner=table.owner, created_at=now(),
+                    game_id=table.game_id, owner=table.owner, created_at=created,
+                    active_at=created,
                 )
             )  # fmt: skip
             c.execute(insert(table_seats), [_seat_row(table.id, s) for s in table.seats])
@@ -55,7 +80,11 @@ def create_table(store: Store, table: TableRecord) -> None:
     retrying(work)
 
 
-def save_table_seat(store: Store, table_id: str, seat: TableSeatRecord) -> None:
+def save_table_seat(
+    store: Store, table_id: str, seat: TableSeatRecord, active_at: float | None = None
+) -> None:
+    """Record a seat's new state; the table's last change is ``active_at`` (now if None)."""
+
     def work() -> None:
         with store.engine.begin() as c:
             row = _seat_row(table_id, seat)
@@ -64,31 +93,68 @@ def save_table_seat(store: Store, table_id: str, seat: TableSeatRecord) -> None:
                 .where(table_seats.c.table_id == table_id, table_seats.c.seat == seat.seat)
                 .values(name=row["name"], bot=row["bot"], token_hash=row["token_hash"])
             )
-
-    retrying(work)
-
-
-def set_table_status(store: Store, table_id: str, status: str, game_id: str | None) -> None:
-    def work() -> None:
-        with store.engine.begin() as c:
             c.execute(
-                update(tables).where(tables.c.id == table_id).values(status=status, game_id=game_id)
+                update(tables).where(tables.c.id == table_id).values(active_at=_when(active_at))
             )
 
     retrying(work)
 
 
-def open_tables(store: Store) -> list[TableRecord]:
-    """Every table not finished, with its seats in order."""
+def set_table_status(
+    store: Store,
+    table_id: str,
+    status: str,
+    game_id: str | None,
+    active_at: float | None = None,
+) -> None:
+    def work() -> None:
+        with store.engine.begin() as c:
+            c.execute(
+                update(tables)
+                .where(tables.c.id == table_id)
+                .values(status=status, game_id=game_id, active_at=_when(active_at))
+            )
+
+    retrying(work)
+
+
+def open_tables(store: Store, finished_since: float | None = None) -> list[TableRecord]:
+    """Every table in the lobby or in play, with its seats in order; with
+    ``finished_since`` (Unix time), also the tables finished since then."""
+    served: ColumnElement[bool] = tables.c.status.in_((LOBBY, PLAYING))
+    if finished_since is not None:
+        recent = or_(tables.c.active_at.is_(None), tables.c.active_at >= _when(finished_since))
+        served = or_(served, (tables.c.status == FINISHED) & recent)
     with store.engine.connect() as c:
-        rows = c.execute(select(tables).where(tables.c.status != FINISHED)).all()
-        seat_rows = c.execute(select(table_seats).order_by(table_seats.c.seat)).all()
+        rows = c.execute(select(tables).where(served)).all()
+        return _with_seats(c, rows)
+
+
+def load_table(store: Store, table_id: str) -> TableRecord | None:
+    """One table by its id, whatever its status (None if there is none)."""
+    with store.engine.connect() as c:
+        rows = c.execute(select(tables).where(tables.c.id == table_id)).all()
+        found = _with_seats(c, rows)
+    return found[0] if found else None
+
+
+def _with_seats(c: Connection, rows: Sequence[Row[Any]]) -> list[TableRecord]:
+    if not rows:
+        return []
+    ids = [r.id for r in rows]
     by_table: dict[str, list[TableSeatRecord]] = {}
-    for s in seat_rows:
-        bot = BotSpec.parse(s.bot) if s.bot else None
-        by_table.setdefault(s.table_id, []).append(
-            TableSeatRecord(s.seat, s.name, bot, s.token_hash)
-        )
+    chunk = 500  # bound parameters per statement (SQLite allows 999 in old builds)
+    for start in range(0, len(ids), chunk):
+        seat_rows = c.execute(
+            select(table_seats)
+            .where(table_seats.c.table_id.in_(ids[start : start + chunk]))
+            .order_by(table_seats.c.table_id, table_seats.c.seat)
+        ).all()
+        for s in seat_rows:
+            bot = BotSpec.parse(s.bot) if s.bot else None
+            by_table.setdefault(s.table_id, []).append(
+                TableSeatRecord(s.seat, s.name, bot, s.token_hash)
+            )
     return [
         TableRecord(
             r.id,
@@ -101,6 +167,7 @@ def open_tables(store: Store) -> list[TableRecord]:
             r.status,
             r.game_id,
             tuple(by_table.get(r.id, ())),
+            _stamp(r.active_at or r.created_at),
         )
         for r in rows
     ]
@@ -117,12 +184,16 @@ def _seat_row(table_id: str, seat: TableSeatRecord) -> dict[str, object]:
 
 
 __all__ = [
+    "CANCELLED",
+    "ENDED",
+    "EXPIRED",
     "FINISHED",
     "LOBBY",
     "PLAYING",
     "TableRecord",
     "TableSeatRecord",
     "create_table",
+    "load_table",
     "open_tables",
     "save_table_seat",
     "set_table_status",

@@ -1,10 +1,16 @@
-"""Shared state for the routes: the hub lives on ``app.state`` and is handed out here."""
+"""Shared state for the routes: the hub lives on ``app.state`` and is handed out here;
+and the strict JSON reading of every request body.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import json
+import math
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request, WebSocket
+from fastapi import Depends, Header, Request, Response, WebSocket
+from fastapi.routing import APIRoute
 
 from .hub import Hub
 
@@ -29,3 +35,53 @@ def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
 HubDep = Annotated[Hub, Depends(hub_of)]
 SocketHubDep = Annotated[Hub, Depends(socket_hub)]
 TokenDep = Annotated[str | None, Depends(bearer)]
+
+
+# Strict JSON ------------------------------------------------------------------------
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is too large a number")
+    return value
+
+
+def strict_json(body: bytes | str) -> Any:
+    """JSON as RFC 8259 has it: no ``NaN``, ``Infinity`` or numbers too large for a
+    float (``1e400``). :class:`json.JSONDecodeError` for anything else."""
+    text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise json.JSONDecodeError("it is nested too deeply", text[:200], 0) from None
+    except ValueError as error:  # the two above, or an integer of thousands of digits
+        reason = str(error) if "JSON allows" in str(error) or "too large" in str(error) else ""
+        reason = reason or "a number has too many digits"
+        raise json.JSONDecodeError(reason, text[:200], 0) from None
+
+
+class _StrictRequest(Request):
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = strict_json(await self.body())
+        return self._json
+
+
+class StrictJSONRoute(APIRoute):
+    """A route whose JSON body is read by :func:`strict_json`: ``NaN``, ``Infinity`` and
+    ``1e400`` are refused (400) instead of reaching the models as floats."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(_StrictRequest(request.scope, request.receive))
+
+        return strict

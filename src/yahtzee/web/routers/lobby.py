@@ -1,14 +1,15 @@
-"""The lobby (REST): create a table, join it, look at it, start it, hand a seat to a bot."""
+"""The lobby (REST): create a table, join it, look at it, start it, hand a seat to a bot,
+call it off. Bodies are read as strict JSON (no ``NaN``, no ``Infinity``)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
 from ...core import BotSpec, RuleSet
-from ..deps import HubDep, TokenDep
+from ..deps import HubDep, StrictJSONRoute, TokenDep
 from ..models import BotSeat, Created, CreateTable, Joined, JoinTable, LobbyView
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
 
 
 @router.post("/tables", status_code=201)
@@ -41,12 +42,23 @@ async def join(invite: str, body: JoinTable, hub: HubDep) -> Joined:
 
 @router.get("/tables/{table_id}")
 async def lobby(table_id: str, hub: HubDep) -> LobbyView:
-    return hub.lobby_view(hub.lobby.get(table_id))
+    """A table in the lobby, in play, or finished (read-only, after a restart too)."""
+    return hub.lobby_view(await hub.lobby.lookup(table_id))
+
+
+@router.delete("/tables/{table_id}")
+async def cancel(table_id: str, hub: HubDep, token: TokenDep) -> LobbyView:
+    """The host calls off a table that has not started (``status``: ``cancelled``); it is
+    gone from then on, and no longer counts against the host's quota."""
+    table = hub.lobby.get(table_id)
+    await hub.lobby.cancel(table, token)
+    await hub.push_lobby(table)
+    return hub.lobby_view(table)
 
 
 @router.post("/tables/{table_id}/start")
 async def start(table_id: str, hub: HubDep, token: TokenDep) -> LobbyView:
-    table = hub.lobby.get(table_id)
+    table = await hub.lobby.lookup(table_id)
     await hub.lobby.start(table, token)
     await hub.push_lobby(table)
     hub.lobby.play(table)
@@ -57,7 +69,8 @@ async def start(table_id: str, hub: HubDep, token: TokenDep) -> LobbyView:
 async def to_bot(
     table_id: str, seat: int, body: BotSeat, hub: HubDep, token: TokenDep
 ) -> LobbyView:
-    table = hub.lobby.get(table_id)
+    """The host hands a seat to a bot of ``level`` 1 to 5 (not once the game is over)."""
+    table = await hub.lobby.lookup(table_id)
     await hub.lobby.hand_to_bot(table, token, seat, BotSpec.at_level(body.level))
     await hub.push_lobby(table)
     hub.lobby.play(table)
