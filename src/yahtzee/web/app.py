@@ -2,7 +2,10 @@
 
 The routes live in :mod:`.routers` (one router per resource); the live-table hub, on
 ``app.state.hub``, reaches them through :mod:`.deps`; the game service behind the hub owns
-every game, its bots, its records and its reviews.
+every game, its bots, its records and its reviews. The origins the server answers for are
+on ``app.state.allowed_hosts`` (:mod:`.security`). Every refusal is ``{"code",
+"message"}``: validation errors are 400 ``bad_request`` with a sentence a player can act
+on, and nothing answers with a traceback.
 """
 
 from __future__ import annotations
@@ -10,27 +13,37 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
-from ..core import IllegalMove, YahtzeeError
-from ..service import MAX_TABLES_PER_CLIENT, Forbidden
+from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, IllegalMove, YahtzeeError
+from ..service import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Forbidden
 from ..store import Store
 from .hub import RATE_PER_SECOND, Hub
-from .models import Refusal
+from .models import MAX_TURN_TIMER_S, Refusal
 from .protocol import VERSION
 from .routers import lobby, pages, play
+from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
 
 SWITCH_INTERVAL = 0.0005
 GC_THRESHOLDS = (50_000, 50, 1000)
+SWEEP_INTERVAL_S = 60.0
 HTTP_BAD_REQUEST = 400
 HTTP_FORBIDDEN = 403
 HTTP_NOT_FOUND = 404
+HTTP_METHOD_NOT_ALLOWED = 405
 HTTP_CONFLICT = 409
+HTTP_SERVER_ERROR = 500
+
+log = logging.getLogger(__name__)
 
 
 def _status(error: YahtzeeError) -> int:
@@ -41,6 +54,90 @@ def _status(error: YahtzeeError) -> int:
     return HTTP_CONFLICT if isinstance(error, IllegalMove) else HTTP_BAD_REQUEST
 
 
+def _refusal(status: int, code: str, message: str, headers: Any = None) -> JSONResponse:
+    return JSONResponse(
+        Refusal(code=code, message=message).model_dump(), status_code=status, headers=headers
+    )
+
+
+# Validation errors in words ------------------------------------------------------------
+
+_FIELDS = {
+    "host": "Your name",
+    "name": "Your name",
+    "rules": "The rules",
+    "seats": "The list of seats",
+    "hints": "Hints allowed",
+    "turn_timer": "The turn timer",
+    "level": "The bot level",
+    "kind": "The kind of seat",
+    "seat": "The seat",
+    "table_id": "The table",
+    "invite": "The invite",
+    "authorization": "The Authorization header",
+}
+_RANGES = {
+    "turn_timer": f"a whole number of seconds from 1 to {MAX_TURN_TIMER_S}",
+    "level": f"a whole number from {MIN_LEVEL} to {MAX_LEVEL}",
+}
+
+
+def _label(loc: Sequence[Any]) -> tuple[str, str]:
+    """What a player calls the field at ``loc`` (and the field's own name)."""
+    parts = [p for p in loc if p not in ("body", "path", "query", "header")]
+    field = next((str(p) for p in reversed(parts) if isinstance(p, str)), "")
+    label = _FIELDS.get(field, f"The field {field!r}" if field else "The request")
+    if "seats" in parts and field != "seats":
+        index = next((p for p in parts if isinstance(p, int)), None)
+        if index is not None:  # the host is seat 1, the others follow
+            label = f"{label} of seat {index + 2}"
+    return label, field
+
+
+def plain_message(errors: Sequence[Any]) -> str:
+    """One sentence a player understands, for the first of pydantic's errors."""
+    if not errors:
+        return "The request is not valid."
+    error = errors[0]
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    label, field = _label(error.get("loc", ()))
+    if kind == "json_invalid":
+        reason = ctx.get("error", "")
+        return f"The request is not valid JSON{f' ({reason})' if reason else ''}."
+    if kind in ("model_attributes_type", "dict_type", "model_type") and not field:
+        return "The request must be a JSON object."
+    if kind == "missing":
+        return f"{label} is missing."
+    if kind == "string_too_short":
+        return f"{label} is empty." if ctx.get("min_length") == 1 else f"{label} is too short."
+    if kind == "string_too_long":
+        return f"{label} is too long (at most {ctx.get('max_length')} characters)."
+    if kind == "too_long" and field == "seats":
+        return f"A table has at most {MAX_PLAYERS} seats, the host's included."
+    if field in _RANGES and kind not in ("missing",):
+        return f"{label} must be {_RANGES[field]}."
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return f"{label} must be a whole number."
+    if kind == "finite_number":
+        return f"{label} must be a finite number."
+    if kind in ("string_type", "string_unicode"):
+        return f"{label} must be text."
+    if kind in ("bool_parsing", "bool_type"):
+        return f"{label} must be true or false."
+    if kind == "literal_error":
+        return f"{label} must be {ctx.get('expected', 'one of the choices')}."
+    if kind == "list_type":
+        return f"{label} must be a list."
+    if kind in ("model_attributes_type", "dict_type", "model_type"):
+        return f"{label} must be a JSON object."
+    if kind in ("greater_than_equal", "greater_than"):
+        return f"{label} is too small."
+    if kind in ("less_than_equal", "less_than"):
+        return f"{label} is too large."
+    return f"{label} is not valid."
+
+
 def create_app(
     database_url: str | None = None,
     *,
@@ -49,9 +146,14 @@ def create_app(
     rate: float = RATE_PER_SECOND,
     max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
     seed: int | None = None,
+    allowed_hosts: AllowedHosts | None = None,
+    lobby_idle: float = LOBBY_IDLE_S,
 ) -> FastAPI:
     """The application. Tables live in the store at ``database_url`` (or ``store``).
-    ``seed`` (tests only) makes every table's dice and bots reproducible."""
+    ``seed`` (tests only) makes every table's dice and bots reproducible.
+    ``allowed_hosts``: the origins it answers for (default :meth:`AllowedHosts.local`;
+    ``yahtzee serve`` passes the address it listens on). A table that does not start
+    expires ``lobby_idle`` seconds after its last change."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -68,6 +170,7 @@ def create_app(
             max_tables_per_client=max_tables_per_client,
             seed=seed,
         )
+        hub.lobby.idle_timeout = lobby_idle
         await asyncio.to_thread(hub.lobby.load_unfinished)
         warming = asyncio.create_task(hub.warm_up())  # the server answers meanwhile
         # The cyclic garbage collector's full passes over thousands of live games were the
@@ -78,7 +181,9 @@ def create_app(
         gc.set_threshold(*GC_THRESHOLDS)
         app.state.hub = hub
         hub.lobby.resume_play()
+        sweeping = asyncio.create_task(_sweep(hub))
         yield
+        sweeping.cancel()
         warming.cancel()
         hub.lobby.close()
         if own:
@@ -92,17 +197,47 @@ def create_app(
         version=str(VERSION),
         lifespan=lifespan,
         description="Online Yahtzee tables. See docs/protocol.md.",
+        docs_url=None,  # Swagger UI and ReDoc load from a CDN: the schema is enough
+        redoc_url=None,
         responses={
             status: {"model": Refusal}
             for status in (HTTP_BAD_REQUEST, HTTP_FORBIDDEN, HTTP_NOT_FOUND, HTTP_CONFLICT)
         },
     )
+    allowed = allowed_hosts if allowed_hosts is not None else AllowedHosts.local()
+    app.state.allowed_hosts = allowed
 
     @app.exception_handler(YahtzeeError)
     async def _refused(_: Request, error: YahtzeeError) -> JSONResponse:
-        refusal = Refusal(code=error.code, message=str(error))
-        return JSONResponse(refusal.model_dump(), status_code=_status(error))
+        return _refusal(_status(error), error.code, str(error))
 
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        return _refusal(HTTP_BAD_REQUEST, "bad_request", plain_message(error.errors()))
+
+    @app.exception_handler(HTTPException)
+    async def _http(_: Request, error: HTTPException) -> JSONResponse:
+        if error.status_code == HTTP_NOT_FOUND:
+            code, message = "not_found", "There is nothing at this address."
+        elif error.status_code == HTTP_METHOD_NOT_ALLOWED:
+            code, message = "method_not_allowed", "This address does not take that method."
+        else:
+            code = "bad_request" if error.status_code == HTTP_BAD_REQUEST else "refused"
+            message = str(error.detail) if isinstance(error.detail, str) else "Refused."
+        return _refusal(error.status_code, code, message, error.headers)
+
+    @app.exception_handler(Exception)
+    async def _failed(request: Request, error: Exception) -> JSONResponse:
+        log.exception("%s %s failed", request.method, request.url.path, exc_info=error)
+        return _refusal(
+            HTTP_SERVER_ERROR,
+            "server_error",
+            "Something went wrong on the server; try again.",
+            SECURITY_HEADERS,  # this answer comes from outside the middleware below
+        )
+
+    app.add_middleware(HostCheck, allowed=allowed)
+    app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.include_router(pages.router)
     app.include_router(lobby.router)
@@ -110,4 +245,16 @@ def create_app(
     return app
 
 
-__all__ = ["create_app"]
+async def _sweep(hub: Hub) -> None:
+    """Now and then, the tables that waited too long in the lobby expire; whoever is
+    still connected hears of it."""
+    while True:
+        await asyncio.sleep(SWEEP_INTERVAL_S)
+        try:
+            for table in await hub.lobby.expire_idle():
+                await hub.push_lobby(table)
+        except Exception:
+            log.exception("expiring idle tables failed")
+
+
+__all__ = ["create_app", "plain_message"]
