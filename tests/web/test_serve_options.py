@@ -1,0 +1,148 @@
+"""``yahtzee serve``: whom it trusts for X-Forwarded-For, which hosts it answers for, and
+uvicorn's WebSocket message limit at the protocol's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from tests.server_process import ROOT, START_TIMEOUT, free_port
+from yahtzee.cli import main
+from yahtzee.service import MAX_TABLES_PER_CLIENT
+from yahtzee.web.protocol import MAX_MESSAGE_BYTES
+from yahtzee.web.security import origin_allowed
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """What ``yahtzee serve`` hands uvicorn (it is not started)."""
+    seen: dict[str, Any] = {}
+
+    def run(app: Any, **options: Any) -> None:
+        seen.update(options, app=app)
+
+    monkeypatch.setattr(uvicorn, "run", run)
+    return seen
+
+
+def serve(db: str, *options: str) -> int:
+    return main(["serve", "--database-url", db, "--port", "8765", *options])
+
+
+def test_uvicorn_is_told_whom_to_trust_and_how_big_a_message_is(
+    started: dict[str, Any], db: str
+) -> None:
+    assert serve(db) == 0
+    assert started["ws_max_size"] == MAX_MESSAGE_BYTES
+    assert started["proxy_headers"] is False  # uvicorn would trust 127.0.0.1 otherwise
+    assert serve(db, "--forwarded-allow-ips", "10.0.0.1, 10.1.0.0/16") == 0
+    assert started.get("proxy_headers") is True
+    assert started["forwarded_allow_ips"] == "10.0.0.1,10.1.0.0/16"
+
+
+def test_allowed_hosts_reach_the_app(
+    started: dict[str, Any], db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert serve(db, "--allowed-host", "https://yahtzee.example", "--allowed-host", "pi:80") == 0
+    allowed = started["app"].state.allowed_hosts
+    assert "https://yahtzee.example:443" in capsys.readouterr().out
+    ok = [
+        {"host": "127.0.0.1:8765", "origin": "http://127.0.0.1:8765"},
+        {"host": "localhost:8765"},
+        {"host": "yahtzee.example", "origin": "https://yahtzee.example"},
+        {"host": "pi", "origin": "http://pi"},
+    ]
+    refused = [
+        {"host": "evil.example:8765", "origin": "http://evil.example:8765"},
+        {"host": "yahtzee.example", "origin": "http://yahtzee.example"},
+    ]
+    assert all(origin_allowed(h, allowed) for h in ok)
+    assert not any(origin_allowed(h, allowed) for h in refused)
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--allowed-host", "ftp://x"], "--allowed-host"),
+        (["--allowed-host", "x/y"], "--allowed-host"),
+        (["--forwarded-allow-ips", "proxy.example"], "--forwarded-allow-ips"),
+        (["--forwarded-allow-ips", ","], "--forwarded-allow-ips"),
+    ],
+)
+def test_bad_options_are_one_line(
+    started: dict[str, Any],
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+    options: list[str],
+    said: str,
+) -> None:
+    assert serve(db, *options) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and said in error
+    assert "app" not in started
+
+
+@contextmanager
+def serving(db: str, *options: str) -> Iterator[str]:
+    """``yahtzee serve`` in its own process; yields its base URL."""
+    port = free_port()
+    with tempfile.TemporaryFile() as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "yahtzee", "serve", "--port", str(port),
+             "--database-url", db, "--bot-delay", "0", *options],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=stderr, env=dict(os.environ),
+        )  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + START_TIMEOUT
+            while True:
+                assert proc.poll() is None, "the server exited before it answered"
+                try:
+                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.05)
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+def create_tables(base: str, forwarded: list[str]) -> list[int]:
+    with httpx.Client(base_url=base, timeout=30) as http:
+        return [
+            http.post(
+                "/api/tables", json={"host": "Ann"}, headers={"X-Forwarded-For": address}
+            ).status_code
+            for address in forwarded
+        ]
+
+
+def test_x_forwarded_for_does_not_bypass_the_quota(tmp_path: Path) -> None:
+    """From loopback, uvicorn would take X-Forwarded-For as the client's address: each
+    table would count for another client. Unless --forwarded-allow-ips says so, it does not."""
+    spoofed = [f"203.0.113.{n}" for n in range(MAX_TABLES_PER_CLIENT + 1)]
+    with serving(f"sqlite:///{tmp_path / 'a.db'}") as base:
+        codes = create_tables(base, spoofed)
+    assert codes == [201] * MAX_TABLES_PER_CLIENT + [403]
+    with serving(f"sqlite:///{tmp_path / 'b.db'}", "--forwarded-allow-ips", "127.0.0.1") as base:
+        assert create_tables(base, spoofed) == [201] * len(spoofed)  # a trusted proxy's clients
+        same = ["198.51.100.7"] * (MAX_TABLES_PER_CLIENT + 1)
+        assert create_tables(base, same) == [201] * MAX_TABLES_PER_CLIENT + [403]
