@@ -53,3 +53,18 @@ def test_unknown_box_suggests_and_lists() -> None:
     message = str(caught.value)
     assert "Did you mean Full House?" in message
     assert "Boxes: Aces, Twos" in message
+
+
+@pytest.mark.parametrize(
+    "text", ["-1", "+1", "- 1", "\u22122", "1.0", "1,5", ".5", "5.", "6-", "-1s", "+fh", "-0"]
+)
+def test_signed_and_decimal_numbers_are_no_box(text: str) -> None:
+    """ "1" is Aces; "-1" is not (it used to score Aces)."""
+    with pytest.raises(InvalidInput, match="Unknown box"):
+        Category.parse(text)
+
+
+def test_hyphens_between_words_still_read() -> None:
+    assert Category.parse("3-of-a-kind") is C.THREE_OF_A_KIND
+    assert Category.parse("5-straight") is C.LARGE_STRAIGHT
+    assert Category.parse("upper-ones") is C.ONES

@@ -97,6 +97,9 @@ class Category(IntEnum):
         """
         if not isinstance(text, str):
             raise InvalidInput(f"A box name must be text, not {type(text).__name__}.")
+        if _NUMBER_LIKE.search(text):  # "-1" is not box 1 ("1" is): no sign, no decimals
+            names = ", ".join(c.display_name for c in Category)
+            raise InvalidInput(f"Unknown box {show(text.strip())}. Boxes: {names}.")
         key = _normalise(text)
         found = _ALIASES.get(key)
         if found is None:
@@ -179,6 +182,8 @@ _ALIASES: dict[str, int] = {
 }
 _ALIASES.update({category.key.replace("_", ""): int(category) for category in Category})
 
+# A sign or a decimal point at a digit: a number, not a box's name ("3-of-a-kind" is one).
+_NUMBER_LIKE = re.compile(r"[+\-\u2212]\s*\d|\d\s*[.,]\s*\d|^\s*[.,]|\d\s*[+\-\u2212.,]\s*$")
 _DROP = re.compile(r"[\s_\-.'\u2019]+")
 _PREFIX = re.compile(r"^(upper|lower)(?=.)")
 

@@ -9,6 +9,7 @@ bots by their :attr:`BotSpec.label`, whatever name a bot had at its table.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Self
 
@@ -26,10 +27,40 @@ LEVEL = "level"
 _LEVEL_TEXT = re.compile(r"(?:level)?([0-9]+)")
 
 
+ZWNJ = "\u200c"
+ZWJ = "\u200d"
+JOINERS = frozenset((ZWNJ, ZWJ))
+"""Invisible, but part of the text: emoji families, Indic conjuncts, Persian words."""
+MAX_MARKS = 3
+"""Combining marks kept on one character: enough for Vietnamese, Thai, Hebrew points and
+Tibetan stacks; a tower of marks that would draw over other lines is cut to this."""
+_MARKS = frozenset(("Mn", "Me"))
+
+
 def clean_text(text: str, limit: int) -> str:
-    """Plain text for names and chat: control characters go, whitespace is folded."""
-    printable = "".join(ch if ch.isprintable() else " " for ch in str(text))
-    return " ".join(printable.split())[:limit]
+    """Plain text for names and chat: control and formatting characters go (the
+    zero-width joiner and non-joiner stay; of a run of them, the last), at most :data:`MAX_MARKS`
+    combining marks on a character, whitespace folded; composed (NFC), then cut to
+    ``limit`` characters. Joiners alone are nothing ("")."""
+    kept: list[str] = []
+    marks = 0
+    for ch in unicodedata.normalize("NFC", str(text)):
+        if ch in JOINERS:
+            if kept and kept[-1] in JOINERS:
+                kept[-1] = ch  # a run of joiners means no more than its last
+            else:
+                kept.append(ch)
+            continue  # a joiner does not start a new character: the marks go on counting
+        shown = ch if ch.isprintable() else " "
+        if unicodedata.category(shown) in _MARKS:
+            marks += 1
+            if marks > MAX_MARKS:
+                continue
+        else:
+            marks = 0
+        kept.append(shown)
+    cleaned = " ".join("".join(kept).split())[:limit].strip()
+    return cleaned if cleaned.strip(ZWJ + ZWNJ + " ") else ""  # nothing to see: nothing
 
 
 def player_name(text: str) -> str:
