@@ -211,12 +211,27 @@ class You(BaseModel):
     role: Literal["player", "spectator"]
 
 
+class ChatMessage(_Message):
+    type: Literal["chat"] = "chat"
+    seat: int
+    name: str | None
+    text: str
+
+
 class StateMessage(_Message):
+    """The full state: on connecting, on ``resync``, and to each connection when the game
+    starts. Built from what the store has committed, never from a move still being saved."""
+
     type: Literal["state"] = "state"
     seq: int
     table: LobbyView
     you: You
     game: GameView | None
+    chat: list[ChatMessage] = Field(default_factory=list)
+    """The table's recent chat (the last :data:`~yahtzee.web.hub.CHAT_KEPT` lines)."""
+    turn_deadline: float | None = None
+    """When the turn timer decides for the player to act (Unix time, seconds)."""
+    spectators: int = 0
 
 
 class EventMessage(_Message):
@@ -224,17 +239,37 @@ class EventMessage(_Message):
     seq: int
     event: dict[str, Any]
     game: GameView
+    turn_deadline: float | None = None
 
     @classmethod
-    def of(cls, seq: int, event: Event, game: GameView) -> EventMessage:
-        return cls(seq=seq, event=event_to_dict(event), game=game)
+    def of(
+        cls, seq: int, event: Event, game: GameView, turn_deadline: float | None = None
+    ) -> EventMessage:
+        return cls(seq=seq, event=event_to_dict(event), game=game, turn_deadline=turn_deadline)
 
 
-class ChatMessage(_Message):
-    type: Literal["chat"] = "chat"
-    seat: int
-    name: str | None
-    text: str
+class PresenceMessage(_Message):
+    """Who is connected now (sent instead of the full state when someone comes or goes)."""
+
+    type: Literal["presence"] = "presence"
+    connected: list[int]
+    spectators: int
+
+
+class LobbyMessage(_Message):
+    """The lobby changed: a seat was taken or handed to a bot."""
+
+    type: Literal["lobby"] = "lobby"
+    table: LobbyView
+
+
+class AckMessage(_Message):
+    """An intent that carried an ``id`` was handled; ``seq`` is the committed sequence
+    number after it."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    seq: int
 
 
 class HintOption(BaseModel):
@@ -309,6 +344,18 @@ class ErrorMessage(_Message):
     type: Literal["error"] = "error"
     code: str
     message: str
+    id: str | None = None
+    """The refused intent's ``id``, when it carried one."""
 
 
-Outbound = StateMessage | EventMessage | ChatMessage | HintMessage | ReviewMessage | ErrorMessage
+Outbound = (
+    StateMessage
+    | EventMessage
+    | ChatMessage
+    | HintMessage
+    | ReviewMessage
+    | ErrorMessage
+    | PresenceMessage
+    | LobbyMessage
+    | AckMessage
+)

@@ -1,6 +1,9 @@
 """The WebSocket protocol (version 1): client intents in, state and events out.
 
-Every message is a JSON object with ``"v": 1`` and a ``"type"``. See ``docs/protocol.md``.
+Every message is a JSON object with ``"v": 1`` and a ``"type"``. A connection's first
+message is a :class:`Hello` (the seat's token or the spectator key: never in the URL);
+every later one is an intent, with an optional ``"id"`` that makes it idempotent. See
+``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -17,11 +20,15 @@ MAX_MESSAGE_BYTES = 4096
 MAX_CHAT = 200
 MAX_KEEP_TEXT = 16
 MAX_BOX_TEXT = 32
+MAX_ID = 64
+MAX_SECRET = 128
 
 
 class _Intent(BaseModel):
     model_config = ConfigDict(extra="forbid")
     v: Literal[1] = 1
+    id: str | None = Field(default=None, min_length=1, max_length=MAX_ID)
+    """Optional: an intent repeated with the same id is answered again, applied once."""
 
 
 class RollIntent(_Intent):
@@ -61,6 +68,16 @@ class ResyncIntent(_Intent):
     type: Literal["resync"]
 
 
+class Hello(BaseModel):
+    """A connection's first message: who it is (a seat's token, or the spectator key)."""
+
+    model_config = ConfigDict(extra="forbid")
+    v: Literal[1] = 1
+    type: Literal["hello"]
+    token: str | None = Field(default=None, min_length=1, max_length=MAX_SECRET)
+    watch: str | None = Field(default=None, min_length=1, max_length=MAX_SECRET)
+
+
 AnyIntent = RollIntent | ScoreIntent | ChatIntent | ResyncIntent | HintIntent | ReviewIntent
 Intent = Annotated[AnyIntent, Field(discriminator="type")]
 INTENT_TYPES = ("roll", "score", "chat", "resync", "hint", "review")
@@ -70,9 +87,13 @@ _READER: TypeAdapter[Any] = TypeAdapter(Intent)
 class ProtocolError(YahtzeeError):
     default_code = "bad_message"
 
+    def __init__(self, message: str, *, code: str | None = None, id: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.id = id
+        """The message's ``"id"`` when it could be read (the error answer carries it)."""
 
-def parse_intent(raw: str | bytes) -> AnyIntent:
-    """A client message, or :class:`ProtocolError` with a code a client can act on."""
+
+def _object(raw: str | bytes) -> dict[str, Any]:
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"Messages are at most {MAX_MESSAGE_BYTES} bytes.", code="too_large")
@@ -82,18 +103,53 @@ def parse_intent(raw: str | bytes) -> AnyIntent:
         raise ProtocolError("That message is not valid JSON.", code="malformed_json") from None
     if not isinstance(data, dict):
         raise ProtocolError("A message is a JSON object.", code="bad_message")
+    return data
+
+
+def _readable_id(data: dict[str, Any]) -> str | None:
+    found = data.get("id")
+    return found if isinstance(found, str) and 0 < len(found) <= MAX_ID else None
+
+
+def parse_hello(raw: str | bytes) -> Hello:
+    """A connection's first message: exactly one of ``token`` and ``watch``."""
+    data = _object(raw)
+    if data.get("type") != "hello":
+        raise ProtocolError("The first message is a hello.", code="hello_first")
+    try:
+        hello = Hello.model_validate(data)
+    except ValidationError:
+        raise ProtocolError("A hello names a token or a spectator key.") from None
+    if (hello.token is None) == (hello.watch is None):
+        raise ProtocolError("A hello names a token or a spectator key, not both.")
+    return hello
+
+
+def parse_intent(raw: str | bytes) -> AnyIntent:
+    """A client message, or :class:`ProtocolError` with a code a client can act on."""
+    data = _object(raw)
     kind = data.get("type")
     if kind not in INTENT_TYPES:
         known = ", ".join(INTENT_TYPES)
-        raise ProtocolError(f"Unknown message type; known types: {known}.", code="unknown_type")
+        raise ProtocolError(
+            f"Unknown message type; known types: {known}.",
+            code="unknown_type",
+            id=_readable_id(data),
+        )
     if data.get("v", VERSION) != VERSION:
-        raise ProtocolError(f"This server speaks protocol version {VERSION}.", code="bad_version")
+        raise ProtocolError(
+            f"This server speaks protocol version {VERSION}.",
+            code="bad_version",
+            id=_readable_id(data),
+        )
     try:
         intent: AnyIntent = _READER.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "message"
         raise ProtocolError(
-            f"Bad {where}: {first.get('msg', 'invalid')}.", code="bad_message"
+            f"Bad {where}: {first.get('msg', 'invalid')}.",
+            code="bad_message",
+            id=_readable_id(data),
         ) from None
     return intent
