@@ -1,16 +1,21 @@
 """A game session served to many clients at once (asyncio): one action at a time, each
 committed (together with other tables' actions) before it is published, bots paced, and a
 turn timer that moves for a player who does not.
+
+An action is applied in memory first and then committed; until the commit returns,
+nobody may see it. :meth:`LiveGame.committed_game` is the game as committed (what a new
+connection or a resync is shown); hints and the review wait for a commit under way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from ..core import Action, IllegalMove
+from ..core import Action, Game, IllegalMove
 from ..store import Store
 from .session import GameSession, Move
 
@@ -79,12 +84,33 @@ class LiveGame:
         self.turn_timer = turn_timer
         self.on_over = on_over
         self.lock = asyncio.Lock()
+        self.committed_seq = len(session.game.event_log)
+        """The events the store holds (the game as loaded or started is committed)."""
+        self.deadline: float | None = None
+        """When the turn timer decides for the player to act (Unix time), if it runs."""
+        self._before: Game | None = None
         self._bot: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
+        self._timer_key: tuple[int, int] | None = None
+
+    def committed_game(self) -> Game:
+        """The game as the store holds it: without an action applied but not yet
+        committed (one is between :meth:`act`'s apply and its commit)."""
+        game = self.session.game
+        if len(game.event_log) == self.committed_seq:
+            return game
+        before = self._before
+        if before is None or len(before.event_log) != self.committed_seq:
+            # rare (a resync while a commit is under way): rebuilt from the committed events
+            before = self._before = Game.replay(game.event_log[: self.committed_seq])
+        return before
 
     async def act(self, action: Action, seat: int) -> Move:
         """Check, commit, then publish one action of ``seat``; then let bots and the timer
-        go on. Raises the engine's error (nothing changes) for an action not allowed now."""
+        go on. Raises the engine's error (nothing changes) for an action not allowed now.
+
+        Publishing never yields (it only queues messages), so moves go out in the order
+        they were committed, and nobody's socket is waited for under the lock."""
         async with self.lock:
             move = self.session.apply(action, seat)
             try:
@@ -93,21 +119,26 @@ class LiveGame:
                 # not recorded: take it back, so that nothing unrecorded is ever shown
                 await asyncio.to_thread(self.session.reload)
                 raise
-            if self.session.is_over:
+            self.committed_seq = move.seq
+            self._restart_timer()
+        await self.publish(move)
+        if self.session.is_over:
+            async with self.lock:
                 await asyncio.to_thread(self.session.finish)
                 if self.on_over is not None:
                     await self.on_over()
-            await self.publish(move)
         self.schedule()
         return move
 
     async def hint(self, seat: int | None) -> Advice:
         if seat is None:
             raise IllegalMove("Spectators cannot ask for hints.", code="spectator")
-        return await asyncio.to_thread(self.session.hint, seat)
+        async with self.lock:  # a move being saved is not shown, not even through advice
+            return await asyncio.to_thread(self.session.hint, seat)
 
     async def review(self) -> list[PlayerReview]:
-        return await asyncio.to_thread(self.session.review)
+        async with self.lock:  # after the last move's commit
+            return await asyncio.to_thread(self.session.review)
 
     # Bots and the timer --------------------------------------------------------------
 
@@ -135,15 +166,27 @@ class LiveGame:
         await self._safely(action, seat)
 
     def _restart_timer(self) -> None:
+        """The turn timer for the decision now (a human's, in a game with a timer): kept
+        if it already runs for this decision, else started afresh; :attr:`deadline` says
+        when it runs out."""
+        seat = self.session.current
+        seq = len(self.session.game.event_log)
+        wanted = (
+            bool(self.turn_timer)
+            and not self.session.is_over
+            and seat is not None
+            and not self.session.is_bot(seat)
+        )
+        key = (seq, seat) if wanted and seat is not None else None
+        running = self._timer is not None and not self._timer.done()
+        if key is not None and key == self._timer_key and running:
+            return
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
-        self._timer = None
-        seat = self.session.current
-        if not self.turn_timer or self.session.is_over or seat is None:
+        self._timer, self._timer_key, self.deadline = None, key, None
+        if key is None or seat is None or not self.turn_timer:
             return
-        if self.session.is_bot(seat):
-            return
-        seq = len(self.session.game.event_log)
+        self.deadline = time.time() + self.turn_timer
         self._timer = asyncio.create_task(self._expire(seat, seq, self.turn_timer))
 
     async def _expire(self, seat: int, seq: int, after: float) -> None:
