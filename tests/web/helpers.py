@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 import anyio
-from starlette.testclient import WebSocketTestSession
+from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect
 
@@ -48,6 +50,40 @@ def receive_json(socket: Any, timeout: float = RECEIVE_TIMEOUT) -> Any:
         socket._raise_on_close(message)
     text = message.get("text")
     return json.loads(text if text is not None else message["bytes"].decode())
+
+
+def hello(socket: Socket, *, token: str | None = None, watch: str | None = None) -> None:
+    """The first message of a connection: a seat's token or the spectator key."""
+    socket.send_json(
+        {"v": 1, "type": "hello", **({"token": token} if token is not None else {"watch": watch})}
+    )
+
+
+@contextmanager
+def joined(
+    client: TestClient,
+    table_id: str,
+    *,
+    token: str | None = None,
+    watch: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> Iterator[WebSocketTestSession]:
+    """A test-client connection to the table that has said hello (closed on the way out)."""
+    with client.websocket_connect(f"/ws/{table_id}", headers=dict(headers or {})) as ws:
+        hello(ws, token=token, watch=watch)
+        yield ws
+
+
+@contextmanager
+def seated(
+    base: str, table_id: str, *, token: str | None = None, watch: str | None = None
+) -> Iterator[Any]:
+    """A real WebSocket connection (``tests.live_server.client``) that has said hello."""
+    from tests.live_server import client
+
+    with client(f"ws://{base}/ws/{table_id}") as ws:
+        hello(ws, token=token, watch=watch)
+        yield ws
 
 
 def next_of(socket: Any, *types: str, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tests.web.conftest import new_table, started_table
-from tests.web.helpers import next_of, play_out, receive_json
+from tests.web.helpers import joined, next_of, play_out, receive_json
 from yahtzee.store import Store, history
 
 
@@ -18,9 +18,9 @@ def test_full_game_two_humans_and_a_bot(client: TestClient, db: str) -> None:
     host, bob = started_table(client)
     table_id = host["table"]["id"]
     with (
-        client.websocket_connect(f"/ws/{table_id}?token={host['token']}") as ann_ws,
-        client.websocket_connect(f"/ws/{table_id}?token={bob['token']}") as bob_ws,
-        client.websocket_connect(f"/ws/{table_id}?spectate={host['spectate']}") as fan,
+        joined(client, table_id, token=host["token"]) as ann_ws,
+        joined(client, table_id, token=bob["token"]) as bob_ws,
+        joined(client, table_id, watch=host["spectate"]) as fan,
     ):
         start = next_of(ann_ws, "state")
         assert start["you"] == {"seat": 0, "role": "player"} and start["seq"] == 1
@@ -56,9 +56,9 @@ def playing(client: TestClient) -> tuple[Any, Any, Any, str]:
 def test_every_illegal_intent_is_refused_and_changes_nothing(playing: Any) -> None:
     client, host, bob, table_id = playing
     with (
-        client.websocket_connect(f"/ws/{table_id}?token={host['token']}") as ann_ws,
-        client.websocket_connect(f"/ws/{table_id}?token={bob['token']}") as bob_ws,
-        client.websocket_connect(f"/ws/{table_id}?spectate={host['spectate']}") as fan,
+        joined(client, table_id, token=host["token"]) as ann_ws,
+        joined(client, table_id, token=bob["token"]) as bob_ws,
+        joined(client, table_id, watch=host["spectate"]) as fan,
     ):
         before = next_of(ann_ws, "state")
         next_of(bob_ws, "state")
@@ -107,19 +107,18 @@ def test_every_illegal_intent_is_refused_and_changes_nothing(playing: Any) -> No
 
 def test_wrong_tokens_and_origins_are_refused(playing: Any) -> None:
     client, host, _bob, table_id = playing
-    for url in (
-        f"/ws/{table_id}?token=guess",
-        f"/ws/{table_id}",
-        f"/ws/nope?token={host['token']}",
-        f"/ws/{table_id}?spectate=guess",
+    for where, secret in (
+        (table_id, {"token": "guess"}),
+        (table_id, {"watch": "guess"}),
+        ("nope", {"token": host["token"]}),
     ):
-        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(url) as ws:
+        with pytest.raises(WebSocketDisconnect) as closed, joined(client, where, **secret) as ws:
             receive_json(ws)
         assert closed.value.code == 4401
     with (
         pytest.raises(WebSocketDisconnect) as closed,
-        client.websocket_connect(
-            f"/ws/{table_id}?token={host['token']}", headers={"origin": "http://evil.example"}
+        joined(
+            client, table_id, token=host["token"], headers={"origin": "http://evil.example"}
         ) as ws,
     ):
         receive_json(ws)
@@ -162,7 +161,7 @@ def test_a_turn_timer_decides_for_a_player_who_waits(client: TestClient) -> None
     table_id = made["table"]["id"]
     headers = {"Authorization": f"Bearer {made['token']}"}
     assert client.post(f"/api/tables/{table_id}/start", headers=headers).status_code == 200
-    with client.websocket_connect(f"/ws/{table_id}?token={made['token']}") as ws:
+    with joined(client, table_id, token=made["token"]) as ws:
         next_of(ws, "state")
         first = next_of(ws, "event")  # nobody acted: the server rolled for Ann
         assert first["event"]["type"] == "roll" and first["event"]["player"] == 0
@@ -176,7 +175,7 @@ def test_tables_per_client_and_messages_per_second_are_limited(db: str) -> None:
         assert [m.status_code for m in made] == [201, 201, 403]
         assert made[2].json()["code"] == "too_many_tables"
         host = made[0].json()
-        with limited.websocket_connect(f"/ws/{host['table']['id']}?token={host['token']}") as ws:
+        with joined(limited, host["table"]["id"], token=host["token"]) as ws:
             next_of(ws, "state")
             for _ in range(30):
                 ws.send_json({"type": "resync"})
@@ -197,7 +196,7 @@ def test_the_host_hands_an_abandoned_seat_to_a_bot(client: TestClient) -> None:
         headers={"Authorization": f"Bearer {bob['token']}"},
     )
     assert refused_to_bob.status_code == 403
-    with client.websocket_connect(f"/ws/{table_id}?token={host['token']}") as ann_ws:
+    with joined(client, table_id, token=host["token"]) as ann_ws:
         start = next_of(ann_ws, "state")
         handed = client.post(
             f"/api/tables/{table_id}/seats/1/bot", json={"level": 2}, headers=headers
@@ -207,7 +206,7 @@ def test_the_host_hands_an_abandoned_seat_to_a_bot(client: TestClient) -> None:
         assert final["phase"] == "over"
     with (
         pytest.raises(WebSocketDisconnect) as closed,
-        client.websocket_connect(f"/ws/{table_id}?token={bob['token']}") as gone,
+        joined(client, table_id, token=bob["token"]) as gone,
     ):  # Bob's old token no longer acts for the seat
         receive_json(gone)
     assert closed.value.code == 4401

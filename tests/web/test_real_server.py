@@ -6,8 +6,8 @@ from typing import Any
 
 import httpx
 
-from tests.live_server import client, free_port, running
-from tests.web.helpers import next_of, play_out
+from tests.live_server import free_port, running
+from tests.web.helpers import next_of, play_out, seated
 
 
 def setup_table(base: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -30,8 +30,8 @@ def test_full_game_on_a_real_server(db: str) -> None:
         host, bob = setup_table(base)
         table = host["table"]["id"]
         with (
-            client(f"ws://{base}/ws/{table}?token={host['token']}") as ann,
-            client(f"ws://{base}/ws/{table}?token={bob['token']}") as bob_ws,
+            seated(base, table, token=host["token"]) as ann,
+            seated(base, table, token=bob["token"]) as bob_ws,
         ):
             start = next_of(ann, "state")
             final = play_out({0: ann, 1: bob_ws}, ann, start["game"])
@@ -45,7 +45,7 @@ def test_a_restarted_server_serves_the_table_again(db: str) -> None:
     with running(db, port) as base:
         host, bob = setup_table(base)
         table = host["table"]["id"]
-        with client(f"ws://{base}/ws/{table}?token={host['token']}") as ann:
+        with seated(base, table, token=host["token"]) as ann:
             game = next_of(ann, "state")["game"]
             ann.send_json({"type": "roll"})
             game = next_of(ann, "event")["game"]
@@ -53,8 +53,8 @@ def test_a_restarted_server_serves_the_table_again(db: str) -> None:
             seq_before = next_of(ann, "state")["seq"]
     with (
         running(db, port) as base,  # a new server process would do the same
-        client(f"ws://{base}/ws/{table}?token={host['token']}") as ann,
-        client(f"ws://{base}/ws/{table}?token={bob['token']}") as bob_ws,
+        seated(base, table, token=host["token"]) as ann,
+        seated(base, table, token=bob["token"]) as bob_ws,
     ):
         state = next_of(ann, "state")
         assert state["seq"] == seq_before and state["game"]["dice"] == game["dice"]

@@ -1,126 +1,209 @@
-"""Play (WebSocket): one client's connection, its checks, its intents and their answers."""
+"""Play (WebSocket): one client's connection, its checks, its intents and their answers.
+
+Every connection is accepted first, so that a refusal reaches the browser as a close code
+(an HTTP refusal of the handshake would not say why): 4403 for another origin, 4429 over
+the caps, 4401 without a good ``hello`` (the seat's token or the spectator key, never in
+the URL) within :data:`~yahtzee.web.hub.HELLO_TIMEOUT` seconds.
+"""
 
 from __future__ import annotations
 
-import time
-from typing import assert_never
-from urllib.parse import urlsplit
+import asyncio
+import logging
+from typing import Any, assert_never
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
+from starlette.types import Message
 
 from ...core import Category, IllegalMove, Keep, Score, YahtzeeError, clean_text
 from ...service import LiveGame, Table
+from ..connection import (
+    CLOSE_ORIGIN,
+    CLOSE_SEAT_GONE,
+    CLOSE_TOO_MANY,
+    CLOSE_UNKNOWN,
+    Connection,
+)
 from ..deps import SocketHubDep
 from ..hub import Hub
-from ..models import ChatMessage, ErrorMessage, HintMessage, ReviewMessage
+from ..models import AckMessage, ErrorMessage, HintMessage, ReviewMessage
 from ..protocol import (
     MAX_CHAT,
     AnyIntent,
     ChatIntent,
     HintIntent,
+    ProtocolError,
     ResyncIntent,
     ReviewIntent,
     RollIntent,
     ScoreIntent,
+    parse_hello,
     parse_intent,
 )
+from ..security import AllowedHosts, origin_allowed
 
-CLOSE_UNKNOWN = 4401
-CLOSE_ORIGIN = 4403
+log = logging.getLogger("yahtzee.web")
+
+URL_SECRETS = ("token", "spectate", "watch")
 
 router = APIRouter()
 
 
-def _same_origin(socket: WebSocket) -> bool:
-    origin = socket.headers.get("origin")
-    if origin is None:  # not a browser: nothing to forge
-        return True
-    return urlsplit(origin).netloc == socket.headers.get("host")
-
-
-class _RateLimit:
-    """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.allowance, self.stamp = burst, time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.allowance = min(self.burst, self.allowance + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
+def _allowed(socket: WebSocket) -> bool:
+    allowed: Any = getattr(socket.app.state, "allowed_hosts", None)
+    hosts = allowed if isinstance(allowed, AllowedHosts) else AllowedHosts.local()
+    return origin_allowed(socket.headers, hosts)
 
 
 @router.websocket("/ws/{table_id}")
 async def play(socket: WebSocket, table_id: str, hub: SocketHubDep) -> None:
-    """One client's connection: the full state first, then its intents and our events."""
-    if not _same_origin(socket):
-        await socket.close(code=CLOSE_ORIGIN, reason="origin not allowed")
-        return
-    table = hub.lobby.tables.get(table_id)
-    seat = table.seat_of(socket.query_params.get("token")) if table else None
-    if table is None or (
-        seat is None and not hub.lobby.watching(table, socket.query_params.get("spectate"))
-    ):
-        await socket.close(code=CLOSE_UNKNOWN, reason="unknown table or token")
-        return
+    """One client's connection: its hello, the state, then its intents and our events."""
     await socket.accept()
-    hub.connect(table, socket, seat)
-    await hub.send(socket, hub.snapshot(table, seat))
-    await hub.push_lobby(table)
-    limit = _RateLimit(hub.rate, hub.burst)
+    address = socket.client.host if socket.client else "unknown"
+    connection = Connection(socket, address)
     try:
-        while True:
-            raw = await socket.receive()
-            if raw.get("type") == "websocket.disconnect":
-                break
-            if not limit.allow():
-                await hub.send(
-                    socket,
-                    ErrorMessage(code="rate_limited", message="Too many messages: slow down."),
-                )
-                continue
-            try:
-                intent = parse_intent(raw.get("text") or raw.get("bytes") or b"")
-                await _handle(hub, table, seat, socket, intent)
-            except YahtzeeError as error:
-                await hub.send(socket, ErrorMessage(code=error.code, message=str(error)))
-    except WebSocketDisconnect:
-        pass
+        if not _allowed(socket):
+            connection.close(CLOSE_ORIGIN, "origin not allowed")
+        elif any(name in socket.query_params for name in URL_SECRETS):
+            connection.close(CLOSE_UNKNOWN, "send the token in the hello message, not the URL")
+        elif not hub.admit(connection):
+            connection.close(CLOSE_TOO_MANY, "too many connections from this address")
+        else:
+            table = await _hello(hub, socket, connection, table_id)
+            if table is None:
+                connection.close(CLOSE_UNKNOWN, "unknown table or token")
+            elif not hub.join(table, connection):
+                connection.close(CLOSE_TOO_MANY, "too many connections at this table")
+            else:
+                await _serve(hub, table, connection, socket)
     finally:
-        hub.disconnect(table, socket)
-        await hub.push_lobby(table)
+        hub.leave(connection)
+        await connection.stop()
 
 
-async def _handle(
-    hub: Hub, table: Table, seat: int | None, socket: WebSocket, intent: AnyIntent
-) -> None:
+async def _hello(
+    hub: Hub, socket: WebSocket, connection: Connection, table_id: str
+) -> Table | None:
+    """The table the first message opens, with ``connection.seat`` set (None: a
+    spectator); None for no hello in time, a bad one, or an unknown table or token."""
+    try:
+        raw = await asyncio.wait_for(socket.receive(), hub.hello_timeout)
+    except TimeoutError:
+        return None
+    if raw["type"] != "websocket.receive":
+        return None
+    try:
+        hello = parse_hello(_data(raw))
+    except ProtocolError:
+        return None
+    table = await hub.lobby.find(table_id)
+    if table is None:
+        return None
+    if hello.token is not None:
+        seat = table.seat_of(hello.token)
+        if seat is None:
+            return None
+        connection.seat, connection.token_hash = seat, table.seats[seat].token_hash
+        return table
+    return table if hub.lobby.watching(table, hello.watch) else None
+
+
+def _data(raw: Message) -> str | bytes:
+    text = raw.get("text")
+    return text if text is not None else raw.get("bytes") or b""
+
+
+async def _serve(hub: Hub, table: Table, connection: Connection, socket: WebSocket) -> None:
+    while not connection.closing:
+        raw = await socket.receive()
+        if raw["type"] != "websocket.receive" or connection.closing:
+            return
+        await _receive(hub, table, connection, _data(raw))
+
+
+async def _receive(hub: Hub, table: Table, connection: Connection, data: str | bytes) -> None:
+    """One message: checked, limited, handled once per id, answered."""
+    intent: AnyIntent | None = None
+    refused: ProtocolError | None = None
+    try:
+        intent = parse_intent(data)
+        key = intent.id
+    except ProtocolError as error:
+        key, refused = error.id, error
+    if not hub.rate_limit(connection).allow():
+        message = "Too many messages: slow down."
+        hub.send(connection, ErrorMessage(code="rate_limited", message=message, id=key))
+        return
+    if intent is None:
+        assert refused is not None
+        hub.send(connection, ErrorMessage(code=refused.code, message=str(refused), id=key))
+        return
+    if not hub.still_seated(table, connection):
+        connection.close(CLOSE_SEAT_GONE, "this seat was handed to a bot")
+        return
+    if key is None:
+        answer, _ = await _answer(hub, table, connection, intent)
+        if answer is not None:
+            hub.send(connection, answer)
+        return
+    answers = hub.answers(connection)
+    earlier = answers.get(key)
+    if earlier is not None:  # a repeat: the same answer, nothing applied again
+        text = await asyncio.shield(earlier)
+    else:
+        future = answers.begin(key)
+        failed = ErrorMessage(code="server_error", message="The server stopped.", id=key)
+        text, done = failed.model_dump_json(), False
+        try:
+            answer, done = await _answer(hub, table, connection, intent)
+            text = (answer or failed).model_dump_json()
+        finally:
+            answers.end(key, future, text, keep=done)
+    hub.sent["answer"] += 1
+    connection.offer(text)
+
+
+async def _answer(
+    hub: Hub, table: Table, connection: Connection, intent: AnyIntent
+) -> tuple[AckMessage | ErrorMessage | None, bool]:
+    """Handle an intent: its acknowledgement (None without an id) and whether it was
+    handled, or the error that refused it (nothing changed)."""
+    try:
+        seq = await _handle(hub, table, connection, intent)
+    except YahtzeeError as error:
+        return ErrorMessage(code=error.code, message=str(error), id=intent.id), False
+    except Exception:
+        log.exception("an intent at table %s failed", table.id)
+        message = "Something went wrong on the server; try again."
+        return ErrorMessage(code="server_error", message=message, id=intent.id), False
+    return (AckMessage(id=intent.id, seq=seq) if intent.id is not None else None), True
+
+
+async def _handle(hub: Hub, table: Table, connection: Connection, intent: AnyIntent) -> int:
+    """Do what the intent asks; the committed sequence number after it."""
+    seat = connection.seat
     match intent:
         case ResyncIntent():
-            await hub.send(socket, hub.snapshot(table, seat))
+            hub.send(connection, hub.snapshot(table, seat))
         case ChatIntent():
             if seat is None:
                 raise IllegalMove("Spectators cannot chat.", code="spectator")
             text = clean_text(intent.text, MAX_CHAT)
             if text:
-                name = table.seats[seat].name
-                await hub.broadcast(table, ChatMessage(seat=seat, name=name, text=text))
+                hub.chat(table, seat, text)
         case HintIntent():
             advice = await _live(table).hint(seat)
-            await hub.send(socket, HintMessage.of(advice))
+            hub.send(connection, HintMessage.of(advice))
         case ReviewIntent():
-            await hub.send(socket, ReviewMessage.of(await _live(table).review()))
+            hub.send(connection, ReviewMessage.of(await _live(table).review()))
         case RollIntent():
             keep = Keep.parse(intent.keep) if intent.keep.strip() else Keep.NONE
-            await _live(table).act(keep, _player(seat))
+            return (await _live(table).act(keep, _player(seat))).seq
         case ScoreIntent():
-            await _live(table).act(Score(Category.parse(intent.box)), _player(seat))
+            return (await _live(table).act(Score(Category.parse(intent.box)), _player(seat))).seq
         case _:
             assert_never(intent)
+    return table.live.committed_seq if table.live is not None else 0
 
 
 def _live(table: Table) -> LiveGame:
