@@ -26,7 +26,9 @@ import websockets
 
 SERVER = """
 import sys, uvicorn
+from yahtzee.web import hub
 from yahtzee.web.app import create_app
+hub.MAX_PER_ADDRESS = hub.MAX_PER_TABLE = 10**6  # every client is on loopback here
 app = create_app(sys.argv[1], bot_delay=float(sys.argv[3]), rate=1000, max_tables_per_client=10**6)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="error",
             ws_per_message_deflate=False)
@@ -65,7 +67,8 @@ async def player(
 ) -> None:
     """Act on our turn, measure each intent until its event comes back."""
     rng = random.Random(table)
-    async with websockets.connect(f"ws://{base}/ws/{table}?token={token}", max_size=2**20) as ws:
+    async with websockets.connect(f"ws://{base}/ws/{table}", max_size=2**20) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
         game = json.loads(await ws.recv())["game"]
         await ready.wait()  # every client is connected: measure the steady state
         done = 0

@@ -147,7 +147,8 @@ def play_web(db: str) -> None:
             timeout=30,
         ).json()
         table = created["table"]["id"]
-        with client(f"ws://{host}/ws/{table}?token={created['token']}") as ann:
+        with client(f"ws://{host}/ws/{table}") as ann:
+            ann.send_json({"v": 1, "type": "hello", "token": created["token"]})
             started = httpx.post(
                 f"{base}/api/tables/{table}/start",
                 headers={"Authorization": f"Bearer {created['token']}"},
