@@ -16,6 +16,8 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from tests.server_process import ROOT, START_TIMEOUT, free_port
 from yahtzee.cli import main
@@ -146,3 +148,16 @@ def test_x_forwarded_for_does_not_bypass_the_quota(tmp_path: Path) -> None:
         assert create_tables(base, spoofed) == [201] * len(spoofed)  # a trusted proxy's clients
         same = ["198.51.100.7"] * (MAX_TABLES_PER_CLIENT + 1)
         assert create_tables(base, same) == [201] * MAX_TABLES_PER_CLIENT + [403]
+
+
+def test_a_frame_over_the_protocols_limit_is_not_read(tmp_path: Path) -> None:
+    """uvicorn closes the connection (1009) instead of reading a big frame for the app."""
+    with serving(f"sqlite:///{tmp_path / 'c.db'}") as base:
+        with httpx.Client(base_url=base, timeout=30) as http:
+            table = http.post("/api/tables", json={"host": "Ann"}).json()["table"]["id"]
+        url = base.replace("http://", "ws://") + f"/ws/{table}"
+        with connect(url, open_timeout=10, close_timeout=5, max_size=None) as ws:
+            ws.send("x" * (MAX_MESSAGE_BYTES + 1))
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
