@@ -20,6 +20,16 @@ async def page() -> FileResponse:
     return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> FileResponse:
+    """The page's icon (a die) where browsers look for it first."""
+    return FileResponse(
+        STATIC / "favicon.svg",
+        media_type="image/svg+xml",
+        headers={"cache-control": "public, max-age=86400"},
+    )
+
+
 @router.get("/api/health")
 async def health(hub: HubDep) -> Health:
     return Health(solver="ready" if hub.solver_ready.is_set() else "warming")
