@@ -10,7 +10,8 @@ from tests.waiting import wait_until
 from yahtzee.store import Store, history
 
 TIMEOUT = 20_000  # ms: every Playwright wait and action, set on each context and passed to waits
-ONE_ROLL_LEFT = "document.getElementById('rolls-left').textContent.endsWith('1')"
+# Functions, not expressions: the page's Content-Security-Policy forbids eval.
+ONE_ROLL_LEFT = "() => document.getElementById('rolls-left').textContent.endsWith('1')"
 
 
 def open_page(browser: Any, url: str, size: tuple[int, int] = (1280, 800)) -> Any:
@@ -59,7 +60,7 @@ def take_turn(page: Any) -> None:
         page.wait_for_function(ONE_ROLL_LEFT, timeout=TIMEOUT)
     page.locator("#scorecard td button:enabled").first.click()
     page.wait_for_function(
-        "!document.getElementById('turn').textContent.includes('your turn') "
+        "() => !document.getElementById('turn').textContent.includes('your turn') "
         "|| document.getElementById('rolls-left').textContent === ''",
         timeout=TIMEOUT,
     )
@@ -152,7 +153,7 @@ def test_the_server_is_killed_and_the_game_goes_on(browser: Any, server: ServerP
     for _ in range(3):  # a few turns, then the server dies mid-game
         for page in (ann, bob):
             page.wait_for_function(
-                "document.getElementById('turn').textContent.includes('your turn')",
+                "() => document.getElementById('turn').textContent.includes('your turn')",
                 timeout=TIMEOUT,
             )
             take_turn(page)
