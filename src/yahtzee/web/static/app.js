@@ -532,8 +532,10 @@ function drawGame() {
   const roll = $("roll");
   roll.dataset.focus = "roll";
   const throwing = faces.length ? state.held.filter((h, i) => !h && faces[i]).length : 5;
-  roll.textContent = !game.dice ? "Roll the dice" : game.rolls_left === 0 ? "No rolls left" : throwing === 0 ? "Hold fewer to roll" : `Roll ${pluralDice(throwing)}`;
+  const waitingFor = game.phase === "playoff" ? `${who} throws` : `${who} plays`;
+  roll.textContent = !yours ? waitingFor : !game.dice ? "Roll the dice" : game.rolls_left === 0 ? "No rolls left" : throwing === 0 ? "Hold fewer to roll" : `Roll ${pluralDice(throwing)}`;
   roll.disabled = !mine || (!!game.dice && (game.rolls_left === 0 || throwing === 0));
+  roll.hidden = state.seat === null;  // spectators watch
   $("rolls-left").textContent = game.dice ? `Rolls left: ${game.rolls_left}` : "";
   $("rolls-left").className = "rolls-left";
   const hint = $("hint");
@@ -586,9 +588,16 @@ function drawHostTools() {
   }));
 }
 
-function cardTotalRow(label, cards, cls, pick) {
+function rowHeader(label, short) {
+  const cell = el("th", { scope: "row" });
+  if (short === label) cell.textContent = label;
+  else cell.append(el("span", { class: "long" }, label), el("span", { class: "short", "aria-hidden": "true" }, short));
+  return cell;
+}
+
+function cardTotalRow(label, short, cards, cls, pick) {
   const row = el("tr", { class: `total ${cls}` });
-  row.append(el("th", { scope: "row" }, label));
+  row.append(rowHeader(label, short));
   cards.forEach((card, seat) => {
     const cell = el("td", { class: playerClass(seat) });
     pick(card, cell);
@@ -604,7 +613,9 @@ function drawCard(table, mine, live) {
   game.players.forEach((name, seat) => {
     const cell = el("th", { scope: "col", class: `player ${playerClass(seat)}${live && seat === game.current ? " current" : ""}` });
     const info = state.lobby.seats[seat];
-    cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, name));
+    const bot = info && info.bot ? /^(.*) \(level (\d+)\)$/.exec(name) : null;
+    cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, bot ? bot[1] : name));
+    if (bot) cell.append(el("span", { class: "badge" }, `level ${bot[2]}`));
     if (seat === state.seat) cell.append(el("span", { class: "badge" }, "you"));
     else if (live && info && !info.bot && !info.connected) cell.append(el("span", { class: "badge away" }, "away"));
     head.append(cell);
@@ -614,21 +625,19 @@ function drawCard(table, mine, live) {
   const rows = [];
   BOXES.forEach(([key, label, short], index) => {
     if (index === 6) {
-      rows.push(cardTotalRow("Upper", game.cards, "upper", (card, cell) => {
+      rows.push(cardTotalRow("Upper", "Upper", game.cards, "upper", (card, cell) => {
         const sub = card.upper_subtotal;
         const bar = el("progress", { max: String(UPPER_BONUS_AT), value: String(Math.min(sub, UPPER_BONUS_AT)),
                                      "aria-label": `${game.players[game.cards.indexOf(card)]}: upper section ${sub} of ${UPPER_BONUS_AT}` });
         cell.append(el("span", { class: "sub" }, `${sub}/${UPPER_BONUS_AT}`), bar);
       }));
-      rows.push(cardTotalRow("Bonus", game.cards, "bonus", (card, cell) => {
+      rows.push(cardTotalRow("Bonus", "Bonus", game.cards, "bonus", (card, cell) => {
         cell.textContent = card.upper_bonus ? `+${card.upper_bonus}` : "";
         if (!card.upper_bonus) cell.append(el("span", { class: "visually-hidden" }, "none yet"));
       }));
     }
     const row = el("tr", { class: index < 6 ? "upper-box" : "lower-box" });
-    const name = el("th", { scope: "row" });
-    name.append(el("span", { class: "long" }, label), el("span", { class: "short", "aria-hidden": "true" }, short));
-    row.append(name);
+    row.append(rowHeader(label, short));
     game.cards.forEach((card, seat) => {
       const cell = el("td", { class: `${playerClass(seat)}${live && seat === game.current ? " current" : ""}` });
       const value = card.boxes[key];
@@ -656,8 +665,8 @@ function drawCard(table, mine, live) {
     });
     rows.push(row);
   });
-  rows.push(cardTotalRow("Yahtzee bonus", game.cards, "ybonus", (card, cell) => { cell.textContent = card.yahtzee_bonus ? `+${card.yahtzee_bonus}` : ""; }));
-  rows.push(cardTotalRow("Total", game.cards, "grand", (card, cell) => { cell.textContent = String(card.total); }));
+  rows.push(cardTotalRow("Yahtzee bonus", "Yz. bonus", game.cards, "ybonus", (card, cell) => { cell.textContent = card.yahtzee_bonus ? `+${card.yahtzee_bonus}` : ""; }));
+  rows.push(cardTotalRow("Total", "Total", game.cards, "grand", (card, cell) => { cell.textContent = String(card.total); }));
   table.tBodies[0].replaceChildren(...rows);
   table.classList.toggle("many", game.players.length > 4);
 }
