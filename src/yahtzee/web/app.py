@@ -185,6 +185,7 @@ def create_app(
         yield
         sweeping.cancel()
         warming.cancel()
+        hub.close()
         hub.lobby.close()
         if own:
             opened.close()
