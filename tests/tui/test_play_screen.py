@@ -14,7 +14,7 @@ from tests.tui.helpers import play_to_the_end, screen_name, settle
 from yahtzee import Category, Undone
 from yahtzee.store import Seat, Store
 from yahtzee.tui import YahtzeeApp
-from yahtzee.tui.widgets import BOX_KEYS, Die, ScoreCard, row_of
+from yahtzee.tui.widgets import BOX_KEYS, Die, ScoreCard, column_name, row_of
 
 Steps = Callable[[YahtzeeApp, Pilot[None]], Awaitable[None]]
 
@@ -294,3 +294,10 @@ def test_the_new_game_screen_can_allow_undo_between_players(tmp_path: Path) -> N
             assert app.session.game.cards[0][Category.CHANCE] is None
 
     asyncio.run(run())
+
+
+def test_a_bots_column_keeps_its_seat_and_level_when_cut() -> None:
+    assert column_name("Bot 3 (level 4)", 10) == "Bot 3 L4"
+    assert column_name("Bot 2 (level 3)", 8) == "Bot2 L3"
+    assert column_name("Alexandra", 10) == "Alexandra"
+    assert column_name("Maximiliana", 10) == "Maximilia"

@@ -6,6 +6,8 @@ player clicked.
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 from textual import events
 from textual.message import Message
@@ -126,14 +128,14 @@ class ScoreCard(DataTable[Text]):
             self.add_column("Box", key="box", width=BOX_WIDTH)
             width = player_width(game.players)
             for seat, name in enumerate(game.players):
-                self.add_column(name[: width - 1], key=f"p{seat}", width=width)
+                self.add_column(column_name(name, width), key=f"p{seat}", width=width)
         else:
             self.clear()
         current = game.current_player
         width = player_width(game.players)
         for seat, name in enumerate(game.players):  # the player to act: underlined
             style = "bold underline" if seat == current else "bold"
-            self.columns[ColumnKey(f"p{seat}")].label = Text(name[: width - 1], style=style)
+            self.columns[ColumnKey(f"p{seat}")].label = Text(column_name(name, width), style=style)
         options = {p.category: p for p in game.placements()}
         over = game.is_over
         for category in Category:
@@ -209,6 +211,19 @@ class ScoreCard(DataTable[Text]):
             event.stop()
             self.move_cursor(row=row, animate=False)
             self.action_select_cursor()
+
+
+_LEVEL = re.compile(r"\s*\(level (\d)\)$")
+
+
+def column_name(name: str, width: int) -> str:
+    """A player's name in a column ``width`` wide (a space kept): a bot's "(level 4)" as
+    "L4" when the whole name does not fit ("Bot 3 L4", "Bot3 L4"), then cut."""
+    if len(name) >= width:
+        name = _LEVEL.sub(r" L\1", name)
+    if len(name) >= width and name.startswith("Bot "):
+        name = "Bot" + name[4:]
+    return name[: width - 1]
 
 
 def row_of(category: Category) -> int:
