@@ -64,6 +64,18 @@ function remember(tableId, seat, token, name) {
   localStorage.setItem(`yahtzee:${tableId}`, JSON.stringify({ seat, token, name }));
 }
 function playerClass(seat) { return `p${seat % 8}`; }
+// A bot's name says its level ("Bot 3 (level 5)"): the page shows the level apart.
+const BOT_NAME = /^(.*) \(level (\d+)\)$/;
+function isBot(seat) { return !!(state.lobby && state.lobby.seats[seat] && state.lobby.seats[seat].bot); }
+function playerName(seat) {
+  const name = (state.game && state.game.players[seat]) || (state.lobby && state.lobby.seats[seat] && state.lobby.seats[seat].name) || "";
+  const bot = isBot(seat) ? BOT_NAME.exec(name) : null;
+  return bot ? bot[1] : name;
+}
+function levelOf(seat) {
+  const bot = isBot(seat) ? BOT_NAME.exec((state.lobby.seats[seat].name) || "") : null;
+  return bot ? Number(bot[2]) : null;
+}
 function botLevel(seat) { return Number((String(seat.bot || "").match(/(\d+)$/) || ["", "3"])[1]); }
 function pluralDice(n) { return n === 1 ? "1 die" : `${n} dice`; }
 async function api(path, body, token) {
@@ -376,8 +388,7 @@ function estimateDeadline(message) {
 
 function announce(event) {
   if (!event) return;
-  const names = state.game ? state.game.players : [];
-  const who = event.player === state.seat ? "You" : names[event.player] || "";
+  const who = event.player === state.seat ? "You" : playerName(event.player);
   if (event.type === "roll") say(`${who} rolled ${event.dice.split("").join(" ")}.`);
   if (event.type === "score") {
     const box = BOX_NAMES[event.category] || event.category.replaceAll("_", " ");
@@ -465,7 +476,7 @@ function drawTitle() {
 
 function seatName(s) {
   if (s.open) return "(waiting for a friend)";
-  return s.name || `Seat ${s.seat + 1}`;
+  return playerName(s.seat) || `Seat ${s.seat + 1}`;
 }
 
 function drawLobby() {
@@ -487,7 +498,7 @@ function drawLobby() {
     const what = [];
     if (s.seat === 0) what.push("host");
     if (s.seat === state.seat) what.push("you");
-    if (s.bot) what.push(/level/i.test(s.name || "") ? "bot" : `bot, level ${botLevel(s)}`);
+    if (s.bot) what.push(`bot, level ${levelOf(s.seat) || botLevel(s)}`);
     else if (!s.open) what.push(s.connected ? "here" : "away");
     item.append(avatar, who, el("span", { class: "what" }, what.join(", ")));
     return item;
@@ -511,7 +522,7 @@ function drawGame() {
   syncHeld(game);
   const mine = canAct();
   const yours = isMyTurn();
-  const who = game.players[game.current];
+  const who = playerName(game.current);
   $("turn").textContent = game.phase === "playoff"
     ? `Playoff: ${yours ? "your throw" : `${who} throws`}`
     : `Round ${game.round} of 13: ${yours ? "your turn" : `${who}'s turn`}`;
@@ -613,9 +624,9 @@ function drawCard(table, mine, live) {
   game.players.forEach((name, seat) => {
     const cell = el("th", { scope: "col", class: `player ${playerClass(seat)}${live && seat === game.current ? " current" : ""}` });
     const info = state.lobby.seats[seat];
-    const bot = info && info.bot ? /^(.*) \(level (\d+)\)$/.exec(name) : null;
-    cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, bot ? bot[1] : name));
-    if (bot) cell.append(el("span", { class: "badge" }, `level ${bot[2]}`));
+    const level = levelOf(seat);
+    cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, playerName(seat)));
+    if (level) cell.append(el("span", { class: "badge" }, `level ${level}`));
     if (seat === state.seat) cell.append(el("span", { class: "badge" }, "you"));
     else if (live && info && !info.bot && !info.connected) cell.append(el("span", { class: "badge away" }, "away"));
     head.append(cell);
@@ -658,7 +669,7 @@ function drawCard(table, mine, live) {
           };
           cell.append(button);
         } else {
-          cell.append(el("span", { class: "proposal", title: `${game.players[seat]} could score ${points} here` }, String(points)));
+          cell.append(el("span", { class: "proposal", title: `${playerName(seat)} could score ${points} here` }, String(points)));
         }
       }
       row.append(cell);
@@ -675,14 +686,16 @@ function drawOver() {
   showScreen("over");
   const game = state.game;
   const standings = game.standings || [];
-  const winners = standings.filter((s) => s.winner).map((s) => s.name);
+  const winners = standings.filter((s) => s.winner).map((s) => playerName(s.seat));
   $("turn").textContent = winners.length === 1 ? `Game over: ${winners[0]} wins` : winners.length ? `Game over: ${winners.join(" and ")} share the win` : "Game over";
   $("turn").className = "";
   $("timer").hidden = true;
   $("standings").replaceChildren(...standings.map((s) => {
     const item = el("li", { class: `standing ${playerClass(s.seat)}${s.winner ? " winner" : ""}` });
     item.append(el("span", { class: "place" }, `${s.place}.`), el("span", { class: "dot", "aria-hidden": "true" }),
-                el("span", { class: "name" }, s.name), el("span", { class: "total" }, String(s.total)));
+                el("span", { class: "name" }, playerName(s.seat)));
+    if (levelOf(s.seat)) item.lastChild.append(el("span", { class: "badge" }, `bot, level ${levelOf(s.seat)}`));
+    item.append(el("span", { class: "total" }, String(s.total)));
     if (s.winner) item.append(el("span", { class: "badge win" }, "winner"));
     return item;
   }));
@@ -698,7 +711,7 @@ function drawOver() {
     parts.push(yahtzees === 0 ? "no Yahtzee" : yahtzees === 1 ? "1 Yahtzee" : `${yahtzees} Yahtzees`);
     parts.push(card.upper_bonus ? "upper bonus made" : `upper ${card.upper_subtotal}/${UPPER_BONUS_AT}`);
     const item = el("li", { class: playerClass(seat) });
-    item.append(el("span", { class: "dot", "aria-hidden": "true" }), el("strong", {}, game.players[seat]), document.createTextNode(`: ${parts.join(", ")}`));
+    item.append(el("span", { class: "dot", "aria-hidden": "true" }), el("strong", {}, playerName(seat)), document.createTextNode(`: ${parts.join(", ")}`));
     return item;
   }));
   $("rematch").hidden = state.seat === null;
@@ -762,6 +775,8 @@ function addChatLine(message) {
 }
 function drawChatBox() {
   const spectator = state.seat === null;
+  const watching = state.spectators;
+  $("watchers").textContent = watching ? `${watching} watching` : "";
   $("chat-form").hidden = spectator;
   $("chat-note").hidden = !spectator;
   $("send").disabled = !state.online;
