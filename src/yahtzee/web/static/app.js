@@ -512,6 +512,8 @@ function drawLobby() {
   else note = isHost ? "Everyone is here: start the game when you are ready." : `Everyone is here: waiting for the host (${host}) to start the game.`;
   if (!isHost && open > 0) note += ` Then the host (${host}) starts the game.`;
   $("lobby-note").textContent = note;
+  const timer = lobby.turn_timer ? `${lobby.turn_timer} s a decision` : "no turn timer";
+  $("table-info").textContent = `Rules: ${lobby.rules}, ${lobby.hints_allowed ? "hints allowed" : "no hints"}, ${timer}.`;
   $("turn").textContent = open > 0 ? "Waiting for players" : isHost ? "Ready to start" : `Waiting for ${host} to start`;
   drawTimer();
 }
@@ -619,10 +621,12 @@ function cardTotalRow(label, short, cards, cls, pick) {
 
 function drawCard(table, mine, live) {
   const game = state.game;
+  // The player to move is marked during the game, the winners after it.
+  const marked = (seat) => (live ? seat === game.current : (game.winners || []).includes(seat));
   const head = el("tr");
   head.append(el("th", { scope: "col", class: "box-col" }, "Box"));
   game.players.forEach((name, seat) => {
-    const cell = el("th", { scope: "col", class: `player ${playerClass(seat)}${live && seat === game.current ? " current" : ""}` });
+    const cell = el("th", { scope: "col", class: `player ${playerClass(seat)}${marked(seat) ? " current" : ""}` });
     const info = state.lobby.seats[seat];
     const level = levelOf(seat);
     cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, playerName(seat)));
@@ -650,7 +654,7 @@ function drawCard(table, mine, live) {
     const row = el("tr", { class: index < 6 ? "upper-box" : "lower-box" });
     row.append(rowHeader(label, short));
     game.cards.forEach((card, seat) => {
-      const cell = el("td", { class: `${playerClass(seat)}${live && seat === game.current ? " current" : ""}` });
+      const cell = el("td", { class: `${playerClass(seat)}${marked(seat) ? " current" : ""}` });
       const value = card.boxes[key];
       const option = options[key];
       if (value !== null && value !== undefined) {
