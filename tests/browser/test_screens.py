@@ -140,6 +140,7 @@ def views(page: Any, each: Callable[[str, tuple[int, int], str], None]) -> None:
         for scheme in SCHEMES:
             page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
             page.evaluate("() => window.scrollTo(0, 0)")
+            page.mouse.move(0, size[1] - 1)  # no hover left from the last click
             page.wait_for_timeout(150)
             each(size_name, size, scheme)
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
