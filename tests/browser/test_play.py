@@ -54,6 +54,20 @@ def test_held_dice_survive_chat_presence_and_the_lobby(browser: Any, server: Ser
     assert held_faces == kept
 
 
+def test_a_double_click_on_roll_rolls_once(browser: Any, server: ServerProcess) -> None:
+    ann = open_page(browser, server.base)
+    create_table(ann)
+    start(ann)
+    # A person's double click: the first roll is back before the second click comes.
+    ann.click("#roll", click_count=2, delay=150)
+    wait_text(ann, "#rolls-left", "Rolls left: 2")
+    ann.click("#dice .die >> nth=0")
+    ann.click("#roll", click_count=2, delay=150)
+    wait_text(ann, "#rolls-left", "Rolls left: 1")
+    ann.wait_for_timeout(500)  # a second roll would have come back by now
+    assert text_of(ann, "#rolls-left") == "Rolls left: 1"
+
+
 def test_the_advisor_is_cleared_when_the_dice_change_and_never_shown_to_others(
     browser: Any, server: ServerProcess
 ) -> None:

@@ -809,9 +809,10 @@ function copyButton(button, input) {
 
 function wire() {
   buildDice();
-  $("roll").onclick = () => {
+  $("roll").onclick = (event) => {
     const game = state.game;
-    if (!game || !canAct()) return;
+    // The second click of a double click never rolls again, however fast the first came back.
+    if (!game || !canAct() || event.detail > 1) return;
     const faces = (game.dice || "").split("");
     const keep = game.dice ? faces.filter((_, i) => state.held[i]).join("") : "";
     act({ type: "roll", keep });
