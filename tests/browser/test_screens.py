@@ -131,6 +131,9 @@ def tour(browser: Any, base: str, visit: Visit, axe: Path | None) -> None:
         page.wait_for_selector("#review:not([hidden]) section", timeout=SLOW)
     visit("game-over", ann)
     visit("game-over-spectator", fan)
+    for page in (ann, bob, fan):  # the server's Content-Security-Policy refused nothing
+        refused = [line for line in page.console_lines if "Content Security Policy" in line]
+        assert not refused, refused
 
 
 def views(page: Any, each: Callable[[str, tuple[int, int], str], None]) -> None:
