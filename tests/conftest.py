@@ -21,6 +21,7 @@ _ISOLATED = tempfile.mkdtemp(prefix="yahtzee-tests-")
 os.environ["YAHTZEE_DATA_DIR"] = os.path.join(_ISOLATED, "data")
 os.environ.setdefault("YAHTZEE_CACHE_DIR", os.path.join(_ISOLATED, "cache"))
 os.environ.pop("YAHTZEE_DATABASE_URL", None)
+os.environ["YAHTZEE_NO_TABLE_BUILDS"] = "1"  # the win meter never builds its table aside in tests
 
 
 @pytest.fixture

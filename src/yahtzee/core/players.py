@@ -21,7 +21,7 @@ MAX_LEVEL = 5
 LEVELS = tuple(range(MIN_LEVEL, MAX_LEVEL + 1))
 DEFAULT_LEVEL = 3
 """The level a new computer opponent gets, and the stand-in when a turn timer runs out."""
-STRATEGY_KINDS = ("random", "greedy", "heuristic", "optimal")
+STRATEGY_KINDS = ("random", "greedy", "heuristic", "optimal", "winning")
 LEVEL = "level"
 
 _LEVEL_TEXT = re.compile(r"(?:level)?([0-9]+)")

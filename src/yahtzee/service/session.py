@@ -327,8 +327,16 @@ class GameSession:
         self._bots.pop(seat, None)
 
     def _choose(self, strategy: Strategy) -> Action:
+        from ..solver.strategies import RivalAware  # noqa: PLC0415
+
         situation = self.game.situation()
-        return Keep.NONE if situation is None else strategy.choose(situation)
+        if situation is None:
+            return Keep.NONE
+        if isinstance(strategy, RivalAware):
+            me = self.current
+            rivals = [card for seat, card in enumerate(self.game.cards) if seat != me]
+            return strategy.choose_against(situation, rivals)
+        return strategy.choose(situation)
 
     def _strategy(self, spec: BotSpec, seat: int) -> Strategy:
         from ..solver import strategy  # noqa: PLC0415 - numba loads with the first bot
@@ -336,6 +344,41 @@ class GameSession:
         self.solver()
         rng = random.Random(f"{self.seed}/{seat}") if self.seed is not None else None
         return strategy(spec, self.rules, rng)
+
+    # The win-chance meter ------------------------------------------------------------
+
+    def win_chances(self) -> list[float] | None:
+        """Each seat's chance to finish first if everyone plays for the most expected points
+        from here, ties shared; alone, the chance to beat the player's best finished score
+        under these rules (``None`` without one). ``None`` while the table that answers is
+        not loaded: it is then loaded (or built) in the background, see
+        :meth:`win_meter_progress`."""
+        from ..solver.curve_table import cached_table, table_loaded  # noqa: PLC0415
+        from ..solver.winning import beat_chance, request_tables, win_chances  # noqa: PLC0415
+
+        if not table_loaded("distribution", self.rules):
+            request_tables(self.rules, ("distribution",))
+            return None
+        table = cached_table("distribution", self.rules)
+        cards = self.game.cards
+        if len(cards) > 1:
+            return win_chances(cards, table)
+        best = self._best_score()
+        return None if best is None else [beat_chance(cards[0], best, table)]
+
+    def win_meter_progress(self) -> tuple[int, int] | None:
+        """``(done, total)`` while the meter's table is being built, else ``None``."""
+        from ..solver.winning import table_progress  # noqa: PLC0415
+
+        return table_progress(self.rules, "distribution")
+
+    def _best_score(self) -> int | None:
+        if self.store is None:
+            return None
+        from ..store.queries import stats  # noqa: PLC0415
+
+        mine = stats(self.store, self.seats[0].name, self.rules.name)
+        return mine[0].best if mine else None
 
     # Hints and the review ------------------------------------------------------------
 

@@ -10,16 +10,19 @@ from .planner import (
 from .simulate import Simulation, simulate
 from .solver import SOLVER_VERSION, Progress, Solver, cached_solver, solver_loaded
 from .strategies import STRATEGIES, Strategy, strategy
+from .target import ScoreDistribution, TargetSolver
 
 __all__ = [
     "SOLVER_VERSION",
     "STRATEGIES",
+    "ScoreDistribution",
     "Advice",
     "Option",
     "Progress",
     "Simulation",
     "Solver",
     "Strategy",
+    "TargetSolver",
     "TurnPlanner",
     "cached_solver",
     "compile_kernels_aside",

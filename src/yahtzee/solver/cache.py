@@ -55,13 +55,20 @@ def write_table(
         "shape": list(table.shape),
         "sha256": hashlib.sha256(payload).hexdigest(),
     }
+    write_atomic(path, header, [payload])
+
+
+def write_atomic(path: Path, header: dict[str, object], payload: list[bytes]) -> None:
+    """One line of JSON, then the payload's parts, written to a temporary file in the same
+    folder, fsynced, then renamed over ``path`` (a reader sees the old file or the new)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     _tidy(path)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(json.dumps(header).encode() + b"\n")
-            file.write(payload)
+            for part in payload:
+                file.write(part)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temp, path)
@@ -104,12 +111,13 @@ def _tidy(path: Path) -> None:
     """Remove what killed writers left behind (temporary files over an hour old) and tables
     of older solver versions for the same rules."""
     stale = time.time() - 3600
-    for leftover in path.parent.glob("table-*.tmp"):
+    kind = path.name.split("-", 1)[0]
+    for leftover in path.parent.glob(f"{kind}-*.tmp"):
         with contextlib.suppress(OSError):
             if leftover.stat().st_mtime < stale:
                 leftover.unlink()
     slug = path.name.split("-", 2)[-1]
-    for older in path.parent.glob(f"table-v*-{slug}"):
+    for older in path.parent.glob(f"{kind}-v*-{slug}"):
         if older != path:
             with contextlib.suppress(OSError):
                 older.unlink()

@@ -18,7 +18,7 @@ from typing import Literal
 
 _log = logging.getLogger(__name__)
 
-Kind = Literal["turn", "build", "simulate"]
+Kind = Literal["turn", "build", "simulate", "curves", "match"]
 TIMEOUT_S = 900
 CHILD_ENV = "YAHTZEE_COMPILING"  # set in the child: it compiles in place
 
@@ -31,16 +31,20 @@ _COMPILE: dict[Kind, str] = {
         "dtype=np.int32), reach_table(), np.zeros(TABLE_SHAPE), model(RuleSet.official()))"
     ),
     "simulate": "from yahtzee.solver import simulate; simulate(['optimal'], 1, 0)",
+    "curves": "from yahtzee.solver.winning import compile_curves; compile_curves()",
+    "match": "from yahtzee.solver.winning import compile_match; compile_match()",
 }
 
 
 def _dispatchers(kind: Kind) -> list[object]:
-    from . import kernel, policy  # noqa: PLC0415 - numba loads here
+    from . import curves, kernel, policy, win_kernel  # noqa: PLC0415 - numba loads here
 
     found: dict[Kind, list[object]] = {
         "turn": [policy.turn_tables, policy.option_values, policy.advise],
         "build": [kernel.build_layer],
         "simulate": [policy.simulate],
+        "curves": [curves.survival_layer, curves.pmf_layer, win_kernel.value_turn],
+        "match": [win_kernel.simulate_match],
     }
     return found[kind]
 

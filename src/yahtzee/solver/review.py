@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..core import Action, Game, GameStarted, Rolled, Score, Scored, Situation, Undone
+from ..core import (
+    Action,
+    Game,
+    GameStarted,
+    Rolled,
+    Score,
+    Scorecard,
+    Scored,
+    Situation,
+    Undone,
+)
 from ..core import state as machine
-from .advice import TIE, Advice, action_text
+from .advice import ACTIONS, TIE, Advice, action_text
 from .solver import cached_solver
 
 
@@ -23,6 +33,9 @@ class Decision:
     value: float
     best: Action
     best_value: float
+    win_swing: float | None = None
+    """In a game against others: the chance to finish first this decision gave up
+    against the best choice for winning (0 for it; ``None`` when not known)."""
 
     @property
     def loss(self) -> float:
@@ -58,6 +71,7 @@ def decisions(game: Game) -> Iterable[Decision]:
     opening = game.event_log[0]
     assert isinstance(opening, GameStarted)
     planner = cached_solver(game.rules)
+    swings = _win_swings(game)
     state = machine.start(opening)
     found: list[Decision] = []
     for event in game.event_log[1:]:
@@ -68,12 +82,37 @@ def decisions(game: Game) -> Iterable[Decision]:
             situation = Situation(turn.dice, turn.rolls_left, state.cards[turn.player])
             action: Action = event.keep if isinstance(event, Rolled) else Score(event.category)
             advice = Advice.from_options(situation, game.rules, planner.options(situation))
+            rivals = [c for p, c in enumerate(state.cards) if p != turn.player]
             found.append(Decision(
                 turn.player, turn.round, situation, action,
                 planner.action_value(situation, action), advice.best.action, advice.best.value,
+                swings(situation, rivals, action) if swings and rivals else None,
             ))  # fmt: skip
         state = machine.apply(state, event)
     return found
+
+
+def _win_swings(game: Game) -> Callable[[Situation, list[Scorecard], Action], float] | None:
+    """How a decision's chance to win compares with the best for winning, when the tables
+    that tell are loaded (a review never waits for them)."""
+    from .curve_table import table_loaded  # noqa: PLC0415
+    from .winning import WinningStrategy  # noqa: PLC0415
+
+    if len(game.players) < 2 or not all(
+        table_loaded(kind, game.rules) for kind in ("distribution", "target")
+    ):
+        return None
+    winning = WinningStrategy(game.rules)
+
+    def swing(situation: Situation, rivals: list[Scorecard], action: Action) -> float:
+        codes, values = winning.options(situation, rivals)
+        by_action = {ACTIONS[c]: v for c, v in zip(codes, values, strict=True)}
+        mine = by_action.get(action)
+        if mine is None:  # keeping all five dice: as good as standing on them
+            mine = max(v for a, v in by_action.items() if isinstance(a, Score))
+        return max(0.0, max(values) - mine)
+
+    return swing
 
 
 def review(game: Game, players: Iterable[int] | None = None) -> list[PlayerReview]:

@@ -9,8 +9,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core import ROUNDS, UPPER_BONUS_THRESHOLD, BotSpec, InvalidInput, RuleSet
+from ..core import (
+    ROUNDS,
+    UPPER_BONUS_THRESHOLD,
+    BotSpec,
+    Category,
+    InvalidInput,
+    RuleSet,
+    Scorecard,
+)
+from .curve_table import CurveTable, cached_table
 from .layout import LOG_WIDTH
+from .planner import state_of
 from .solver import TABLE_SHAPE, Progress, cached_solver
 from .strategies import LEVEL_TEMPERATURES, _heuristic, strategy_name
 from .tables import model
@@ -97,19 +107,28 @@ def simulate(
     rules: RuleSet | None = None,
     *,
     progress: Progress | None = None,
+    start: Scorecard | None = None,
+    tables: tuple[CurveTable, CurveTable] | None = None,
 ) -> Simulation:
     """Play ``games`` games with one seat per strategy (each seat plays its own card with
     its own dice; they compare totals at the end). ``progress`` hears of the solver's
-    build when a strategy needs a table that is not cached yet."""
+    build when a strategy needs a table that is not cached yet.
+
+    With a strategy that looks at the others (``winning``), or a ``start`` card for every
+    seat, the seats play turn by turn as in a real game (the first seat rotates from game
+    to game); ``tables`` are its ``distribution`` and ``target`` tables (by default the
+    cached ones, built on first use)."""
     rule_set = rules or RuleSet.official()
     if games < 1:
         raise InvalidInput("Simulate at least one game.")
     if not 0 <= seed < 2**31:
         raise InvalidInput("The seed is a whole number from 0 to 2147483647.")
+    names = [strategy_name(raw) for raw in strategies]
+    if "winning" in names or start is not None:
+        return _match(names, games, seed, rule_set, progress, start, tables)
     seats = []
     no_log = np.zeros((0, ROUNDS, LOG_WIDTH), dtype=np.int64)
-    for index, raw in enumerate(strategies):
-        name = strategy_name(raw)
+    for index, name in enumerate(names):
         table, temperature, uniform = _kernel_args(name, rule_set, progress)
         totals, uppers, yahtzees, bonuses = (np.zeros(games, dtype=np.int64) for _ in range(4))
         from . import policy  # noqa: PLC0415 - numba loads (and compiles) only to simulate
@@ -123,3 +142,55 @@ def simulate(
         )  # fmt: skip
         seats.append(SeatResult(name, totals, uppers, yahtzees, bonuses))
     return Simulation(rule_set, seed, tuple(seats))
+
+
+def _match(
+    names: list[str],
+    games: int,
+    seed: int,
+    rules: RuleSet,
+    progress: Progress | None,
+    start: Scorecard | None,
+    tables: tuple[CurveTable, CurveTable] | None,
+) -> Simulation:
+    from . import win_kernel  # noqa: PLC0415 - numba loads only to simulate
+    from .compiling import compile_aside  # noqa: PLC0415
+
+    n = len(names)
+    kinds, temperatures, uniform, seat_tables = [], [], [], []
+    for name in names:
+        if name == "winning":
+            kinds.append(win_kernel.WINNING)
+            temperatures.append(0.0)
+            uniform.append(False)
+            continue
+        table, temperature, plays_random = _kernel_args(name, rules, progress)
+        kinds.append(len(seat_tables))
+        seat_tables.append(table)
+        temperatures.append(temperature)
+        uniform.append(plays_random)
+    if "winning" in names:
+        distribution, target = tables or (
+            cached_table("distribution", rules, progress=progress),
+            cached_table("target", rules, progress=progress),
+        )
+    else:
+        distribution = target = CurveTable.blank(rules)
+    card = start or Scorecard.empty()
+    mask, yf, _ = state_of(card)
+    upper = sum(card.boxes[c] or 0 for c in Category.upper())
+    compile_aside("match")
+    out = [np.zeros((games, n), dtype=np.int64) for _ in range(4)]
+    win_kernel.simulate_match(
+        games, seed, 0, np.array(kinds, dtype=np.int64), np.array(temperatures),
+        np.array(uniform), np.stack(seat_tables or [np.zeros(TABLE_SHAPE)]), model(rules),
+        distribution.levels, distribution.start, distribution.lo, distribution.hi,
+        target.levels, target.start, target.lo, target.hi, distribution.cap,
+        np.array([mask, yf, upper, card.total], dtype=np.int64), *out,
+    )  # fmt: skip
+    totals, uppers, yahtzees, bonuses = out
+    seats = tuple(
+        SeatResult(name, totals[:, i], uppers[:, i], yahtzees[:, i], bonuses[:, i])
+        for i, name in enumerate(names)
+    )
+    return Simulation(rules, seed, seats)

@@ -6,7 +6,7 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +17,9 @@ from .cache import CorruptTable, read_table, table_path, write_table
 from .planner import TurnPlanner
 from .shipped import load_shipped
 from .tables import N_BOXES, N_MASKS, UPPER_CAP, model, reach_table
+
+if TYPE_CHECKING:
+    from .target import ScoreDistribution
 
 SOLVER_VERSION = 1
 TABLE_SHAPE = (N_MASKS, 2, UPPER_CAP + 1)
@@ -132,6 +135,16 @@ class Solver(TurnPlanner):
         """The expected final total from the start of a turn on ``card``, played optimally."""
         card = card or Scorecard.empty()
         return card.total + self.future(card)
+
+    def distribution(
+        self, card: Scorecard | None = None, *, progress: Progress | None = None
+    ) -> ScoreDistribution:
+        """The exact distribution of the final total from the start of a turn on ``card``
+        under this strategy (every state the card can reach; about a minute from an
+        empty card, whose answer is then cached on disk; less the fuller the card)."""
+        from .target import cached_distribution  # noqa: PLC0415
+
+        return cached_distribution(self, card or Scorecard.empty(), progress)
 
     def advise(
         self, card: Scorecard | Situation, dice: Dice | None = None, rolls_left: int = 0

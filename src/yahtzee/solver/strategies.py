@@ -9,6 +9,8 @@
   and full houses when they come. It also credits staying on pace for the upper bonus
   (three of each number), and plans each turn's re-rolls for those values.
 * ``optimal``: the exact solver; no strategy has a higher expected score.
+* ``winning``: against others, each decision maximises the chance to finish first
+  (:mod:`.winning`); alone, it plays as ``optimal``.
 
 Levels are for opponents: level 5 is ``optimal``. Levels 4 to 1 are the optimal player
 with human-sized mistakes. Each decision is a softmax draw over the options' exact values,
@@ -20,7 +22,7 @@ temperatures are 0.5, 1, 1.5 and 2.5 points, which average about 250, 234, 219 a
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Protocol, runtime_checkable
@@ -28,7 +30,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..core import LEVELS, UPPER_BONUS, Action, BotSpec, RuleSet, Situation
+from ..core import LEVELS, UPPER_BONUS, Action, BotSpec, RuleSet, Scorecard, Situation
 from .planner import TurnPlanner
 from .solver import TABLE_SHAPE, cached_solver
 from .tables import N_BOXES, N_MASKS, N_UPPER, UPPER_CAP
@@ -48,6 +50,15 @@ class Strategy(Protocol):
     name: str
 
     def choose(self, situation: Situation) -> Action: ...
+
+
+@runtime_checkable
+class RivalAware(Protocol):
+    """A strategy that also looks at the other players' cards (``winning``)."""
+
+    name: str
+
+    def choose_against(self, situation: Situation, rivals: Sequence[Scorecard]) -> Action: ...
 
 
 @dataclass
@@ -122,7 +133,14 @@ STRATEGIES: dict[str, Callable[[RuleSet, random.Random], Strategy]] = {
     "heuristic": _make("heuristic"),
     "optimal": _make("optimal"),
     **{f"level{n}": _make("optimal", t) for n, t in LEVEL_TEMPERATURES.items()},
+    "winning": lambda rules, _rng: _winning(rules),
 }
+
+
+def _winning(rules: RuleSet) -> Strategy:
+    from .winning import WinningStrategy  # noqa: PLC0415
+
+    return WinningStrategy(rules)
 
 
 def strategy(

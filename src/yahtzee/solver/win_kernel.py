@@ -1,0 +1,256 @@
+"""Compiled kernels of target and winning play (numba).
+
+A turn is solved as the expected-value turn is, on one lane, with other leaf values: a
+placement that leads to next state ``s'`` with a total of ``T'`` is worth
+
+    sum over x of w[x] * S(s', x - T')
+
+where ``S`` is the state's target curve (the best chance of at least ``n`` more points)
+and ``w`` weighs the totals to reach: a single target (``w`` = 1 at the target), or the
+best of the opponents' final totals (the ``winning`` strategy, ties counted half). The
+sum is read from a band of the curve and the prefix sums ``C`` of ``w``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ..core import ROLLS_PER_TURN
+from .curves import successors
+from .kernel import candidates, jit, jit_parallel
+from .layout import (
+    KEEP_CODE,
+    MAX_CANDIDATES,
+    MAX_OPTIONS,
+    N_MS,
+    N_ROWS,
+    NEG,
+    PACK_SUB_KEEPS,
+    TURN_SIZE,
+    YAHTZEE_BOX,
+)
+from .policy import (
+    _keep_means,
+    _sub_maxes,
+    game_seed,
+    pick,
+    placement_points,
+    solve_turn,
+    throw,
+    turn_options,
+)
+from .tables import MAX_SUB_KEEPS, N_BOXES, N_ROLLS, N_UPPER, ROLL_BASE, UPPER_CAP
+
+LEVELS = 65535.0
+WINNING = -1  # a seat's kind: this, or the index of the table it plays by
+MOST_TOTAL = 2100  # above any final total of any rule set
+MOST_ADD = 256  # above the most points one placement adds on top of its row's gain
+
+
+@jit
+def curve_dot(levels, start, lo, hi, idx, shift, w, C, xmax):
+    """``sum over 0 <= x < xmax of w[x] * S(idx, x - shift)``."""
+    a, b, s = lo[idx], hi[idx], start[idx]
+    k = min(max(a + shift, 0), xmax)
+    total = C[k]
+    x0 = max(a + shift, 0)
+    x1 = min(b + shift, xmax - 1)
+    acc = 0.0
+    base = s - shift - a
+    for x in range(x0, x1 + 1):
+        acc += w[x] * levels[base + x]
+    return total + acc / LEVELS
+
+
+@jit
+def value_turn(mask, yf, u, total, w, C, xmax, levels, start, lo, hi, m, succ, gain, Q, K1, K2,
+               rows, adds, cats):  # fmt: skip
+    """Solve one state's turn against the weights: ``Q[row, a]`` (leaf values, -1 where
+    not needed), ``K1`` and ``K2`` (keep values with one and two rolls left)."""
+    successors(mask, yf, u, m, succ, gain)
+    Q[:, :] = -1.0
+    A = K1
+    for r in range(N_ROLLS):
+        count = candidates(mask, yf, r, m, rows, adds, cats)
+        best = NEG
+        for i in range(count):
+            row, a = rows[i], int(adds[i])
+            v = Q[row, a]
+            if v < 0.0:
+                v = curve_dot(levels, start, lo, hi, succ[row], total + gain[row] + a, w, C, xmax)
+                Q[row, a] = v
+            best = max(best, v)
+        A[ROLL_BASE + r] = best
+    _keep_means(K1, m.packed)
+    K2[:] = K1
+    _sub_maxes(K2, m.packed)
+    _keep_means(K2, m.packed)
+
+
+@jit
+def value_options(mask, yf, r, rolls_left, m, Q, K1, K2, rows, adds, cats, codes, values):
+    """Every distinct option for roll ``r`` and its value, listed as
+    :func:`.policy.turn_options` lists them. Returns how many."""
+    count = candidates(mask, yf, r, m, rows, adds, cats)
+    for i in range(count):
+        codes[i] = cats[i]
+        values[i] = Q[rows[i], int(adds[i])]
+    if rolls_left > 0:
+        at = PACK_SUB_KEEPS + MAX_SUB_KEEPS * r
+        for j in range(MAX_SUB_KEEPS):
+            k = m.packed[at + j]
+            if k < 0:
+                break
+            codes[count] = KEEP_CODE + k
+            values[count] = K1[k] if rolls_left == 1 else K2[k]
+            count += 1
+    return count
+
+
+@jit
+def target_weights(target, w, C):
+    """Weights of a single target: ``w[target] = 1``. Returns ``xmax``."""
+    xmax = max(target, 0) + 1
+    w[:xmax] = 0.0
+    w[xmax - 1] = 1.0
+    C[0] = 0.0
+    for x in range(xmax):
+        C[x + 1] = C[x] + w[x]
+    return xmax
+
+
+@jit
+def rival_weights(me, n, masks, yfs, us, totals, levels, start, lo, hi, cap, cdf, w, C):
+    """Weights of the best of the other players' final totals under expected-value play
+    (each from its table curve; a full card's total is final): ``w[x]`` = the chance that
+    a final total of ``x`` ties it (counted half) or beats it by one point (half), so that
+    the sum against a curve is the chance to win, ties counted half. Returns ``xmax``."""
+    xmax = 1
+    for j in range(n):
+        if j != me:
+            xmax = max(xmax, totals[j] + cap + 3)
+    cdf[:xmax] = 1.0
+    for j in range(n):
+        if j == me:
+            continue
+        t = totals[j]
+        if masks[j] == (1 << N_BOXES) - 1:
+            for x in range(xmax):
+                if x < t:
+                    cdf[x] = 0.0
+            continue
+        idx = (masks[j] * 2 + yfs[j]) * (UPPER_CAP + 1) + us[j]
+        a, b, s = lo[idx], hi[idx], start[idx]
+        for x in range(xmax):  # P(final <= x) = 1 - S(x + 1 - t)
+            n_more = x + 1 - t
+            if n_more < a:
+                survive = 1.0
+            elif n_more > b:
+                survive = 0.0
+            else:
+                survive = levels[s + n_more - a] / LEVELS
+            cdf[x] *= 1.0 - survive
+    prev_p = 0.0
+    prev_cdf = 0.0
+    C[0] = 0.0
+    for x in range(xmax):
+        p = cdf[x] - prev_cdf
+        prev_cdf = cdf[x]
+        w[x] = 0.5 * (p + prev_p)
+        prev_p = p
+        C[x + 1] = C[x] + w[x]
+    return xmax
+
+
+@jit
+def apply(mask, yf, upper, total, r, c, m):
+    """Place roll ``r`` in box ``c``: the new (mask, yf, upper, total, bonus earned)."""
+    p, bonus = placement_points(mask, yf, r, c, m)
+    total += p + bonus
+    if c < N_UPPER:
+        if upper < m.cap <= upper + p:
+            total += int(m.upper_bonus)
+        upper += p
+    if c == YAHTZEE_BOX:
+        yf = 1 if p > 0 else 0
+    return mask | (1 << c), yf, upper, total, 1 if bonus > 0 else 0
+
+
+@jit_parallel
+def simulate_match(n_games, seed, stream, kinds, temperatures, uniform, tables, m, dl, ds, dlo, dhi,
+                   tl, ts, tlo, thi, cap, start, totals, uppers_out, yahtzees, bonuses):  # fmt: skip
+    """Play ``n_games`` games of ``n`` seats turn by turn (seat ``i`` plays by
+    ``kinds[i]``: ``WINNING``, or the index of the table it plays by, with its
+    temperature); the seat
+    that starts rotates from game to game; every seat starts on the card ``start``
+    (mask, yf, upper subtotal, total). ``totals[g, i]`` receives seat ``i``'s total, and
+    the others its upper subtotal, whether its Yahtzee box holds 50 and its bonuses."""
+    n = kinds.shape[0]
+    for g in prange(n_games):
+        np.random.seed(game_seed(seed, stream, g))
+        masks = np.full(n, start[0], dtype=np.int64)
+        yfs = np.full(n, start[1], dtype=np.int64)
+        uppers = np.full(n, start[2], dtype=np.int64)
+        us = np.full(n, min(start[2], UPPER_CAP), dtype=np.int64)
+        score = np.full(n, start[3], dtype=np.int64)
+        n_bonus = np.zeros(n, dtype=np.int64)
+        rounds = N_BOXES
+        for c in range(N_BOXES):
+            rounds -= start[0] >> c & 1
+        T = np.empty(TURN_SIZE)
+        R, K1, K2 = T[:N_ROWS], T[N_ROWS : N_ROWS + N_MS], T[N_ROWS + N_MS :]
+        Q = np.empty((N_ROWS, MOST_ADD))
+        succ = np.empty(N_ROWS, dtype=np.int64)
+        gain = np.empty(N_ROWS, dtype=np.int64)
+        rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
+        adds = np.empty(MAX_CANDIDATES)
+        cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
+        codes = np.empty(MAX_OPTIONS, dtype=np.int64)
+        values = np.zeros(MAX_OPTIONS)
+        size = MOST_TOTAL + cap + 8
+        cdf = np.empty(size)
+        w = np.empty(size)
+        C = np.empty(size + 1)
+        for _ in range(rounds):
+            for step in range(n):
+                i = (g + step) % n
+                mask, yf, u = masks[i], yfs[i], us[i]
+                kind = kinds[i]
+                if kind == WINNING:
+                    xmax = rival_weights(i, n, masks, yfs, us, score, dl, ds, dlo, dhi, cap, cdf,
+                                         w, C)  # fmt: skip
+                    value_turn(mask, yf, u, score[i], w, C, xmax, tl, ts, tlo, thi, m, succ,
+                               gain, Q, K1, K2, rows, adds, cats)  # fmt: skip
+                else:
+                    solve_turn(mask, yf, u, tables[kind], m.packed, m.joker, m.joker_bonus,
+                               m.cap, m.upper_bonus, R, K1, K2)  # fmt: skip
+                r = throw(0, m)
+                rolls_left = ROLLS_PER_TURN - 1
+                while True:
+                    if kind == WINNING:
+                        count = value_options(mask, yf, r, rolls_left, m, Q, K1, K2, rows, adds,
+                                              cats, codes, values)  # fmt: skip
+                        choice = pick(values, count, 0.0)
+                    else:
+                        count = turn_options(mask, yf, r, rolls_left, m.packed, m.joker,
+                                             m.joker_bonus, R, K1, K2, codes, values)  # fmt: skip
+                        if uniform[i]:
+                            choice = np.random.randint(0, count)
+                        else:
+                            choice = pick(values, count, temperatures[i])
+                    if codes[choice] < KEEP_CODE:
+                        break
+                    r = throw(codes[choice] - KEEP_CODE, m)
+                    rolls_left -= 1
+                mask, yf, upper, total, earned = apply(mask, yf, uppers[i], score[i], r, codes[choice],
+                                                  m)  # fmt: skip
+                masks[i], yfs[i], uppers[i], score[i] = mask, yf, upper, total
+                n_bonus[i] += earned
+                us[i] = min(upper, UPPER_CAP)
+        for i in range(n):
+            totals[g, i] = score[i]
+            uppers_out[g, i] = uppers[i]
+            yahtzees[g, i] = yfs[i]
+            bonuses[g, i] = n_bonus[i]
+

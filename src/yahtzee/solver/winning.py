@@ -1,0 +1,214 @@
+"""Playing to win: the chance of each player to win, and the ``winning`` strategy.
+
+* :func:`win_chances`: each player's chance to finish first if everyone plays the
+  expected-value-optimal way from here (ties shared), from the ``distribution`` table;
+* :class:`WinningStrategy`: each decision maximises the chance to finish ahead of the
+  best of the other players' final totals. The method (Holderied's "beat an opponent",
+  Pawlewicz's multi-player heuristic): the others' final totals are taken as independent
+  and distributed as under expected-value play from their current cards (the
+  ``distribution`` table), and the bot's own chance of reaching each total is its best
+  chance for that very total (the ``target`` table). The sum over totals of "chance the
+  best rival ends there" times "my best chance to beat it" is an upper bound of what one
+  policy can reach (each total gets its own best play), and the bot picks the option
+  with the highest such sum; re-deciding at every step keeps it close.
+
+Both tables are built on first use (minutes); until then the strategy plays the
+expected-value way and the meter is not shown.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core import Action, Category, Dice, RuleSet, Scorecard, Situation
+from .advice import ACTIONS, TIE
+from .curve_build import Kind
+from .curve_table import CurveTable, cached_table, table_loaded
+from .planner import state_of
+from .solver import cached_solver
+
+F64 = npt.NDArray[np.float64]
+_log = logging.getLogger(__name__)
+
+
+def final_pmf(card: Scorecard, table: CurveTable) -> F64:
+    """P(final total = t) for t from 0, everyone playing for expected points (a future
+    beyond the table's cap counts as the cap)."""
+    if card.is_complete:
+        pmf = np.zeros(card.total + 1)
+        pmf[-1] = 1.0
+        return pmf
+    survival = table.curve(card, table.cap + 2)
+    return np.concatenate((np.zeros(card.total), survival[:-1] - survival[1:]))
+
+
+def win_chances(cards: Sequence[Scorecard], table: CurveTable) -> list[float]:
+    """Each player's chance to finish first (a tie of k players gives each 1/k)."""
+    pmfs = [final_pmf(card, table) for card in cards]
+    size = max(len(p) for p in pmfs)
+    grid = np.zeros((len(cards), size))
+    for i, p in enumerate(pmfs):
+        grid[i, : len(p)] = p
+    below = np.cumsum(grid, axis=1) - grid  # P(F_j < x)
+    chances = []
+    for i in range(len(cards)):
+        # polynomial in z over the others: P(below x) + P(at x) z; a tie with k others
+        # shares the win k + 1 ways
+        poly = np.zeros((size, len(cards)))
+        poly[:, 0] = 1.0
+        for j in range(len(cards)):
+            if j == i:
+                continue
+            shifted = np.zeros_like(poly)
+            shifted[:, 1:] = poly[:, :-1] * grid[j][:, None]
+            poly = poly * below[j][:, None] + shifted
+        share = poly @ (1.0 / np.arange(1, len(cards) + 1))
+        chances.append(float(np.dot(grid[i], share)))
+    return chances
+
+
+def beat_chance(card: Scorecard, score: int, table: CurveTable) -> float:
+    """The chance to finish above ``score`` playing for expected points (solo: your best)."""
+    pmf = final_pmf(card, table)
+    return float(pmf[score + 1 :].sum()) if score + 1 < len(pmf) else 0.0
+
+
+# Tables, built aside ------------------------------------------------------------------
+
+_BUILDING: dict[tuple[Kind, str], tuple[int, int]] = {}
+_GUARD = threading.Lock()
+
+
+NO_BUILDS_ENV = "YAHTZEE_NO_TABLE_BUILDS"
+"""Set (to anything) to keep processes from building tables aside (the test suite)."""
+
+
+def request_tables(rules: RuleSet, kinds: Sequence[Kind] = ("distribution", "target")) -> None:
+    """Load (or build and cache) these tables in a background thread, once per process."""
+    if os.environ.get(NO_BUILDS_ENV):
+        return
+    wanted = [k for k in kinds if not table_loaded(k, rules)]
+    with _GUARD:
+        wanted = [k for k in wanted if (k, rules.scoring_key) not in _BUILDING]
+        for kind in wanted:
+            _BUILDING[kind, rules.scoring_key] = (0, 1)
+    if wanted:
+        threading.Thread(target=_load, args=(rules, wanted), daemon=True).start()
+
+
+def _load(rules: RuleSet, kinds: list[Kind]) -> None:
+    for kind in kinds:
+        key = (kind, rules.scoring_key)
+
+        def progress(done: int, total: int, key: tuple[Kind, str] = key) -> None:
+            _BUILDING[key] = (done, total)
+
+        try:
+            cached_table(kind, rules, progress=progress)
+        except Exception:
+            _log.exception("could not build the %s table", kind)
+
+
+def table_progress(rules: RuleSet, kind: Kind) -> tuple[int, int] | None:
+    """``(done, total)`` layers while a table is being built; ``None`` when loaded or not
+    asked for."""
+    if table_loaded(kind, rules):
+        return None
+    return _BUILDING.get((kind, rules.scoring_key))
+
+
+# The strategy -------------------------------------------------------------------------
+
+
+@dataclass
+class WinningStrategy:
+    """Plays each decision for the best chance to finish first (see the module's notes)."""
+
+    rules: RuleSet
+    name: str = "winning"
+    _turn: tuple[object, tuple[list[int], list[float]]] | None = field(default=None, repr=False)
+
+    def choose(self, situation: Situation) -> Action:
+        """Alone, there is nobody to beat: the expected-value choice."""
+        return cached_solver(self.rules).choose(situation)
+
+    def choose_against(self, situation: Situation, rivals: Sequence[Scorecard]) -> Action:
+        if not rivals:
+            return self.choose(situation)
+        if not (table_loaded("distribution", self.rules) and table_loaded("target", self.rules)):
+            request_tables(self.rules)
+            return self.choose(situation)
+        codes, values = self.options(situation, rivals)
+        best = 0
+        for i in range(1, len(values)):
+            if values[i] > values[best] + TIE:
+                best = i
+        return ACTIONS[codes[best]]
+
+    def options(
+        self, situation: Situation, rivals: Sequence[Scorecard]
+    ) -> tuple[list[int], list[float]]:
+        """Every option's code and its chance to win (see :mod:`.win_kernel`)."""
+        from .target import target_options  # noqa: PLC0415
+
+        distribution = cached_table("distribution", self.rules)
+        target = cached_table("target", self.rules)
+        w, weights, xmax = rival_weights(situation.card, rivals, distribution)
+        return target_options(target, situation, w, weights, xmax)
+
+
+def rival_weights(
+    card: Scorecard, rivals: Sequence[Scorecard], table: CurveTable
+) -> tuple[F64, F64, int]:
+    """The weights of the best rival's final total (see :func:`.win_kernel.rival_weights`)."""
+    from . import win_kernel as k  # noqa: PLC0415
+
+    cards = [card, *rivals]
+    states = [state_of(c) for c in cards]
+    masks = np.array([s[0] for s in states], dtype=np.int64)
+    yfs = np.array([s[1] for s in states], dtype=np.int64)
+    us = np.array([s[2] for s in states], dtype=np.int64)
+    totals = np.array([c.total for c in cards], dtype=np.int64)
+    size = int(totals.max()) + table.cap + 8
+    cdf, w, weights = np.empty(size), np.empty(size), np.empty(size + 1)
+    xmax = k.rival_weights(0, len(cards), masks, yfs, us, totals, table.levels, table.start,
+                           table.lo, table.hi, table.cap, cdf, w, weights)  # fmt: skip
+    return w, weights, int(xmax)
+
+
+def late_card() -> Scorecard:
+    """A card with only Aces, the Yahtzee box and Chance open (the late-game tests and the
+    compiling use tables of the states it can reach)."""
+    boxes = tuple(None if c in LATE_OPEN else 0 for c in Category)
+    return Scorecard(boxes)
+
+
+LATE_OPEN = (Category.ONES, Category.YAHTZEE, Category.CHANCE)
+
+
+def compile_curves() -> None:
+    """Compile the curve kernels (on the tables of a late card: a second)."""
+    from .curve_table import build  # noqa: PLC0415
+    from .target import TargetSolver  # noqa: PLC0415
+
+    rules, card = RuleSet.official(), late_card()
+    build("distribution", rules, base_mask=state_of(card)[0])
+    target = build("target", rules, base_mask=state_of(card)[0])
+    TargetSolver(rules, target).advise(card, Dice((1, 2, 3, 4, 5)), 2, target=10)
+
+
+def compile_match() -> None:
+    from .curve_table import build  # noqa: PLC0415
+    from .simulate import simulate  # noqa: PLC0415
+
+    rules, card = RuleSet.official(), late_card()
+    mask = state_of(card)[0]
+    tables = (build("distribution", rules, base_mask=mask), build("target", rules, base_mask=mask))
+    simulate(["winning", "optimal"], 1, 0, start=card, tables=tables)
