@@ -79,7 +79,7 @@ def test_the_desktop_puts_the_card_beside_the_dice_and_the_advisor(
     # Proposals are outlined, filled boxes are not; a bar per player for the upper bonus.
     proposal = page.locator("#scorecard .propose").first
     assert proposal.evaluate("(e) => getComputedStyle(e).borderTopStyle") == "dashed"
-    assert page.locator("#scorecard progress").count() == 4
+    assert page.locator("#scorecard tr.upper progress").count() == 4
     colours = page.locator("#scorecard th.player").evaluate_all(
         "(cells) => cells.map((c) => getComputedStyle(c).borderTopColor)"
     )
@@ -210,6 +210,7 @@ def joker_state() -> dict[str, Any]:
     ]
     return {
         "v": 1, "type": "state", "seq": 9, "chat": [], "turn_deadline": None, "spectators": 0,
+        "win_chances": None, "meter_progress": None, "upper_bonus_threshold": 63,
         "table": {"id": "t1", "rules": "official", "hints_allowed": True, "turn_timer": None,
                   "status": "playing", "seats": seats},
         "you": {"seat": 0, "role": "player"},

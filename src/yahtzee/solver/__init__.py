@@ -15,10 +15,10 @@ from .target import ScoreDistribution, TargetSolver
 __all__ = [
     "SOLVER_VERSION",
     "STRATEGIES",
-    "ScoreDistribution",
     "Advice",
     "Option",
     "Progress",
+    "ScoreDistribution",
     "Simulation",
     "Solver",
     "Strategy",

@@ -42,7 +42,7 @@ Progress = Callable[[int, int], None]
 class Band:
     """One layer's float curves as bands, indexed by state (``start`` into ``values``)."""
 
-    values: npt.NDArray[np.floating]  # type: ignore[type-arg]
+    values: npt.NDArray[np.floating]
     start: I64
     lo: I32
     hi: I32
@@ -54,7 +54,7 @@ class Layer:
 
     states: I64  # [n, 3] mask, yf, u
     index: I64  # [n]
-    curves: npt.NDArray[np.floating]  # type: ignore[type-arg]  # [n, width], S(n)
+    curves: npt.NDArray[np.floating]  # [n, width], S(n)
     widths: I64
 
 
@@ -96,7 +96,7 @@ def most_points(states: I64, m: Model) -> I64:
     n_open = open_.sum(axis=1)
     yahtzee_open = (mask & YAHTZEE_BIT) == 0
     bonus_turns = np.where(yahtzee_open, n_open - 1, np.where(yf == 1, n_open, 0))
-    return total + m.joker_bonus * np.maximum(bonus_turns, 0)
+    return np.asarray(total + m.joker_bonus * np.maximum(bonus_turns, 0), dtype=np.int64)
 
 
 def pad_for(m: Model) -> int:
@@ -104,7 +104,7 @@ def pad_for(m: Model) -> int:
     return max(box_maxima(m)) + m.joker_bonus + 1
 
 
-def _bands(curves: npt.NDArray[np.floating], eps: float) -> tuple[I64, I64]:  # type: ignore[type-arg]
+def _bands(curves: npt.NDArray[np.floating], eps: float) -> tuple[I64, I64]:
     """Per row: the first point where the curve drops below 1 - eps (from 1 on) and the
     last where it is above eps; outside, it is taken as 1 and 0."""
     width = curves.shape[1]
@@ -157,7 +157,7 @@ def build_layers(
     layers = range(N_BOXES, first - 1, -1)
     if progress:
         progress(0, len(layers))
-    prev = np.zeros(1, dtype=dtype)
+    prev: npt.NDArray[np.floating] = np.zeros(1, dtype=dtype)
     for done, filled in enumerate(layers, start=1):
         states = layer_states(filled, base_mask)
         index = (states[:, 0] * 2 + states[:, 1]) * (UPPER_CAP + 1) + states[:, 2]
@@ -168,7 +168,7 @@ def build_layers(
         layer_lo, layer_hi, layer_start, used = [], [], [], 0
         for at in range(0, len(states), CHUNK):
             chunk, idx, w = states[at : at + CHUNK], index[at : at + CHUNK], widths[at : at + CHUNK]
-            out = np.zeros((len(chunk), int(w.max())), dtype=dtype)
+            out: npt.NDArray[np.floating] = np.zeros((len(chunk), int(w.max())), dtype=dtype)
             if filled == N_BOXES:
                 out[:, 0] = 1.0
             elif kind == "target":
@@ -194,7 +194,9 @@ def build_layers(
             progress(done, len(layers))
 
 
-def _survival_of(pmf: F64, widths: I64, cap: int | None) -> F64:
+def _survival_of(
+    pmf: npt.NDArray[np.floating], widths: I64, cap: int | None
+) -> npt.NDArray[np.floating]:
     """``S(n) = P(at least n)`` of each row of point probabilities; in a row cut at the
     cap, the mass left out counts as its last point."""
     tail = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]

@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import subprocess
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,7 +63,8 @@ class CurveTable:
     def blank(cls, rules: RuleSet) -> CurveTable:
         """A table of nothing (for kernels that take one and will not read it)."""
         zeros = np.zeros(N_STATES, dtype=np.int16)
-        return cls("target", rules, TABLE_CAP, np.zeros(1, np.uint16), np.zeros(N_STATES, np.int64), zeros, zeros)
+        start = np.zeros(N_STATES, dtype=np.int64)
+        return cls("target", rules, TABLE_CAP, np.zeros(1, np.uint16), start, zeros, zeros)
 
     @staticmethod
     def index(card: Scorecard) -> int:
@@ -201,6 +204,43 @@ def load(
     except OSError as error:
         _log.warning("cannot cache the %s table (%s); it is kept in memory", kind, error)
     return table
+
+
+def build_aside(kind: Kind, rules: RuleSet, progress: Progress | None = None) -> bool:
+    """Build and cache the table in a child process at a low priority, so that the
+    process that asks (a screen, a server) stays responsive; ``progress`` hears the
+    child's layers. Returns whether the child built it (the caller then loads it)."""
+    if rules.name not in RuleSet.names() or RuleSet.named(rules.name) != rules:
+        return False
+    code = (
+        "import os; os.nice(10); from yahtzee.solver.curve_table import build_child; "
+        f"build_child({kind!r}, {rules.name!r})"
+    )
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+    except OSError as error:
+        _log.warning("cannot build the %s table aside: %s", kind, error)
+        return False
+    assert child.stdout is not None
+    for line in child.stdout:
+        words = line.split()
+        if progress and len(words) == 3 and words[0] == "progress":  # noqa: PLR2004
+            progress(int(words[1]), int(words[2]))
+    return child.wait() == 0
+
+
+def build_child(kind: Kind, name: str) -> None:
+    """The child of :func:`build_aside`: builds, caches and reports progress on stdout."""
+
+    def report(done: int, total: int) -> None:
+        print("progress", done, total, flush=True)
+
+    load(kind, RuleSet.named(name), progress=report)
 
 
 _LOADED: dict[tuple[Kind, str], CurveTable] = {}

@@ -98,7 +98,7 @@ def _win_swings(game: Game) -> Callable[[Situation, list[Scorecard], Action], fl
     from .curve_table import table_loaded  # noqa: PLC0415
     from .winning import WinningStrategy  # noqa: PLC0415
 
-    if len(game.players) < 2 or not all(
+    if len(game.players) == 1 or not all(
         table_loaded(kind, game.rules) for kind in ("distribution", "target")
     ):
         return None

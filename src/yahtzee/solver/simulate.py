@@ -144,7 +144,7 @@ def simulate(
     return Simulation(rule_set, seed, tuple(seats))
 
 
-def _match(
+def _match(  # noqa: PLR0917 - the arguments of simulate, passed on
     names: list[str],
     games: int,
     seed: int,
@@ -157,7 +157,10 @@ def _match(
     from .compiling import compile_aside  # noqa: PLC0415
 
     n = len(names)
-    kinds, temperatures, uniform, seat_tables = [], [], [], []
+    kinds: list[int] = []
+    temperatures: list[float] = []
+    uniform: list[bool] = []
+    seat_tables: list[npt.NDArray[np.float64]] = []
     for name in names:
         if name == "winning":
             kinds.append(win_kernel.WINNING)

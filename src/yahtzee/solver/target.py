@@ -56,7 +56,7 @@ class ScoreDistribution:
         if not 0.0 <= q <= 1.0:
             raise InvalidInput(f"A quantile is between 0 and 1, not {q}.")
         cdf = self._cdf.tolist()
-        return min(bisect.bisect_left(cdf, q - 1e-12), len(cdf) - 1)
+        return min(bisect.bisect_left(cdf, max(q - 1e-12, 1e-15)), len(cdf) - 1)
 
     def at_least(self, total: int) -> float:
         """P(final total >= ``total``)."""
@@ -138,9 +138,7 @@ class TargetSolver:
         self.table = table
 
     @classmethod
-    def build(
-        cls, rules: RuleSet | str | None = None, *, progress: Progress | None = None
-    ) -> Self:
+    def build(cls, rules: RuleSet | str | None = None, *, progress: Progress | None = None) -> Self:
         rule_set = _rules(rules)
         return cls(rule_set, build("target", rule_set, progress=progress))
 

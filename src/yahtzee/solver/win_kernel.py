@@ -178,8 +178,9 @@ def apply(mask, yf, upper, total, r, c, m):
 
 
 @jit_parallel
-def simulate_match(n_games, seed, stream, kinds, temperatures, uniform, tables, m, dl, ds, dlo, dhi,
-                   tl, ts, tlo, thi, cap, start, totals, uppers_out, yahtzees, bonuses):  # fmt: skip
+def simulate_match(n_games, seed, stream, kinds, temperatures, uniform, tables, m, dl, ds, dlo,
+                   dhi, tl, ts, tlo, thi, cap, start, totals, uppers_out, yahtzees,
+                   bonuses):  # fmt: skip
     """Play ``n_games`` games of ``n`` seats turn by turn (seat ``i`` plays by
     ``kinds[i]``: ``WINNING``, or the index of the table it plays by, with its
     temperature); the seat
@@ -243,8 +244,8 @@ def simulate_match(n_games, seed, stream, kinds, temperatures, uniform, tables, 
                         break
                     r = throw(codes[choice] - KEEP_CODE, m)
                     rolls_left -= 1
-                mask, yf, upper, total, earned = apply(mask, yf, uppers[i], score[i], r, codes[choice],
-                                                  m)  # fmt: skip
+                c = codes[choice]
+                mask, yf, upper, total, earned = apply(mask, yf, uppers[i], score[i], r, c, m)
                 masks[i], yfs[i], uppers[i], score[i] = mask, yf, upper, total
                 n_bonus[i] += earned
                 us[i] = min(upper, UPPER_CAP)
@@ -253,4 +254,3 @@ def simulate_match(n_games, seed, stream, kinds, temperatures, uniform, tables, 
             uppers_out[g, i] = uppers[i]
             yahtzees[g, i] = yfs[i]
             bonuses[g, i] = n_bonus[i]
-

@@ -30,7 +30,7 @@ import numpy.typing as npt
 from ..core import Action, Category, Dice, RuleSet, Scorecard, Situation
 from .advice import ACTIONS, TIE
 from .curve_build import Kind
-from .curve_table import CurveTable, cached_table, table_loaded
+from .curve_table import CurveTable, build_aside, cached_table, table_loaded
 from .planner import state_of
 from .solver import cached_solver
 
@@ -111,17 +111,19 @@ def _load(rules: RuleSet, kinds: list[Kind]) -> None:
             _BUILDING[key] = (done, total)
 
         try:
+            if not CurveTable.path_for(kind, rules).exists():
+                build_aside(kind, rules, progress)
             cached_table(kind, rules, progress=progress)
         except Exception:
             _log.exception("could not build the %s table", kind)
+        finally:
+            _BUILDING.pop(key, None)
 
 
 def table_progress(rules: RuleSet, kind: Kind) -> tuple[int, int] | None:
     """``(done, total)`` layers while a table is being built; ``None`` when loaded or not
     asked for."""
-    if table_loaded(kind, rules):
-        return None
-    return _BUILDING.get((kind, rules.scoring_key))
+    return None if table_loaded(kind, rules) else _BUILDING.get((kind, rules.scoring_key))
 
 
 # The strategy -------------------------------------------------------------------------
@@ -133,7 +135,9 @@ class WinningStrategy:
 
     rules: RuleSet
     name: str = "winning"
-    _turn: tuple[object, tuple[list[int], list[float]]] | None = field(default=None, repr=False)
+    tables: tuple[CurveTable, CurveTable] | None = field(default=None, repr=False)
+    """The ``distribution`` and ``target`` tables (by default the process's, built aside
+    on first use)."""
 
     def choose(self, situation: Situation) -> Action:
         """Alone, there is nobody to beat: the expected-value choice."""
@@ -142,7 +146,8 @@ class WinningStrategy:
     def choose_against(self, situation: Situation, rivals: Sequence[Scorecard]) -> Action:
         if not rivals:
             return self.choose(situation)
-        if not (table_loaded("distribution", self.rules) and table_loaded("target", self.rules)):
+        ready = table_loaded("distribution", self.rules) and table_loaded("target", self.rules)
+        if self.tables is None and not ready:
             request_tables(self.rules)
             return self.choose(situation)
         codes, values = self.options(situation, rivals)
@@ -158,8 +163,10 @@ class WinningStrategy:
         """Every option's code and its chance to win (see :mod:`.win_kernel`)."""
         from .target import target_options  # noqa: PLC0415
 
-        distribution = cached_table("distribution", self.rules)
-        target = cached_table("target", self.rules)
+        distribution, target = self.tables or (
+            cached_table("distribution", self.rules),
+            cached_table("target", self.rules),
+        )
         w, weights, xmax = rival_weights(situation.card, rivals, distribution)
         return target_options(target, situation, w, weights, xmax)
 

@@ -7,16 +7,25 @@ connection's own queue (:class:`~.connection.Connection`), so a move is publishe
 yielding, inside or outside any lock. Someone coming or going sends a small ``presence``
 message (at most one per table every :attr:`Hub.presence_interval` seconds), never the
 full state to everyone.
+
+The win-chance meter is read from the game session in a worker thread, under the live
+game's lock (so that it is the committed game's), after each placement and when someone
+connects; each change goes out as a ``meter`` message. While the meter's table is being
+prepared its progress is looked at every :attr:`Hub.meter_interval` seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 from collections import Counter, OrderedDict, deque
+from contextlib import suppress
+from dataclasses import dataclass
 from typing import Final
 
-from ..service import Lobby, Move, Table, warm_up
+from ..core import Scorecard
+from ..service import GameSession, Lobby, Move, Table, warm_up
 from ..store import Store
 from .connection import CLOSE_SEAT_GONE, Answers, Connection, RateLimit
 from .models import (
@@ -25,11 +34,14 @@ from .models import (
     GameView,
     LobbyMessage,
     LobbyView,
+    MeterMessage,
     Outbound,
     PresenceMessage,
     StateMessage,
     You,
 )
+
+log = logging.getLogger("yahtzee.web")
 
 RATE_PER_SECOND: Final = 10.0
 RATE_BURST: Final = 20.0
@@ -43,6 +55,39 @@ CHAT_KEPT: Final = 50
 BUCKETS_KEPT: Final = 4096
 SEATS_ANSWERED: Final = 4096
 """Seats whose recent intent ids are remembered (the least recently used are forgotten)."""
+METER_INTERVAL: Final = 1.0
+"""Seconds between looks at the win meter's table while it is being prepared."""
+METER_STALL: Final = 300.0
+"""A preparation whose progress has not moved for this long is no longer watched (the next
+placement or connection looks again)."""
+
+Progress = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Meter:
+    """A table's win-chance meter as last read, and the cards it was read for."""
+
+    cards: tuple[Scorecard, ...]
+    chances: list[float] | None
+    progress: Progress | None
+
+    @property
+    def settled(self) -> bool:
+        """Read for good (nothing is being prepared): the same cards give the same meter."""
+        return self.progress is None
+
+
+def read_meter(session: GameSession) -> tuple[list[float] | None, Progress | None]:
+    """The session's win chances, or the progress of their table (a worker thread's job:
+    it may ask the store for the player's best score)."""
+    chances = session.win_chances()
+    if chances is not None:
+        return chances, None
+    progress = session.win_meter_progress()
+    if progress is None:  # it may have become ready in between
+        chances = session.win_chances()
+    return chances, progress
 
 
 class Hub:
@@ -82,6 +127,11 @@ class Hub:
         self._answers: OrderedDict[tuple[str, int], Answers] = OrderedDict()
         self._presence_due: dict[str, asyncio.TimerHandle] = {}
         self._presence_sent: dict[str, float] = {}
+        self.meter_interval = METER_INTERVAL
+        self.meter_stall = METER_STALL
+        self._meters: dict[str, Meter] = {}
+        self._meter_tasks: dict[str, asyncio.Task[None]] = {}
+        self._meter_wake: dict[str, asyncio.Event] = {}
 
     async def warm_up(self) -> None:
         """Get the solver ready while the server already answers: the official table
@@ -188,6 +238,10 @@ class Hub:
         """The full state as committed: a move still being saved is not in it."""
         live = table.live
         game = live.committed_game() if live is not None else None
+        meter = self._meters.get(table.id)
+        current = meter is not None and game is not None and meter.cards == game.cards
+        if game is not None and self._meter_due(table.id, game.cards, over=game.is_over):
+            self.refresh_meter(table)  # what it finds follows in a meter message
         return StateMessage(
             seq=live.committed_seq if live is not None else 0,
             table=self.lobby_view(table),
@@ -196,6 +250,8 @@ class Hub:
             chat=list(self.chats.get(table.id, ())),
             turn_deadline=live.deadline if live is not None else None,
             spectators=self.spectators(table.id),
+            win_chances=meter.chances if meter is not None and current else None,
+            meter_progress=meter.progress if meter is not None else None,
         )
 
     # Sending (never waits) -----------------------------------------------------------
@@ -242,6 +298,7 @@ class Hub:
                 connection.close(1000, "the table has ended")
         if gone:
             self.chats.pop(table.id, None)
+            self._forget_meter(table.id)
 
     async def publish(self, table: Table, move: Move) -> None:
         """A committed move: each of its events, with the state after the move. Never
@@ -253,6 +310,98 @@ class Hub:
         first = move.seq - len(move.events) + 1
         for offset, event in enumerate(move.events):
             self.broadcast(table.id, EventMessage.of(first + offset, event, view, deadline))
+        game = live.session.game
+        if self._meter_due(table.id, game.cards, over=game.is_over):
+            self.refresh_meter(table)  # a game over: its watchers are told the meter ends
+        if game.is_over and not self.connections.get(table.id):
+            self._meters.pop(table.id, None)
+
+    # The win-chance meter ------------------------------------------------------------
+
+    def _meter_due(self, table_id: str, cards: tuple[Scorecard, ...], *, over: bool) -> bool:
+        """Whether the meter is to be read (again) for these cards: it was not read for
+        them, or its table is still being prepared; a game over drops the last meter."""
+        meter = self._meters.get(table_id)
+        if meter is None:
+            return not over
+        return not meter.settled or meter.cards != cards
+
+    def refresh_meter(self, table: Table) -> None:
+        """Read the table's meter again soon (never waits): a change is broadcast. Only
+        for a game in play that someone watches."""
+        if table.live is None or not self.connections.get(table.id):
+            return
+        wake = self._meter_wake.get(table.id)
+        if wake is None:
+            wake = self._meter_wake[table.id] = asyncio.Event()
+        wake.set()
+        running = self._meter_tasks.get(table.id)
+        if running is None or running.done():
+            self._meter_tasks[table.id] = asyncio.create_task(self._watch_meter(table, wake))
+
+    async def _watch_meter(self, table: Table, wake: asyncio.Event) -> None:
+        """Read the meter until it is settled, then once more for each wake-up; while its
+        table is being prepared, every :attr:`meter_interval` seconds (until the progress
+        stalls for :attr:`meter_stall` seconds or nobody watches)."""
+        loop = asyncio.get_running_loop()
+        moved_at, last = loop.time(), None
+        try:
+            while wake.is_set():
+                wake.clear()
+                meter = await self._read_meter(table)
+                if meter is None or meter.settled or not self.connections.get(table.id):
+                    continue  # done, unless woken meanwhile
+                if meter.progress != last:
+                    moved_at, last = loop.time(), meter.progress
+                elif loop.time() - moved_at >= self.meter_stall:
+                    continue
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), self.meter_interval)
+                wake.set()
+        except Exception:
+            log.exception("the win meter of table %s could not be read", table.id)
+        finally:
+            if self._meter_tasks.get(table.id) is asyncio.current_task():
+                del self._meter_tasks[table.id]
+                self._meter_wake.pop(table.id, None)
+
+    async def _read_meter(self, table: Table) -> Meter | None:
+        """Read the meter of the committed game and broadcast it if it changed (the lock
+        keeps moves out meanwhile, so it goes out after the events it is as of and before
+        any later one). None: the table has no game in play any more."""
+        live = table.live
+        if live is None or self.lobby.tables.get(table.id) is not table:
+            return None
+        async with live.lock:
+            game = live.session.game
+            cards, seq = game.cards, live.committed_seq
+            before = self._meters.get(table.id)
+            if before is not None and before.settled and before.cards == cards:
+                return before
+            chances: list[float] | None = None
+            progress: Progress | None = None
+            if not game.is_over:
+                chances, progress = await asyncio.to_thread(read_meter, live.session)
+            meter = Meter(cards, chances, progress)
+            shown = chances is not None or progress is not None
+            was = (before.chances, before.progress) if before is not None else (None, None)
+            placed = before is None or before.cards != cards
+            if (chances, progress) != was or (shown and placed):
+                self.broadcast(
+                    table.id, MeterMessage(seq=seq, win_chances=chances, meter_progress=progress)
+                )
+            if game.is_over:
+                self._meters.pop(table.id, None)
+                return None
+            self._meters[table.id] = meter
+            return meter
+
+    def _forget_meter(self, table_id: str) -> None:
+        self._meters.pop(table_id, None)
+        self._meter_wake.pop(table_id, None)
+        task = self._meter_tasks.pop(table_id, None)
+        if task is not None:
+            task.cancel()
 
     # Presence ------------------------------------------------------------------------
 
@@ -281,6 +430,16 @@ class Hub:
         for handle in self._presence_due.values():
             handle.cancel()
         self._presence_due.clear()
+        for table_id in list(self._meter_tasks):
+            self._forget_meter(table_id)
 
 
-__all__ = ["CHAT_KEPT", "HELLO_TIMEOUT", "MAX_PER_ADDRESS", "MAX_PER_TABLE", "Hub"]
+__all__ = [
+    "CHAT_KEPT",
+    "HELLO_TIMEOUT",
+    "MAX_PER_ADDRESS",
+    "MAX_PER_TABLE",
+    "METER_INTERVAL",
+    "Hub",
+    "read_meter",
+]

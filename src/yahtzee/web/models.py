@@ -16,6 +16,7 @@ from ..core import (
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
     MIN_LEVEL,
+    UPPER_BONUS_THRESHOLD,
     BotSpec,
     Event,
     Game,
@@ -232,6 +233,15 @@ class StateMessage(_Message):
     turn_deadline: float | None = None
     """When the turn timer decides for the player to act (Unix time, seconds)."""
     spectators: int = 0
+    win_chances: list[float] | None = None
+    """The win-chance meter as of this state: each seat's chance (0 to 1) to finish first
+    if everyone plays for the most expected points from here (ties shared); a game alone,
+    one number: the chance to beat the player's best finished score. ``None`` when there
+    is nothing to show (the meter's table not loaded yet, no best score, the game over)."""
+    meter_progress: tuple[int, int] | None = None
+    """``[done, total]`` while the meter's table is being prepared, else ``None``."""
+    upper_bonus_threshold: int = UPPER_BONUS_THRESHOLD
+    """The upper section's subtotal that earns the bonus."""
 
 
 class EventMessage(_Message):
@@ -246,6 +256,17 @@ class EventMessage(_Message):
         cls, seq: int, event: Event, game: GameView, turn_deadline: float | None = None
     ) -> EventMessage:
         return cls(seq=seq, event=event_to_dict(event), game=game, turn_deadline=turn_deadline)
+
+
+class MeterMessage(_Message):
+    """The win-chance meter changed: after a placement (when there is a meter to show),
+    while its table is being prepared, and when it is ready. Fields as in the state."""
+
+    type: Literal["meter"] = "meter"
+    seq: int
+    """The committed event the meter is as of (the events up to it came first)."""
+    win_chances: list[float] | None
+    meter_progress: tuple[int, int] | None
 
 
 class PresenceMessage(_Message):
@@ -301,6 +322,10 @@ class CostlyDecision(BaseModel):
     chosen: str
     best: str
     loss: float
+    win_swing: float | None = None
+    """Against others: the chance to finish first (0 to 1) this decision gave up against
+    the best choice for winning; ``None`` when not known (alone, or the tables that tell
+    were not loaded)."""
 
 
 class PlayerReviewView(BaseModel):
@@ -331,6 +356,7 @@ class ReviewMessage(_Message):
                             chosen=d.text,
                             best=d.best_text,
                             loss=d.loss,
+                            win_swing=d.win_swing,
                         )
                         for d in p.costliest(COSTLIEST_SHOWN)
                     ],
@@ -356,6 +382,7 @@ Outbound = (
     | ReviewMessage
     | ErrorMessage
     | PresenceMessage
+    | MeterMessage
     | LobbyMessage
     | AckMessage
 )

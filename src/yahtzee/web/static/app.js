@@ -15,7 +15,6 @@ const BOXES = [
   ["chance", "Chance", "Chance"],
 ];
 const BOX_NAMES = Object.fromEntries(BOXES.map(([key, label]) => [key, label]));
-const UPPER_BONUS_AT = 63;
 const RULES = ["official", "free-choice-joker", "no-joker", "no-yahtzee-bonus", "no-bonus-no-joker"];
 const LEVELS = [1, 2, 3, 4, 5];
 const MAX_OTHER_SEATS = 7;
@@ -39,6 +38,8 @@ const state = {
   hint: null, review: null, reviewAsked: false,
   socket: null, retry: 0, online: false, fatal: null, retryTimer: null,
   pending: null, deadline: null, wasMyTurn: false, refocus: null, screen: null,
+  // The upper bonus's threshold and the win-chance meter come from the server.
+  bonusAt: null, meter: { chances: null, progress: null },
 };
 let intentCounter = 0;
 
@@ -325,8 +326,14 @@ function receive(message) {
       if (typeof message.spectators === "number") state.spectators = message.spectators;
       state.game = message.game;
       state.deadline = typeof message.turn_deadline === "number" ? message.turn_deadline : null;
+      if (Number.isInteger(message.upper_bonus_threshold)) state.bonusAt = message.upper_bonus_threshold;
+      takeMeter(message);
       state.pending = null;
       render();
+      break;
+    case "meter":
+      takeMeter(message);
+      if (state.game && state.game.phase !== "over") render();
       break;
     case "event":
       if (message.seq <= state.seq) return;  // seen already (a resync overtook it)
@@ -373,6 +380,12 @@ function receive(message) {
     default:
       break;
   }
+}
+
+function takeMeter(message) {
+  const chances = Array.isArray(message.win_chances) && message.win_chances.every((p) => typeof p === "number") ? message.win_chances : null;
+  const progress = Array.isArray(message.meter_progress) && message.meter_progress.length === 2 ? message.meter_progress.map(Number) : null;
+  state.meter = { chances, progress };
 }
 
 function estimateDeadline(message) {
@@ -638,13 +651,17 @@ function drawCard(table, mine, live) {
   table.tHead.replaceChildren(head);
   const options = Object.fromEntries(game.placements.map((p) => [p.box, p]));
   const rows = [];
+  const meter = live ? meterRow(game) : null;
+  if (meter) rows.push(meter);
   BOXES.forEach(([key, label, short], index) => {
     if (index === 6) {
       rows.push(cardTotalRow("Upper", "Upper", game.cards, "upper", (card, cell) => {
         const sub = card.upper_subtotal;
-        const bar = el("progress", { max: String(UPPER_BONUS_AT), value: String(Math.min(sub, UPPER_BONUS_AT)),
-                                     "aria-label": `${game.players[game.cards.indexOf(card)]}: upper section ${sub} of ${UPPER_BONUS_AT}` });
-        cell.append(el("span", { class: "sub" }, `${sub}/${UPPER_BONUS_AT}`), bar);
+        const at = state.bonusAt;
+        if (at === null) { cell.append(el("span", { class: "sub" }, String(sub))); return; }
+        const bar = el("progress", { max: String(at), value: String(Math.min(sub, at)),
+                                     "aria-label": `${game.players[game.cards.indexOf(card)]}: upper section ${sub} of ${at}` });
+        cell.append(el("span", { class: "sub" }, `${sub}/${at}`), bar);
       }));
       rows.push(cardTotalRow("Bonus", "Bonus", game.cards, "bonus", (card, cell) => {
         cell.textContent = card.upper_bonus ? `+${card.upper_bonus}` : "";
@@ -686,6 +703,44 @@ function drawCard(table, mine, live) {
   table.classList.toggle("many", game.players.length > 4);
 }
 
+// --- The win-chance meter -------------------------------------------------------------------
+
+function percent(p) {
+  if (p > 0 && p < 0.005) return "<1%";
+  if (p < 1 && p > 0.995) return ">99%";
+  return `${Math.round(p * 100)}%`;
+}
+
+// A row at the top of the card: each seat's chance to finish first (alone: to beat the
+// player's best score), as text and a thin bar; while its table is being prepared, how far
+// that is; nothing when the server has no meter to show.
+function meterRow(game) {
+  const { chances, progress } = state.meter;
+  const alone = game.players.length === 1;
+  const row = el("tr", { class: "meter" });
+  if (chances && chances.length === game.players.length) {
+    const mine = alone && state.seat === 0;
+    row.append(alone ? rowHeader(mine ? "Chance to beat your best" : "Chance to beat the best", "Beat best") : rowHeader("Chance to win", "Win chance"));
+    chances.forEach((p, seat) => {
+      const cell = el("td", { class: playerClass(seat) });
+      const text = percent(p);
+      const what = alone ? `chance to beat ${mine ? "your" : "their"} best score` : "chance to win";
+      cell.append(el("span", { class: "pct" }, text),
+        el("progress", { class: "win", max: "100", value: String(Math.round(p * 100)), "aria-label": `${playerName(seat)}: ${text} ${what}` }));
+      row.append(cell);
+    });
+    return row;
+  }
+  if (progress) {
+    row.classList.add("preparing");
+    row.append(rowHeader("Chance to win", "Win chance"));
+    const [done, total] = progress;
+    row.append(el("td", { colspan: String(game.players.length), class: "preparing-note" }, `Preparing win chances ${done}/${total}`));
+    return row;
+  }
+  return null;
+}
+
 function drawOver() {
   showScreen("over");
   const game = state.game;
@@ -713,7 +768,7 @@ function drawOver() {
     const parts = [];
     if (best && best.value > 0) parts.push(`best box ${best.label} (${best.value})`);
     parts.push(yahtzees === 0 ? "no Yahtzee" : yahtzees === 1 ? "1 Yahtzee" : `${yahtzees} Yahtzees`);
-    parts.push(card.upper_bonus ? "upper bonus made" : `upper ${card.upper_subtotal}/${UPPER_BONUS_AT}`);
+    parts.push(card.upper_bonus ? "upper bonus made" : state.bonusAt === null ? `upper ${card.upper_subtotal}` : `upper ${card.upper_subtotal}/${state.bonusAt}`);
     const item = el("li", { class: playerClass(seat) });
     item.append(el("span", { class: "dot", "aria-hidden": "true" }), el("strong", {}, playerName(seat)), document.createTextNode(`: ${parts.join(", ")}`));
     return item;
@@ -734,7 +789,11 @@ function drawReview() {
     const part = el("section", { class: `review-player ${playerClass(p.seat)}` });
     part.append(el("h3", {}, `${p.name}: ${p.total_loss.toFixed(1)} points lost to the best choices (${p.decisions} decisions)`));
     const list = el("ol");
-    for (const d of p.costliest) list.append(el("li", {}, `Round ${d.round}, dice ${d.dice}: ${d.chosen}; best was ${d.best} (-${d.loss.toFixed(2)})`));
+    for (const d of p.costliest) {
+      const cost = [`-${d.loss.toFixed(2)} points`];
+      if (typeof d.win_swing === "number") cost.push(d.win_swing < 0.0005 ? "same chance to win" : `-${(d.win_swing * 100).toFixed(1)}% chance to win`);
+      list.append(el("li", {}, `Round ${d.round}, dice ${d.dice}: ${d.chosen}; best was ${d.best} (${cost.join(", ")})`));
+    }
     part.append(list);
     return part;
   });
@@ -753,7 +812,8 @@ async function rematch() {
   try {
     const made = await api("/api/tables", { host: name, rules: lobby.rules, seats, hints: lobby.hints_allowed, turn_timer: lobby.turn_timer });
     if (state.socket) { const old = state.socket; state.socket = null; old.close(); }
-    Object.assign(state, { seq: 0, lobby: null, game: null, hint: null, review: null, reviewAsked: false, heldKey: null, token: null, watch: null, seat: null });
+    Object.assign(state, { seq: 0, lobby: null, game: null, hint: null, review: null, reviewAsked: false, heldKey: null, token: null, watch: null, seat: null,
+                           meter: { chances: null, progress: null } });
     $("chat-log").replaceChildren();
     openCreated(made, name);
   } catch (error) { say(error.message); showBanner(error.message, []); }

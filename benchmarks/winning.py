@@ -1,0 +1,151 @@
+"""Playing to win: table builds, the head-to-head win share, decision and meter latency.
+
+Run: ``python benchmarks/winning.py`` (``--games N`` for the head to head, default
+200,000; ``--cache DIR`` to reuse tables built before; by default an empty folder, so
+the build is timed as a new user meets it).
+
+1. Builds both score-curve tables of the official rules in this process (``distribution``
+   then ``target``) and prints their build times and sizes on disk.
+2. Plays ``winning`` against ``optimal`` head to head, turn by turn, the first seat
+   alternating from game to game, and prints the ``winning`` seat's share of wins (a tie
+   counts half) with its 95% confidence interval; then one ``winning`` against two and
+   against three ``optimal`` players (a quarter of the games each), beside the share an
+   equal player would have.
+3. Times ``winning`` decisions (the strategy as a live game calls it: a fresh turn each
+   time) and the win-chance meter for 2 and 4 players, p50 and p99.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def share_interval(shares: list[float] | object) -> tuple[float, float]:
+    import numpy as np
+
+    values = np.asarray(shares, dtype=float)
+    mean = float(values.mean())
+    half = 1.96 * float(values.std(ddof=1)) / len(values) ** 0.5
+    return mean, half
+
+
+def seat_shares(totals: object, seat: int) -> object:
+    """Per game: the share of the win of ``seat`` (ties shared)."""
+    import numpy as np
+
+    t = np.asarray(totals)
+    best = t.max(axis=1, keepdims=True)
+    winners = t == best
+    return winners[:, seat] / winners.sum(axis=1)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=200_000)
+    parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    cache = args.cache or Path(tempfile.mkdtemp(prefix="yahtzee-win-"))
+    os.environ["YAHTZEE_CACHE_DIR"] = str(cache)
+
+    import numpy as np
+
+    from yahtzee.core import RuleSet
+    from yahtzee.solver import cached_solver, simulate
+    from yahtzee.solver.curve_table import CurveTable, cached_table
+    from yahtzee.solver.winning import WinningStrategy, win_chances
+
+    rules = RuleSet.official()
+    cached_solver(rules)
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    for kind in ("distribution", "target"):
+        path = CurveTable.path_for(kind, rules)
+        existed = path.exists()
+        t0 = time.perf_counter()
+        cached_table(kind, rules)
+        took = time.perf_counter() - t0
+        size = path.stat().st_size / 1e6
+        what = "loaded" if existed else "built (kernels compiled first if needed) and saved"
+        print(f"{kind} table: {what} in {took:.1f} s, {size:.0f} MB on disk")
+
+    tables = (cached_table("distribution", rules), cached_table("target", rules))
+    t0 = time.perf_counter()
+    head = simulate(["winning", "optimal"], args.games, args.seed, rules, tables=tables)
+    took = time.perf_counter() - t0
+    totals = np.stack([s.totals for s in head.seats], axis=1)
+    mean, half = share_interval(seat_shares(totals, 0))
+    print(
+        f"winning vs optimal, {args.games:,} games ({took:.0f} s): winning's share "
+        f"{100 * mean:.2f}% ± {100 * half:.2f}% (95% CI {100 * (mean - half):.2f}%"
+        f" to {100 * (mean + half):.2f}%); mean totals {totals[:, 0].mean():.2f} vs "
+        f"{totals[:, 1].mean():.2f}"
+    )
+    for rivals in (2, 3):
+        games = max(args.games // 4, 1000)
+        names = ["winning"] + ["optimal"] * rivals
+        t0 = time.perf_counter()
+        result = simulate(names, games, args.seed + rivals, rules, tables=tables)
+        took = time.perf_counter() - t0
+        totals = np.stack([s.totals for s in result.seats], axis=1)
+        mean, half = share_interval(seat_shares(totals, 0))
+        print(
+            f"winning vs {rivals} optimal, {games:,} games ({took:.0f} s): winning's share "
+            f"{100 * mean:.2f}% ± {100 * half:.2f}% (an equal player: "
+            f"{100 / (rivals + 1):.2f}%)"
+        )
+
+    # decision and meter latency on positions from real games
+    rng = random.Random(args.seed)
+    from yahtzee.core import Game
+    from yahtzee.solver import strategy
+
+    optimal = strategy("optimal", rules, 1)
+    winning = WinningStrategy(rules)
+    decide: list[float] = []
+    meter2: list[float] = []
+    meter4: list[float] = []
+    for g in range(60):
+        game = Game(["a", "b", "c", "d"], rules, random.Random(rng.randrange(2**31)))
+        while not game.is_over:
+            situation = game.situation()
+            if situation is None:
+                game.roll()
+                continue
+            me = game.current_player
+            rivals = [c for p, c in enumerate(game.cards) if p != me]
+            t0 = time.perf_counter()
+            action = winning.choose_against(situation, rivals[:1] if g % 2 else rivals)
+            decide.append(time.perf_counter() - t0)
+            game.play(action if g % 3 else optimal.choose(situation))
+            if game.situation() is None:
+                t0 = time.perf_counter()
+                win_chances(game.cards[:2], tables[0])
+                meter2.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                win_chances(game.cards, tables[0])
+                meter4.append(time.perf_counter() - t0)
+    ms = 1000.0
+    print(
+        f"winning decision: p50 {ms * statistics.median(decide):.2f} ms, "
+        f"p99 {ms * percentile(decide, 99):.2f} ms ({len(decide)} decisions)"
+    )
+    print(
+        f"meter update: 2 players p99 {ms * percentile(meter2, 99):.2f} ms, "
+        f"4 players p99 {ms * percentile(meter4, 99):.2f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""The win-chance meter: in the state, in a ``meter`` message after each placement, its
+table's progress while it is prepared, nothing while there is nothing to show; the bonus
+threshold in the state; the review's swing in win chance.
+
+The session's meter is replaced here (``GameSession.win_chances``): the suite never builds
+the table behind it (``YAHTZEE_NO_TABLE_BUILDS``)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.web.conftest import new_table
+from tests.web.helpers import intent_for, joined, next_of
+from yahtzee.core import UPPER_BONUS_THRESHOLD
+from yahtzee.service import GameSession
+from yahtzee.solver import review as review_module
+
+CHANCES = [0.625, 0.375]
+STATE_KEYS = {
+    "v", "type", "seq", "table", "you", "game", "chat", "turn_deadline", "spectators",
+    "win_chances", "meter_progress", "upper_bonus_threshold",
+}  # fmt: skip
+METER_KEYS = {"v", "type", "seq", "win_chances", "meter_progress"}
+
+
+def with_a_bot(client: TestClient) -> tuple[dict[str, Any], str]:
+    """Ann against a level-1 bot, started."""
+    host = new_table(client, [{"kind": "bot", "level": 1}])
+    table_id = host["table"]["id"]
+    headers = {"Authorization": f"Bearer {host['token']}"}
+    assert client.post(f"/api/tables/{table_id}/start", headers=headers).status_code == 200
+    return host, table_id
+
+
+def receive(socket: Any) -> dict[str, Any]:
+    """The next message but presence updates (who came or went)."""
+    return next_of(socket, "event", "meter", "error", "state", "ack", "review")
+
+
+def fixed_chances(
+    monkeypatch: pytest.MonkeyPatch, chances: Callable[[GameSession], list[float] | None]
+) -> list[bool]:
+    """``GameSession.win_chances`` answers ``chances(session)``; the list returned says,
+    call by call, whether it was called off the event loop (as it must be)."""
+    off_loop: list[bool] = []
+
+    def win_chances(session: GameSession) -> list[float] | None:
+        try:
+            asyncio.get_running_loop()
+            off_loop.append(False)
+        except RuntimeError:
+            off_loop.append(True)
+        return chances(session)
+
+    monkeypatch.setattr(GameSession, "win_chances", win_chances)
+    return off_loop
+
+
+def test_the_meter_comes_after_each_placement_and_in_the_state(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    off_loop = fixed_chances(monkeypatch, lambda _: list(CHANCES))
+    host, table_id = with_a_bot(client)
+    with joined(client, table_id, token=host["token"]) as ann:
+        state = next_of(ann, "state")
+        assert set(state) == STATE_KEYS
+        assert state["upper_bonus_threshold"] == UPPER_BONUS_THRESHOLD == 63
+        assert state["meter_progress"] is None
+        meter = next_of(ann, "meter")  # read for the newcomer (or already in the state)
+        assert meter == {
+            "v": 1, "type": "meter", "seq": state["seq"], "win_chances": CHANCES,
+            "meter_progress": None,
+        }  # fmt: skip
+        ann.send_json({"v": 1, "type": "resync"})
+        again = next_of(ann, "state")
+        assert again["win_chances"] == CHANCES and again["meter_progress"] is None
+
+        # Each placement (Ann's, then the bot's) is followed by the meter as of it, and
+        # a roll by none.
+        game, last_seq, placements, meters = again["game"], again["seq"], 0, 0
+        acted = -1
+        while placements < 4 or meters < placements:
+            if game["current"] == 0 and placements < 4 and acted != last_seq:
+                ann.send_json(intent_for(game))
+                acted = last_seq
+            message = receive(ann)
+            if message["type"] == "event":
+                assert message["seq"] == last_seq + 1
+                game, last_seq = message["game"], message["seq"]
+                placements += message["event"]["type"] == "score"
+            else:
+                assert message["type"] == "meter", message
+                assert set(message) == METER_KEYS
+                assert message["seq"] == last_seq  # as of the last event, after it
+                assert message["win_chances"] == CHANCES
+                meters += 1
+                assert meters == placements
+    assert off_loop and all(off_loop)
+
+
+def test_progress_while_the_table_is_prepared_then_the_chances(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = {"done": 5, "ready": False}
+    lock = threading.Lock()
+
+    def progress(_: GameSession) -> tuple[int, int] | None:
+        with lock:
+            return None if built["ready"] else (built["done"], 14)
+
+    fixed_chances(monkeypatch, lambda _: [0.5, 0.5] if built["ready"] else None)
+    monkeypatch.setattr(GameSession, "win_meter_progress", progress)
+    client.app.state.hub.meter_interval = 0.02  # type: ignore[attr-defined]
+    host, table_id = with_a_bot(client)
+    with joined(client, table_id, token=host["token"]) as ann:
+        state = next_of(ann, "state")
+        assert state["win_chances"] is None
+        first = next_of(ann, "meter")
+        assert first["win_chances"] is None and first["meter_progress"] == [5, 14]
+        with lock:
+            built["done"] = 9
+        assert next_of(ann, "meter")["meter_progress"] == [9, 14]  # looked at again
+        ann.send_json({"v": 1, "type": "resync"})
+        assert next_of(ann, "state")["meter_progress"] == [9, 14]
+        with lock:
+            built["ready"] = True
+        ready = next_of(ann, "meter")
+        assert ready["win_chances"] == [0.5, 0.5] and ready["meter_progress"] is None
+
+
+def test_nothing_is_sent_without_a_meter(client: TestClient) -> None:
+    """In the suite the meter's table is never built: no meter, no meter message."""
+    host, table_id = with_a_bot(client)
+    with joined(client, table_id, token=host["token"]) as ann:
+        state = next_of(ann, "state")
+        assert state["win_chances"] is None and state["meter_progress"] is None
+        game, scored = state["game"], 0
+        while scored < 2:
+            if game["current"] == 0:  # every message here is an event
+                ann.send_json(intent_for(game))
+            message = receive(ann)
+            assert message["type"] == "event", message
+            if message["type"] == "event":
+                game = message["game"]
+                scored += message["event"]["type"] == "score"
+    assert client.app.state.hub.sent["meter"] == 0  # type: ignore[attr-defined]
+
+
+def test_the_meter_ends_with_the_game_and_the_review_tells_the_swing(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fixed_chances(monkeypatch, lambda s: None if s.game.is_over else list(CHANCES))
+
+    def swings(game: Any) -> Callable[..., float]:
+        return lambda situation, rivals, action: 0.125
+
+    monkeypatch.setattr(review_module, "_win_swings", swings)
+    host, table_id = with_a_bot(client)
+    with joined(client, table_id, token=host["token"]) as ann:
+        game = next_of(ann, "state")["game"]
+        last: dict[str, Any] | None = None
+        fresh = True
+        for _ in range(3000):
+            if game["phase"] == "over" and last is not None and last["win_chances"] is None:
+                break
+            if game["current"] == 0 and game["phase"] != "over" and fresh:
+                ann.send_json(intent_for(game))
+            message = receive(ann)
+            fresh = message["type"] == "event"
+            if fresh:
+                game = message["game"]
+            elif message["type"] == "meter":
+                last = message
+        assert game["phase"] == "over"
+        assert last is not None and last["win_chances"] is None  # the standings tell now
+        ann.send_json({"v": 1, "type": "resync"})
+        over = next_of(ann, "state")
+        assert over["win_chances"] is None and over["meter_progress"] is None
+        ann.send_json({"v": 1, "type": "review"})
+        (mine,) = next_of(ann, "review")["players"]
+        assert mine["costliest"] and all(d["win_swing"] == 0.125 for d in mine["costliest"])
+        assert set(mine["costliest"][0]) == {"round", "dice", "chosen", "best", "loss", "win_swing"}
+
+
+def test_a_game_alone_has_one_chance(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alone, the meter is one number: the chance to beat one's best score."""
+    fixed_chances(monkeypatch, lambda _: [0.25])
+    host = new_table(client, [])
+    table_id = host["table"]["id"]
+    headers = {"Authorization": f"Bearer {host['token']}"}
+    assert client.post(f"/api/tables/{table_id}/start", headers=headers).status_code == 200
+    with joined(client, table_id, token=host["token"]) as ann:
+        state = next_of(ann, "state")
+        assert next_of(ann, "meter")["win_chances"] == [0.25]
+        ann.send_json(intent_for(state["game"]))
+        game = next_of(ann, "event")["game"]
+        ann.send_json(intent_for(game))
+        event = next_of(ann, "event")
+        assert event["event"]["type"] == "score"
+        meter = next_of(ann, "meter")
+        assert meter["seq"] == event["seq"] and meter["win_chances"] == [0.25]
