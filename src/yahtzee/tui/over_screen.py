@@ -10,9 +10,10 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from ..core import Action, Score
 from ..service import GameSession
 from ..store import history
-from .widgets import ScoreCard
+from .widgets import SHORT_NAMES, ScoreCard
 
 if TYPE_CHECKING:
     from ..solver.review import PlayerReview
@@ -109,17 +110,49 @@ class GameOverScreen(Screen[None]):
             body.mount(Static(_summary(review), classes="review"))
             table: DataTable[str] = DataTable(classes="decisions", cursor_type="none")
             table.can_focus = False  # every row shows: the page scrolls
+            swings = any(d.win_swing is not None for d in review.decisions)
             table.add_columns("Round", "Dice", "Rolls", "Chosen", "Best", "Lost")
+            if swings:  # against others: the chance to finish first given up, too
+                table.add_column("Win")
             for d in review.decisions:
-                table.add_row(
+                cells = [
                     str(d.round),
                     d.situation.dice.spaced(),
                     str(d.situation.rolls_left),
-                    d.text,
-                    d.best_text,
+                    short_text(d.action),
+                    short_text(d.best),
                     f"{d.loss:.2f}",
-                )
+                ]
+                if swings:
+                    cells.append(swing_text(d.win_swing))
+                table.add_row(*cells)
             body.mount(table)
+
+
+def short_text(action: Action) -> str:
+    """An action as the review's table words it: the card's short box names ("score 3 of
+    a kind"), so that the table fits 80 columns with the win column beside it."""
+    if isinstance(action, Score):
+        category = action.category
+        return f"score {SHORT_NAMES.get(category, category.display_name)}"
+    return f"keep {action.spaced()}"
+
+
+def swing_text(swing: float | None) -> str:
+    """The chance to finish first a decision gave up, in percent ("-3.1%"); "best" for
+    the best choice to win (to a tenth of a percent); blank when not known."""
+    if swing is None:
+        return ""
+    points = round(max(0.0, swing) * 100, 1)
+    return f"-{points:.1f}%" if points else "best"
+
+
+def _swing_words(swing: float | None) -> str:
+    """Beside a decision's points lost: the chance to win it gave up, if known."""
+    text = swing_text(swing)
+    if not text:
+        return ""
+    return " (the best to win)" if text == "best" else f" ({text} win)"
 
 
 def _summary(review: PlayerReview) -> str:
@@ -133,7 +166,7 @@ def _summary(review: PlayerReview) -> str:
     for d in costly:
         text.append(
             f"  Round {d.round}, {d.situation.dice.spaced()} with "
-            f"{_rolls(d.situation.rolls_left)}: lost {d.loss:.2f}"
+            f"{_rolls(d.situation.rolls_left)}: lost {d.loss:.2f}{_swing_words(d.win_swing)}"
         )
         text.append(f"    chose {d.text}; best {d.best_text}")
     if not costly:

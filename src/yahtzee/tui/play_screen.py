@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import time
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -14,14 +16,29 @@ from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Static
 from textual.worker import WorkerCancelled, get_current_worker
 
-from ..core import ROUNDS, Action, Category, Keep, Phase, Situation, YahtzeeError
+from ..core import ROUNDS, Action, Category, Keep, Phase, Scorecard, Situation, YahtzeeError
 from ..service import GameSession, Move
+from ..store import stats
 
 if TYPE_CHECKING:
     from ..solver import Advice
-from .widgets import BOX_KEYS, BOX_WIDTH, DiceTray, Die, ScoreCard, player_width
+from .widgets import (
+    BOX_KEYS,
+    BOX_WIDTH,
+    DiceTray,
+    Die,
+    ScoreCard,
+    WinChances,
+    WinProgress,
+    player_width,
+)
 
 HINT_OPTIONS = 5
+WIN_POLL_S = 1.0
+"""Seconds between looks at the win chances' table while it is being prepared."""
+WIN_STALL_S = 300.0
+"""A preparation whose progress has not moved for this long is no longer looked at (the
+next placement looks again)."""
 
 
 class ConfirmZero(ModalScreen[bool]):
@@ -82,11 +99,17 @@ class PlayScreen(Screen[None]):
         self.advice: Advice | None = None
         self.hint_pending: Situation | None = None
         self.thinking = False  # a bot's move is being worked out in the background
+        self.win: WinChances | None = None  # the win-chance meter, as last read
+        self.win_cards: tuple[Scorecard, ...] | None = None  # the cards it was asked for
+        self.win_timer: Timer | None = None  # looks again while its table is prepared
+        self.win_moved = 0.0  # when the preparation's progress last moved
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="table"):
-            yield ScoreCard()
+            with Vertical(id="card-area"):
+                yield ScoreCard()
+                yield WinProgress(id="win-progress")
             with Vertical(id="side"):
                 yield DiceTray(id="tray")
                 yield Button("Roll (r)", id="roll", variant="primary")
@@ -147,7 +170,9 @@ class PlayScreen(Screen[None]):
         turn = game.turn
         dice = game.dice
         self.query_one(DiceTray).show(dice.faces if dice else None, self.session.held, self.compact)
-        self.query_one(ScoreCard).show(game)
+        self.query_one(ScoreCard).show(game, self.win)
+        if game.cards != self.win_cards:  # a box was filled (or taken back): read again
+            self._read_win()
         self.query_one("#status", Static).update(self._status())
         self.query_one("#turn-info", Static).update(self._turn_info())
         can_roll = self._human_turn() and (turn is None or turn.rolls_left > 0) and not game.is_over
@@ -233,6 +258,69 @@ class PlayScreen(Screen[None]):
         self.advice, self.hint_pending = advice, None
         if advice.situation == self.session.game.situation():
             self.refresh_view()
+
+    # The win-chance meter ----------------------------------------------------------
+
+    def _read_win(self) -> None:
+        """Read the win chances for the cards as they are, in the background (the first
+        time, their table is loaded or built meanwhile; the session says how far). The
+        meter is an extra: if it cannot be read, the game goes on without it."""
+        cards = self.win_cards = self.session.game.cards
+        read = partial(self._read_win_aside, cards)
+        self.run_worker(read, thread=True, group="win", exclusive=True, exit_on_error=False)
+
+    def _read_win_aside(self, cards: tuple[Scorecard, ...]) -> None:
+        session = self.session
+        chances = session.win_chances()
+        progress = None
+        if chances is None:
+            progress = session.win_meter_progress()
+            if progress is None:  # it may have become ready in between
+                chances = session.win_chances()
+        label = "Win chance"
+        if chances is not None and len(chances) == 1:
+            label = self._beat_label()
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._win_read, cards, chances, progress, label)
+
+    def _beat_label(self) -> str:
+        """Alone, the chance is to beat the player's best under these rules: "Beat best
+        312"."""
+        session = self.session
+        mine = (
+            stats(session.store, session.seats[0].name, session.rules.name)
+            if session.store is not None
+            else []
+        )
+        if not mine:
+            return "Beat best"
+        label = f"Beat best {mine[0].best}"
+        return label if len(label) < BOX_WIDTH else f"Beat {mine[0].best}"
+
+    def _win_read(
+        self,
+        cards: tuple[Scorecard, ...],
+        chances: list[float] | None,
+        progress: tuple[int, int] | None,
+        label: str,
+    ) -> None:
+        if not self.is_attached or cards != self.session.game.cards:
+            return  # the screen went, or the game moved on: a newer read follows
+        self.win = WinChances(label, tuple(chances)) if chances is not None else None
+        meter = self.query_one(WinProgress)
+        now = time.monotonic()
+        if progress != meter.progress:
+            self.win_moved = now
+        meter.progress = progress
+        preparing = chances is None and progress is not None
+        if preparing and now - self.win_moved >= WIN_STALL_S:
+            preparing = False  # stalled: the next placement looks again
+        if preparing and self.win_timer is None:
+            self.win_timer = self.set_interval(WIN_POLL_S, self._read_win)
+        elif not preparing and self.win_timer is not None:
+            self.win_timer.stop()
+            self.win_timer = None
+        self.query_one(ScoreCard).show(self.session.game, self.win)
 
     # Acting --------------------------------------------------------------------------
 

@@ -7,10 +7,12 @@ player clicked.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
@@ -89,7 +91,7 @@ SHORT_NAMES = {
     Category.SMALL_STRAIGHT: "Sm straight",
     Category.LARGE_STRAIGHT: "Lg straight",
 }
-_TOTAL_ROWS = ("upper", "bonus", "yahtzee_bonus", "total")
+_TOTAL_ROWS = ("upper", "bonus", "yahtzee_bonus", "total", "win")
 BOX_WIDTH = 14
 """The box column: key, name ("g 3 of a kind") and a space (cells have no padding)."""
 NAME_WIDTH = (7, 9)
@@ -119,7 +121,8 @@ class ScoreCard(DataTable[Text]):
         self.fixed_columns = 1
         self._players: tuple[str, ...] = ()
 
-    def show(self, game: Game) -> None:
+    def show(self, game: Game, win: WinChances | None = None) -> None:
+        """The cards of ``game``; ``win``: a last row, each player's chance to win."""
         cursor = self.cursor_row
         kept_row = self._box_at(cursor)
         if game.players != self._players:  # columns are laid out once, with fixed widths
@@ -154,6 +157,9 @@ class ScoreCard(DataTable[Text]):
             self.add_row(label, *cells, key=category.key)
         self._totals_row("yahtzee_bonus", "Yahtzee bonus", [c.yahtzee_bonus for c in game.cards])
         self._totals_row("total", "Total", [c.total for c in game.cards])
+        if win is not None and len(win.chances) == len(game.cards):
+            cells = [chance_cell(p, width - 1) for p in win.chances]
+            self.add_row(Text(win.label, style="bold"), *cells, key="win")
         if options:  # stay on the box the player was on, if it is still a choice
             target = kept_row if kept_row in options else min(options)
             self.move_cursor(row=row_of(target), animate=False)
@@ -211,6 +217,73 @@ class ScoreCard(DataTable[Text]):
             event.stop()
             self.move_cursor(row=row, animate=False)
             self.action_select_cursor()
+
+
+@dataclass(frozen=True, slots=True)
+class WinChances:
+    """The win-chance meter as the card shows it: a row named ``label``, each player's
+    chance (0 to 1) in their column."""
+
+    label: str
+    chances: tuple[float, ...]
+
+
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+_PERCENT_WIDTH = 5
+"""A chance's percent and a space ("100% "): the rest of its cell is the bar."""
+_UNSEEN = 0.005
+"""Below this a chance rounds to 0%: it is shown as "<1%" (and one this close to 1 as
+">99%")."""
+
+
+def percent(chance: float) -> str:
+    """A chance in whole percent; "<1%" and ">99%" for what is possible but not shown by
+    rounding (0% and 100% only for what is settled)."""
+    if chance <= 0:
+        return "0%"
+    if chance >= 1:
+        return "100%"
+    if chance < _UNSEEN:
+        return "<1%"
+    if chance > 1 - _UNSEEN:
+        return ">99%"
+    return f"{round(chance * 100)}%"
+
+
+def chance_bar(chance: float, width: int) -> str:
+    """A bar ``width`` characters long for a sure thing, drawn in eighths of a character:
+    a sliver for any chance above nothing, never full short of a sure thing."""
+    steps = len(_EIGHTHS)
+    eighths = round(chance * width * steps)
+    if chance > 0:
+        eighths = max(eighths, 1)
+    if chance < 1:
+        eighths = min(eighths, width * steps - 1)
+    full, part = divmod(max(0, min(width * steps, eighths)), steps)
+    return "█" * full + (_EIGHTHS[part] if part else "")
+
+
+def chance_cell(chance: float, width: int) -> Text:
+    """A player's cell of the win row, ``width`` characters at most: "62%  █▍░", the bar
+    on a dim track as long as a sure thing's."""
+    room = max(1, width - _PERCENT_WIDTH)
+    bar = chance_bar(chance, room)
+    track = "░" * (room - len(bar))
+    return Text.assemble((f"{percent(chance):<{_PERCENT_WIDTH}}", "bold"), bar, (track, "dim"))
+
+
+class WinProgress(Static):
+    """How far the table behind the win chances got while it is being prepared (the
+    first time, about a minute); hidden otherwise."""
+
+    progress: reactive[tuple[int, int] | None] = reactive(None)
+
+    def watch_progress(self, progress: tuple[int, int] | None) -> None:
+        self.display = progress is not None
+        if progress is not None:
+            done, total = progress
+            count = f" {done}/{total}" if total > 1 else "..."
+            self.update(f"Win chances: preparing{count}")
 
 
 _LEVEL = re.compile(r"\s*\(level (\d)\)$")
