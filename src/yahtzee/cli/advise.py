@@ -1,26 +1,39 @@
-"""``yahtzee advise SITUATION``: every option ranked by expected final total."""
+"""``yahtzee advise SITUATION``: every option ranked by expected final total, or with
+``--target N`` by the chance to finish with at least N points."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core import InvalidInput, RuleSet, Situation
-from ._io import add_rules_option, print_json
+from ._io import add_rules_option, print_json, whole_number
 from .progress import solver_progress
 
+if TYPE_CHECKING:
+    from ..solver import Advice
+
 SAME_AS_BEST = 5e-10  # a regret this small prints as "best"
+MAX_TARGET = 10_000  # far above any total; the table's own range is checked after
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "advise",
-        help="rank every option of a situation by expected final score",
+        help="rank a situation's options by expected score (or chance to reach a target)",
         description="Rank every option of a situation: DICE ROLLS_LEFT [BOX=POINTS ...] "
-        "[bonus=N], for example: yahtzee advise 13356 2 aces=3 fh=25 yz=50",
+        "[bonus=N], for example: yahtzee advise 13356 2 aces=3 fh=25 yz=50. With --target N, "
+        "rank them by the chance to finish with at least N points instead (the first time, "
+        "building the table for it takes minutes; it is cached after).",
     )
     parser.add_argument("situation", nargs="+", help="dice, rolls left (0-2) and filled boxes")
     add_rules_option(parser)
+    parser.add_argument(
+        "--target",
+        type=whole_number(0, MAX_TARGET),
+        metavar="N",
+        help="rank by the chance of a final total of at least N (for example 300)",
+    )
     parser.add_argument("--top", type=int, default=0, metavar="N", help="show the best N only")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
@@ -31,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("--top takes 0 (every option) or a positive number.")
     situation = Situation.parse(" ".join(args.situation))
     rules = RuleSet.named(args.rules)
+    if args.target is not None:
+        return _run_target(args, situation, rules)
     from ..solver import cached_solver  # noqa: PLC0415 - numba loads only here
 
     with solver_progress(f"Solving {rules.name}") as progress:
@@ -48,3 +63,43 @@ def run(args: argparse.Namespace) -> int:
         loss = "best" if regret < SAME_AS_BEST else f"-{regret:.4f}"
         print(f"  {option.value:9.4f}  {loss:>9}  {option.text}")
     return 0
+
+
+def _run_target(args: argparse.Namespace, situation: Situation, rules: RuleSet) -> int:
+    """The options ranked by the best chance of a final total of at least ``args.target``."""
+    from ..solver import TargetSolver  # noqa: PLC0415 - numba loads only here
+    from ..solver.curve_table import TABLE_CAP  # noqa: PLC0415
+
+    target: int = args.target
+    card = situation.card
+    if target - card.total > TABLE_CAP:  # said before a first use spends minutes on the table
+        raise InvalidInput(
+            f"A target can be at most {TABLE_CAP} points above the card's total "
+            f"({card.total + TABLE_CAP} here)."
+        )
+    with solver_progress(f"Building the target table ({rules.name})") as progress:
+        solver = TargetSolver.load(rules, progress=progress)
+    advice = solver.advise(situation, target=target)
+    options = advice.options[: args.top] if args.top > 0 else advice.options
+    if args.json:
+        print_json(target_dict(advice, target, len(options)))
+        return 0
+    print(f"{situation}  ({rules.name} rules; chance of a final total of at least {target} "
+          f"with the best play for it)")  # fmt: skip
+    for option in options:
+        regret = advice.best.value - option.value
+        loss = "best" if regret < SAME_AS_BEST else f"-{regret:.2%}"
+        print(f"  {option.value:8.2%}  {loss:>8}  {option.text}")
+    return 0
+
+
+def target_dict(advice: Advice, target: int, count: int) -> dict[str, Any]:
+    """The JSON of target advice: each option's chance of reaching ``target``
+    (``probability``, 0 to 1) and the chance it gives up against the best (``regret``)."""
+    data = advice.to_dict()
+    options = data.pop("options")[:count]
+    for option in options:
+        regret = option.pop("regret")
+        option["probability"] = option.pop("value")
+        option["regret"] = regret
+    return {**data, "target": target, "options": options}

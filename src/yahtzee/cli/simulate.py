@@ -1,4 +1,5 @@
-"""``yahtzee simulate``: many games of a strategy, their statistics and distribution."""
+"""``yahtzee simulate``: many games of a strategy, their statistics and distribution (with
+``--plot``, beside the exact distribution of optimal play)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, BotSpec, InvalidInput, RuleSet
+from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, BotSpec, InvalidInput, RuleSet, Scorecard
 from ._io import add_rules_option, print_json, seed, whole_number
 from .progress import solver_progress, working
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from ..solver import Simulation
+    from ..solver import ScoreDistribution, Simulation
 
 MAX_GAMES = 10_000_000
 PLOT_SIZE = (8, 4.5)  # inches
@@ -27,6 +28,8 @@ PLOT_MARGIN = 20  # points of axis beyond the highest score
 PLOT_MIN_WIDTH = 100  # the narrowest score axis
 HISTOGRAM_BIN = 20  # points per line of the text histogram
 HISTOGRAM_WIDTH = 50  # characters of the longest bar
+EXACT_MARK = "|"  # where the exact distribution puts a bar of the text histogram
+FEWEST_SHOWN = 0.5  # games the exact distribution expects on a line with no game, to show it
 
 
 def register(commands: Any) -> None:
@@ -34,14 +37,18 @@ def register(commands: Any) -> None:
         "simulate",
         help="play many games with a strategy and print statistics",
         description="Play N games per seat and print mean, deviation, percentiles, bonus and "
-        "Yahtzee rates (and win rates with several seats).",
+        "Yahtzee rates (and win rates with several seats). The winning strategy plays each "
+        "decision for the best chance to finish first; with it the seats play turn by turn, "
+        "and its two tables take minutes to build the first time (cached after). With "
+        "--plot and an optimal seat, the plot also shows the exact distribution of optimal "
+        "play (about a minute to compute the first time, cached after).",
     )
     parser.add_argument(
         "--strategy",
         default="optimal",
         metavar="NAME[,NAME...]",
-        help=f"random, greedy, heuristic, optimal, level{MIN_LEVEL}-level{MAX_LEVEL}; a list "
-        "gives one seat each",
+        help=f"random, greedy, heuristic, optimal, winning, level{MIN_LEVEL}-level{MAX_LEVEL}; "
+        "a list gives one seat each",
     )
     parser.add_argument(
         "-n", "--games", type=whole_number(1, MAX_GAMES), default=10_000, metavar="N"
@@ -53,7 +60,12 @@ def register(commands: Any) -> None:
         metavar="K",
         help=f"seats (1-{MAX_PLAYERS}; default: one per strategy)",
     )
-    parser.add_argument("--plot", metavar="FILE.png", help="plot the score distribution")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="plot the score distribution (with the exact one of optimal play when a seat "
+        "plays optimal)",
+    )
     add_rules_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
@@ -76,19 +88,26 @@ def run(args: argparse.Namespace) -> int:
     from ..solver import simulate  # noqa: PLC0415 - numba loads only here
 
     start = time.perf_counter()
+    winning = any(spec.kind == "winning" for spec in specs)
     with solver_progress(f"Solving {rules.name}") as progress:
-        exact = any(spec.kind in {"optimal", "level"} for spec in specs)
+        exact = any(spec.kind in {"optimal", "level", "winning"} for spec in specs)
         if progress is not None and exact:
             from ..solver import cached_solver  # noqa: PLC0415
 
             cached_solver(rules, progress=progress)  # any table to build, with its bar
+    if winning:
+        _winning_tables(rules)
     with working(f"Simulating {args.games:,} games"):
         result = simulate(seats, args.games, args.seed, rules)
     seconds = time.perf_counter() - start
     data = result.to_dict()
     data["seconds"] = seconds
+    distribution = None
+    if args.plot and any(spec.key in OPTIMAL for spec in specs):
+        distribution = exact_distribution(rules)
+        data["exact"] = {"strategy": "optimal", **distribution.to_dict()}
     if args.plot:
-        data["plot"] = plot(result, Path(args.plot))
+        data["plot"] = plot(result, Path(args.plot), distribution)
     if args.json:
         print_json(data)
         return 0
@@ -102,6 +121,11 @@ def run(args: argparse.Namespace) -> int:
               f"{p['75']:.0f} / {p['95']:.0f}; min {seat['min']}, max {seat['max']}")  # fmt: skip
         print(f"  upper bonus {seat['upper_bonus_rate']:.1%}, Yahtzee {seat['yahtzee_rate']:.1%}, "
               f"Yahtzee bonuses per game {seat['yahtzee_bonuses_per_game']:.3f}")  # fmt: skip
+    if distribution is not None:
+        p = distribution.percentiles()
+        print(f"exact, optimal play: mean {distribution.mean:.2f}, sd {distribution.std:.2f}; "
+              f"percentiles 5/25/50/75/95: {p['5']} / {p['25']} / {p['50']} / {p['75']} / "
+              f"{p['95']}")  # fmt: skip
     if not args.plot:
         print(histogram(result.seats[0].totals))
     elif data["plot"] != str(args.plot):
@@ -109,8 +133,34 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def plot(result: Simulation, path: Path) -> str:
-    """A PNG of the score distribution with matplotlib, or a terminal histogram without."""
+OPTIMAL = frozenset({"optimal", f"level{MAX_LEVEL}"})
+"""The strategies that play exactly as the solver: the exact distribution is theirs."""
+
+
+def _winning_tables(rules: RuleSet) -> None:
+    """The tables the winning strategy plays by, each built with its bar when missing (the
+    simulation then finds them loaded)."""
+    from ..solver.curve_table import cached_table  # noqa: PLC0415
+
+    for kind in ("distribution", "target"):
+        with solver_progress(f"Building the {kind} table ({rules.name})") as progress:
+            cached_table(kind, rules, progress=progress)
+
+
+def exact_distribution(rules: RuleSet, card: Scorecard | None = None) -> ScoreDistribution:
+    """The exact distribution of the final score of optimal play from ``card`` (the empty
+    card: the start of every simulated game), with a bar while it is computed."""
+    from ..solver import cached_solver  # noqa: PLC0415
+
+    solver = cached_solver(rules)
+    with solver_progress(f"Exact distribution ({rules.name})") as progress:
+        return solver.distribution(card or Scorecard.empty(), progress=progress)
+
+
+def plot(result: Simulation, path: Path, exact: ScoreDistribution | None = None) -> str:
+    """A PNG of the score distribution with matplotlib, or a terminal histogram without;
+    ``exact``: the exact distribution of optimal play, drawn over it as the number of games
+    expected in each bar."""
     try:
         import matplotlib  # noqa: PLC0415 - optional
 
@@ -118,12 +168,20 @@ def plot(result: Simulation, path: Path) -> str:
         import matplotlib.pyplot as plt  # noqa: PLC0415
     except ImportError:
         return "matplotlib is not installed; the distribution:\n" + histogram(
-            result.seats[0].totals
+            result.seats[0].totals, exact=exact
         )
     figure, axes = plt.subplots(figsize=PLOT_SIZE, dpi=PLOT_DPI)
+    bins = range(0, PLOT_MAX_SCORE, PLOT_BIN)
     for seat in result.seats:
-        axes.hist(
-            seat.totals, bins=range(0, PLOT_MAX_SCORE, PLOT_BIN), alpha=0.6, label=seat.strategy
+        axes.hist(seat.totals, bins=bins, alpha=0.6, label=seat.strategy)
+    if exact is not None:
+        edges = np.arange(0, PLOT_MAX_SCORE, PLOT_BIN)
+        axes.stairs(
+            expected_counts(exact, result.games, edges),
+            edges,
+            color="black",
+            linewidth=1.2,
+            label=f"exact, optimal play (mean {exact.mean:.1f}, sd {exact.std:.1f})",
         )
     highest = int(max(s.totals.max() for s in result.seats))
     axes.set_xlim(0, max(highest + PLOT_MARGIN, PLOT_MIN_WIDTH))
@@ -137,14 +195,42 @@ def plot(result: Simulation, path: Path) -> str:
     return str(path)
 
 
-def histogram(totals: npt.NDArray[np.int64], width: int = HISTOGRAM_WIDTH) -> str:
-    """The distribution of scores as text bars, in bins of 20 points."""
-    top_edge = int(totals.max()) + HISTOGRAM_BIN + 1
-    counts, edges = np.histogram(totals, bins=range(0, top_edge, HISTOGRAM_BIN))
-    top = counts.max()
+def expected_counts(
+    exact: ScoreDistribution, games: int, bins: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float64]:
+    """The games out of ``games`` that the exact distribution expects in each bin (the
+    edges ``bins``; a bin holds its low edge, not its high one)."""
+    points = np.arange(len(exact.pmf))
+    counts, _ = np.histogram(points, bins=bins, weights=exact.pmf)
+    return games * np.asarray(counts, dtype=np.float64)
+
+
+def histogram(
+    totals: npt.NDArray[np.int64],
+    width: int = HISTOGRAM_WIDTH,
+    exact: ScoreDistribution | None = None,
+) -> str:
+    """The distribution of scores as text bars, in bins of 20 points; ``exact``: a mark
+    (``|``) on each line where the exact distribution expects the bar to end, and the
+    games it expects there."""
+    highest = max(int(totals.max()), 0 if exact is None else len(exact.pmf) - 1)
+    edges = np.arange(0, highest + HISTOGRAM_BIN + 1, HISTOGRAM_BIN)
+    counts, _ = np.histogram(totals, bins=edges)
+    expected = None if exact is None else expected_counts(exact, len(totals), edges)
+    top = max(counts.max(), 0 if expected is None else expected.max())
     lines = []
-    for count, low in zip(counts, edges[:-1], strict=True):
-        if count:
-            bar = "#" * max(1, round(width * count / top))
-            lines.append(f"{int(low):4d}-{int(low) + HISTOGRAM_BIN - 1:<4d} {bar} {count}")
+    for index, low in enumerate(edges[:-1].tolist()):
+        count = int(counts[index])
+        wanted = None if expected is None else float(expected[index])
+        if not count and (wanted is None or wanted < FEWEST_SHOWN):
+            continue
+        bar = "#" * max(1, round(width * count / top)) if count else ""
+        line = f"{low:4d}-{low + HISTOGRAM_BIN - 1:<4d} "
+        if wanted is None:
+            lines.append(f"{line}{bar} {count}")
+            continue
+        mark = max(1, round(width * wanted / top))
+        bar = bar.ljust(mark)
+        bar = f"{bar[: mark - 1]}{EXACT_MARK}{bar[mark:]}"
+        lines.append(f"{line}{bar.ljust(width)} {count} (exact {wanted:.0f})")
     return "\n".join(lines)

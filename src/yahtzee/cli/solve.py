@@ -1,4 +1,5 @@
-"""``yahtzee solve``: build the optimal-strategy table and print the expected score."""
+"""``yahtzee solve``: build the optimal-strategy table and print the expected score, with
+the standard deviation and percentiles of the final score."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from .progress import solver_progress
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "solve",
-        help="build the optimal strategy and print the expected score",
+        help="build the optimal strategy and print the expected score and its spread",
         description="Solve a rule set exactly, cache the table, and print the expected score "
-        "of optimal solitaire play from an empty card.",
+        "of optimal solitaire play from an empty card, with the standard deviation and "
+        "percentiles of the final score (its exact distribution takes about a minute the "
+        "first time; it is cached after).",
     )
     add_rules_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -33,10 +36,16 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     path = solver.save()
     value = solver.expected_total()
+    with solver_progress(f"Final score distribution ({rules.name})") as progress:
+        distribution = solver.distribution(progress=progress)
+    percentiles = distribution.percentiles()
     if args.json:
-        print_json({"rules": rules.name, "expected_total": value, "seconds": seconds,
+        print_json({"rules": rules.name, "expected_total": value, "std": distribution.std,
+                    "percentiles": percentiles, "seconds": seconds,
                     "table": str(path)})  # fmt: skip
     else:
         print(f"{rules.name}: expected final score {value:.4f} with optimal play")
+        print(f"standard deviation {distribution.std:.2f}; percentiles "
+              f"{'/'.join(percentiles)}: {' / '.join(map(str, percentiles.values()))}")  # fmt: skip
         print(f"solved in {seconds:.2f} s; table cached at {path}")
     return 0
