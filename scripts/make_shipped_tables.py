@@ -6,8 +6,11 @@ that the shipped tables equal freshly built ones.
 
 from __future__ import annotations
 
-from yahtzee import RuleSet
-from yahtzee.solver import SOLVER_VERSION
+import numpy as np
+
+from yahtzee import RuleSet, Scorecard
+from yahtzee.solver import SOLVER_VERSION, Solver
+from yahtzee.solver.target import exact_distribution, shipped_distribution_path
 from yahtzee.solver.shipped import DATA, SHIPPED, encode, shipped_path
 from yahtzee.solver.solver import build_table
 
@@ -18,3 +21,7 @@ if __name__ == "__main__":
         data = encode(build_table(rules), rules, SOLVER_VERSION)
         shipped_path(rules).write_bytes(data)
         print(f"{shipped_path(rules)}: {len(data):,} bytes")
+        solver = Solver(rules, build_table(rules))
+        pmf = exact_distribution(rules, Scorecard.empty(), solver.table).pmf
+        np.save(shipped_distribution_path(rules), pmf)
+        print(f"{shipped_distribution_path(rules)}: the empty card's distribution")

@@ -19,7 +19,7 @@ from yahtzee.solver import ScoreDistribution, TargetSolver, simulate, strategy
 from yahtzee.solver.cache import CorruptTable
 from yahtzee.solver.curve_table import CurveTable, build
 from yahtzee.solver.planner import state_of
-from yahtzee.solver.target import exact_distribution
+from yahtzee.solver.target import exact_distribution, shipped_distribution_path
 from yahtzee.solver.winning import WinningStrategy, beat_chance, late_card, win_chances
 
 from .brute_force import BruteTarget
@@ -60,9 +60,13 @@ def test_distribution_mean_is_the_expected_total(name: str) -> None:
 
 
 def test_distribution_of_the_empty_card_golden() -> None:
-    """Glenn (2006): standard deviation about 59.61; the mean is the solver's value."""
+    """Glenn (2006): standard deviation about 59.61; the mean is the solver's value. The
+    shipped distribution of the empty card is exactly the one computed now."""
     solver = solver_for("official")
-    dist = solver.distribution()
+    dist = exact_distribution(solver.rules, Scorecard.empty(), solver.table)
+    shipped = np.load(shipped_distribution_path(solver.rules))
+    assert np.array_equal(dist.pmf, shipped)
+    assert solver.distribution().pmf.tolist() == shipped.tolist()
     assert dist.pmf.sum() == pytest.approx(1.0, abs=1e-12)
     assert dist.mean == pytest.approx(solver.expected_total(), abs=1e-9, rel=0)
     assert dist.std == pytest.approx(59.61, abs=0.01)

@@ -21,7 +21,7 @@ import numpy as np
 from numba import prange
 
 from ..core import FACE_COUNT
-from .kernel import candidates, jit, jit_inline, jit_parallel, keep_means, sub_maxes
+from .kernel import candidates, jit, jit_inline, jit_parallel, sub_maxes
 from .layout import (
     KEEP_CODE,
     MAX_CANDIDATES,
@@ -91,6 +91,17 @@ def successors(mask, yf, u, m, succ, gain):
 
 
 @jit
+def _keep_means(A, n, add):
+    """:func:`.kernel.keep_means` in the arrays' own precision (float32 stays float32)."""
+    sixth = A.dtype.type(1.0 / FACE_COUNT)
+    for k in range(ROLL_BASE - 1, -1, -1):
+        c0, c1, c2, c3, c4, c5 = add[k, 0], add[k, 1], add[k, 2], add[k, 3], add[k, 4], add[k, 5]
+        a0, a1, a2, a3, a4, a5, out = A[c0], A[c1], A[c2], A[c3], A[c4], A[c5], A[k]
+        for lane in range(n):
+            out[lane] = (a0[lane] + a1[lane] + a2[lane] + a3[lane] + a4[lane] + a5[lane]) * sixth
+
+
+@jit
 def _fill_survival(row, idx, g, pad, width, values, start, lo, hi):
     """``row[pad + x]`` = the survival curve of state ``idx`` at ``x - g``, for
     ``x`` from ``-pad`` to ``width - 1``."""
@@ -133,11 +144,11 @@ def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow,
                 for lane in range(nb):
                     v = src[o + lane]
                     dst[lane] = max(dst[lane], v)
-        keep_means(A, nb, m.add)
+        _keep_means(A, nb, m.add)
         sub_maxes(A, nb, m.remove, tmp)
-        keep_means(A, nb, m.add)
+        _keep_means(A, nb, m.add)
         sub_maxes(A, nb, m.remove, tmp)
-        keep_means(A, nb, m.add)
+        _keep_means(A, nb, m.add)
         for lane in range(nb):
             out[t0 + lane] = A[0, lane]
 

@@ -70,7 +70,7 @@ class Solver(TurnPlanner):
     def build(cls, rules: RuleSet | str | None = None, *, progress: Progress | None = None) -> Self:
         """Solve the rule set now (about a second once the kernels are compiled);
         ``progress`` hears ``(done, total)`` as it goes."""
-        rule_set = _rules(rules)
+        rule_set = resolve_rules(rules)
         return cls(rule_set, build_table(rule_set, progress))
 
     @classmethod
@@ -84,7 +84,7 @@ class Solver(TurnPlanner):
         """The cached table, checked; when missing or not trustworthy, the table that ships
         with the package (official rules), else built; then cached. ``progress`` hears of a
         build; why a cached table was not used is logged."""
-        rule_set = _rules(rules)
+        rule_set = resolve_rules(rules)
         path = cls.path_for(rule_set, directory)
         why: str | None = None
         try:
@@ -177,7 +177,8 @@ def solver_loaded(rules: RuleSet) -> bool:
     return rules.scoring_key in _LOADED
 
 
-def _rules(rules: RuleSet | str | None) -> RuleSet:
+def resolve_rules(rules: RuleSet | str | None) -> RuleSet:
+    """A rule set given by itself, by name, or the official rules for ``None``."""
     if rules is None:
         return RuleSet.official()
     return RuleSet.named(rules) if isinstance(rules, str) else rules

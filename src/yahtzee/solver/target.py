@@ -24,6 +24,8 @@ from .curve_build import Progress, build_layers
 from .curve_table import CurveTable, build, load
 from .layout import MAX_CANDIDATES, MAX_OPTIONS, N_MS, N_ROWS
 from .planner import state_of
+from .shipped import DATA
+from .solver import resolve_rules
 from .tables import model
 
 if TYPE_CHECKING:
@@ -112,10 +114,12 @@ def cached_distribution(
     path = CurveTable.path_for("distribution", solver.rules).with_suffix(".start.npy")
     empty = card == Scorecard.empty()
     if empty:
-        try:
-            found = ScoreDistribution(np.load(path, allow_pickle=False).astype(np.float64))
-        except (OSError, ValueError):
-            found = None
+        for place in (shipped_distribution_path(solver.rules), path):
+            try:
+                found = ScoreDistribution(np.load(place, allow_pickle=False).astype(np.float64))
+                break
+            except (OSError, ValueError):
+                found = None
     if found is None:
         found = exact_distribution(solver.rules, card, solver.table, progress)
         if empty:
@@ -130,6 +134,12 @@ def cached_distribution(
     return found
 
 
+def shipped_distribution_path(rules: RuleSet) -> Path:
+    """The empty card's exact distribution that ships for these rules (the official
+    rules'; ``scripts/make_shipped_tables.py`` regenerates it, a test recomputes it)."""
+    return DATA / f"{rules.name}.distribution.npy"
+
+
 class TargetSolver:
     """The best chance of finishing with at least a target total, and the play for it."""
 
@@ -139,7 +149,7 @@ class TargetSolver:
 
     @classmethod
     def build(cls, rules: RuleSet | str | None = None, *, progress: Progress | None = None) -> Self:
-        rule_set = _rules(rules)
+        rule_set = resolve_rules(rules)
         return cls(rule_set, build("target", rule_set, progress=progress))
 
     @classmethod
@@ -152,7 +162,7 @@ class TargetSolver:
     ) -> Self:
         """The cached table, checked; built and cached when missing (minutes: the
         ``progress`` hears ``(done, total)`` layer by layer)."""
-        rule_set = _rules(rules)
+        rule_set = resolve_rules(rules)
         return cls(rule_set, load("target", rule_set, directory=directory, progress=progress))
 
     @property
@@ -226,9 +236,3 @@ def target_options(
     count = k.value_options(mask, yf, situation.dice.index, situation.rolls_left, m, Q, K1, K2,
                             rows, adds, cats, codes, values)  # fmt: skip
     return codes[:count].tolist(), values[:count].tolist()
-
-
-def _rules(rules: RuleSet | str | None) -> RuleSet:
-    if rules is None:
-        return RuleSet.official()
-    return RuleSet.named(rules) if isinstance(rules, str) else rules
