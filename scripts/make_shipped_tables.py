@@ -10,7 +10,7 @@ import numpy as np
 
 from yahtzee import RuleSet, Scorecard
 from yahtzee.solver import SOLVER_VERSION, Solver
-from yahtzee.solver.target import exact_distribution, shipped_distribution_path
+from yahtzee.solver.distribution import exact_distribution, shipped_distribution_path
 from yahtzee.solver.shipped import DATA, SHIPPED, encode, shipped_path
 from yahtzee.solver.solver import build_table
 

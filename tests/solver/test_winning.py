@@ -18,8 +18,8 @@ from yahtzee import Category, Dice, Game, IllegalMove, InvalidInput, RuleSet, Sc
 from yahtzee.solver import ScoreDistribution, TargetSolver, simulate, strategy
 from yahtzee.solver.cache import CorruptTable
 from yahtzee.solver.curve_table import CurveTable, build
+from yahtzee.solver.distribution import exact_distribution, shipped_distribution_path
 from yahtzee.solver.planner import state_of
-from yahtzee.solver.target import exact_distribution, shipped_distribution_path
 from yahtzee.solver.winning import WinningStrategy, beat_chance, late_card, win_chances
 
 from .brute_force import BruteTarget

@@ -1,6 +1,7 @@
 """The optimal strategy: solver table, advisor, bots and simulation (numpy + numba)."""
 
 from .advice import Advice, Option
+from .distribution import ScoreDistribution
 from .planner import (
     TurnPlanner,
     compile_kernels_aside,
@@ -10,7 +11,7 @@ from .planner import (
 from .simulate import Simulation, simulate
 from .solver import SOLVER_VERSION, Progress, Solver, cached_solver, solver_loaded
 from .strategies import STRATEGIES, Strategy, strategy
-from .target import ScoreDistribution, TargetSolver
+from .target import TargetSolver
 
 __all__ = [
     "SOLVER_VERSION",

@@ -32,7 +32,7 @@ _COMPILE: dict[Kind, str] = {
     ),
     "simulate": "from yahtzee.solver import simulate; simulate(['optimal'], 1, 0)",
     "curves": "from yahtzee.solver.winning import compile_curves; compile_curves()",
-    "match": "from yahtzee.solver.winning import compile_match; compile_match()",
+    "match": "from yahtzee.solver.simulate import compile_match; compile_match()",
 }
 
 

@@ -144,6 +144,17 @@ def simulate(
     return Simulation(rule_set, seed, tuple(seats))
 
 
+def compile_match() -> None:
+    """Compile the turn-by-turn simulation (on the tables of a late card: seconds)."""
+    from .curve_table import build  # noqa: PLC0415
+    from .winning import late_card  # noqa: PLC0415
+
+    rules, card = RuleSet.official(), late_card()
+    mask = state_of(card)[0]
+    tables = (build("distribution", rules, base_mask=mask), build("target", rules, base_mask=mask))
+    simulate(["winning", "optimal"], 1, 0, start=card, tables=tables)
+
+
 def _match(  # noqa: PLR0917 - the arguments of simulate, passed on
     names: list[str],
     games: int,

@@ -6,7 +6,7 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Self
+from typing import Self
 
 import numpy as np
 import numpy.typing as npt
@@ -14,12 +14,10 @@ import numpy.typing as npt
 from ..core import Dice, RuleSet, Scorecard, Situation
 from .advice import Advice
 from .cache import CorruptTable, read_table, table_path, write_table
+from .distribution import ScoreDistribution, cached_distribution
 from .planner import TurnPlanner
 from .shipped import load_shipped
-from .tables import N_BOXES, N_MASKS, UPPER_CAP, model, reach_table
-
-if TYPE_CHECKING:
-    from .target import ScoreDistribution
+from .tables import N_BOXES, N_MASKS, UPPER_CAP, model, reach_table, resolve_rules
 
 SOLVER_VERSION = 1
 TABLE_SHAPE = (N_MASKS, 2, UPPER_CAP + 1)
@@ -142,9 +140,7 @@ class Solver(TurnPlanner):
         """The exact distribution of the final total from the start of a turn on ``card``
         under this strategy (every state the card can reach; about a minute from an
         empty card, whose answer is then cached on disk; less the fuller the card)."""
-        from .target import cached_distribution  # noqa: PLC0415
-
-        return cached_distribution(self, card or Scorecard.empty(), progress)
+        return cached_distribution(self.rules, self.table, card or Scorecard.empty(), progress)
 
     def advise(
         self, card: Scorecard | Situation, dice: Dice | None = None, rolls_left: int = 0
@@ -175,10 +171,3 @@ def cached_solver(rules: RuleSet, *, progress: Progress | None = None) -> Solver
 def solver_loaded(rules: RuleSet) -> bool:
     """Whether :func:`cached_solver` answers at once for ``rules``."""
     return rules.scoring_key in _LOADED
-
-
-def resolve_rules(rules: RuleSet | str | None) -> RuleSet:
-    """A rule set given by itself, by name, or the official rules for ``None``."""
-    if rules is None:
-        return RuleSet.official()
-    return RuleSet.named(rules) if isinstance(rules, str) else rules

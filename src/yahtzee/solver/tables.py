@@ -135,6 +135,13 @@ def joker_bonus(rules: RuleSet) -> int:
     return max(p.yahtzee_bonus for p in placements(dice, chance, YAHTZEE_POINTS, rules))
 
 
+def resolve_rules(rules: RuleSet | str | None) -> RuleSet:
+    """A rule set given by itself, by name, or the official rules for ``None``."""
+    if rules is None:
+        return RuleSet.official()
+    return RuleSet.named(rules) if isinstance(rules, str) else rules
+
+
 def upper_reach(mask: int) -> int:
     """The highest capped upper subtotal a card with these boxes filled can have."""
     return min(UPPER_CAP, sum(DICE_COUNT * c.face for c in Category.upper() if mask >> c & 1))

@@ -209,13 +209,3 @@ def compile_curves() -> None:
     build("distribution", rules, base_mask=state_of(card)[0])
     target = build("target", rules, base_mask=state_of(card)[0])
     TargetSolver(rules, target).advise(card, Dice((1, 2, 3, 4, 5)), 2, target=10)
-
-
-def compile_match() -> None:
-    from .curve_table import build  # noqa: PLC0415
-    from .simulate import simulate  # noqa: PLC0415
-
-    rules, card = RuleSet.official(), late_card()
-    mask = state_of(card)[0]
-    tables = (build("distribution", rules, base_mask=mask), build("target", rules, base_mask=mask))
-    simulate(["winning", "optimal"], 1, 0, start=card, tables=tables)
