@@ -109,6 +109,12 @@ def test_62_does_not_earn_the_upper_bonus() -> None:
     assert card.upper_bonus == 0
     assert card.points_to_upper_bonus == 1
     assert card.total == 62
+    assert card.upper_bonus_missed
+
+
+def test_the_upper_bonus_is_missed_only_once_every_upper_box_is_filled() -> None:
+    assert not card_with(ones=0, twos=0, threes=0, fours=0, fives=0).upper_bonus_missed
+    assert not card_with(ones=3, twos=6, threes=9, fours=12, fives=15, sixes=18).upper_bonus_missed
 
 
 def test_upper_bonus_counts_once_above_63() -> None:

@@ -113,6 +113,11 @@ class Scorecard:
         return upper_total + (sum(filter(None, boxes[_UPPER_BOXES:])) + self.yahtzee_bonus)
 
     @property
+    def upper_bonus_missed(self) -> bool:
+        """Every upper box is filled and the subtotal stayed under 63: the bonus is 0 for good."""
+        return None not in self.boxes[:_UPPER_BOXES] and not self.upper_bonus
+
+    @property
     def points_to_upper_bonus(self) -> int:
         """How far the upper subtotal is from 63 (0 once the bonus is earned)."""
         return max(0, UPPER_BONUS_THRESHOLD - self.upper_subtotal)

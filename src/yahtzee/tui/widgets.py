@@ -181,8 +181,7 @@ class ScoreCard(DataTable[Text]):
     def _bonus(card: Scorecard, over: bool) -> Text:
         if card.upper_bonus:
             return Text(str(card.upper_bonus), style="bold")
-        upper_done = all(card[c] is not None for c in Category.upper())
-        if over or upper_done:
+        if over or card.upper_bonus_missed:
             return Text("0", style="bold")  # missed
         return Text(f"need {card.points_to_upper_bonus}", style="dim")
 
