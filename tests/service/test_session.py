@@ -130,3 +130,19 @@ def test_a_rematch_has_the_same_seats_and_rules_and_a_new_record(store: Store) -
     assert not again.hints_allowed and again.game_id != session.game_id
     assert again.game_id is not None and store.summary(again.game_id).rules == "no-joker"
     assert isinstance(again.game, Game) and not again.game.event_log[1:]
+
+
+def test_the_win_meter_asks_for_its_tables_and_waits_for_them(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No table loaded: no meter yet, and the tables are asked for (against others the
+    target table too, for the review's swing in win chance); nothing waits for them."""
+    from yahtzee.solver import winning
+
+    asked: list[tuple[str, ...]] = []
+    monkeypatch.setattr(winning, "request_tables", lambda rules, kinds: asked.append(tuple(kinds)))
+    duel = GameSession.new([Seat("Ann"), Seat("Bob")], RuleSet.official(), store=store, seed=1)
+    solo = GameSession.new([Seat("Ann")], RuleSet.named("no-joker"), store=store, seed=1)
+    assert duel.win_chances() is None and solo.win_chances() is None
+    assert asked == [("distribution", "target"), ("distribution",)]
+    assert duel.win_meter_progress() is None

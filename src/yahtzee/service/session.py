@@ -38,6 +38,7 @@ from ..store import Seat, Store
 
 if TYPE_CHECKING:
     from ..solver import Advice, Progress, Solver, Strategy
+    from ..solver.curve_build import Kind
     from ..solver.review import PlayerReview
 
 
@@ -356,11 +357,15 @@ class GameSession:
         from ..solver.curve_table import cached_table, table_loaded  # noqa: PLC0415
         from ..solver.winning import beat_chance, request_tables, win_chances  # noqa: PLC0415
 
+        cards = self.game.cards
+        # against others, the target table too: the review's swing in win chance needs it
+        kinds: tuple[Kind, ...] = (
+            ("distribution", "target") if len(cards) > 1 else ("distribution",)
+        )
+        request_tables(self.rules, kinds)  # nothing to do once loaded (or being loaded)
         if not table_loaded("distribution", self.rules):
-            request_tables(self.rules, ("distribution",))
             return None
         table = cached_table("distribution", self.rules)
-        cards = self.game.cards
         if len(cards) > 1:
             return win_chances(cards, table)
         best = self._best_score()
