@@ -299,5 +299,7 @@ def test_the_new_game_screen_can_allow_undo_between_players(tmp_path: Path) -> N
 def test_a_bots_column_keeps_its_seat_and_level_when_cut() -> None:
     assert column_name("Bot 3 (level 4)", 10) == "Bot 3 L4"
     assert column_name("Bot 2 (level 3)", 8) == "Bot2 L3"
+    assert column_name("Bot 2 (winning)", 10) == "Bot 2 Win"
+    assert column_name("Bot 4 (heuristic)", 9) == "Bot4 Heu"
     assert column_name("Alexandra", 10) == "Alexandra"
     assert column_name("Maximiliana", 10) == "Maximilia"

@@ -286,13 +286,16 @@ class WinProgress(Static):
 
 
 _LEVEL = re.compile(r"\s*\(level (\d)\)$")
+_KIND = re.compile(r"\s*\(([a-z]{3})[a-z]*\)$")
 
 
 def column_name(name: str, width: int) -> str:
     """A player's name in a column ``width`` wide (a space kept): a bot's "(level 4)" as
-    "L4" when the whole name does not fit ("Bot 3 L4", "Bot3 L4"), then cut."""
+    "L4" and "(winning)" as "Win" when the whole name does not fit ("Bot 3 L4",
+    "Bot3 L4", "Bot 2 Win"), then cut."""
     if len(name) >= width:
         name = _LEVEL.sub(r" L\1", name)
+        name = _KIND.sub(lambda m: " " + m.group(1).capitalize(), name)
     if len(name) >= width and name.startswith("Bot "):
         name = "Bot" + name[4:]
     return name[: width - 1]
