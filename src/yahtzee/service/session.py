@@ -79,6 +79,8 @@ class GameSession:
     one player (in a game against others, only where the table allows it)."""
     _selection: tuple[int, tuple[bool, ...]] | None = field(default=None, repr=False)
     _bots: dict[int, Strategy] = field(default_factory=dict, repr=False)
+    _best: list[int | None] = field(default_factory=list, repr=False)
+    """The solo player's best finished score, once looked up (it cannot change mid-game)."""
     _review: list[PlayerReview] | None = field(default=None, repr=False)
 
     # Starting ------------------------------------------------------------------------
@@ -380,10 +382,12 @@ class GameSession:
     def _best_score(self) -> int | None:
         if self.store is None:
             return None
-        from ..store.queries import stats  # noqa: PLC0415
+        if not self._best:
+            from ..store.queries import stats  # noqa: PLC0415
 
-        mine = stats(self.store, self.seats[0].name, self.rules.name)
-        return mine[0].best if mine else None
+            mine = stats(self.store, self.seats[0].name, self.rules.name)
+            self._best.append(mine[0].best if mine else None)
+        return self._best[0]
 
     # Hints and the review ------------------------------------------------------------
 

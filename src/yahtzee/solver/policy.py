@@ -197,6 +197,13 @@ def turn_options(mask, yf, r, rolls_left, packed, joker, joker_bonus, R, K1, K2,
             else:
                 values[count] = R[ROW_LOWER + c] + points[c]
             count += 1
+    return keep_options(keeps, rolls_left, K1, K2, codes, values, count)
+
+
+@jit_inline
+def keep_options(keeps, rolls_left, K1, K2, codes, values, count):
+    """After ``count`` options, every keep of a roll (``keeps``: its sub-keeps, -1 padded)
+    valued with ``rolls_left`` (none without rolls left). Returns the new count."""
     if rolls_left > 0:
         for j in range(MAX_SUB_KEEPS):
             k = keeps[j]

@@ -34,6 +34,7 @@ from .policy import (
     _keep_means,
     _sub_maxes,
     game_seed,
+    keep_options,
     pick,
     placement_points,
     solve_turn,
@@ -96,16 +97,9 @@ def value_options(mask, yf, r, rolls_left, m, Q, K1, K2, rows, adds, cats, codes
     for i in range(count):
         codes[i] = cats[i]
         values[i] = Q[rows[i], int(adds[i])]
-    if rolls_left > 0:
-        at = PACK_SUB_KEEPS + MAX_SUB_KEEPS * r
-        for j in range(MAX_SUB_KEEPS):
-            k = m.packed[at + j]
-            if k < 0:
-                break
-            codes[count] = KEEP_CODE + k
-            values[count] = K1[k] if rolls_left == 1 else K2[k]
-            count += 1
-    return count
+    at = PACK_SUB_KEEPS + MAX_SUB_KEEPS * r
+    keeps = m.packed[at : at + MAX_SUB_KEEPS]
+    return keep_options(keeps, rolls_left, K1, K2, codes, values, count)
 
 
 @jit
