@@ -33,9 +33,15 @@ class ServerProcess:
     Its stderr goes to a temporary file (a pipe nobody reads could fill and stall the
     server); a failed start reports the file's tail."""
 
-    def __init__(self, database_url: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        env: dict[str, str] | None = None,
+        extra_args: list[str] | None = None,
+    ) -> None:
         self.url = database_url
         self.env = env
+        self.extra_args = list(extra_args or [])  # appended to the command line: they win
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.stderr: IO[bytes] | None = None
@@ -43,6 +49,10 @@ class ServerProcess:
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
 
     def start(self, timeout: float = START_TIMEOUT) -> None:
         """Start the server and wait until it answers ``/api/health``. If it exits first,
@@ -53,7 +63,7 @@ class ServerProcess:
         self.stderr = tempfile.TemporaryFile(prefix="yahtzee-serve-", suffix=".stderr")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "yahtzee", "serve", "--port", str(self.port),
-             "--database-url", self.url, "--bot-delay", "0.05"],
+             "--database-url", self.url, "--bot-delay", "0.05", *self.extra_args],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.stderr,
             env={**os.environ, **(self.env or {})},
         )  # fmt: skip

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-from typing import Any
+import os
+import socket
+from typing import TYPE_CHECKING, Any
 
 from ..core import InvalidInput
+
+if TYPE_CHECKING:
+    from ..service.cluster import Cluster
 from ._io import add_database_option
 
 MAX_PORT = 65535
 SHOWN = 40
+MIN_LEASE_S, MAX_LEASE_S = 0.5, 60.0
+MAX_NODE_ID = 100
 
 
 def register(commands: Any) -> None:
@@ -49,7 +56,67 @@ def register(commands: Any) -> None:
             "each client is counted by the address it connects from"
         ),
     )
+    cluster = parser.add_argument_group(
+        "several nodes",
+        "run several servers (nodes) over one PostgreSQL database and one Redis server, "
+        "behind a load balancer: see docs/deploy.md",
+    )
+    cluster.add_argument(
+        "--redis-url",
+        default=None,
+        metavar="URL",
+        help="redis://HOST:PORT/DB joining this node to the others (needs a postgresql:// "
+        "--database-url)",
+    )
+    cluster.add_argument(
+        "--node-id", default=None, metavar="NAME", help="this node's name (default HOST:PORT:PID)"
+    )
+    cluster.add_argument(
+        "--lease-ttl",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a node silent this long is taken for dead and its tables' bots and timers "
+        "move to the others (default: a few seconds, see docs/deploy.md)",
+    )
+    cluster.add_argument(
+        "--redis-prefix",
+        default=None,
+        metavar="TEXT",
+        help="prefix of this site's Redis keys and channel (default yz:)",
+    )
     parser.set_defaults(run=run)
+
+
+def _cluster(args: argparse.Namespace) -> Cluster | None:
+    """The node's cluster from the options (None: a server alone)."""
+    if args.redis_url is None:
+        for name in ("node_id", "redis_prefix", "lease_ttl"):
+            if getattr(args, name) is not None:
+                raise InvalidInput(f"--{name.replace('_', '-')} needs --redis-url.")
+        return None
+    from ..service.cluster import LEASE_TTL_S, PREFIX, RedisCluster  # noqa: PLC0415
+
+    ttl = LEASE_TTL_S if args.lease_ttl is None else args.lease_ttl
+    if not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise InvalidInput("--redis-url takes redis://HOST:PORT/DB (or rediss://, unix://).")
+    if not str(args.database_url or "").startswith("postgresql"):
+        raise InvalidInput(
+            "Several nodes share a PostgreSQL database: give --database-url postgresql://..."
+        )
+    if not MIN_LEASE_S <= ttl <= MAX_LEASE_S:
+        raise InvalidInput(f"--lease-ttl takes {MIN_LEASE_S:g} to {MAX_LEASE_S:g} seconds.")
+    node = args.node_id or f"{socket.gethostname()}:{args.port}:{os.getpid()}"
+    if not 0 < len(node) <= MAX_NODE_ID:
+        raise InvalidInput(f"--node-id takes 1 to {MAX_NODE_ID} characters.")
+    try:
+        import redis  # noqa: F401, PLC0415
+    except ImportError:
+        raise InvalidInput("Several nodes need: pip install 'yahtzee[cluster]'.") from None
+    prefix = PREFIX if args.redis_prefix is None else args.redis_prefix
+    if not 0 < len(prefix) <= MAX_NODE_ID:
+        raise InvalidInput(f"--redis-prefix takes 1 to {MAX_NODE_ID} characters.")
+    return RedisCluster(args.redis_url, node, prefix=prefix, lease_ttl=ttl)
 
 
 def _proxies(text: str) -> str:
@@ -86,9 +153,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InvalidInput(f"--allowed-host: {error}.") from None
     proxies = _proxies(args.forwarded_allow_ips) if args.forwarded_allow_ips is not None else None
-    app = create_app(args.database_url, bot_delay=max(0.0, args.bot_delay), allowed_hosts=allowed)
+    cluster = _cluster(args)
+    app = create_app(
+        args.database_url, bot_delay=max(0.0, args.bot_delay), allowed_hosts=allowed,
+        cluster=cluster,
+    )  # fmt: skip
     print(f"Yahtzee server: open http://{args.host}:{args.port}/ (Ctrl+C stops it)", flush=True)
     print(f"It answers for {allowed}.", flush=True)
+    if cluster is not None:
+        print(f"Node {cluster.node_id!r} of the site at {args.redis_url}.", flush=True)
     uvicorn.run(
         app,
         host=args.host,

@@ -304,14 +304,25 @@ class Game:
         if not isinstance(opening, GameStarted):
             raise InvalidInput("An event log must begin with the game's start event.")
         game = cls(list(opening.players), opening.rules, dice)
-        for number, raw in enumerate(items, start=2):
+        game._extend(items, 2)
+        return game
+
+    def extend(self, events: Iterable[dict[str, Any] | Event]) -> None:
+        """Append recorded events (made by another copy of this game, say on another
+        server node), checked as :meth:`replay` checks them. On a bad one this raises
+        :class:`InvalidInput`, and the events before it stay appended."""
+        if isinstance(events, str | bytes | dict) or not isinstance(events, Iterable):
+            raise InvalidInput("Events come as a list.")
+        self._extend(iter(events), len(self._events) + 1)
+
+    def _extend(self, items: Iterator[dict[str, Any] | Event], start: int) -> None:
+        for number, raw in enumerate(items, start=start):
             try:
-                game._append(event_from_dict(raw))
+                self._append(event_from_dict(raw))
             except IllegalMove as error:
                 raise InvalidInput(f"Event {number} is not legal here: {error}") from None
             except InvalidInput as error:
                 raise InvalidInput(f"Event {number}: {error}") from None
-        return game
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

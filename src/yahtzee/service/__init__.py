@@ -7,20 +7,27 @@ timer) and :class:`Lobby` (online tables with secret seat tokens). It imports th
 the solver and the store, never a front end.
 """
 
-from .live import GroupCommit, LiveGame
+from .cluster import Cluster, RedisCluster, owner
+from .cluster_lobby import ClusterLobby
+from .live import GroupCommit, LiveGame, Repeated
 from .lobby import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Forbidden, Lobby, SeatState, Table
 from .session import GameSession, Move, warm_up
 
 __all__ = [
     "LOBBY_IDLE_S",
     "MAX_TABLES_PER_CLIENT",
+    "Cluster",
+    "ClusterLobby",
     "Forbidden",
     "GameSession",
     "GroupCommit",
     "LiveGame",
     "Lobby",
     "Move",
+    "RedisCluster",
+    "Repeated",
     "SeatState",
     "Table",
+    "owner",
     "warm_up",
 ]

@@ -13,10 +13,11 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..core import Action, Game, IllegalMove
-from ..store import Store
+from ..core import Action, Event, Game, IllegalMove, YahtzeeError
+from ..core.events import event_to_dict
+from ..store import REPEAT, Commit, Outcome, Store
 from .session import GameSession, Move
 
 if TYPE_CHECKING:
@@ -25,47 +26,71 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[Move], Awaitable[None]]
-"""Called with each committed move, in order (the server broadcasts it)."""
+Publish = Callable[[int, tuple[Event, ...]], None]
+"""Called with each committed move's events and the sequence number of its last one, in
+order (the server queues them for the connections it holds). Never yields."""
+Relay = Callable[[int, list[dict[str, Any]], float | None], None]
+"""Called after a move committed here (first event's sequence number, the events, the
+turn's deadline): other server nodes are told. Never yields."""
+CONFLICT_TRIES = 3
+"""How often an intent is tried again after another node wrote first (each time against
+the game as it then is: as if it had come later)."""
+
+
+class Repeated(YahtzeeError):
+    """This intent was recorded before (perhaps through another node): nothing is applied
+    again, and it is answered with the sequence number it had."""
+
+    default_code = "repeated"
+
+    def __init__(self, seq: int) -> None:
+        super().__init__("This intent was handled before.")
+        self.seq = seq
 
 
 class GroupCommit:
     """Saves the sessions that ask at about the same time in one transaction, so that
-    many tables do not queue on the database's write lock one by one."""
+    many tables do not queue on the database's write lock one by one. Each is written
+    only if the records still end where its move began (see :meth:`Store.save_many`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._pending: list[tuple[GameSession, asyncio.Future[None]]] = []
+        self._pending: list[tuple[Commit, asyncio.Future[Outcome]]] = []
         self._task: asyncio.Task[None] | None = None
 
-    async def commit(self, session: GameSession) -> None:
-        """Return once the session's new events are committed (raise if they cannot be)."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((session, done))
+    async def commit(self, session: GameSession, base: int, intent: str | None = None) -> Outcome:
+        """The outcome once the session's events after ``base`` are committed, or found
+        in conflict (raise if they cannot be saved)."""
+        assert session.game_id is not None
+        done: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        self._pending.append((Commit(session.game_id, session.game, base, intent), done))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
-        await done
+        return await done
 
     async def _run(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
-            latest = {s.game_id: s.game for s, _ in batch if s.game_id is not None}
             try:
-                await asyncio.to_thread(self.store.save_many, list(latest.items()))
+                outcomes = await asyncio.to_thread(self.store.save_many, [c for c, _ in batch])
             except Exception:  # one bad game must not fail the others: save one by one
-                for session, done in batch:
+                for commit, done in batch:
                     try:
-                        await asyncio.to_thread(session.save)
-                        done.set_result(None)
+                        alone = await asyncio.to_thread(self.store.save_many, [commit])
+                        done.set_result(alone[commit.game_id])
                     except Exception as error:
                         done.set_exception(error)
                 continue
-            for _, done in batch:
-                done.set_result(None)
+            for commit, done in batch:
+                done.set_result(outcomes[commit.game_id])
 
 
 class LiveGame:
-    """One served game: its actions in order, its bots and its turn timer."""
+    """One served game: its actions in order, its bots and its turn timer.
+
+    On several server nodes each node holds a copy: moves made elsewhere come in through
+    :meth:`sync` (or are read back from the records by sequence number), and only the
+    node that ``drives`` the table runs its bots and its turn timer."""
 
     def __init__(
         self,
@@ -75,14 +100,20 @@ class LiveGame:
         *,
         bot_delay: float = 0.0,
         turn_timer: float | None = None,
-        on_over: Callable[[], Awaitable[None]] | None = None,
+        on_over: Callable[[bool], Awaitable[None]] | None = None,
+        relay: Relay | None = None,
+        drives: Callable[[], bool] | None = None,
     ) -> None:
+        """``on_over(recorded_here)``: the game just ended, by a move committed here (the
+        review is recorded) or elsewhere."""
         self.session = session
         self.committer = committer
         self.publish = publish
         self.bot_delay = bot_delay
         self.turn_timer = turn_timer
         self.on_over = on_over
+        self.relay = relay
+        self.drives: Callable[[], bool] = drives or (lambda: True)
         self.lock = asyncio.Lock()
         self.committed_seq = len(session.game.event_log)
         """The events the store holds (the game as loaded or started is committed)."""
@@ -92,6 +123,7 @@ class LiveGame:
         self._bot: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._timer_key: tuple[int, int] | None = None
+        self._over_seen = session.is_over
 
     def committed_game(self) -> Game:
         """The game as the store holds it: without an action applied but not yet
@@ -102,33 +134,119 @@ class LiveGame:
         before = self._before
         if before is None or len(before.event_log) != self.committed_seq:
             # rare (a resync while a commit is under way): rebuilt from the committed events
-            before = self._before = Game.replay(game.event_log[: self.committed_seq])
+            before = self._before = Game.replay(
+                game.event_log[: self.committed_seq], game.dice_source
+            )
         return before
 
-    async def act(self, action: Action, seat: int) -> Move:
+    async def act(self, action: Action, seat: int, intent: str | None = None) -> Move:
         """Check, commit, then publish one action of ``seat``; then let bots and the timer
-        go on. Raises the engine's error (nothing changes) for an action not allowed now.
+        go on. Raises the engine's error (nothing changes) for an action not allowed now,
+        :class:`Repeated` for an ``intent`` (a key unique per seat) recorded before.
+
+        When another node wrote first, this node catches up and tries the action again
+        against the game as it now is (as if it had come later).
 
         Publishing never yields (it only queues messages), so moves go out in the order
         they were committed, and nobody's socket is waited for under the lock."""
         async with self.lock:
-            move = self.session.apply(action, seat)
-            try:
-                await self.committer.commit(self.session)
-            except Exception:
-                # not recorded: take it back, so that nothing unrecorded is ever shown
-                await asyncio.to_thread(self.session.reload)
-                raise
+            for _ in range(CONFLICT_TRIES):
+                base = self.committed_seq
+                move = self.session.apply(action, seat)
+                try:
+                    outcome = await self.committer.commit(self.session, base, intent)
+                except Exception:
+                    # not recorded: take it back, so that nothing unrecorded is ever shown
+                    self._take_back()
+                    raise
+                if outcome.saved:
+                    break
+                self._take_back()
+                await self._catch_up()
+                if outcome.kind == REPEAT:
+                    raise Repeated(outcome.seq)
+            else:
+                raise IllegalMove("The table is busy: try again.", code="busy")
             self.committed_seq = move.seq
             self._restart_timer()
-        await self.publish(move)
-        if self.session.is_over:
-            async with self.lock:
-                await asyncio.to_thread(self.session.finish)
-                if self.on_over is not None:
-                    await self.on_over()
-        self.schedule()
+        self.publish(move.seq, move.events)
+        if self.relay is not None:
+            first = move.seq - len(move.events) + 1
+            self.relay(first, [event_to_dict(e) for e in move.events], self.deadline)
+        await self._after(recorded_here=True)
         return move
+
+    async def sync(self, first: int, events: list[dict[str, Any]], deadline: float | None) -> None:
+        """Moves committed by another node (their first event's sequence number, the
+        events, the turn's deadline): taken in order; ones seen before are ignored, and
+        after a gap the missing events are read from the records."""
+        async with self.lock:
+            if first + len(events) - 1 <= self.committed_seq:
+                return
+            if first != self.committed_seq + 1 or not self._take(events, deadline):
+                await self._catch_up()
+        await self._after(recorded_here=False)
+
+    async def refresh(self, recorded: int | None = None) -> None:
+        """Catch up with the records (``recorded``: how many events they hold, if known;
+        nothing is read when this copy has them all)."""
+        if recorded is not None and recorded <= self.committed_seq:
+            return
+        async with self.lock:
+            await self._catch_up()
+        await self._after(recorded_here=False)
+
+    async def _after(self, *, recorded_here: bool) -> None:
+        if self.session.is_over and not self._over_seen:
+            self._over_seen = True
+            async with self.lock:
+                if recorded_here:
+                    await asyncio.to_thread(self.session.finish)
+                if self.on_over is not None:
+                    await self.on_over(recorded_here)
+        self.schedule()
+
+    def _take_back(self) -> None:
+        """Back to the committed game (a move applied but not recorded is dropped)."""
+        game = self.session.game
+        if len(game.event_log) != self.committed_seq:
+            self.session.game = self.committed_game()
+            self._before = None
+
+    def _take(self, events: list[dict[str, Any]], deadline: float | None) -> bool:
+        """Append events that follow on from the committed ones and publish them (False
+        if they do not fit: the records decide)."""
+        game = self.session.game
+        before = self.committed_seq
+        try:
+            game.extend(events)
+        except YahtzeeError:
+            self.session.game = Game.replay(game.event_log[:before], game.dice_source)
+            return False
+        self._announce(before, deadline)
+        return True
+
+    async def _catch_up(self) -> None:
+        """Under the lock: on to what the records hold, from the committed game."""
+        session = self.session
+        if session.store is None or session.game_id is None:
+            return
+        fresh, at = await asyncio.to_thread(
+            session.store.events_since, session.game_id, self.committed_seq
+        )
+        if not fresh:
+            return
+        before = self.committed_seq
+        session.game.extend(fresh)
+        deadline = at.timestamp() + self.turn_timer if at and self.turn_timer else None
+        self._announce(before, deadline)
+
+    def _announce(self, before: int, deadline: float | None) -> None:
+        """Events after ``before`` were taken in: committed, timed, published."""
+        log = self.session.game.event_log
+        self.committed_seq = len(log)
+        self._restart_timer(deadline)
+        self.publish(self.committed_seq, log[before:])
 
     async def hint(self, seat: int | None) -> Advice:
         if seat is None:
@@ -143,10 +261,13 @@ class LiveGame:
     # Bots and the timer --------------------------------------------------------------
 
     def schedule(self) -> None:
-        """Start the bot's move or the turn timer for whoever is to act now."""
+        """Start the bot's move or the turn timer for whoever is to act now (on the node
+        that drives this table)."""
         self._restart_timer()
         seat = self.session.current
         if self.session.is_over or seat is None or not self.session.is_bot(seat):
+            return
+        if not self.drives():
             return
         if self._bot is None or self._bot.done():
             self._bot = asyncio.create_task(self._bot_move(seat))
@@ -155,6 +276,13 @@ class LiveGame:
         for task in (self._bot, self._timer):
             if task is not None:
                 task.cancel()
+
+    def stop_driving(self) -> None:
+        """Another node drives this table now: its bot and timer tasks stop here."""
+        for task in (self._bot, self._timer):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self._bot = self._timer = None
 
     async def _bot_move(self, seat: int) -> None:
         await asyncio.sleep(self.bot_delay)
@@ -165,10 +293,11 @@ class LiveGame:
         self._bot = None
         await self._safely(action, seat)
 
-    def _restart_timer(self) -> None:
+    def _restart_timer(self, deadline: float | None = None) -> None:
         """The turn timer for the decision now (a human's, in a game with a timer): kept
-        if it already runs for this decision, else started afresh; :attr:`deadline` says
-        when it runs out."""
+        if it already runs for this decision, else started afresh (or at ``deadline``,
+        when the move was committed elsewhere); :attr:`deadline` says when it runs out.
+        Only the node that drives the table runs it."""
         seat = self.session.current
         seq = len(self.session.game.event_log)
         wanted = (
@@ -179,15 +308,20 @@ class LiveGame:
         )
         key = (seq, seat) if wanted and seat is not None else None
         running = self._timer is not None and not self._timer.done()
-        if key is not None and key == self._timer_key and running:
-            return
-        if self._timer is not None and self._timer is not asyncio.current_task():
-            self._timer.cancel()
-        self._timer, self._timer_key, self.deadline = None, key, None
+        if key is not None and key == self._timer_key:
+            if running or not self.drives():
+                return
+            deadline = self.deadline  # the same decision, now driven here
+        else:
+            if self._timer is not None and self._timer is not asyncio.current_task():
+                self._timer.cancel()
+            self._timer, self._timer_key, self.deadline = None, key, None
         if key is None or seat is None or not self.turn_timer:
             return
-        self.deadline = time.time() + self.turn_timer
-        self._timer = asyncio.create_task(self._expire(seat, seq, self.turn_timer))
+        self.deadline = deadline if deadline is not None else time.time() + self.turn_timer
+        if self.drives():
+            after = max(0.0, self.deadline - time.time())
+            self._timer = asyncio.create_task(self._expire(seat, seq, after))
 
     async def _expire(self, seat: int, seq: int, after: float) -> None:
         await asyncio.sleep(after)

@@ -20,11 +20,13 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..core import (
     MAX_PLAYERS,
     BotSpec,
     DiceSource,
+    Event,
     IllegalMove,
     InvalidInput,
     RandomDice,
@@ -35,8 +37,9 @@ from ..core import (
 )
 from ..store import Seat, Store
 from ..store import tables as records
+from .cluster import Cluster
 from .live import GroupCommit, LiveGame
-from .session import GameSession, Move
+from .session import GameSession
 
 MAX_TABLES_PER_CLIENT = 20
 """Tables in the lobby or in play that one client (address) may have at once."""
@@ -115,7 +118,8 @@ class Table:
         )  # fmt: skip
 
 
-TablePublish = Callable[[Table, Move], Awaitable[None]]
+TablePublish = Callable[[Table, int, tuple[Event, ...]], None]
+"""A table's committed events (and the sequence number of the last), to broadcast."""
 
 
 class Lobby:
@@ -131,6 +135,7 @@ class Lobby:
         seed: int | None = None,
         idle_timeout: float = LOBBY_IDLE_S,
         clock: Callable[[], float] = time.time,
+        cluster: Cluster | None = None,
     ) -> None:
         """``seed`` (tests and demonstrations only) makes every table's dice and bots
         reproducible; by default the dice come from a cryptographic source. A table in
@@ -144,20 +149,33 @@ class Lobby:
         self.clock = clock
         self.committer = GroupCommit(store)
         self.tables: dict[str, Table] = {}
+        self.cluster = cluster or Cluster()
+        self.changed: Callable[[Table], Awaitable[None]] | None = None
+        """Told when another node changed a table's lobby (the server pushes it)."""
+        self.chatted: Callable[[Table, int, str], None] | None = None
+        """Told of a chat line said through another node."""
 
     def _dice(self) -> DiceSource:
         return SecureDice() if self.seed is None else RandomDice(self.seed)
 
     def _serve(self, table: Table, session: GameSession) -> None:
-        async def publish(move: Move) -> None:
-            await self.publish(table, move)
+        def publish(seq: int, events: tuple[Event, ...]) -> None:
+            self.publish(table, seq, events)
 
-        async def over() -> None:
-            await self.finish(table)
+        async def over(recorded_here: bool) -> None:
+            await self.finish(table, recorded_here=recorded_here)
+
+        def relay(first: int, events: list[dict[str, Any]], deadline: float | None) -> None:
+            news = {"k": "ev", "t": table.id, "f": first, "e": events, "d": deadline}
+            self.cluster.publish(news)
+
+        def drives() -> bool:
+            return self.cluster.owns(table.id)
 
         table.live = LiveGame(
             session, self.committer, publish, bot_delay=self.bot_delay,
             turn_timer=table.turn_timer, on_over=over,
+            relay=relay if self.cluster.clustered else None, drives=drives,
         )  # fmt: skip
 
     # Loading after a restart -------------------------------------------------------
@@ -184,15 +202,30 @@ class Lobby:
             active_at=row.active_at,
         )  # fmt: skip
         if row.game_id:
-            session = GameSession.resume(
-                self.store, row.game_id, dice=self._dice(), seed=self.seed,
-                hints=row.hints_allowed,
-            )  # fmt: skip
-            for state in seats:  # seats handed to bots play as bots
-                if state.bot is not None and session.seats[state.seat].bot is None:
-                    session.hand_to_bot(state.seat, state.bot)
-            self._serve(table, session)
+            self._serve(table, self._resume(row))
         return table
+
+    def _resume(self, row: records.TableRecord) -> GameSession:
+        """A table's game from the records (outside the event loop)."""
+        assert row.game_id is not None
+        session = GameSession.resume(
+            self.store, row.game_id, dice=self._dice(), seed=self.seed, hints=row.hints_allowed
+        )
+        for state in row.seats:  # seats handed to bots play as bots
+            if state.bot is not None and session.seats[state.seat].bot is None:
+                session.hand_to_bot(state.seat, state.bot)
+        return session
+
+    # News from other server nodes (none for a server alone: see ClusterLobby) -------
+
+    async def on_message(self, message: dict[str, Any]) -> None:
+        pass
+
+    async def on_tick(self, *, nodes_changed: bool) -> None:
+        pass
+
+    async def on_reconnect(self) -> None:
+        pass
 
     def resume_play(self) -> None:
         """Let every served game's bots and timers go on (inside the event loop)."""
@@ -240,13 +273,17 @@ class Lobby:
             raise InvalidInput("No such table (or it has ended).", code="no_table")
         return table
 
-    def by_invite(self, invite: str) -> Table:
+    async def by_invite(self, invite: str) -> Table:
         for table in self.tables.values():
             if self._idle(table):
                 continue
             if secrets.compare_digest(table.invite_token.encode(), invite.encode()):
                 return table
-        raise InvalidInput(
+        raise self._bad_invite()
+
+    @staticmethod
+    def _bad_invite() -> InvalidInput:
+        return InvalidInput(
             "This invite link is not valid (or its table has ended).", code="no_table"
         )
 
@@ -267,14 +304,7 @@ class Lobby:
     ) -> tuple[Table, str]:
         """A new table; the host takes seat 0, each other seat is open for a friend (None)
         or a bot. Returns the table and the host's secret token."""
-        active = sum(
-            1
-            for t in self.tables.values()
-            if t.owner == owner
-            and t.status in (records.LOBBY, records.PLAYING)
-            and not self._idle(t)
-        )
-        if active >= self.max_tables_per_client:
+        if await self._count_open(owner) >= self.max_tables_per_client:
             raise Forbidden(
                 f"At most {self.max_tables_per_client} open tables per client.",
                 code="too_many_tables",
@@ -293,9 +323,28 @@ class Lobby:
         self.tables[table.id] = table
         return table, token
 
+    async def _count_open(self, owner: str) -> int:
+        """The owner's tables in the lobby or in play."""
+        return sum(
+            1
+            for t in self.tables.values()
+            if t.owner == owner
+            and t.status in (records.LOBBY, records.PLAYING)
+            and not self._idle(t)
+        )
+
+    async def _fresh(self, table: Table) -> None:
+        """Before a lobby change: the table as the records hold it (another node may
+        have changed it; one node alone has it in memory already)."""
+
+    def _told(self, table: Table) -> None:
+        """After a lobby change: the other nodes are told."""
+        self.cluster.publish({"k": "lobby", "t": table.id})
+
     async def join(self, invite: str, name: str) -> tuple[Table, int, str]:
-        table = self.by_invite(invite)
+        table = await self.by_invite(invite)
         async with table.lock:
+            await self._fresh(table)
             self._require_open(table)
             if table.status != records.LOBBY:
                 raise IllegalMove(
@@ -308,11 +357,16 @@ class Lobby:
             if free is None:
                 raise IllegalMove("Every seat is taken.", code="table_full")
             token = _token()
-            free.name, free.token_hash = clean, _hash(token)
-            table.active_at = self.clock()
-            await asyncio.to_thread(
-                records.save_table_seat, self.store, table.id, free.record(), table.active_at
-            )
+            taken = SeatState(free.seat, clean, None, _hash(token))
+            active_at = self.clock()
+            if not await asyncio.to_thread(
+                records.save_table_seat, self.store, table.id, taken.record(), active_at,
+                only_if_open=True,
+            ):  # fmt: skip
+                await self._fresh(table)  # taken through another node meanwhile
+                raise IllegalMove("That seat was just taken: try again.", code="table_full")
+            free.name, free.token_hash, table.active_at = clean, taken.token_hash, active_at
+            self._told(table)
         return table, free.seat, token
 
     def _require_host(self, table: Table, token: str | None) -> None:
@@ -333,6 +387,7 @@ class Lobby:
         """The host starts the game once every seat is taken (:meth:`play` lets it go)."""
         self._require_host(table, token)
         async with table.lock:
+            await self._fresh(table)
             self._require_open(table)
             if table.status != records.LOBBY:
                 raise IllegalMove("The game has already started.", code="started")
@@ -343,13 +398,16 @@ class Lobby:
                 GameSession.new, seats, table.rules, store=self.store, seed=self.seed,
                 dice=self._dice(), hints=table.hints_allowed,
             )  # fmt: skip
+            active_at = self.clock()
+            if not await asyncio.to_thread(
+                records.set_table_status, self.store, table.id, records.PLAYING,
+                session.game_id, active_at, expect=records.LOBBY,
+            ):  # fmt: skip
+                await self._fresh(table)  # started through another node meanwhile
+                raise IllegalMove("The game has already started.", code="started")
             self._serve(table, session)
-            table.status = records.PLAYING
-            table.active_at = self.clock()
-            await asyncio.to_thread(
-                records.set_table_status, self.store, table.id, table.status, session.game_id,
-                table.active_at,
-            )  # fmt: skip
+            table.status, table.active_at = records.PLAYING, active_at
+            self._told(table)
 
     def play(self, table: Table) -> None:
         """Let the table's bots and turn timer go on (after its players saw the change)."""
@@ -364,6 +422,7 @@ class Lobby:
         if not 0 < seat < len(table.seats):
             raise InvalidInput("No such seat (the host's own seat stays human).")
         async with table.lock:
+            await self._fresh(table)
             self._require_open(table)
             state = table.seats[seat]
             state.bot, state.token_hash = bot, None
@@ -375,15 +434,18 @@ class Lobby:
             )
             if table.live is not None:
                 table.live.session.hand_to_bot(seat, bot)
+            self._told(table)
 
     async def cancel(self, table: Table, token: str | None) -> None:
         """The host calls off a table that has not started: it is gone."""
         self._require_host(table, token)
         async with table.lock:
+            await self._fresh(table)
             self._require_open(table)
             if table.status != records.LOBBY:
                 raise IllegalMove("The game has started; it ends when it is over.", code="started")
             await self._end(table, records.CANCELLED)
+            self._told(table)
 
     async def expire_idle(self) -> list[Table]:
         """Every table in the lobby idle too long expires (it is gone); returns them."""
@@ -392,6 +454,7 @@ class Lobby:
             async with table.lock:
                 if self._idle(table):
                     await self._end(table, records.EXPIRED)
+                    self._told(table)
                     expired.append(table)
         return expired
 
@@ -405,9 +468,13 @@ class Lobby:
             records.set_table_status, self.store, table.id, status, None, table.active_at
         )
 
-    async def finish(self, table: Table) -> None:
+    async def finish(self, table: Table, *, recorded_here: bool = True) -> None:
+        """The table's game is over (by a move recorded here, or through another node:
+        the node that drives the table records it then, in case the writer died)."""
         table.status = records.FINISHED
         table.active_at = self.clock()
+        if not recorded_here and not self.cluster.owns(table.id):
+            return
         game_id = table.session.game_id if table.session else None
         await asyncio.to_thread(
             records.set_table_status, self.store, table.id, table.status, game_id,

@@ -2,14 +2,19 @@
 
 from .engine import DATABASE_ENV, default_url
 from .queries import HighScore, PlayerStats, high_scores, history, stats, unfinished
-from .store import GameSummary, Seat, Store, StoreError
+from .store import CONFLICT, REPEAT, SAVED, Commit, GameSummary, Outcome, Seat, Store, StoreError
 from .tables import TableRecord, TableSeatRecord
 from .transfer import export_csv, export_json, import_games
 
 __all__ = [
+    "CONFLICT",
     "DATABASE_ENV",
+    "REPEAT",
+    "SAVED",
+    "Commit",
     "GameSummary",
     "HighScore",
+    "Outcome",
     "PlayerStats",
     "Seat",
     "Store",

@@ -13,6 +13,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -66,6 +67,9 @@ events = Table(
     Column("type", String(16), nullable=False),
     Column("data", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # "seat:id" of the intent that made this event (the first of its move), if it had one
+    Column("intent", String(80), nullable=True),
+    Index("ix_events_intent", "game_id", "intent", unique=True),
 )
 
 cards = Table(
@@ -100,6 +104,7 @@ tables = Table(
     # the last change (created, a seat taken or handed to a bot, started, finished, ended);
     # NULL in rows older than migration 0006: created_at stands in
     Column("active_at", DateTime(timezone=True), nullable=True),
+    Index("ix_tables_owner_status", "owner", "status"),
 )
 
 table_seats = Table(

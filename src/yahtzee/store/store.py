@@ -57,6 +57,36 @@ class GameSummary:
     winners: tuple[str, ...] = field(default=())
 
 
+SAVED = "saved"
+CONFLICT = "conflict"
+REPEAT = "repeat"
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """A game's new events for :meth:`Store.save_many`: those after its first ``base``
+    (the events the records held when they were made), with the intent that made them."""
+
+    game_id: str
+    game: Game
+    base: int
+    intent: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What :meth:`Store.save_many` did with one game: ``saved`` (``seq``: the events it
+    now holds), ``repeat`` (the intent was written before; ``seq``: the end of that move)
+    or ``conflict`` (another writer came first; ``seq``: the events the records hold)."""
+
+    @property
+    def saved(self) -> bool:
+        return self.kind == SAVED
+
+    kind: str
+    seq: int
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -133,20 +163,43 @@ class Store:
 
         return retrying(work)
 
-    def save_many(self, games_: Sequence[tuple[str, Game]]) -> None:
-        """Save several games in one transaction (a group commit: one lock, one sync)."""
+    def save_many(self, commits: Sequence[Commit]) -> dict[str, Outcome]:
+        """Save several games in one transaction (a group commit: one lock, one sync),
+        each only if the records still end where its new events began
+        (:attr:`Commit.base`): a compare-and-set, so that of two writers (two server nodes)
+        that extended one game from the same point only the first is written. Returns the
+        outcome per game; a game that is not written changes nothing."""
 
-        def work() -> None:
+        def work() -> dict[str, Outcome]:
+            outcomes: dict[str, Outcome] = {}
             with self.engine.begin() as connection:
-                for game_id, game in games_:
-                    stored = connection.execute(
-                        select(games.c.event_count).where(games.c.id == game_id).with_for_update()
-                    ).scalar()
-                    if stored is None:
-                        raise StoreError(f"No game {game_id} in the records.")
-                    append_events(connection, game_id, game, int(stored))
+                for commit in commits:
+                    outcomes[commit.game_id] = _commit(connection, commit)
+            return outcomes
 
-        retrying(work)
+        return retrying(work)
+
+    def events_since(self, game_id: str, seq: int) -> tuple[list[dict[str, Any]], datetime | None]:
+        """The events after the first ``seq`` (to catch up), and when the last one was
+        recorded (None without any)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(events.c.data, events.c.created_at)
+                .where(events.c.game_id == game_id, events.c.seq >= seq)
+                .order_by(events.c.seq)
+            ).all()
+        found = [json.loads(r.data) for r in rows]
+        return found, (utc(rows[-1].created_at) if rows else None)
+
+    def event_counts(self, ids: Sequence[str]) -> dict[str, int]:
+        """How many events each of these games has recorded (one query)."""
+        if not ids:
+            return {}
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(games.c.id, games.c.event_count).where(games.c.id.in_(list(ids)))
+            ).all()
+        return {r.id: int(r.event_count) for r in rows}
 
     def mark_hints_used(self, game_id: str, seat: int) -> None:
         """Record that the player at ``seat`` asked the advisor during the game."""
@@ -317,8 +370,32 @@ def player_id(connection: Connection, name: str) -> int:
     return int(result.inserted_primary_key[0])  # type: ignore[index]
 
 
-def append_events(connection: Connection, game_id: str, game: Game, stored: int) -> int:
-    """Write events ``stored`` onwards; finish the game's row when it is over."""
+def _commit(connection: Connection, commit: Commit) -> Outcome:
+    """One game of :meth:`Store.save_many`: written, a repeated intent, or a conflict."""
+    stored = connection.execute(
+        select(games.c.event_count).where(games.c.id == commit.game_id).with_for_update()
+    ).scalar()
+    if stored is None:
+        raise StoreError(f"No game {commit.game_id} in the records.")
+    if commit.intent is not None:
+        earlier = connection.execute(
+            select(events.c.seq).where(
+                events.c.game_id == commit.game_id, events.c.intent == commit.intent
+            )
+        ).scalar()
+        if earlier is not None:
+            return Outcome(REPEAT, int(earlier) + 1)
+    if int(stored) != commit.base:
+        return Outcome(CONFLICT, int(stored))
+    append_events(connection, commit.game_id, commit.game, commit.base, commit.intent)
+    return Outcome(SAVED, len(commit.game.events))
+
+
+def append_events(
+    connection: Connection, game_id: str, game: Game, stored: int, intent: str | None = None
+) -> int:
+    """Write events ``stored`` onwards (the last marked with ``intent``: its sequence
+    number is the move's, as acknowledged); finish the game's row when it is over."""
     log = game.events
     if stored > len(log):
         raise StoreError(f"The records of game {game_id} are ahead of this game; reload it.")
@@ -329,7 +406,8 @@ def append_events(connection: Connection, game_id: str, game: Game, stored: int)
             insert(events),
             [
                 {"game_id": game_id, "seq": stored + i, "type": e["type"],
-                 "data": json.dumps(e, separators=(",", ":")), "created_at": stamp}
+                 "data": json.dumps(e, separators=(",", ":")), "created_at": stamp,
+                 "intent": intent if i == len(fresh) - 1 else None}
                 for i, e in enumerate(fresh)
             ],
         )  # fmt: skip

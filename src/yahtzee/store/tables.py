@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Row, insert, or_, select, update
+from sqlalchemy import ColumnElement, Connection, Row, func, insert, or_, select, update
 
 from ..core import BotSpec
 from .engine import retrying
@@ -81,23 +81,36 @@ def create_table(store: Store, table: TableRecord) -> None:
 
 
 def save_table_seat(
-    store: Store, table_id: str, seat: TableSeatRecord, active_at: float | None = None
-) -> None:
-    """Record a seat's new state; the table's last change is ``active_at`` (now if None)."""
+    store: Store,
+    table_id: str,
+    seat: TableSeatRecord,
+    active_at: float | None = None,
+    *,
+    only_if_open: bool = False,
+) -> bool:
+    """Record a seat's new state; the table's last change is ``active_at`` (now if None).
+    ``only_if_open``: only if nobody has taken the seat meanwhile (say through another
+    server node). Returns whether it was recorded."""
 
-    def work() -> None:
+    def work() -> bool:
         with store.engine.begin() as c:
             row = _seat_row(table_id, seat)
-            c.execute(
-                update(table_seats)
-                .where(table_seats.c.table_id == table_id, table_seats.c.seat == seat.seat)
-                .values(name=row["name"], bot=row["bot"], token_hash=row["token_hash"])
+            query = update(table_seats).where(
+                table_seats.c.table_id == table_id, table_seats.c.seat == seat.seat
             )
+            if only_if_open:
+                query = query.where(table_seats.c.token_hash.is_(None), table_seats.c.bot.is_(None))
+            done = c.execute(
+                query.values(name=row["name"], bot=row["bot"], token_hash=row["token_hash"])
+            ).rowcount
+            if not done:
+                return False
             c.execute(
                 update(tables).where(tables.c.id == table_id).values(active_at=_when(active_at))
             )
+            return True
 
-    retrying(work)
+    return retrying(work)
 
 
 def set_table_status(
@@ -106,16 +119,52 @@ def set_table_status(
     status: str,
     game_id: str | None,
     active_at: float | None = None,
-) -> None:
-    def work() -> None:
-        with store.engine.begin() as c:
-            c.execute(
-                update(tables)
-                .where(tables.c.id == table_id)
-                .values(status=status, game_id=game_id, active_at=_when(active_at))
-            )
+    *,
+    expect: str | None = None,
+) -> bool:
+    """Record a table's status; with ``expect``, only if the table still has that status
+    (a compare-and-set between server nodes). Returns whether it was recorded."""
 
-    retrying(work)
+    def work() -> bool:
+        with store.engine.begin() as c:
+            query = update(tables).where(tables.c.id == table_id)
+            if expect is not None:
+                query = query.where(tables.c.status == expect)
+            values = query.values(status=status, game_id=game_id, active_at=_when(active_at))
+            return bool(c.execute(values).rowcount)
+
+    return retrying(work)
+
+
+def table_by_invite(store: Store, invite: str) -> str | None:
+    """The id of the table this invite token opens (None for none)."""
+    with store.engine.connect() as c:
+        found = c.execute(select(tables.c.id).where(tables.c.invite_token == invite)).scalar()
+    return None if found is None else str(found)
+
+
+def count_open(store: Store, owner: str, active_since: float) -> int:
+    """An owner's tables in play, or in the lobby and changed since ``active_since``."""
+    lobby = (tables.c.status == LOBBY) & (
+        func.coalesce(tables.c.active_at, tables.c.created_at) >= _when(active_since)
+    )
+    with store.engine.connect() as c:
+        return int(
+            c.execute(
+                select(func.count())
+                .select_from(tables)
+                .where(tables.c.owner == owner, or_(tables.c.status == PLAYING, lobby))
+            ).scalar_one()
+        )
+
+
+def playing_ids(store: Store) -> list[str]:
+    """Every table in play."""
+    with store.engine.connect() as c:
+        return [
+            str(r)
+            for r in c.execute(select(tables.c.id).where(tables.c.status == PLAYING)).scalars()
+        ]
 
 
 def open_tables(store: Store, finished_since: float | None = None) -> list[TableRecord]:
@@ -192,9 +241,12 @@ __all__ = [
     "PLAYING",
     "TableRecord",
     "TableSeatRecord",
+    "count_open",
     "create_table",
     "load_table",
     "open_tables",
+    "playing_ids",
     "save_table_seat",
     "set_table_status",
+    "table_by_invite",
 ]

@@ -15,7 +15,7 @@ import contextlib
 import gc
 import logging
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, IllegalMove, YahtzeeError
-from ..service import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Forbidden
+from ..service import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Cluster, Forbidden
 from ..store import Store
 from .hub import RATE_PER_SECOND, Hub
 from .models import MAX_TURN_TIMER_S, Refusal
@@ -148,12 +148,15 @@ def create_app(
     seed: int | None = None,
     allowed_hosts: AllowedHosts | None = None,
     lobby_idle: float = LOBBY_IDLE_S,
+    cluster: Cluster | None = None,
 ) -> FastAPI:
     """The application. Tables live in the store at ``database_url`` (or ``store``).
     ``seed`` (tests only) makes every table's dice and bots reproducible.
     ``allowed_hosts``: the origins it answers for (default :meth:`AllowedHosts.local`;
     ``yahtzee serve`` passes the address it listens on). A table that does not start
-    expires ``lobby_idle`` seconds after its last change."""
+    expires ``lobby_idle`` seconds after its last change. ``cluster``: this server is one
+    node of several (a :class:`~yahtzee.service.RedisCluster`), sharing the database."""
+    node = cluster if cluster is not None else Cluster()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -169,29 +172,25 @@ def create_app(
             rate=rate,
             max_tables_per_client=max_tables_per_client,
             seed=seed,
+            cluster=node,
         )
         hub.lobby.idle_timeout = lobby_idle
         await asyncio.to_thread(hub.lobby.load_unfinished)
         warming = asyncio.create_task(hub.warm_up())  # the server answers meanwhile
-        # The cyclic garbage collector's full passes over thousands of live games were the
-        # p99 tail (~170 ms at N = 1000): freeze what startup made, and collect rarely.
-        thresholds = gc.get_threshold()
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
-        app.state.hub = hub
-        hub.lobby.resume_play()
-        sweeping = asyncio.create_task(_sweep(hub))
-        yield
-        sweeping.cancel()
-        warming.cancel()
-        hub.close()
-        hub.lobby.close()
-        if own:
-            opened.close()
-        sys.setswitchinterval(switch)
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
+        with _rare_collections():
+            app.state.hub = hub
+            hub.lobby.resume_play()
+            await node.start(hub.lobby)
+            sweeping = asyncio.create_task(_sweep(hub))
+            yield
+            sweeping.cancel()
+            await node.stop()
+            warming.cancel()
+            hub.close()
+            hub.lobby.close()
+            if own:
+                opened.close()
+            sys.setswitchinterval(switch)
 
     app = FastAPI(
         title="yahtzee",
@@ -238,12 +237,27 @@ def create_app(
         )
 
     app.add_middleware(HostCheck, allowed=allowed)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.include_router(pages.router)
     app.include_router(lobby.router)
     app.include_router(play.router)
     return app
+
+
+@contextlib.contextmanager
+def _rare_collections() -> Iterator[None]:
+    """The cyclic garbage collector's full passes over thousands of live games were the
+    p99 tail (~170 ms at N = 1000): freeze what startup made, and collect rarely."""
+    thresholds = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 async def _sweep(hub: Hub) -> None:

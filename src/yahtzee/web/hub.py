@@ -24,8 +24,8 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Final
 
-from ..core import Scorecard
-from ..service import GameSession, Lobby, Move, Table, warm_up
+from ..core import Event, Scorecard
+from ..service import Cluster, ClusterLobby, GameSession, Lobby, Table, warm_up
 from ..store import Store
 from .connection import CLOSE_SEAT_GONE, Answers, Connection, RateLimit
 from .models import (
@@ -101,14 +101,19 @@ class Hub:
         rate: float = RATE_PER_SECOND,
         max_tables_per_client: int,
         seed: int | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
-        self.lobby = Lobby(
+        kind = ClusterLobby if cluster is not None and cluster.clustered else Lobby
+        self.lobby: Lobby = kind(
             store,
             self.publish,
             bot_delay=bot_delay,
             max_tables_per_client=max_tables_per_client,
             seed=seed,
+            cluster=cluster,
         )
+        self.lobby.changed = self.push_lobby
+        self.lobby.chatted = self._chat_here
         self.rate = rate
         self.burst = max(RATE_BURST, 2 * rate)
         self.max_per_address = MAX_PER_ADDRESS
@@ -270,6 +275,11 @@ class Hub:
             connection.offer(text)
 
     def chat(self, table: Table, seat: int, text: str) -> None:
+        """A player's chat line, to everyone at the table (on every node)."""
+        self._chat_here(table, seat, text)
+        self.lobby.cluster.publish({"k": "chat", "t": table.id, "s": seat, "x": text})
+
+    def _chat_here(self, table: Table, seat: int, text: str) -> None:
         message = ChatMessage(seat=seat, name=table.seats[seat].name, text=text)
         kept = self.chats.get(table.id)
         if kept is None:
@@ -300,15 +310,15 @@ class Hub:
             self.chats.pop(table.id, None)
             self._forget_meter(table.id)
 
-    async def publish(self, table: Table, move: Move) -> None:
-        """A committed move: each of its events, with the state after the move. Never
-        yields (the live game calls it in order, move after move)."""
+    def publish(self, table: Table, seq: int, events: tuple[Event, ...]) -> None:
+        """A committed move: each of its events, with the state after the move (``seq``:
+        its last event's). Called in order, move after move."""
         live = table.live
         assert live is not None
         view = GameView.of(live.session.game)
         deadline = live.deadline
-        first = move.seq - len(move.events) + 1
-        for offset, event in enumerate(move.events):
+        first = seq - len(events) + 1
+        for offset, event in enumerate(events):
             self.broadcast(table.id, EventMessage.of(first + offset, event, view, deadline))
         game = live.session.game
         if self._meter_due(table.id, game.cards, over=game.is_over):

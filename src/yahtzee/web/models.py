@@ -123,6 +123,8 @@ class Health(BaseModel):
     solver: Literal["warming", "ready"]
     """Whether the solver is loaded yet: until then a table's first bot move or hint
     waits for it (a game can start either way)."""
+    node: str | None = None
+    """This server node's name (only when it is one of several)."""
 
 
 class Refusal(BaseModel):

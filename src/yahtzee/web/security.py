@@ -238,11 +238,14 @@ class HostCheck:
 
 class SecurityHeaders:
     """Adds :data:`SECURITY_HEADERS` to every HTTP answer (pages, API, static files,
-    errors) that does not set them itself."""
+    errors) that does not set them itself, and ``X-Yahtzee-Node`` when ``node`` names
+    this server node."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, node: str | None = None) -> None:
         self.app = app
         self.raw = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+        if node is not None:  # which server node answered (behind a load balancer)
+            self.raw.append((b"x-yahtzee-node", node.encode()))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

@@ -50,7 +50,7 @@ async def lobby(table_id: str, hub: HubDep) -> LobbyView:
 async def cancel(table_id: str, hub: HubDep, token: TokenDep) -> LobbyView:
     """The host calls off a table that has not started (``status``: ``cancelled``); it is
     gone from then on, and no longer counts against the host's quota."""
-    table = hub.lobby.get(table_id)
+    table = await hub.lobby.lookup(table_id)
     await hub.lobby.cancel(table, token)
     await hub.push_lobby(table)
     return hub.lobby_view(table)

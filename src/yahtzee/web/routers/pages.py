@@ -30,6 +30,9 @@ async def favicon() -> FileResponse:
     )
 
 
-@router.get("/api/health")
+@router.get("/api/health", response_model_exclude_none=True)
 async def health(hub: HubDep) -> Health:
-    return Health(solver="ready" if hub.solver_ready.is_set() else "warming")
+    ready = hub.solver_ready.is_set()
+    cluster = hub.lobby.cluster
+    node = cluster.node_id if cluster.clustered else None
+    return Health(solver="ready" if ready else "warming", node=node)

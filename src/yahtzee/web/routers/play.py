@@ -16,7 +16,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.types import Message
 
 from ...core import Category, IllegalMove, Keep, Score, YahtzeeError, clean_text
-from ...service import LiveGame, Table
+from ...service import LiveGame, Repeated, Table
 from ..connection import (
     CLOSE_ORIGIN,
     CLOSE_SEAT_GONE,
@@ -45,6 +45,8 @@ from ..security import AllowedHosts, origin_allowed
 log = logging.getLogger("yahtzee.web")
 
 URL_SECRETS = ("token", "spectate", "watch")
+NODE_HEADER = b"x-yahtzee-node"
+"""Which server node answered (behind a load balancer, for operators and tests)."""
 
 router = APIRouter()
 
@@ -58,7 +60,10 @@ def _allowed(socket: WebSocket) -> bool:
 @router.websocket("/ws/{table_id}")
 async def play(socket: WebSocket, table_id: str, hub: SocketHubDep) -> None:
     """One client's connection: its hello, the state, then its intents and our events."""
-    await socket.accept()
+    cluster = hub.lobby.cluster
+    await socket.accept(
+        headers=[(NODE_HEADER, cluster.node_id.encode())] if cluster.clustered else None
+    )
     address = socket.client.host if socket.client else "unknown"
     connection = Connection(socket, address)
     try:
@@ -170,6 +175,8 @@ async def _answer(
     handled, or the error that refused it (nothing changed)."""
     try:
         seq = await _handle(hub, table, connection, intent)
+    except Repeated as repeat:  # handled before, perhaps through another node
+        return (AckMessage(id=intent.id, seq=repeat.seq) if intent.id else None), True
     except YahtzeeError as error:
         return ErrorMessage(code=error.code, message=str(error), id=intent.id), False
     except Exception:
@@ -198,12 +205,18 @@ async def _handle(hub: Hub, table: Table, connection: Connection, intent: AnyInt
             hub.send(connection, ReviewMessage.of(await _live(table).review()))
         case RollIntent():
             keep = Keep.parse(intent.keep) if intent.keep.strip() else Keep.NONE
-            return (await _live(table).act(keep, _player(seat))).seq
+            return (await _live(table).act(keep, _player(seat), _key(seat, intent.id))).seq
         case ScoreIntent():
-            return (await _live(table).act(Score(Category.parse(intent.box)), _player(seat))).seq
+            action = Score(Category.parse(intent.box))
+            return (await _live(table).act(action, _player(seat), _key(seat, intent.id))).seq
         case _:
             assert_never(intent)
     return table.live.committed_seq if table.live is not None else 0
+
+
+def _key(seat: int | None, intent_id: str | None) -> str | None:
+    """An intent's key in the records (unique per game): its seat and its id."""
+    return None if intent_id is None else f"{seat}:{intent_id}"
 
 
 def _live(table: Table) -> LiveGame:

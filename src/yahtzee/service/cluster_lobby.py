@@ -1,0 +1,180 @@
+"""The lobby of one node among several (see :mod:`.cluster`).
+
+Any node serves any table: a table is loaded from the records when a client asks for it
+(once, however many ask at the same moment), kept up to date by the other nodes' news
+and, where news was missed, by reading the records; lobby changes are checked against the
+records and written under a compare-and-set; and each node drives (bots, turn timer) the
+tables that rendezvous hashing gives it, loading them when it takes them over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from ..store import tables as records
+from .lobby import MAX_TABLE_ID, Lobby, Table
+
+log = logging.getLogger(__name__)
+
+ADOPT_EVERY = 10
+"""Every this many heartbeats a node looks for tables it should drive but has not loaded
+(besides whenever the set of live nodes changes)."""
+
+
+class ClusterLobby(Lobby):
+    """A :class:`Lobby` whose tables live in the records, shared with other nodes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._ticking: asyncio.Task[None] | None = None
+        self._ticks = 0
+        self._background: set[asyncio.Task[None]] = set()
+
+    # Loading -------------------------------------------------------------------------
+
+    def load_unfinished(self) -> int:
+        """Nothing at startup: tables load when asked for, or when this node takes over
+        driving them."""
+        return 0
+
+    async def find(self, table_id: str) -> Table | None:
+        table = self.tables.get(table_id)
+        if table is not None:
+            if self._idle(table):
+                return None
+            if table.live is not None:
+                await table.live.refresh()  # a client is shown what the records hold
+            return table
+        if len(table_id) > MAX_TABLE_ID:
+            return None
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._load(table_id))
+            self._loading[table_id] = pending
+            pending.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _load(self, table_id: str) -> Table | None:
+        row = await asyncio.to_thread(records.load_table, self.store, table_id)
+        if row is None or row.status in (records.CANCELLED, records.EXPIRED):
+            return None
+        loaded = await asyncio.to_thread(self._table_of, row)
+        if self._idle(loaded):
+            return None
+        table = self.tables.setdefault(table_id, loaded)
+        if table is loaded and table.live is not None:
+            await table.live.refresh()  # what was committed while it loaded
+            live = table.live
+            if live.session.is_over and row.status == records.PLAYING:
+                await self.finish(table, recorded_here=False)  # its writer died first
+            self.play(table)
+        return table
+
+    async def by_invite(self, invite: str) -> Table:
+        found = await asyncio.to_thread(records.table_by_invite, self.store, invite)
+        table = await self.find(found) if found is not None else None
+        if table is None:
+            raise self._bad_invite()
+        return table
+
+    async def _count_open(self, owner: str) -> int:
+        since = self.clock() - self.idle_timeout
+        return await asyncio.to_thread(records.count_open, self.store, owner, since)
+
+    # Lobby changes -------------------------------------------------------------------
+
+    async def _fresh(self, table: Table) -> None:
+        """The table as the records hold it: seats, status, and its game once started."""
+        row = await asyncio.to_thread(records.load_table, self.store, table.id)
+        if row is None:
+            return
+        table.status, table.active_at = row.status, row.active_at
+        for state, seat in zip(table.seats, row.seats, strict=True):
+            if (state.name, state.bot, state.token_hash) == (seat.name, seat.bot, seat.token_hash):
+                continue
+            state.name, state.bot, state.token_hash = seat.name, seat.bot, seat.token_hash
+            live = table.live
+            if live is not None and seat.bot is not None and not live.session.is_bot(seat.seat):
+                live.session.hand_to_bot(seat.seat, seat.bot)
+        if row.game_id and table.live is None:
+            self._serve(table, await asyncio.to_thread(self._resume, row))
+        if row.status in (records.CANCELLED, records.EXPIRED):
+            self.tables.pop(table.id, None)
+            if table.live is not None:
+                table.live.close()
+
+    # News from the other nodes -------------------------------------------------------
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(_report)
+
+    async def on_message(self, message: dict[str, Any]) -> None:
+        table = self.tables.get(str(message.get("t")))
+        if table is None:
+            return  # not served here: nothing to forward
+        kind = message.get("k")
+        if kind == "ev" and table.live is not None:
+            events, first, deadline = message.get("e"), message.get("f"), message.get("d")
+            if isinstance(events, list) and isinstance(first, int):
+                when = float(deadline) if isinstance(deadline, int | float) else None
+                self._spawn(table.live.sync(first, events, when))
+        elif kind in ("ev", "lobby"):
+            self._spawn(self._lobby_news(table))
+        elif kind == "chat" and self.chatted is not None:
+            seat, text = message.get("s"), message.get("x")
+            if isinstance(seat, int) and 0 <= seat < len(table.seats) and isinstance(text, str):
+                self.chatted(table, seat, text)
+
+    async def _lobby_news(self, table: Table) -> None:
+        async with table.lock:
+            await self._fresh(table)
+        if self.changed is not None:
+            await self.changed(table)
+
+    async def on_tick(self, *, nodes_changed: bool) -> None:
+        if self._ticking is None or self._ticking.done():
+            self._ticks += 1
+            adopt = nodes_changed or self._ticks % ADOPT_EVERY == 0
+            self._ticking = asyncio.create_task(self._tick(adopt=adopt))
+            self._ticking.add_done_callback(_report)
+
+    async def on_reconnect(self) -> None:
+        self._spawn(self._tick(adopt=True))
+
+    async def _tick(self, *, adopt: bool) -> None:
+        """Catch up the tables whose news was missed; take over what this node drives."""
+        served = {
+            t.live.session.game_id: t
+            for t in list(self.tables.values())
+            if t.live is not None and t.live.session.game_id and not t.live.session.is_over
+        }
+        counts = await asyncio.to_thread(self.store.event_counts, list(served))
+        for game_id, recorded in counts.items():
+            live = served[game_id].live
+            if live is not None and recorded > live.committed_seq:
+                self._spawn(live.refresh(recorded))
+        if not adopt:
+            return
+        for table in list(self.tables.values()):
+            if table.live is not None:
+                if self.cluster.owns(table.id):
+                    self.play(table)
+                else:
+                    table.live.stop_driving()
+        for table_id in await asyncio.to_thread(records.playing_ids, self.store):
+            if table_id not in self.tables and self.cluster.owns(table_id):
+                await self.find(table_id)
+
+
+def _report(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("cluster work failed", exc_info=task.exception())
+
+
+__all__ = ["ClusterLobby"]
