@@ -12,8 +12,10 @@ from collections.abc import Iterator
 import pytest
 
 from tests.services import LocalRedis, find_binary
+from tests.store.conftest import postgres_admin_url
 
 REDIS_URL_ENV = "YAHTZEE_TEST_REDIS_URL"
+__all__ = ["postgres_admin_url", "redis_prefix"]  # the PostgreSQL fixture, shared
 
 
 def redis_prefix() -> str:

@@ -80,6 +80,10 @@ def test_allowed_hosts_reach_the_app(
         (["--allowed-host", "x/y"], "--allowed-host"),
         (["--forwarded-allow-ips", "proxy.example"], "--forwarded-allow-ips"),
         (["--forwarded-allow-ips", ","], "--forwarded-allow-ips"),
+        (["--node-id", "a"], "--node-id needs --redis-url"),
+        (["--lease-ttl", "2"], "--lease-ttl needs --redis-url"),
+        (["--redis-url", "redis://127.0.0.1:1/0"], "PostgreSQL"),  # the db here is SQLite
+        (["--redis-url", "http://x"], "--redis-url"),
     ],
 )
 def test_bad_options_are_one_line(

@@ -1,0 +1,180 @@
+"""Clients of a site of several nodes, as the page behaves: a WebSocket per seat (or
+spectator) that says hello, records every event it sees by sequence number, and after its
+connection drops connects to the same URL again, with backoff, and takes the new state.
+
+Every wait is bounded: a message that does not come fails the test."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.sync.client import ClientConnection, connect
+
+RECEIVE_S = 20.0
+RECONNECT_S = 20.0
+
+
+class Player:
+    """One seat's (or a spectator's) client of one table at ``base`` (host:port)."""
+
+    def __init__(
+        self, base: str, table: str, *, token: str | None = None, watch: str | None = None
+    ) -> None:
+        self.base, self.table, self.token, self.watch = base, table, token, watch
+        self.seen: dict[int, dict[str, Any]] = {}
+        """Every event seen, by sequence number (the same number twice must be the same
+        event)."""
+        self.game: dict[str, Any] = {}
+        self.seq = 0
+        self.node: str | None = None
+        self.ws: ClientConnection | None = None
+        self.reconnects = 0
+        self.connect()
+
+    # Connecting ----------------------------------------------------------------------
+
+    def connect(self, timeout: float = RECONNECT_S) -> None:
+        """Connect (again) with backoff until a state arrives."""
+        deadline, pause, last = time.monotonic() + timeout, 0.25, "nothing"
+        while time.monotonic() < deadline:
+            try:
+                self._open()
+                return
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
+                last = repr(error)
+                self.close()
+            time.sleep(pause)
+            pause = min(pause * 2, 2.0)
+        raise AssertionError(f"no connection to {self.base} within {timeout:g} s ({last})")
+
+    def _open(self) -> None:
+        ws = connect(f"ws://{self.base}/ws/{self.table}", open_timeout=5, close_timeout=2)
+        self.ws = ws
+        assert ws.response is not None
+        self.node = ws.response.headers.get("x-yahtzee-node")
+        secret = {"token": self.token} if self.token else {"watch": self.watch}
+        ws.send(json.dumps({"v": 1, "type": "hello", **secret}))
+        state = self._next("state")
+        self._take_state(state)
+
+    def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+            self.ws = None
+
+    # Receiving -----------------------------------------------------------------------
+
+    def _recv(self, timeout: float) -> dict[str, Any]:
+        assert self.ws is not None
+        try:
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        except TimeoutError:
+            raise AssertionError(f"no message within {timeout:g} s") from None
+        if message["type"] == "event":
+            self._take_event(message)
+        elif message["type"] == "state":
+            self._take_state(message)
+        return message
+
+    def _next(self, *types: str, timeout: float = RECEIVE_S) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {types} within {timeout:g} s")
+            message = self._recv(left)
+            if message["type"] in types:
+                return message
+
+    def next(self, *types: str, timeout: float = RECEIVE_S) -> dict[str, Any]:
+        """The next message of these types; after a dropped connection, reconnects first
+        (the reconnection's state counts as a message of type ``state``)."""
+        try:
+            return self._next(*types, timeout=timeout)
+        except ConnectionClosed:
+            self.close()
+            self.reconnects += 1
+            self.connect()
+            if "state" in types:
+                return {"type": "state", "seq": self.seq, "game": self.game}
+            return self._next(*types, timeout=timeout)
+
+    def _take_event(self, message: dict[str, Any]) -> None:
+        seq = message["seq"]
+        earlier = self.seen.setdefault(seq, message["event"])
+        assert earlier == message["event"], f"two different events at seq {seq}"
+        assert seq == self.seq + 1, f"event {seq} after {self.seq} without a resync"
+        self.seq, self.game = seq, message["game"]
+
+    def _take_state(self, message: dict[str, Any]) -> None:
+        assert message["seq"] >= self.seq, "a state older than what was seen"
+        self.seq, self.game = message["seq"], message["game"]
+
+    def send(self, intent: dict[str, Any]) -> None:
+        assert self.ws is not None
+        self.ws.send(json.dumps({"v": 1, **intent}))
+
+    def act(self, intent: dict[str, Any], timeout: float = RECEIVE_S) -> dict[str, Any]:
+        """Send an intent (with an id) and return its answer; over the rate limit (this
+        client plays faster than people do), wait a moment and send it again."""
+        for _ in range(20):
+            self.send(intent)
+            answer = self.next("ack", "error", timeout=timeout)
+            if answer["type"] != "error" or answer["code"] != "rate_limited":
+                return answer
+            time.sleep(0.3)
+        raise AssertionError("rate limited again and again")
+
+    def until_seq(self, seq: int, timeout: float = RECEIVE_S) -> None:
+        """Read until this client has seen the game up to ``seq``."""
+        deadline = time.monotonic() + timeout
+        while self.seq < seq:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(
+                    f"seq {seq} not seen within {timeout:g} s (at {self.seq}, node {self.node})"
+                )
+            try:
+                self.next("event", "state", timeout=left)
+            except AssertionError as error:
+                raise AssertionError(
+                    f"seq {seq} not seen (at {self.seq}, node {self.node}): {error}"
+                ) from None
+
+
+def intent_for(game: dict[str, Any], intent_id: str) -> dict[str, Any]:
+    """A simple legal move: roll once, then fill the first legal box."""
+    if game["dice"] is None:
+        return {"type": "roll", "id": intent_id}
+    return {"type": "score", "box": game["placements"][0]["box"], "id": intent_id}
+
+
+def new_table(
+    base: str, seats: list[dict[str, Any]], *, turn_timer: int | None = None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"host": "Ann", "seats": seats}
+    if turn_timer is not None:
+        body["turn_timer"] = turn_timer
+    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
+        made = http.post("/api/tables", json=body)
+        assert made.is_success, made.text
+        return dict(made.json())
+
+
+def join(base: str, invite: str, name: str) -> dict[str, Any]:
+    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
+        joined = http.post(f"/api/join/{invite}", json={"name": name})
+        assert joined.is_success, joined.text
+        return dict(joined.json())
+
+
+def start(base: str, table: str, token: str) -> None:
+    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
+        started = http.post(
+            f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert started.is_success, started.text

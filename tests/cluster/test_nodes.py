@@ -1,0 +1,277 @@
+"""Several ``yahtzee serve`` nodes over one PostgreSQL database and one Redis server,
+behind nginx (all real, on loopback): any node serves any table, one writer per event,
+bots and timers taken over when a node dies, and every event log replays to the cards the
+players saw."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+import pytest
+
+from tests.cluster.conftest import redis_prefix
+from tests.cluster.players import Player, intent_for, join, new_table, start
+from tests.server_process import ServerProcess, free_port
+from tests.services import LocalNginx, require
+from tests.store.conftest import new_database
+from tests.waiting import wait_until
+from yahtzee.core import Game
+from yahtzee.service import owner
+from yahtzee.store import Store
+from yahtzee.web.models import GameView
+
+LEASE_TTL = 1.5
+NODES = ("n1", "n2", "n3")
+
+
+@dataclass
+class Site:
+    database: str
+    nodes: dict[str, ServerProcess]
+    nginx: LocalNginx
+    store: Store
+
+    def base(self, node: str) -> str:
+        return f"127.0.0.1:{self.nodes[node].port}"
+
+    @property
+    def front(self) -> str:
+        return f"127.0.0.1:{self.nginx.port}"
+
+    def revive(self, node: str) -> None:
+        process = self.nodes[node]
+        process.stop()
+        process.start()
+
+
+@pytest.fixture(scope="module")
+def site(postgres_admin_url: str, redis_server: str) -> Iterator[Site]:
+    require("nginx")
+    database = new_database(postgres_admin_url)
+    Store(database).close()  # migrated once, before the nodes race to do it
+    prefix = redis_prefix()
+    front = free_port()
+    nodes: dict[str, ServerProcess] = {}
+    for name in NODES:
+        nodes[name] = ServerProcess(
+            database,
+            extra_args=[
+                "--redis-url", redis_server, "--redis-prefix", prefix, "--node-id", name,
+                "--lease-ttl", str(LEASE_TTL), "--bot-delay", "0.3",
+                "--allowed-host", f"127.0.0.1:{front}", "--forwarded-allow-ips", "127.0.0.1",
+            ],
+        )  # fmt: skip
+    store = Store(database)
+    nginx = LocalNginx([p.port for p in nodes.values()], port=front)
+    try:
+        for process in nodes.values():  # one after another: one compiles, the others load
+            process.start()
+        nginx.start()
+        yield Site(database, nodes, nginx, store)
+    finally:
+        nginx.stop()
+        for process in nodes.values():
+            process.stop()
+        store.close()
+
+
+def replays(site: Site, table: str, seen: dict[str, Any]) -> None:
+    """The table's event log in the database replays through Game to the game a player
+    last saw."""
+    with psycopg.connect(site.database) as connection:
+        row = connection.execute("SELECT game_id FROM tables WHERE id = %s", (table,)).fetchone()
+    assert row is not None and row[0]
+    game = Game.replay(site.store.event_log(row[0]))
+    assert json.loads(GameView.of(game).model_dump_json()) == seen
+
+
+def two_players(site: Site, host_node: str, guest_node: str) -> tuple[dict[str, Any], str]:
+    made = new_table(site.base(host_node), [{"kind": "human"}])
+    table = made["table"]["id"]
+    bob = join(site.base(guest_node), made["invite"], "Bob")
+    start(site.base(host_node), table, made["token"])
+    return {**made, "bob_token": bob["token"]}, table
+
+
+def play_to_end(players: dict[int, Player], watchers: list[Player]) -> dict[str, Any]:
+    """Humans act in turn (an id per intent); everyone must see every event in order."""
+    everyone = [*players.values(), *watchers]
+    for step in range(400):
+        game = everyone[0].game
+        if game["phase"] == "over":
+            break
+        actor = players[game["current"]]
+        seq = actor.seq
+        answer = actor.act(intent_for(game, f"s{step}-{seq}"))
+        assert answer["type"] == "ack", (answer, actor.node, game)
+        for client in everyone:
+            client.until_seq(seq + 1)
+        # a score ends the turn with several events: all see the same end
+        target = max(c.seq for c in everyone)
+        for client in everyone:
+            client.until_seq(target)
+    final = everyone[0].game
+    assert final["phase"] == "over"
+    for client in everyone[1:]:
+        assert client.game == final
+    return final
+
+
+def test_two_players_and_a_spectator_on_three_nodes_play_a_whole_game(site: Site) -> None:
+    made, table = two_players(site, "n1", "n2")
+    ann = Player(site.base("n1"), table, token=made["token"])
+    bob = Player(site.base("n2"), table, token=made["bob_token"])
+    spectator = Player(site.base("n3"), table, watch=made["spectate"])
+    try:
+        assert (ann.node, bob.node, spectator.node) == ("n1", "n2", "n3")
+        final = play_to_end({0: ann, 1: bob}, [spectator])
+        assert ann.seen == bob.seen == spectator.seen
+        assert sorted(ann.seen) == list(range((ann.seen and min(ann.seen)) or 1, ann.seq + 1))
+        replays(site, table, final)
+    finally:
+        for client in (ann, bob, spectator):
+            client.close()
+
+
+def test_a_node_killed_mid_turn_and_its_players_go_on_through_nginx(site: Site) -> None:
+    made, table = two_players(site, "n1", "n2")
+    ann = Player(site.front, table, token=made["token"])
+    bob = Player(site.front, table, token=made["bob_token"])
+    killed = ann.node
+    assert killed in NODES
+    try:
+        ack = ann.act({"type": "roll", "id": "first"})
+        ann.until_seq(ack["seq"])
+        dice = ann.game["dice"]
+        site.nodes[killed].kill()
+        state = ann.next("state", timeout=30)  # her socket closes; she comes back
+        assert ann.reconnects == 1 and ann.node != killed
+        assert state["seq"] == ack["seq"] and state["game"]["dice"] == dice
+        again = ann.act({"type": "roll", "id": "first"})  # resent after the drop
+        assert again == ack  # answered again, not rolled again
+        final = play_to_end({0: ann, 1: bob}, [])
+        with psycopg.connect(site.database) as connection:
+            count = connection.execute(
+                "SELECT g.event_count, count(e.seq), max(e.seq) FROM tables t "
+                "JOIN games g ON g.id = t.game_id JOIN events e ON e.game_id = g.id "
+                "WHERE t.id = %s GROUP BY g.event_count",
+                (table,),
+            ).fetchone()
+        assert count[0] == count[1] == count[2] + 1 == ann.seq  # no gap, nothing lost
+        replays(site, table, final)
+    finally:
+        ann.close()
+        bob.close()
+        site.revive(killed or "n1")
+
+
+def waiting_on_locks(database: str, count: int) -> bool:
+    with psycopg.connect(database) as connection:
+        waiting = connection.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database()"
+        ).fetchone()[0]
+    return bool(waiting >= count)
+
+
+def test_the_same_intent_on_two_nodes_at_once_is_written_once(site: Site) -> None:
+    made, table = two_players(site, "n1", "n2")
+    first = Player(site.base("n1"), table, token=made["token"])
+    second = Player(site.base("n2"), table, token=made["token"])  # Ann again, elsewhere
+    bob = Player(site.base("n3"), table, token=made["bob_token"])
+    before = first.seq
+    try:
+        with psycopg.connect(site.database) as holder:
+            holder.execute("LOCK TABLE events IN EXCLUSIVE MODE")  # both wait for it
+            first.send({"type": "roll", "id": "dup"})
+            second.send({"type": "roll", "id": "dup"})
+            wait_until(
+                lambda: waiting_on_locks(site.database, 2), timeout=20, what="both writers wait"
+            )
+        acks = [first.next("ack"), second.next("ack")]
+        assert acks[0]["seq"] == acks[1]["seq"] == before + 1
+        bob.until_seq(before + 1)
+        time.sleep(0.5)  # nothing more may come: a second roll would
+        with psycopg.connect(site.database) as connection:
+            rows = connection.execute(
+                "SELECT count(*) FROM events e JOIN tables t ON t.game_id = e.game_id "
+                "WHERE t.id = %s AND e.intent = '0:dup'",
+                (table,),
+            ).fetchone()
+            total = connection.execute(
+                "SELECT g.event_count FROM games g JOIN tables t ON t.game_id = g.id "
+                "WHERE t.id = %s",
+                (table,),
+            ).fetchone()
+        assert rows[0] == 1 and total[0] == before + 1
+        # different ids, one box: one is written, the other answered as if it came late
+        box = first.game["placements"][0]["box"]
+        first.send({"type": "score", "box": box, "id": "a"})
+        second.send({"type": "score", "box": box, "id": "b"})
+        answers = [first.next("ack", "error"), second.next("ack", "error")]
+        kinds = sorted(a["type"] for a in answers)
+        assert kinds == ["ack", "error"], answers
+        late = next(a for a in answers if a["type"] == "error")
+        assert late["code"] in ("not_your_turn", "box_filled"), late
+        final = play_to_end({0: first, 1: bob}, [second])
+        replays(site, table, final)
+    finally:
+        for client in (first, second, bob):
+            client.close()
+
+
+def test_a_bot_seat_keeps_playing_after_the_node_running_its_bot_dies(site: Site) -> None:
+    made = new_table(site.base("n1"), [{"kind": "bot", "level": 1}])
+    table = made["table"]["id"]
+    driver = owner(table, list(NODES))
+    assert driver is not None
+    elsewhere = next(n for n in NODES if n != driver)
+    start(site.base(elsewhere), table, made["token"])
+    ann = Player(site.base(elsewhere), table, token=made["token"])
+    try:
+        assert ann.act(intent_for(ann.game, "r1"))["type"] == "ack"
+        assert ann.act(intent_for(ann.game, "s1"))["type"] == "ack"
+        while ann.game["current"] != 1 or ann.game["dice"] is None:
+            ann.next("event")  # the bot's first roll
+        site.nodes[driver].kill()
+        seq = ann.seq
+        ann.until_seq(seq + 1, timeout=LEASE_TTL + 6)  # taken over within a few seconds
+        steps = 0
+        while ann.game["phase"] != "over" and steps < 200:
+            steps += 1
+            if ann.game["current"] == 0:
+                answer = ann.act(intent_for(ann.game, f"a{steps}-{ann.seq}"))
+                assert answer["type"] == "ack", answer
+            else:
+                ann.until_seq(ann.seq + 1)
+        assert ann.game["phase"] == "over"
+        rolls, turns = 0, 0
+        for seq_ in sorted(ann.seen):  # each bot turn: 1 to 3 rolls, then one box
+            event = ann.seen[seq_]
+            if event.get("player") != 1:
+                continue
+            if event["type"] == "roll":
+                rolls += 1
+            elif event["type"] == "score":
+                assert 1 <= rolls <= 3, (seq_, rolls)
+                rolls, turns = 0, turns + 1
+        assert turns >= 12  # (the first bot turn began before Ann saw from its start)
+        replays(site, table, ann.game)
+    finally:
+        ann.close()
+        site.revive(driver)
+
+
+def test_every_event_log_in_the_database_replays(site: Site) -> None:
+    with psycopg.connect(site.database) as connection:
+        ids = [r[0] for r in connection.execute("SELECT id FROM games").fetchall()]
+    assert ids
+    for game_id in ids:
+        log = site.store.event_log(game_id)
+        game = Game.replay(log)
+        assert len(game.event_log) == len(log)

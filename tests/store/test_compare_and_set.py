@@ -1,0 +1,67 @@
+"""Appending events is a compare-and-set on the log's length: of two writers that
+extended one game from the same point only the first is written; an intent recorded
+before is answered with its sequence number, never written twice (both backends)."""
+
+from __future__ import annotations
+
+from yahtzee.core import Game, Keep, RandomDice
+from yahtzee.store import CONFLICT, REPEAT, SAVED, Commit, Store
+
+
+def copies(store: Store) -> tuple[str, Game, Game]:
+    game = Game(["Ann", "Bob"], dice=RandomDice(1))
+    game_id = store.start(game)
+    return game_id, Game.replay(game.events, RandomDice(2)), Game.replay(game.events, RandomDice(3))
+
+
+def test_the_first_writer_wins_and_the_second_is_told_how_far_the_records_are(db_url: str) -> None:
+    with Store(db_url) as store:
+        game_id, mine, theirs = copies(store)
+        base = len(mine.events)
+        mine.roll(Keep.NONE)
+        theirs.roll(Keep.NONE)
+        assert store.save_many([Commit(game_id, mine, base, "0:a")])[game_id].kind == SAVED
+        late = store.save_many([Commit(game_id, theirs, base, "0:b")])[game_id]
+        assert (late.kind, late.seq) == (CONFLICT, base + 1)
+        assert store.event_log(game_id) == mine.events  # nothing of the loser's written
+
+
+def test_an_intent_recorded_before_is_a_repeat_with_its_sequence_number(db_url: str) -> None:
+    with Store(db_url) as store:
+        game_id, mine, theirs = copies(store)
+        base = len(mine.events)
+        mine.roll(Keep.NONE)
+        theirs.roll(Keep.NONE)
+        store.save_many([Commit(game_id, mine, base, "0:same")])
+        again = store.save_many([Commit(game_id, theirs, base, "0:same")])[game_id]
+        assert (again.kind, again.seq) == (REPEAT, base + 1)
+        mine.roll(Keep.NONE)
+        later = store.save_many([Commit(game_id, mine, base + 1, "0:same")])[game_id]
+        assert later.kind == REPEAT  # also once the records have moved on
+        assert store.count_events(game_id) == base + 1
+
+
+def test_a_conflict_in_a_batch_leaves_the_other_games_written(db_url: str) -> None:
+    with Store(db_url) as store:
+        first_id, first, _ = copies(store)
+        second_id, second, _ = copies(store)
+        base = len(first.events)
+        first.roll(Keep.NONE)
+        second.roll(Keep.NONE)
+        outcomes = store.save_many(
+            [Commit(first_id, first, base - 1), Commit(second_id, second, base)]
+        )
+        assert outcomes[first_id].kind == CONFLICT and outcomes[second_id].kind == SAVED
+        assert store.count_events(first_id) == base and store.count_events(second_id) == base + 1
+
+
+def test_events_since_reads_a_copy_up_to_date(db_url: str) -> None:
+    with Store(db_url) as store:
+        game_id, mine, behind = copies(store)
+        base = len(mine.events)
+        mine.roll(Keep.NONE)
+        store.save_many([Commit(game_id, mine, base)])
+        fresh, at = store.events_since(game_id, len(behind.events))
+        behind.extend(fresh)
+        assert behind.events == mine.events and at is not None
+        assert store.event_counts([game_id, "nope"]) == {game_id: base + 1}
