@@ -33,6 +33,8 @@ class Player:
         self.node: str | None = None
         self.ws: ClientConnection | None = None
         self.reconnects = 0
+        self.presence: tuple[list[int], int] = ([], 0)
+        """Who is connected (seats, spectators), as last told."""
         self.connect()
 
     # Connecting ----------------------------------------------------------------------
@@ -78,6 +80,11 @@ class Player:
             self._take_event(message)
         elif message["type"] == "state":
             self._take_state(message)
+            seats = message["table"]["seats"]
+            connected = [s["seat"] for s in seats if s["connected"]]
+            self.presence = (connected, message["spectators"])
+        elif message["type"] == "presence":
+            self.presence = (message["connected"], message["spectators"])
         return message
 
     def _next(self, *types: str, timeout: float = RECEIVE_S) -> dict[str, Any]:
@@ -128,6 +135,15 @@ class Player:
                 return answer
             time.sleep(0.3)
         raise AssertionError("rate limited again and again")
+
+    def until_presence(self, seats: list[int], spectators: int, timeout: float = RECEIVE_S) -> None:
+        """Read until the presence told is this."""
+        deadline = time.monotonic() + timeout
+        while self.presence != (seats, spectators):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"presence {self.presence}, not {(seats, spectators)}")
+            self.next("presence", "state", timeout=left)
 
     def until_seq(self, seq: int, timeout: float = RECEIVE_S) -> None:
         """Read until this client has seen the game up to ``seq``."""

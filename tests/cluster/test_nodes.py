@@ -129,6 +129,8 @@ def test_two_players_and_a_spectator_on_three_nodes_play_a_whole_game(site: Site
     spectator = Player(site.base("n3"), table, watch=made["spectate"])
     try:
         assert (ann.node, bob.node, spectator.node) == ("n1", "n2", "n3")
+        for client in (ann, bob, spectator):  # who is connected, across the nodes
+            client.until_presence([0, 1], 1)
         final = play_to_end({0: ann, 1: bob}, [spectator])
         assert ann.seen == bob.seen == spectator.seen
         assert sorted(ann.seen) == list(range((ann.seen and min(ann.seen)) or 1, ann.seq + 1))
@@ -275,3 +277,26 @@ def test_every_event_log_in_the_database_replays(site: Site) -> None:
         log = site.store.event_log(game_id)
         game = Game.replay(log)
         assert len(game.event_log) == len(log)
+
+
+def test_a_turn_timer_runs_out_on_time_after_the_node_running_it_dies(site: Site) -> None:
+    timer = 4
+    made = new_table(site.base("n1"), [{"kind": "human"}], turn_timer=timer)
+    table = made["table"]["id"]
+    driver = owner(table, list(NODES))
+    assert driver is not None
+    others = [n for n in NODES if n != driver]
+    bob_token = join(site.base(others[0]), made["invite"], "Bob")["token"]
+    start(site.base(others[0]), table, made["token"])
+    bob = Player(site.base(others[1]), table, token=bob_token)
+    try:
+        started = time.monotonic()
+        site.nodes[driver].kill()  # Ann never acts: the timer must act for her
+        bob.until_seq(bob.seq + 1, timeout=timer + LEASE_TTL + 6)
+        waited = time.monotonic() - started
+        first = bob.seen[bob.seq]
+        assert first["type"] == "roll" and first["player"] == 0
+        assert waited >= timer - 1.5  # from the commit time, not sooner
+    finally:
+        bob.close()
+        site.revive(driver)

@@ -76,6 +76,10 @@ class Cluster:
     def owns(self, table_id: str) -> bool:
         return True
 
+    def alive(self, node: str) -> bool:
+        """Whether a node is live (as the last heartbeat saw)."""
+        return node == self.node_id
+
     def publish(self, message: dict[str, Any]) -> None:
         """Tell the other nodes (never yields)."""
 
@@ -118,6 +122,9 @@ class RedisCluster(Cluster):
         if time.monotonic() > self._fenced_at:
             return False  # our heartbeat may have lapsed: another node may drive it
         return owner(table_id, self.nodes) == self.node_id
+
+    def alive(self, node: str) -> bool:
+        return node in self.nodes
 
     def publish(self, message: dict[str, Any]) -> None:
         self._outbox.put_nowait({**message, "n": self.node_id})

@@ -20,7 +20,11 @@ log = logging.getLogger(__name__)
 
 ADOPT_EVERY = 10
 """Every this many heartbeats a node looks for tables it should drive but has not loaded
-(besides whenever the set of live nodes changes)."""
+(besides whenever the set of live nodes changes), and lets go of the tables nobody
+watches through it and it does not drive."""
+EVICT_AFTER = 2
+"""How many such looks in a row a table goes unwatched and undriven before it is let go
+(loaded again from the records when someone asks)."""
 
 
 class ClusterLobby(Lobby):
@@ -31,6 +35,7 @@ class ClusterLobby(Lobby):
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._ticking: asyncio.Task[None] | None = None
         self._ticks = 0
+        self._unwatched: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
 
     # Loading -------------------------------------------------------------------------
@@ -65,13 +70,34 @@ class ClusterLobby(Lobby):
         if self._idle(loaded):
             return None
         table = self.tables.setdefault(table_id, loaded)
+        if table is loaded:
+            self.cluster.publish({"k": "who", "t": table_id})  # who is connected elsewhere
         if table is loaded and table.live is not None:
             await table.live.refresh()  # what was committed while it loaded
             live = table.live
+            await live.time_from_records()
             if live.session.is_over and row.status == records.PLAYING:
                 await self.finish(table, recorded_here=False)  # its writer died first
             self.play(table)
         return table
+
+    def _let_go_unless_needed(self, table: Table, *, driven: bool) -> None:
+        """A table nobody watches through this node, which it does not drive (or whose
+        game is over), is let go after a while: memory stays bounded."""
+        needed = self.watched(table.id) or (
+            driven and table.status in (records.LOBBY, records.PLAYING)
+        )
+        busy = table.lock.locked() or (table.live is not None and table.live.lock.locked())
+        if needed or busy:
+            self._unwatched.pop(table.id, None)
+            return
+        looks = self._unwatched[table.id] = self._unwatched.get(table.id, 0) + 1
+        if looks >= EVICT_AFTER:
+            del self._unwatched[table.id]
+            if self.tables.get(table.id) is table:
+                del self.tables[table.id]
+            if table.live is not None:
+                table.live.close()
 
     async def by_invite(self, invite: str) -> Table:
         found = await asyncio.to_thread(records.table_by_invite, self.store, invite)
@@ -115,10 +141,12 @@ class ClusterLobby(Lobby):
         task.add_done_callback(_report)
 
     async def on_message(self, message: dict[str, Any]) -> None:
-        table = self.tables.get(str(message.get("t")))
-        if table is None:
-            return  # not served here: nothing to forward
-        kind = message.get("k")
+        table_id, kind = str(message.get("t")), message.get("k")
+        table = self.tables.get(table_id)
+        if table is None:  # not served here: nothing to forward, unless it is ours to drive
+            if kind in ("ev", "lobby") and self.cluster.owns(table_id):
+                self._spawn(self.find(table_id))
+            return
         if kind == "ev" and table.live is not None:
             events, first, deadline = message.get("e"), message.get("f"), message.get("d")
             if isinstance(events, list) and isinstance(first, int):
@@ -126,10 +154,8 @@ class ClusterLobby(Lobby):
                 self._spawn(table.live.sync(first, events, when))
         elif kind in ("ev", "lobby"):
             self._spawn(self._lobby_news(table))
-        elif kind == "chat" and self.chatted is not None:
-            seat, text = message.get("s"), message.get("x")
-            if isinstance(seat, int) and 0 <= seat < len(table.seats) and isinstance(text, str):
-                self.chatted(table, seat, text)
+        elif self.heard is not None:
+            self.heard(table, message)
 
     async def _lobby_news(self, table: Table) -> None:
         async with table.lock:
@@ -162,11 +188,13 @@ class ClusterLobby(Lobby):
         if not adopt:
             return
         for table in list(self.tables.values()):
+            driven = self.cluster.owns(table.id)
             if table.live is not None:
-                if self.cluster.owns(table.id):
+                if driven:
                     self.play(table)
                 else:
                     table.live.stop_driving()
+            self._let_go_unless_needed(table, driven=driven)
         for table_id in await asyncio.to_thread(records.playing_ids, self.store):
             if table_id not in self.tables and self.cluster.owns(table_id):
                 await self.find(table_id)

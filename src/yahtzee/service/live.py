@@ -196,6 +196,20 @@ class LiveGame:
             await self._catch_up()
         await self._after(recorded_here=False)
 
+    async def time_from_records(self) -> None:
+        """After loading a game another node was playing: its turn timer runs from when
+        the last event was recorded, not from now."""
+        session = self.session
+        if not self.turn_timer or session.store is None or session.game_id is None:
+            return
+        _, at = await asyncio.to_thread(
+            session.store.events_since, session.game_id, max(0, self.committed_seq - 1)
+        )
+        if at is not None:
+            async with self.lock:
+                self._timer_key = None  # a fresh start, at the recorded deadline
+                self._restart_timer(at.timestamp() + self.turn_timer)
+
     async def _after(self, *, recorded_here: bool) -> None:
         if self.session.is_over and not self._over_seen:
             self._over_seen = True

@@ -152,8 +152,10 @@ class Lobby:
         self.cluster = cluster or Cluster()
         self.changed: Callable[[Table], Awaitable[None]] | None = None
         """Told when another node changed a table's lobby (the server pushes it)."""
-        self.chatted: Callable[[Table, int, str], None] | None = None
-        """Told of a chat line said through another node."""
+        self.watched: Callable[[str], bool] = lambda _: True
+        """Whether anyone is connected to a table through this node (the server says)."""
+        self.heard: Callable[[Table, dict[str, Any]], None] | None = None
+        """Told of other nodes' news for the front end (chat lines, who is connected)."""
 
     def _dice(self) -> DiceSource:
         return SecureDice() if self.seed is None else RandomDice(self.seed)

@@ -5,8 +5,8 @@ records; the hub only turns its committed moves into messages for the connected 
 Sending never waits on a client: each message is serialized once and put on every
 connection's own queue (:class:`~.connection.Connection`), so a move is published without
 yielding, inside or outside any lock. Someone coming or going sends a small ``presence``
-message (at most one per table every :attr:`Hub.presence_interval` seconds), never the
-full state to everyone.
+message (:mod:`.presence`: at most one per table every half second), never the full
+state to everyone.
 
 The win-chance meter is read from the game session in a worker thread, under the live
 game's lock (so that it is the committed game's), after each placement and when someone
@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from collections import Counter, OrderedDict, deque
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
-from ..core import Event, Scorecard
+from ..core import Event, Scorecard, clean_text
 from ..service import Cluster, ClusterLobby, GameSession, Lobby, Table, warm_up
 from ..store import Store
 from .connection import CLOSE_SEAT_GONE, Answers, Connection, RateLimit
@@ -36,10 +35,11 @@ from .models import (
     LobbyView,
     MeterMessage,
     Outbound,
-    PresenceMessage,
     StateMessage,
     You,
 )
+from .presence import Presence
+from .protocol import MAX_CHAT
 
 log = logging.getLogger("yahtzee.web")
 
@@ -49,7 +49,6 @@ MAX_PER_ADDRESS: Final = 8
 """Connections from one client address at once (before their hello too)."""
 MAX_PER_TABLE: Final = 64
 """Connections to one table at once (players and spectators)."""
-PRESENCE_INTERVAL: Final = 0.5
 HELLO_TIMEOUT: Final = 10.0
 CHAT_KEPT: Final = 50
 BUCKETS_KEPT: Final = 4096
@@ -113,12 +112,12 @@ class Hub:
             cluster=cluster,
         )
         self.lobby.changed = self.push_lobby
-        self.lobby.chatted = self._chat_here
+        self.lobby.heard = self._heard
+        self.lobby.watched = lambda table_id: bool(self.connections.get(table_id))
         self.rate = rate
         self.burst = max(RATE_BURST, 2 * rate)
         self.max_per_address = MAX_PER_ADDRESS
         self.max_per_table = MAX_PER_TABLE
-        self.presence_interval = PRESENCE_INTERVAL
         self.hello_timeout = HELLO_TIMEOUT
         self.connections: dict[str, dict[Connection, None]] = {}
         """The connections that said hello, by table (in the order they came)."""
@@ -130,8 +129,7 @@ class Hub:
         self.solver_ready = asyncio.Event()
         self._buckets: dict[tuple[str, str], RateLimit] = {}
         self._answers: OrderedDict[tuple[str, int], Answers] = OrderedDict()
-        self._presence_due: dict[str, asyncio.TimerHandle] = {}
-        self._presence_sent: dict[str, float] = {}
+        self.presence = Presence(self.connections, self.broadcast, self.lobby.cluster)
         self.meter_interval = METER_INTERVAL
         self.meter_stall = METER_STALL
         self._meters: dict[str, Meter] = {}
@@ -167,7 +165,7 @@ class Hub:
         watching[connection] = None
         self.send(connection, self.snapshot(table, connection.seat))
         connection.saw_game = table.session is not None
-        self._presence_changed(table.id)
+        self.presence.changed(table.id)
         return True
 
     def leave(self, connection: Connection) -> None:
@@ -184,14 +182,14 @@ class Hub:
         del watching[connection]
         if not watching:
             del self.connections[table_id]
-        self._presence_changed(table_id)
+        self.presence.changed(table_id)
         self._forget_buckets()
 
     def connected_seats(self, table: Table) -> set[int]:
-        return {c.seat for c in self.connections.get(table.id, {}) if c.seat is not None}
+        return self.presence.seats(table.id)
 
     def spectators(self, table_id: str) -> int:
-        return sum(1 for c in self.connections.get(table_id, {}) if c.seat is None)
+        return self.presence.spectators(table_id)
 
     def still_seated(self, table: Table, connection: Connection) -> bool:
         """Whether a player's connection still acts for its seat (the seat was not handed
@@ -413,33 +411,20 @@ class Hub:
         if task is not None:
             task.cancel()
 
-    # Presence ------------------------------------------------------------------------
+    # News from other nodes ---------------------------------------------------------
 
-    def _presence_changed(self, table_id: str) -> None:
-        if table_id in self._presence_due:
-            return
-        loop = asyncio.get_running_loop()
-        last = self._presence_sent.get(table_id, -math.inf)
-        delay = max(0.0, last + self.presence_interval - loop.time())
-        self._presence_due[table_id] = loop.call_later(delay, self._send_presence, table_id)
-
-    def _send_presence(self, table_id: str) -> None:
-        self._presence_due.pop(table_id, None)
-        watching = self.connections.get(table_id)
-        if not watching:
-            self._presence_sent.pop(table_id, None)
-            return
-        self._presence_sent[table_id] = asyncio.get_running_loop().time()
-        seats = sorted({c.seat for c in watching if c.seat is not None})
-        self.broadcast(
-            table_id, PresenceMessage(connected=seats, spectators=self.spectators(table_id))
-        )
+    def _heard(self, table: Table, message: dict[str, Any]) -> None:
+        """Another node's news: a chat line, or who is connected (see :class:`Presence`)."""
+        if message.get("k") == "chat":
+            seat, text = message.get("s"), message.get("x")
+            if isinstance(seat, int) and 0 <= seat < len(table.seats) and isinstance(text, str):
+                self._chat_here(table, seat, clean_text(text, MAX_CHAT))
+        else:
+            self.presence.heard(table.id, len(table.seats), message)
 
     def close(self) -> None:
         """The server stops: no presence update is due any more."""
-        for handle in self._presence_due.values():
-            handle.cancel()
-        self._presence_due.clear()
+        self.presence.close()
         for table_id in list(self._meter_tasks):
             self._forget_meter(table_id)
 
