@@ -14,12 +14,18 @@ def copies(store: Store) -> tuple[str, Game, Game]:
     return game_id, Game.replay(game.events, RandomDice(2)), Game.replay(game.events, RandomDice(3))
 
 
+def both_rolled(store: Store) -> tuple[str, Game, Game, int]:
+    """Two copies of a recorded game, each a different first roll further."""
+    game_id, mine, theirs = copies(store)
+    base = len(mine.events)
+    mine.roll(Keep.NONE)
+    theirs.roll(Keep.NONE)
+    return game_id, mine, theirs, base
+
+
 def test_the_first_writer_wins_and_the_second_is_told_how_far_the_records_are(db_url: str) -> None:
     with Store(db_url) as store:
-        game_id, mine, theirs = copies(store)
-        base = len(mine.events)
-        mine.roll(Keep.NONE)
-        theirs.roll(Keep.NONE)
+        game_id, mine, theirs, base = both_rolled(store)
         assert store.save_many([Commit(game_id, mine, base, "0:a")])[game_id].kind == SAVED
         late = store.save_many([Commit(game_id, theirs, base, "0:b")])[game_id]
         assert (late.kind, late.seq) == (CONFLICT, base + 1)
@@ -28,10 +34,7 @@ def test_the_first_writer_wins_and_the_second_is_told_how_far_the_records_are(db
 
 def test_an_intent_recorded_before_is_a_repeat_with_its_sequence_number(db_url: str) -> None:
     with Store(db_url) as store:
-        game_id, mine, theirs = copies(store)
-        base = len(mine.events)
-        mine.roll(Keep.NONE)
-        theirs.roll(Keep.NONE)
+        game_id, mine, theirs, base = both_rolled(store)
         store.save_many([Commit(game_id, mine, base, "0:same")])
         again = store.save_many([Commit(game_id, theirs, base, "0:same")])[game_id]
         assert (again.kind, again.seq) == (REPEAT, base + 1)
