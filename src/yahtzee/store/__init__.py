@@ -1,8 +1,9 @@
 """Game records on SQLAlchemy: SQLite by default, PostgreSQL by URL."""
 
+from .commit import CONFLICT, REPEAT, SAVED, Commit, Outcome, StoreError
 from .engine import DATABASE_ENV, default_url
 from .queries import HighScore, PlayerStats, high_scores, history, stats, unfinished
-from .store import CONFLICT, REPEAT, SAVED, Commit, GameSummary, Outcome, Seat, Store, StoreError
+from .store import GameSummary, Seat, Store
 from .tables import TableRecord, TableSeatRecord
 from .transfer import export_csv, export_json, import_games
 

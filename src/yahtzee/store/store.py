@@ -11,8 +11,9 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
-from ..core import BotSpec, DiceSource, Game, InvalidInput, YahtzeeError
+from ..core import BotSpec, DiceSource, Game, InvalidInput
 from . import migrate
+from .commit import Commit, Outcome, StoreError, commit_many
 from .engine import make_engine, retrying
 from .records import card_rows
 from .schema import cards, events, games, players, seats
@@ -21,12 +22,6 @@ MIN_ID_PREFIX = 4
 """How many characters of a game's id name it on the command line."""
 ACTIVE = "active"
 FINISHED = "finished"
-
-
-class StoreError(YahtzeeError):
-    """The records disagree with what was asked (a stale or unknown game)."""
-
-    default_code = "store_error"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,36 +50,6 @@ class GameSummary:
     players: tuple[str, ...]
     totals: tuple[int | None, ...] = field(default=())
     winners: tuple[str, ...] = field(default=())
-
-
-SAVED = "saved"
-CONFLICT = "conflict"
-REPEAT = "repeat"
-
-
-@dataclass(frozen=True, slots=True)
-class Commit:
-    """A game's new events for :meth:`Store.save_many`: those after its first ``base``
-    (the events the records held when they were made), with the intent that made them."""
-
-    game_id: str
-    game: Game
-    base: int
-    intent: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What :meth:`Store.save_many` did with one game: ``saved`` (``seq``: the events it
-    now holds), ``repeat`` (the intent was written before; ``seq``: the end of that move)
-    or ``conflict`` (another writer came first; ``seq``: the events the records hold)."""
-
-    @property
-    def saved(self) -> bool:
-        return self.kind == SAVED
-
-    kind: str
-    seq: int
 
 
 def now() -> datetime:
@@ -171,11 +136,8 @@ class Store:
         outcome per game; a game that is not written changes nothing."""
 
         def work() -> dict[str, Outcome]:
-            outcomes: dict[str, Outcome] = {}
             with self.engine.begin() as connection:
-                for commit in commits:
-                    outcomes[commit.game_id] = _commit(connection, commit)
-            return outcomes
+                return commit_many(connection, commits, now())
 
         return retrying(work)
 
@@ -368,27 +330,6 @@ def player_id(connection: Connection, name: str) -> int:
         return int(found)
     result = connection.execute(insert(players).values(name=name, created_at=now()))
     return int(result.inserted_primary_key[0])  # type: ignore[index]
-
-
-def _commit(connection: Connection, commit: Commit) -> Outcome:
-    """One game of :meth:`Store.save_many`: written, a repeated intent, or a conflict."""
-    stored = connection.execute(
-        select(games.c.event_count).where(games.c.id == commit.game_id).with_for_update()
-    ).scalar()
-    if stored is None:
-        raise StoreError(f"No game {commit.game_id} in the records.")
-    if commit.intent is not None:
-        earlier = connection.execute(
-            select(events.c.seq).where(
-                events.c.game_id == commit.game_id, events.c.intent == commit.intent
-            )
-        ).scalar()
-        if earlier is not None:
-            return Outcome(REPEAT, int(earlier) + 1)
-    if int(stored) != commit.base:
-        return Outcome(CONFLICT, int(stored))
-    append_events(connection, commit.game_id, commit.game, commit.base, commit.intent)
-    return Outcome(SAVED, len(commit.game.events))
 
 
 def append_events(

@@ -1,0 +1,135 @@
+"""The group commit of several games' new events as a compare-and-set: each game is
+written only if its records still end where its new events began, and an intent recorded
+before is answered, never written twice. A batch costs a handful of statements, however
+many games it holds (one round trip each to the database, not one per game)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, and_, bindparam, insert, or_, select, update
+
+from ..core import Game, YahtzeeError
+from .records import card_rows
+from .schema import cards, events, games
+
+SAVED = "saved"
+CONFLICT = "conflict"
+REPEAT = "repeat"
+FINISHED = "finished"
+
+
+class StoreError(YahtzeeError):
+    """The records disagree with what was asked (a stale or unknown game)."""
+
+    default_code = "store_error"
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """A game's new events for :meth:`Store.save_many`: those after its first ``base``
+    (the events the records held when they were made), with the intent that made them."""
+
+    game_id: str
+    game: Game
+    base: int
+    intent: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What :meth:`Store.save_many` did with one game: ``saved`` (``seq``: the events it
+    now holds), ``repeat`` (the intent was written before; ``seq``: the end of that move)
+    or ``conflict`` (another writer came first; ``seq``: the events the records hold)."""
+
+    kind: str
+    seq: int
+
+    @property
+    def saved(self) -> bool:
+        return self.kind == SAVED
+
+
+def commit_many(
+    connection: Connection, commits: Sequence[Commit], stamp: Any
+) -> dict[str, Outcome]:
+    """Decide and write every game of the batch in the caller's transaction."""
+    ids = sorted({c.game_id for c in commits})  # rows locked in one order: no deadlocks
+    stored = {
+        r.id: int(r.event_count)
+        for r in connection.execute(
+            select(games.c.id, games.c.event_count)
+            .where(games.c.id.in_(ids))
+            .order_by(games.c.id)
+            .with_for_update()
+        )
+    }
+    missing = [i for i in ids if i not in stored]
+    if missing:
+        raise StoreError(f"No game {missing[0]} in the records.")
+    earlier = _intents_recorded(connection, commits)
+    outcomes: dict[str, Outcome] = {}
+    written: list[Commit] = []
+    for commit in commits:
+        found = earlier.get((commit.game_id, commit.intent))
+        if found is not None:
+            outcomes[commit.game_id] = Outcome(REPEAT, found + 1)
+        elif stored[commit.game_id] != commit.base or commit.base > len(commit.game.events):
+            outcomes[commit.game_id] = Outcome(CONFLICT, stored[commit.game_id])
+        else:
+            outcomes[commit.game_id] = Outcome(SAVED, len(commit.game.events))
+            written.append(commit)
+    _write(connection, written, stamp)
+    return outcomes
+
+
+def _intents_recorded(
+    connection: Connection, commits: Sequence[Commit]
+) -> dict[tuple[str, str | None], int]:
+    """The sequence numbers of the batch's intents already recorded."""
+    wanted = [(c.game_id, c.intent) for c in commits if c.intent is not None]
+    if not wanted:
+        return {}
+    rows = connection.execute(
+        select(events.c.game_id, events.c.intent, events.c.seq).where(
+            or_(*(and_(events.c.game_id == g, events.c.intent == i) for g, i in wanted))
+        )
+    )
+    return {(r.game_id, r.intent): int(r.seq) for r in rows}
+
+
+def _write(connection: Connection, written: Sequence[Commit], stamp: Any) -> None:
+    rows: list[dict[str, Any]] = []
+    finished: list[Commit] = []
+    for commit in written:
+        fresh = commit.game.events[commit.base :]
+        rows.extend(
+            {"game_id": commit.game_id, "seq": commit.base + i, "type": e["type"],
+             "data": json.dumps(e, separators=(",", ":")), "created_at": stamp,
+             "intent": commit.intent if i == len(fresh) - 1 else None}
+            for i, e in enumerate(fresh)
+        )  # fmt: skip
+        if commit.game.is_over and fresh:
+            finished.append(commit)
+    if rows:
+        connection.execute(insert(events), rows)
+    if written:
+        connection.execute(
+            update(games)
+            .where(games.c.id == bindparam("b_id"))
+            .values(event_count=bindparam("b_count"), updated_at=stamp),
+            [{"b_id": c.game_id, "b_count": len(c.game.events)} for c in written],
+        )
+    if finished:
+        connection.execute(
+            update(games)
+            .where(games.c.id == bindparam("b_id"))
+            .values(status=FINISHED, finished_at=stamp),
+            [{"b_id": c.game_id} for c in finished],
+        )
+        connection.execute(
+            insert(cards), [r for c in finished for r in card_rows(c.game_id, c.game)]
+        )
