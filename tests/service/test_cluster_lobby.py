@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from yahtzee.core import Event, IllegalMove, Keep, RuleSet, Score
-from yahtzee.service import Cluster, ClusterLobby, Table, owner
+from yahtzee.service import Cluster, ClusterLobby, Repeated, Table, owner
 from yahtzee.store import Store
 
 WAIT_S = 10.0
@@ -173,5 +173,28 @@ def test_a_node_takes_over_the_tables_of_one_that_left_and_lets_go_of_the_rest(
         assert table.id not in other.lobby.tables  # neither watched nor driven there
         other.watching.add(table.id)
         assert await other.lobby.find(table.id) is not None  # loaded again when asked
+
+    asyncio.run(run())
+
+
+def test_regression_a_resent_score_made_through_another_node_is_answered_not_refused(
+    store: Store,
+) -> None:
+    """A client that scored through one node, lost it, and sends the same intent again
+    through another: the box is filled now, yet the answer is the move's ack."""
+
+    async def run() -> None:
+        _, _, _, table, other = await two_nodes_one_table(store)
+        assert table.live is not None and other.live is not None
+        await table.live.act(Keep.NONE, 0, "0:r")
+        game = table.live.session.game
+        box = next(a for a in game.legal_actions() if isinstance(a, Score))
+        move = await table.live.act(box, 0, "0:s")
+        await until(lambda: other.live is not None and other.live.committed_seq == move.seq, "b")
+        with pytest.raises(Repeated) as repeat:
+            await other.live.act(box, 0, "0:s")
+        assert repeat.value.seq == move.seq
+        with pytest.raises(IllegalMove):  # a new id for the same box is refused as ever
+            await other.live.act(box, 0, "0:t")
 
     asyncio.run(run())

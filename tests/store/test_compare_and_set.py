@@ -4,8 +4,11 @@ before is answered with its sequence number, never written twice (both backends)
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 from yahtzee.core import Game, Keep, RandomDice
-from yahtzee.store import CONFLICT, REPEAT, SAVED, Commit, Store
+from yahtzee.store import CONFLICT, REPEAT, SAVED, Commit, Store, history
 
 
 def copies(store: Store) -> tuple[str, Game, Game]:
@@ -68,3 +71,20 @@ def test_events_since_reads_a_copy_up_to_date(db_url: str) -> None:
         behind.extend(fresh)
         assert behind.events == mine.events and at is not None
         assert store.event_counts([game_id, "nope"]) == {game_id: base + 1}
+
+
+def test_regression_two_games_with_a_new_name_start_at_once(db_url: str) -> None:
+    """Two server nodes starting games for one new player at the same moment: both start
+    (the second insert of the name gave way), and the player is recorded once."""
+    with Store(db_url) as store:
+        gate = threading.Barrier(6)
+
+        def begin(index: int) -> str:
+            gate.wait(timeout=10)
+            return store.start(Game(["Newcomer", f"Other {index}"], dice=RandomDice(index)))
+
+        with ThreadPoolExecutor(6) as pool:
+            started = list(pool.map(begin, range(6)))
+        assert len(set(started)) == 6
+        assert all(store.seats_of(g)[0].name == "Newcomer" for g in started)
+        assert len(history(store, player="Newcomer")) == 6

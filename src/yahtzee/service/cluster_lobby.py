@@ -22,6 +22,11 @@ ADOPT_EVERY = 10
 """Every this many heartbeats a node looks for tables it should drive but has not loaded
 (besides whenever the set of live nodes changes), and lets go of the tables nobody
 watches through it and it does not drive."""
+LOADS_AT_ONCE = 4
+"""Tables loaded from the records at the same time (the rest wait their turn, so that a
+crowd reconnecting after a node died does not hold up every other table's work)."""
+ADOPT_AT_ONCE = 16
+"""Tables loaded together when a node takes over (the database answers them in parallel)."""
 EVICT_AFTER = 2
 """How many such looks in a row a table goes unwatched and undriven before it is let go
 (loaded again from the records when someone asks)."""
@@ -33,6 +38,7 @@ class ClusterLobby(Lobby):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._loads = asyncio.Semaphore(LOADS_AT_ONCE)
         self._ticking: asyncio.Task[None] | None = None
         self._ticks = 0
         self._unwatched: dict[str, int] = {}
@@ -63,10 +69,11 @@ class ClusterLobby(Lobby):
         return await asyncio.shield(pending)
 
     async def _load(self, table_id: str) -> Table | None:
-        row = await asyncio.to_thread(records.load_table, self.store, table_id)
-        if row is None or row.status in (records.CANCELLED, records.EXPIRED):
-            return None
-        loaded = await asyncio.to_thread(self._table_of, row)
+        async with self._loads:
+            row = await asyncio.to_thread(records.load_table, self.store, table_id)
+            if row is None or row.status in (records.CANCELLED, records.EXPIRED):
+                return None
+            loaded = await asyncio.to_thread(self._table_of, row)
         if self._idle(loaded):
             return None
         table = self.tables.setdefault(table_id, loaded)
@@ -195,9 +202,10 @@ class ClusterLobby(Lobby):
                 else:
                     table.live.stop_driving()
             self._let_go_unless_needed(table, driven=driven)
-        for table_id in await asyncio.to_thread(records.playing_ids, self.store):
-            if table_id not in self.tables and self.cluster.owns(table_id):
-                await self.find(table_id)
+        playing = await asyncio.to_thread(records.playing_ids, self.store)
+        wanted = [t for t in playing if t not in self.tables and self.cluster.owns(t)]
+        for start in range(0, len(wanted), ADOPT_AT_ONCE):
+            await asyncio.gather(*(self.find(t) for t in wanted[start : start + ADOPT_AT_ONCE]))
 
 
 def _report(task: asyncio.Future[Any]) -> None:

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from ..core import Action, Event, Game, IllegalMove, YahtzeeError
@@ -57,6 +58,15 @@ class GroupCommit:
         self.store = store
         self._pending: list[tuple[Commit, asyncio.Future[Outcome]]] = []
         self._task: asyncio.Task[None] | None = None
+        # its own thread: commits never queue behind other work in the default pool
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="group-commit")
+
+    async def _save(self, commits: list[Commit]) -> dict[str, Outcome]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self.store.save_many, commits)
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=False)
 
     async def commit(self, session: GameSession, base: int, intent: str | None = None) -> Outcome:
         """The outcome once the session's events after ``base`` are committed, or found
@@ -72,11 +82,11 @@ class GroupCommit:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                outcomes = await asyncio.to_thread(self.store.save_many, [c for c, _ in batch])
+                outcomes = await self._save([c for c, _ in batch])
             except Exception:  # one bad game must not fail the others: save one by one
                 for commit, done in batch:
                     try:
-                        alone = await asyncio.to_thread(self.store.save_many, [commit])
+                        alone = await self._save([commit])
                         done.set_result(alone[commit.game_id])
                     except Exception as error:
                         done.set_exception(error)
@@ -152,7 +162,11 @@ class LiveGame:
         async with self.lock:
             for _ in range(CONFLICT_TRIES):
                 base = self.committed_seq
-                move = self.session.apply(action, seat)
+                try:
+                    move = self.session.apply(action, seat)
+                except IllegalMove:
+                    await self._repeated(intent)  # a resend of a move made meanwhile?
+                    raise
                 try:
                     outcome = await self.committer.commit(self.session, base, intent)
                 except Exception:
@@ -175,6 +189,17 @@ class LiveGame:
             self.relay(first, [event_to_dict(e) for e in move.events], self.deadline)
         await self._after(recorded_here=True)
         return move
+
+    async def _repeated(self, intent: str | None) -> None:
+        """Under the lock: raise :class:`Repeated` if this intent made a move already
+        (through another node, say, before a reconnection), after catching up with it."""
+        session = self.session
+        if intent is None or session.store is None or session.game_id is None:
+            return
+        seq = await asyncio.to_thread(session.store.intent_seq, session.game_id, intent)
+        if seq is not None:
+            await self._catch_up()
+            raise Repeated(seq)
 
     async def sync(self, first: int, events: list[dict[str, Any]], deadline: float | None) -> None:
         """Moves committed by another node (their first event's sequence number, the

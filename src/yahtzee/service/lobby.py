@@ -238,6 +238,7 @@ class Lobby:
         for table in self.tables.values():
             if table.live is not None:
                 table.live.close()
+        self.committer.close()
 
     # Finding tables ------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from ..core import BotSpec, DiceSource, Game, InvalidInput
 from . import migrate
@@ -152,6 +153,14 @@ class Store:
             ).all()
         found = [json.loads(r.data) for r in rows]
         return found, (utc(rows[-1].created_at) if rows else None)
+
+    def intent_seq(self, game_id: str, intent: str) -> int | None:
+        """The sequence number of the move an intent made (None if none did)."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(events.c.seq).where(events.c.game_id == game_id, events.c.intent == intent)
+            ).scalar()
+        return None if found is None else int(found) + 1
 
     def event_counts(self, ids: Sequence[str]) -> dict[str, int]:
         """How many events each of these games has recorded (one query)."""
@@ -325,11 +334,16 @@ class Store:
 
 
 def player_id(connection: Connection, name: str) -> int:
+    """The player's id, the player recorded first if new. Two games with a new name may
+    start at once (on two server nodes): the insert gives way to the other's."""
     found = connection.execute(select(players.c.id).where(players.c.name == name)).scalar()
     if found is not None:
         return int(found)
-    result = connection.execute(insert(players).values(name=name, created_at=now()))
-    return int(result.inserted_primary_key[0])  # type: ignore[index]
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    connection.execute(
+        dialect.insert(players).values(name=name, created_at=now()).on_conflict_do_nothing()
+    )
+    return int(connection.execute(select(players.c.id).where(players.c.name == name)).scalar_one())
 
 
 def append_events(

@@ -14,18 +14,21 @@ from fastapi.routing import APIRoute
 
 from .hub import Hub
 
+# The dependencies are coroutines: FastAPI runs a plain function in its thread pool,
+# which a crowd of reconnecting clients would fill, queueing every handshake behind it.
 
-def hub_of(request: Request) -> Hub:
+
+async def hub_of(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
 
 
-def socket_hub(websocket: WebSocket) -> Hub:
+async def socket_hub(websocket: WebSocket) -> Hub:
     hub: Hub = websocket.app.state.hub
     return hub
 
 
-def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
+async def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
     """The secret token of ``Authorization: Bearer TOKEN`` (None without one)."""
     if authorization and authorization.lower().startswith("bearer "):
         return authorization[len("bearer ") :].strip()
