@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, insert, or_, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 
 from ..core import Game, YahtzeeError
+from ..core.events import event_to_dict
 from .records import card_rows
 from .schema import cards, events, games
 
@@ -77,10 +78,10 @@ def commit_many(
         found = earlier.get((commit.game_id, commit.intent))
         if found is not None:
             outcomes[commit.game_id] = Outcome(REPEAT, found + 1)
-        elif stored[commit.game_id] != commit.base or commit.base > len(commit.game.events):
+        elif stored[commit.game_id] != commit.base or commit.base > len(commit.game.event_log):
             outcomes[commit.game_id] = Outcome(CONFLICT, stored[commit.game_id])
         else:
-            outcomes[commit.game_id] = Outcome(SAVED, len(commit.game.events))
+            outcomes[commit.game_id] = Outcome(SAVED, len(commit.game.event_log))
             written.append(commit)
     _write(connection, written, stamp)
     return outcomes
@@ -90,22 +91,23 @@ def _intents_recorded(
     connection: Connection, commits: Sequence[Commit]
 ) -> dict[tuple[str, str | None], int]:
     """The sequence numbers of the batch's intents already recorded."""
-    wanted = [(c.game_id, c.intent) for c in commits if c.intent is not None]
+    wanted = {(c.game_id, c.intent) for c in commits if c.intent is not None}
     if not wanted:
         return {}
-    rows = connection.execute(
+    rows = connection.execute(  # one cached statement whatever the batch (expanding INs)
         select(events.c.game_id, events.c.intent, events.c.seq).where(
-            or_(*(and_(events.c.game_id == g, events.c.intent == i) for g, i in wanted))
+            events.c.game_id.in_(sorted({g for g, _ in wanted})),
+            events.c.intent.in_(sorted({str(i) for _, i in wanted})),
         )
     )
-    return {(r.game_id, r.intent): int(r.seq) for r in rows}
+    return {(r.game_id, r.intent): int(r.seq) for r in rows if (r.game_id, r.intent) in wanted}
 
 
 def _write(connection: Connection, written: Sequence[Commit], stamp: Any) -> None:
     rows: list[dict[str, Any]] = []
     finished: list[Commit] = []
     for commit in written:
-        fresh = commit.game.events[commit.base :]
+        fresh = [event_to_dict(e) for e in commit.game.event_log[commit.base :]]  # new only
         rows.extend(
             {"game_id": commit.game_id, "seq": commit.base + i, "type": e["type"],
              "data": json.dumps(e, separators=(",", ":")), "created_at": stamp,
@@ -121,7 +123,7 @@ def _write(connection: Connection, written: Sequence[Commit], stamp: Any) -> Non
             update(games)
             .where(games.c.id == bindparam("b_id"))
             .values(event_count=bindparam("b_count"), updated_at=stamp),
-            [{"b_id": c.game_id, "b_count": len(c.game.events)} for c in written],
+            [{"b_id": c.game_id, "b_count": len(c.game.event_log)} for c in written],
         )
     if finished:
         connection.execute(

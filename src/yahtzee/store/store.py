@@ -13,6 +13,7 @@ from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..core import BotSpec, DiceSource, Game, InvalidInput
+from ..core.events import event_to_dict
 from . import migrate
 from .commit import Commit, Outcome, StoreError, commit_many
 from .engine import make_engine, retrying
@@ -351,10 +352,10 @@ def append_events(
 ) -> int:
     """Write events ``stored`` onwards (the last marked with ``intent``: its sequence
     number is the move's, as acknowledged); finish the game's row when it is over."""
-    log = game.events
+    log = game.event_log
     if stored > len(log):
         raise StoreError(f"The records of game {game_id} are ahead of this game; reload it.")
-    fresh = log[stored:]
+    fresh = [event_to_dict(e) for e in log[stored:]]  # only the new ones: logs grow long
     stamp = now()
     if fresh:
         connection.execute(
