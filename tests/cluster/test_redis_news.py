@@ -80,3 +80,52 @@ def test_news_through_redis_and_a_catch_up_after_redis_restarts(
                     await cluster.stop()
 
     asyncio.run(run())
+
+
+class Heard:
+    """A listener that keeps what it hears."""
+
+    def __init__(self) -> None:
+        self.news: list[dict[str, object]] = []
+
+    async def on_message(self, message: dict[str, object]) -> None:
+        self.news.append(message)
+
+    async def on_tick(self, *, nodes_changed: bool) -> None:
+        pass
+
+    async def on_reconnect(self) -> None:
+        pass
+
+
+def test_news_queued_together_goes_out_in_few_messages_and_in_order(redis: LocalRedis) -> None:
+    async def run() -> None:
+        import redis.asyncio as aioredis
+
+        prefix = redis_prefix()
+        a, b = (RedisCluster(redis.url, n, prefix=prefix, lease_ttl=TTL) for n in ("a", "b"))
+        heard_a, heard_b = Heard(), Heard()
+        raw = aioredis.Redis.from_url(redis.url)
+        watcher = raw.pubsub(ignore_subscribe_messages=True)
+        await watcher.subscribe(a.channel)
+        try:
+            await a.start(heard_a)
+            await b.start(heard_b)
+            for i in range(600):  # one move after another, without yielding
+                a.publish({"k": "ev", "t": "table", "i": i})
+            await until(lambda: len(heard_b.news) >= 600, "every piece of news reached b")
+            assert [n["i"] for n in heard_b.news] == list(range(600))
+            assert all(n["n"] == "a" for n in heard_b.news)
+            assert heard_a.news == []  # a node does not hear itself
+            messages = 0
+            deadline = asyncio.get_running_loop().time() + 1.0  # all sent by now: count them
+            while asyncio.get_running_loop().time() < deadline:
+                messages += await watcher.get_message(timeout=0.1) is not None
+            assert 3 <= messages < 600 / 10, messages  # batches of at most BATCH (256)
+        finally:
+            await a.stop()
+            await b.stop()
+            await watcher.aclose()
+            await raw.aclose()
+
+    asyncio.run(run())

@@ -128,10 +128,25 @@ def test_news_missed_is_read_back_from_the_records(store: Store) -> None:
         await table.live.act(Keep.NONE, 0)
         await asyncio.sleep(0.05)
         assert other.live.committed_seq == 1  # nothing heard
-        await bus.tick()
+        await bus.tick()  # news gets a beat to arrive: the records are not read yet
+        await asyncio.sleep(0.05)
+        assert other.live.committed_seq == 1
+        await bus.tick()  # still behind what the records held a beat ago: read them
         await until(lambda: other.live is not None and other.live.committed_seq == 2, "caught up")
         assert other.live.session.game == table.live.session.game
         assert b.seen[table.id] == [2]
+
+    asyncio.run(run())
+
+
+def test_news_lost_while_redis_was_away_is_read_back_at_once(store: Store) -> None:
+    async def run() -> None:
+        bus, _, b, table, other = await two_nodes_one_table(store)
+        assert table.live is not None and other.live is not None
+        bus.dropping = True
+        await table.live.act(Keep.NONE, 0)
+        await b.lobby.on_reconnect()  # the news channel came back: news was lost
+        await until(lambda: other.live is not None and other.live.committed_seq == 2, "caught up")
 
     asyncio.run(run())
 

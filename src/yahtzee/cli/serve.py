@@ -137,6 +137,17 @@ def _proxies(text: str) -> str:
     return ",".join(entries)
 
 
+def _check_reachable(database_url: str | None, cluster: Cluster | None) -> None:
+    """Open the database (migrating it) and ping Redis before the server starts: one
+    line when either is out of reach (inside the server's start it would be a traceback)."""
+    from ..store import Store  # noqa: PLC0415
+
+    with Store(database_url):
+        pass
+    if cluster is not None:
+        cluster.check_reachable()
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn  # noqa: PLC0415
@@ -154,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput(f"--allowed-host: {error}.") from None
     proxies = _proxies(args.forwarded_allow_ips) if args.forwarded_allow_ips is not None else None
     cluster = _cluster(args)
+    _check_reachable(args.database_url, cluster)
     app = create_app(
         args.database_url, bot_delay=max(0.0, args.bot_delay), allowed_hosts=allowed,
         cluster=cluster,

@@ -29,6 +29,9 @@ import logging
 import time
 from collections.abc import Sequence
 from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from ..core import InvalidInput
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +40,8 @@ LEASE_TTL_S = 3.0
 PREFIX = "yz:"
 RETRY_S = 0.5
 """How long a node waits before it tries Redis again."""
+BATCH = 256
+"""News sent as one Redis message at most (those queued while the last one was sent)."""
 
 
 class Listener(Protocol):
@@ -86,6 +91,10 @@ class Cluster:
     async def start(self, listener: Listener) -> None:
         pass
 
+    def check_reachable(self) -> None:
+        """Raise :class:`InvalidInput` if what the cluster needs does not answer (a node
+        alone needs nothing)."""
+
     async def stop(self) -> None:
         pass
 
@@ -129,6 +138,26 @@ class RedisCluster(Cluster):
     def publish(self, message: dict[str, Any]) -> None:
         self._outbox.put_nowait({**message, "n": self.node_id})
 
+    def check_reachable(self) -> None:
+        """Ping Redis now (before the server starts): an :class:`InvalidInput` that says
+        where, without a password, when it does not answer."""
+        import redis  # noqa: PLC0415 (only clustered servers need it)
+
+        client = redis.Redis.from_url(
+            self.url, socket_timeout=self.lease_ttl, socket_connect_timeout=self.lease_ttl
+        )
+        try:
+            client.ping()
+        except redis.RedisError as error:
+            where = urlsplit(self.url)
+            place = where.path if where.scheme == "unix" else f":{where.port or 6379}"
+            shown = f"{where.scheme}://{where.hostname or ''}{place}"
+            raise InvalidInput(
+                f"Cannot reach Redis at {shown}: {error}. Is it running, and is the URL right?"
+            ) from None
+        finally:
+            client.close()
+
     async def start(self, listener: Listener) -> None:
         import redis.asyncio as aioredis  # noqa: PLC0415 (only clustered servers need it)
 
@@ -155,16 +184,19 @@ class RedisCluster(Cluster):
             await self._redis.aclose()
 
     async def _send(self) -> None:
-        """Publish queued news in order, in pipelined batches."""
+        """Publish queued news in order: what queued meanwhile goes out as one message
+        (``{"n": node, "b": [news, ...]}``, at most :data:`BATCH` news), so that the
+        other nodes parse one Redis message for many moves."""
         while True:
             batch = [await self._outbox.get()]
-            while not self._outbox.empty():
+            while not self._outbox.empty() and len(batch) < BATCH:
                 batch.append(self._outbox.get_nowait())
+            text = json.dumps(
+                batch[0] if len(batch) == 1 else {"n": self.node_id, "b": batch},
+                separators=(",", ":"),
+            )
             try:
-                async with self._redis.pipeline(transaction=False) as pipe:
-                    for message in batch:
-                        pipe.publish(self.channel, json.dumps(message, separators=(",", ":")))
-                    await pipe.execute()
+                await self._redis.publish(self.channel, text)
             except Exception as error:  # the others catch up from the database
                 log.warning("publishing to Redis failed (%s); %d messages lost", error, len(batch))
                 await asyncio.sleep(RETRY_S)
@@ -185,8 +217,12 @@ class RedisCluster(Cluster):
                     if raw is None or raw.get("type") != "message":
                         continue
                     message = json.loads(raw["data"])
-                    if isinstance(message, dict) and message.get("n") != self.node_id:
-                        await listener.on_message(message)
+                    if not isinstance(message, dict) or message.get("n") == self.node_id:
+                        continue
+                    batch = message.get("b")
+                    for news in batch if isinstance(batch, list) else [message]:
+                        if isinstance(news, dict):
+                            await listener.on_message(news)
             except asyncio.CancelledError:
                 raise
             except Exception as error:

@@ -42,6 +42,9 @@ class ClusterLobby(Lobby):
         self._ticking: asyncio.Task[None] | None = None
         self._ticks = 0
         self._unwatched: dict[str, int] = {}
+        self._behind: dict[str, int] = {}
+        """Games whose records held more events at the last heartbeat than this node had:
+        how many (news gets one beat to arrive before the records are read)."""
         self._background: set[asyncio.Task[None]] = set()
 
     # Loading -------------------------------------------------------------------------
@@ -178,20 +181,28 @@ class ClusterLobby(Lobby):
             self._ticking.add_done_callback(_report)
 
     async def on_reconnect(self) -> None:
-        self._spawn(self._tick(adopt=True))
+        self._spawn(self._tick(adopt=True, missed=True))
 
-    async def _tick(self, *, adopt: bool) -> None:
-        """Catch up the tables whose news was missed; take over what this node drives."""
+    async def _tick(self, *, adopt: bool, missed: bool = False) -> None:
+        """Catch up the tables whose news was missed (``missed``: news was lost, read
+        every table behind at once; else a game is read once it was still behind what the
+        records held a beat before: its news is late or lost); take over what this node
+        drives."""
         served = {
             t.live.session.game_id: t
             for t in list(self.tables.values())
             if t.live is not None and t.live.session.game_id and not t.live.session.is_over
         }
         counts = await asyncio.to_thread(self.store.event_counts, list(served))
+        behind, self._behind = self._behind, {}
         for game_id, recorded in counts.items():
             live = served[game_id].live
-            if live is not None and recorded > live.committed_seq:
+            if live is None or recorded <= live.committed_seq:
+                continue
+            if missed or behind.get(game_id, 0) > live.committed_seq:
                 self._spawn(live.refresh(recorded))
+            else:
+                self._behind[game_id] = recorded
         if not adopt:
             return
         for table in list(self.tables.values()):

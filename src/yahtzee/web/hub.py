@@ -313,6 +313,10 @@ class Hub:
         its last event's). Called in order, move after move."""
         live = table.live
         assert live is not None
+        if not self.connections.get(table.id):  # nobody here to tell (a bot's node)
+            if live.session.game.is_over:
+                self._meters.pop(table.id, None)
+            return
         view = GameView.of(live.session.game)
         deadline = live.deadline
         first = seq - len(events) + 1

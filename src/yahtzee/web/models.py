@@ -6,6 +6,7 @@ Each outbound message is built from the engine and the game service, never by ha
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -21,6 +22,7 @@ from ..core import (
     Event,
     Game,
     Placement,
+    Scorecard,
 )
 from ..core.events import event_to_dict
 from ..service import Table
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
     from ..solver.review import PlayerReview
 
 MAX_TURN_TIMER_S = 600
+CARDS_KEPT = 8192
+"""Card dicts kept for views (a card changes once a turn; every event shows them all)."""
 COSTLIEST_SHOWN = 3
 HINT_OPTIONS_SHOWN = 5
 
@@ -144,7 +148,7 @@ class PlacementView(BaseModel):
 
     @classmethod
     def of(cls, p: Placement) -> PlacementView:
-        return cls(
+        return cls.model_construct(  # from the engine: nothing to validate
             box=p.category.key,
             name=p.category.display_name,
             points=p.points,
@@ -178,9 +182,11 @@ class GameView(BaseModel):
 
     @classmethod
     def of(cls, game: Game) -> GameView:
+        """Built for every move on every node that shows it: from the engine's values,
+        so without validation (the card dicts of unchanged cards are reused)."""
         turn = game.turn
         rolled = turn is not None and turn.dice is not None
-        return cls(
+        return cls.model_construct(
             phase=game.phase.value,
             players=list(game.players),
             current=game.current_player,
@@ -188,11 +194,11 @@ class GameView(BaseModel):
             dice=str(turn.dice) if turn and turn.dice else None,
             rolls_left=turn.rolls_left if turn else None,
             kept=str(turn.kept) if turn and rolled else None,
-            cards=[card.to_dict() for card in game.cards],
-            placements=[PlacementView.of(p) for p in game.placements()],
+            cards=[_card_dict(card) for card in game.cards],
+            placements=[_placement_view(p) for p in game.placements()],
             winners=list(game.winners),
             standings=[
-                StandingView(
+                StandingView.model_construct(
                     place=s.place, seat=s.player, name=s.name, total=s.total, winner=s.winner
                 )
                 for s in game.standings()
@@ -200,6 +206,19 @@ class GameView(BaseModel):
             if game.is_over
             else None,
         )
+
+
+@lru_cache(maxsize=CARDS_KEPT)
+def _placement_view(placement: Placement) -> PlacementView:
+    """A legal box as a view shows it (shared: never changed once made; there are a few
+    hundred kinds)."""
+    return PlacementView.of(placement)
+
+
+@lru_cache(maxsize=CARDS_KEPT)
+def _card_dict(card: Scorecard) -> dict[str, Any]:
+    """A card as a view shows it (shared: never changed once made)."""
+    return card.to_dict()
 
 
 # WebSocket messages from the server --------------------------------------------------

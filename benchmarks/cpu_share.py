@@ -1,0 +1,68 @@
+"""CPU time by part of the benchmark (each node, PostgreSQL, Redis, nginx, the clients),
+read from /proc: where the machine's cores go during a run."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+Sample = dict[int, tuple[str, float]]
+"""pid -> (part, CPU seconds so far)."""
+
+
+def _part(pid: int, nodes: dict[int, str]) -> str | None:
+    """Which part a process is: a node (by its pid), ``postgres``, ``redis``, ``nginx``, the
+    ``clients`` (this process) or None (something else on the machine)."""
+    if pid in nodes:
+        return nodes[pid]
+    if pid == os.getpid():
+        return "clients"
+    try:
+        name = Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return None
+    if name.startswith(("postgres", "postmaster")):
+        return "postgres"
+    if name.startswith("redis-server"):
+        return "redis"
+    if name.startswith("nginx"):
+        return "nginx"
+    return None
+
+
+def sample(nodes: dict[int, str]) -> Sample:
+    """Every known part's processes and their CPU seconds (user + system) so far;
+    ``nodes`` names the nodes' pids."""
+    found: Sample = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        pid = int(entry.name)
+        part = _part(pid, nodes)
+        if part is None:
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        found[pid] = (part, (int(fields[11]) + int(fields[12])) / TICKS)
+    return found
+
+
+def shares(before: Sample, after: Sample, seconds: float) -> Counter[str]:
+    """Cores used by each part between two samples (a process started meanwhile counts
+    from zero, one gone meanwhile is not counted)."""
+    used: Counter[str] = Counter()
+    for pid, (part, cpu) in after.items():
+        was = before.get(pid)
+        used[part] += (cpu - (was[1] if was is not None and was[0] == part else 0.0)) / seconds
+    return used
+
+
+def describe(used: Counter[str]) -> str:
+    """``node1 0.62, postgres 0.31, ...`` (cores), most first, and the total."""
+    parts = ", ".join(f"{part} {cores:.2f}" for part, cores in used.most_common())
+    return f"{parts}; total {sum(used.values()):.2f} of {os.cpu_count()} cores"
