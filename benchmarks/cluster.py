@@ -8,6 +8,11 @@ Run from the repository root: ``python benchmarks/cluster.py [--tables 2000] [--
 but ``s``'s. Each run gets a fresh database and Redis prefix; after it, what every client
 saw and was acknowledged is checked against the database. Needs Debian's postgresql,
 redis-server and nginx (as the cluster tests do).
+
+All first games start together (as in benchmarks/server.py), so they also end within the
+same seconds, near the end of a 60 s run, when every client opens a new table at once.
+``--stagger S`` starts each client's first game at a random moment within S seconds and
+only then measures: games end, and new tables open, all the time, as on a site.
 """
 
 from __future__ import annotations
@@ -204,6 +209,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="duration of each run")
     parser.add_argument("--runs", default="a,b,c", help="some of s, a, b, c (comma-separated)")
     parser.add_argument("--think", type=float, default=3.0, help="max seconds before an intent")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="first games start within this many seconds (a game lasts about a minute), "
+        "then the measured --seconds begin (default 0: all at once)",
+    )
     parser.add_argument("--bot-delay", type=float, default=0.3)
     parser.add_argument(
         "--meter",
@@ -223,8 +235,9 @@ def main() -> None:
     postgres = local_server()
     if postgres is None or not all(map(services.find_binary, ("redis-server", "nginx"))):
         raise SystemExit("This benchmark needs Debian's postgresql, redis-server and nginx.")
+    staggered = f" after {args.stagger:g} s of staggered starts" if args.stagger else ""
     print(f"yahtzee cluster benchmark, {os.cpu_count()} cores, PostgreSQL + Redis, nginx "
-          f"(1 worker), N={args.tables} tables, {args.seconds:g} s a run")  # fmt: skip
+          f"(1 worker), N={args.tables} tables, {args.seconds:g} s a run{staggered}")  # fmt: skip
     rows = []
     with contextlib.ExitStack() as stack:
         stack.callback(postgres.stop)

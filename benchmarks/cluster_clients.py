@@ -47,6 +47,7 @@ class Run:
     base: str
     tables: int
     think: float
+    stagger: float  # each first game starts within this many seconds of the go
     go: asyncio.Event = field(default_factory=asyncio.Event)
     ready: int = 0
     warm: float = float("inf")
@@ -158,6 +159,10 @@ class Client:
             if run.ready >= run.tables:
                 run.go.set()
             await run.go.wait()
+            # first moves spread out: games then end (and new ones start) all the time,
+            # as on a site, not all within the same few seconds
+            self.act_at = time.monotonic() + self.rng.random() * run.stagger
+            self.record.last_event = self.act_at
         while True:
             now = time.monotonic()
             if self.game is None or self.game["phase"] == "over":
@@ -261,17 +266,17 @@ async def drive(
         made += await asyncio.gather(
             *(make_table(Speaker(http, i + 1)) for i in range(1, args.tables))
         )
-        run = Run(base, args.tables, args.think)
+        run = Run(base, args.tables, args.think, args.stagger)
         tasks = [asyncio.create_task(player(run, http, i + 1, m)) for i, m in enumerate(made)]
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(run.go.wait(), 120)
-        now = time.monotonic()
-        run.warm = now + WARMUP * args.seconds
-        run.end = now + args.seconds
+        origin = time.monotonic() + args.stagger  # every table in play: the clock starts
+        run.warm = origin + WARMUP * args.seconds
+        run.end = origin + args.seconds
         run.go.set()
         await asyncio.sleep(run.warm - time.monotonic())
         before = sample()
-        await asyncio.sleep(now + args.seconds / 2 - time.monotonic())
+        await asyncio.sleep(origin + args.seconds / 2 - time.monotonic())
         for client in run.clients:
             client.record.watched = client.game is not None and not client.record.over
         run.mark = time.monotonic()
