@@ -48,13 +48,17 @@ def sample(nodes: dict[int, str]) -> Sample:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        found[pid] = (part, (int(fields[11]) + int(fields[12])) / TICKS)
+        ticks = int(fields[11]) + int(fields[12])
+        if part == "postgres":  # and its ended children's: pooled backends come and go
+            ticks += int(fields[13]) + int(fields[14])
+        found[pid] = (part, ticks / TICKS)
     return found
 
 
 def shares(before: Sample, after: Sample, seconds: float) -> Counter[str]:
     """Cores used by each part between two samples (a process started meanwhile counts
-    from zero, one gone meanwhile is not counted)."""
+    from zero, one gone meanwhile is not counted, except PostgreSQL's backends: their
+    time goes to the postmaster's children's when they end)."""
     used: Counter[str] = Counter()
     for pid, (part, cpu) in after.items():
         was = before.get(pid)

@@ -84,6 +84,11 @@ def describe(url: str | None = None) -> str:
     return _parse(text).render_as_string(hide_password=True)
 
 
+POOL_SIZE = 15
+"""PostgreSQL connections a process keeps at most (opened when first needed, then kept: a
+connection opened and closed for each burst costs a new server process every time)."""
+
+
 def make_engine(url: str | None = None) -> Engine:
     """An engine for ``url`` (the default database when ``None``)."""
     text = url or default_url()
@@ -95,7 +100,13 @@ def make_engine(url: str | None = None) -> Engine:
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
         try:
-            return create_engine(parsed, pool_pre_ping=True, future=True)
+            return create_engine(
+                parsed,
+                pool_pre_ping=True,
+                pool_size=POOL_SIZE,
+                max_overflow=0,  # no connection opened for a moment and closed again
+                future=True,
+            )
         except ImportError:
             raise InvalidInput(
                 "PostgreSQL needs its driver: pip install 'yahtzee[postgres]'."
