@@ -120,12 +120,19 @@ def test_a_move_on_one_node_reaches_the_other_in_order(store: Store) -> None:
     asyncio.run(run())
 
 
+async def a_move_b_does_not_hear(store: Store) -> tuple[Bus, Node, Table, Table]:
+    """Two nodes at one table; news is dropped, and a makes a move."""
+    bus, _, b, table, other = await two_nodes_one_table(store)
+    assert table.live is not None and other.live is not None
+    bus.dropping = True
+    await table.live.act(Keep.NONE, 0)
+    return bus, b, table, other
+
+
 def test_news_missed_is_read_back_from_the_records(store: Store) -> None:
     async def run() -> None:
-        bus, _, b, table, other = await two_nodes_one_table(store)
+        bus, b, table, other = await a_move_b_does_not_hear(store)
         assert table.live is not None and other.live is not None
-        bus.dropping = True
-        await table.live.act(Keep.NONE, 0)
         await asyncio.sleep(0.05)
         assert other.live.committed_seq == 1  # nothing heard
         await bus.tick()  # news gets a beat to arrive: the records are not read yet
@@ -141,10 +148,7 @@ def test_news_missed_is_read_back_from_the_records(store: Store) -> None:
 
 def test_news_lost_while_redis_was_away_is_read_back_at_once(store: Store) -> None:
     async def run() -> None:
-        bus, _, b, table, other = await two_nodes_one_table(store)
-        assert table.live is not None and other.live is not None
-        bus.dropping = True
-        await table.live.act(Keep.NONE, 0)
+        _, b, _, other = await a_move_b_does_not_hear(store)
         await b.lobby.on_reconnect()  # the news channel came back: news was lost
         await until(lambda: other.live is not None and other.live.committed_seq == 2, "caught up")
 
