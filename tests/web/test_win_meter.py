@@ -46,8 +46,9 @@ def receive(socket: Any) -> dict[str, Any]:
 def fixed_chances(
     monkeypatch: pytest.MonkeyPatch, chances: Callable[[GameSession], list[float] | None]
 ) -> list[bool]:
-    """``GameSession.win_chances`` answers ``chances(session)``; the list returned says,
-    call by call, whether it was called off the event loop (as it must be)."""
+    """``GameSession.win_chances`` answers ``chances(session)`` (its table counts as
+    loaded); the list returned says, call by call, whether it was called off the event
+    loop (as it must be)."""
     off_loop: list[bool] = []
 
     def win_chances(session: GameSession) -> list[float] | None:
@@ -59,6 +60,7 @@ def fixed_chances(
         return chances(session)
 
     monkeypatch.setattr(GameSession, "win_chances", win_chances)
+    monkeypatch.setattr(GameSession, "win_meter_ready", lambda _: True)
     return off_loop
 
 

@@ -356,22 +356,40 @@ class GameSession:
         under these rules (``None`` without one). ``None`` while the table that answers is
         not loaded: it is then loaded (or built) in the background, see
         :meth:`win_meter_progress`."""
-        from ..solver.curve_table import cached_table, table_loaded  # noqa: PLC0415
-        from ..solver.winning import beat_chance, request_tables, win_chances  # noqa: PLC0415
+        from ..solver.curve_table import cached_table  # noqa: PLC0415
+        from ..solver.winning import beat_chance, win_chances  # noqa: PLC0415
 
         cards = self.game.cards
-        # against others, the target table too: the review's swing in win chance needs it
-        kinds: tuple[Kind, ...] = (
-            ("distribution", "target") if len(cards) > 1 else ("distribution",)
-        )
-        request_tables(self.rules, kinds)  # nothing to do once loaded (or being loaded)
-        if not table_loaded("distribution", self.rules):
+        self._request_meter_tables()
+        if not self.win_meter_ready():
             return None
         table = cached_table("distribution", self.rules)
         if len(cards) > 1:
             return win_chances(cards, table)
         best = self._best_score()
         return None if best is None else [beat_chance(cards[0], best, table)]
+
+    def win_meter_ready(self) -> bool:
+        """Whether the meter's table is loaded (until then :meth:`win_chances` has nothing
+        to work out: it only asks for the table, see :meth:`request_win_meter`)."""
+        from ..solver.curve_table import table_loaded  # noqa: PLC0415
+
+        return table_loaded("distribution", self.rules)
+
+    def request_win_meter(self) -> tuple[int, int] | None:
+        """Ask for the meter's tables (loaded or built in the background, once) and say
+        how far they are, as :meth:`win_meter_progress` (quick: no table is read)."""
+        self._request_meter_tables()
+        return self.win_meter_progress()
+
+    def _request_meter_tables(self) -> None:
+        from ..solver.winning import request_tables  # noqa: PLC0415
+
+        # against others, the target table too: the review's swing in win chance needs it
+        kinds: tuple[Kind, ...] = (
+            ("distribution", "target") if len(self.game.cards) > 1 else ("distribution",)
+        )
+        request_tables(self.rules, kinds)  # nothing to do once loaded (or being loaded)
 
     def win_meter_progress(self) -> tuple[int, int] | None:
         """``(done, total)`` while the meter's table is being built, else ``None``."""

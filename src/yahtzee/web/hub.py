@@ -89,6 +89,17 @@ def read_meter(session: GameSession) -> tuple[list[float] | None, Progress | Non
     return chances, progress
 
 
+async def _meter_of(session: GameSession) -> tuple[list[float] | None, Progress | None]:
+    """:func:`read_meter` in a worker thread when there is something to work out; while
+    the meter's table is not loaded (or never is, on a server that builds none), only
+    its progress, at once."""
+    if not session.win_meter_ready():
+        progress = session.request_win_meter()
+        if not session.win_meter_ready():  # (it may have become ready in between)
+            return None, progress
+    return await asyncio.to_thread(read_meter, session)
+
+
 class Hub:
     """Every connection, by table; the lobby of the game service behind them."""
 
@@ -393,7 +404,7 @@ class Hub:
             chances: list[float] | None = None
             progress: Progress | None = None
             if not game.is_over:
-                chances, progress = await asyncio.to_thread(read_meter, live.session)
+                chances, progress = await _meter_of(live.session)
             meter = Meter(cards, chances, progress)
             shown = chances is not None or progress is not None
             was = (before.chances, before.progress) if before is not None else (None, None)
