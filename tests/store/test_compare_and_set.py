@@ -7,8 +7,12 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from tests.store.conftest import new_database
+from tests.waiting import wait_until
 from yahtzee.core import Game, Keep, RandomDice
 from yahtzee.store import CONFLICT, REPEAT, SAVED, Commit, Store, history
+from yahtzee.store.commit import commit_many
+from yahtzee.store.store import now
 
 
 def copies(store: Store) -> tuple[str, Game, Game]:
@@ -88,3 +92,55 @@ def test_regression_two_games_with_a_new_name_start_at_once(db_url: str) -> None
         assert len(set(started)) == 6
         assert all(store.seats_of(g)[0].name == "Newcomer" for g in started)
         assert len(history(store, player="Newcomer")) == 6
+
+
+def test_regression_a_writer_that_waited_for_the_lock_sees_the_intent_written_meanwhile(
+    postgres_admin_url: str,
+) -> None:
+    """Two nodes commit the same intent at once: the second waits for the game's row,
+    which the first holds until its commit; it must then see the first's intent (a
+    repeat), not only that the records moved on (a conflict, after which the node would
+    apply the intent again). A statement that reads the intents together with taking the
+    lock sees the records as they were when it began, and missed it."""
+    import psycopg
+
+    url = new_database(postgres_admin_url)
+    with Store(url) as first, Store(url) as second, ThreadPoolExecutor(1) as pool:
+        game_id, mine, theirs, base = both_rolled(first)
+        with first.engine.begin() as connection:  # the first writer, not yet committed
+            commit_many(connection, [Commit(game_id, mine, base, "0:same")], now())
+            waiting = pool.submit(second.save_many, [Commit(game_id, theirs, base, "0:same")])
+            with psycopg.connect(url, autocommit=True) as watcher:
+                query = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                wait_until(
+                    lambda: watcher.execute(query).fetchone()[0],  # type: ignore[index]
+                    timeout=30,
+                    what="the second writer waiting for the game's row",
+                )
+        outcome = waiting.result(timeout=30)[game_id]
+        assert (outcome.kind, outcome.seq) == (REPEAT, base + 1)
+        assert first.event_log(game_id) == mine.events
+
+
+def test_a_commit_after_the_database_dropped_the_kept_connection_is_written(
+    postgres_admin_url: str,
+) -> None:
+    """PostgreSQL commits run on a connection kept between batches: one the server
+    closed meanwhile (a restart, an idle timeout) is replaced, and nothing is lost."""
+    import psycopg
+
+    url = new_database(postgres_admin_url)
+    with Store(url) as store:
+        game_id, mine, _ = copies(store)
+        base = len(mine.events)
+        mine.roll(Keep.NONE)
+        assert store.save_many([Commit(game_id, mine, base, "0:a")])[game_id].kind == SAVED
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        mine.roll(Keep.NONE)
+        again = store.save_many([Commit(game_id, mine, base + 1, "0:b")])[game_id]
+        assert (again.kind, again.seq) == (SAVED, base + 2)
+        assert store.event_log(game_id) == mine.events

@@ -68,14 +68,24 @@ def commit_many(
             .with_for_update()
         )
     }
-    missing = [i for i in ids if i not in stored]
+    outcomes, written = decide(commits, stored, _intents_recorded(connection, commits))
+    _write(connection, written, stamp)
+    return outcomes
+
+
+def decide(
+    commits: Sequence[Commit], stored: dict[str, int], earlier: dict[tuple[str, str], int]
+) -> tuple[dict[str, Outcome], list[Commit]]:
+    """Each game's outcome, from the events its records hold (``stored``, the rows
+    locked) and the sequence numbers of the batch's intents recorded before; and the
+    commits to write."""
+    missing = sorted({c.game_id for c in commits} - stored.keys())
     if missing:
         raise StoreError(f"No game {missing[0]} in the records.")
-    earlier = _intents_recorded(connection, commits)
     outcomes: dict[str, Outcome] = {}
     written: list[Commit] = []
     for commit in commits:
-        found = earlier.get((commit.game_id, commit.intent))
+        found = earlier.get((commit.game_id, commit.intent)) if commit.intent else None
         if found is not None:
             outcomes[commit.game_id] = Outcome(REPEAT, found + 1)
         elif stored[commit.game_id] != commit.base or commit.base > len(commit.game.event_log):
@@ -83,13 +93,12 @@ def commit_many(
         else:
             outcomes[commit.game_id] = Outcome(SAVED, len(commit.game.event_log))
             written.append(commit)
-    _write(connection, written, stamp)
-    return outcomes
+    return outcomes, written
 
 
 def _intents_recorded(
     connection: Connection, commits: Sequence[Commit]
-) -> dict[tuple[str, str | None], int]:
+) -> dict[tuple[str, str], int]:
     """The sequence numbers of the batch's intents already recorded."""
     wanted = {(c.game_id, c.intent) for c in commits if c.intent is not None}
     if not wanted:
@@ -103,21 +112,33 @@ def _intents_recorded(
     return {(r.game_id, r.intent): int(r.seq) for r in rows if (r.game_id, r.intent) in wanted}
 
 
-def _write(connection: Connection, written: Sequence[Commit], stamp: Any) -> None:
-    rows: list[dict[str, Any]] = []
-    finished: list[Commit] = []
+EventRow = tuple[str, int, str, str, str | None]
+"""(game, seq, type, data, intent) of an event to write."""
+
+
+def event_rows(written: Sequence[Commit]) -> list[EventRow]:
+    """Every new event of the commits; the intent is kept beside the last of its move."""
+    rows: list[EventRow] = []
     for commit in written:
         fresh = [event_to_dict(e) for e in commit.game.event_log[commit.base :]]  # new only
         rows.extend(
-            {"game_id": commit.game_id, "seq": commit.base + i, "type": e["type"],
-             "data": json.dumps(e, separators=(",", ":")), "created_at": stamp,
-             "intent": commit.intent if i == len(fresh) - 1 else None}
+            (commit.game_id, commit.base + i, e["type"], json.dumps(e, separators=(",", ":")),
+             commit.intent if i == len(fresh) - 1 else None)
             for i, e in enumerate(fresh)
         )  # fmt: skip
-        if commit.game.is_over and fresh:
-            finished.append(commit)
+    return rows
+
+
+def finished(written: Sequence[Commit]) -> list[Commit]:
+    """The commits whose new events end their game."""
+    return [c for c in written if c.game.is_over and c.base < len(c.game.event_log)]
+
+
+def _write(connection: Connection, written: Sequence[Commit], stamp: Any) -> None:
+    names = ("game_id", "seq", "type", "data", "intent")
+    rows = [dict(zip(names, row, strict=True)) for row in event_rows(written)]
     if rows:
-        connection.execute(insert(events), rows)
+        connection.execute(insert(events).values(created_at=stamp), rows)
     if written:
         connection.execute(
             update(games)
@@ -125,13 +146,12 @@ def _write(connection: Connection, written: Sequence[Commit], stamp: Any) -> Non
             .values(event_count=bindparam("b_count"), updated_at=stamp),
             [{"b_id": c.game_id, "b_count": len(c.game.event_log)} for c in written],
         )
-    if finished:
+    ended = finished(written)
+    if ended:
         connection.execute(
             update(games)
             .where(games.c.id == bindparam("b_id"))
             .values(status=FINISHED, finished_at=stamp),
-            [{"b_id": c.game_id} for c in finished],
+            [{"b_id": c.game_id} for c in ended],
         )
-        connection.execute(
-            insert(cards), [r for c in finished for r in card_rows(c.game_id, c.game)]
-        )
+        connection.execute(insert(cards), [r for c in ended for r in card_rows(c.game_id, c.game)])

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, String, any_, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..core import BotSpec, DiceSource, Game, InvalidInput
@@ -17,6 +17,7 @@ from ..core.events import event_to_dict
 from . import migrate
 from .commit import Commit, Outcome, StoreError, commit_many
 from .engine import make_engine, retrying
+from .pg_commit import DirectCommit
 from .records import card_rows
 from .schema import cards, events, games, players, seats
 
@@ -64,8 +65,12 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.engine = make_engine(url)
         migrate.upgrade(self.engine)
+        postgres = self.engine.dialect.name == "postgresql"
+        self._direct = DirectCommit(self.engine) if postgres else None
 
     def close(self) -> None:
+        if self._direct is not None:
+            self._direct.close()
         self.engine.dispose()
 
     def __enter__(self) -> Store:
@@ -137,6 +142,9 @@ class Store:
         that extended one game from the same point only the first is written. Returns the
         outcome per game; a game that is not written changes nothing."""
 
+        if self._direct is not None:  # PostgreSQL: on a kept connection, two round trips
+            return self._direct.save(commits, now())
+
         def work() -> dict[str, Outcome]:
             with self.engine.begin() as connection:
                 return commit_many(connection, commits, now())
@@ -168,9 +176,11 @@ class Store:
         if not ids:
             return {}
         with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(games.c.id, games.c.event_count).where(games.c.id.in_(list(ids)))
-            ).all()
+            if connection.dialect.name == "postgresql":  # one array: the same statement always
+                among = games.c.id == any_(bindparam("ids", list(ids), postgresql.ARRAY(String)))
+            else:
+                among = games.c.id.in_(list(ids))
+            rows = connection.execute(select(games.c.id, games.c.event_count).where(among)).all()
         return {r.id: int(r.event_count) for r in rows}
 
     def mark_hints_used(self, game_id: str, seat: int) -> None:
