@@ -7,10 +7,12 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from tests.store.conftest import new_database
 from tests.waiting import wait_until
 from yahtzee.core import Game, Keep, RandomDice
-from yahtzee.store import CONFLICT, REPEAT, SAVED, Commit, Store, history
+from yahtzee.store import CONFLICT, REPEAT, SAVED, Commit, Store, engine, history
 from yahtzee.store.commit import commit_many
 from yahtzee.store.store import now
 
@@ -127,7 +129,6 @@ def test_a_commit_after_the_database_dropped_the_kept_connection_is_written(
 ) -> None:
     """PostgreSQL commits run on a connection kept between batches: one the server
     closed meanwhile (a restart, an idle timeout) is replaced, and nothing is lost."""
-    import psycopg
 
     url = new_database(postgres_admin_url)
     with Store(url) as store:
@@ -135,12 +136,33 @@ def test_a_commit_after_the_database_dropped_the_kept_connection_is_written(
         base = len(mine.events)
         mine.roll(Keep.NONE)
         assert store.save_many([Commit(game_id, mine, base, "0:a")])[game_id].kind == SAVED
-        with psycopg.connect(url, autocommit=True) as admin:
-            admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
+        drop_every_connection(url)
         mine.roll(Keep.NONE)
         again = store.save_many([Commit(game_id, mine, base + 1, "0:b")])[game_id]
         assert (again.kind, again.seq) == (SAVED, base + 2)
         assert store.event_log(game_id) == mine.events
+
+
+def drop_every_connection(url: str) -> None:
+    """What a database restart does to the connections a pool keeps."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+def test_a_pooled_connection_the_server_dropped_while_idle_is_replaced(
+    postgres_admin_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No ping before each use (a round trip per transaction), but one before using a
+    connection that sat idle (here: any), so that a restarted database is no error."""
+    monkeypatch.setattr(engine, "IDLE_PING_S", 0.0)
+    url = new_database(postgres_admin_url)
+    with Store(url) as store:
+        game_id, mine, _ = copies(store)
+        assert store.event_counts([game_id]) == {game_id: len(mine.events)}
+        drop_every_connection(url)
+        assert store.event_counts([game_id]) == {game_id: len(mine.events)}

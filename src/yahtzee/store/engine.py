@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError, OperationalError
 
 from ..core import InvalidInput
 from ..core.errors import show
@@ -100,9 +100,8 @@ def make_engine(url: str | None = None) -> Engine:
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
         try:
-            return create_engine(
+            engine = create_engine(
                 parsed,
-                pool_pre_ping=True,
                 pool_size=POOL_SIZE,
                 max_overflow=0,  # no connection opened for a moment and closed again
                 future=True,
@@ -111,7 +110,33 @@ def make_engine(url: str | None = None) -> Engine:
             raise InvalidInput(
                 "PostgreSQL needs its driver: pip install 'yahtzee[postgres]'."
             ) from None
+        _ping_when_idle(engine)
+        return engine
     raise InvalidInput(f"Database {show(backend)} is not supported: use SQLite or PostgreSQL.")
+
+
+IDLE_PING_S = 5.0
+"""A pooled PostgreSQL connection unused for longer is checked (a round trip) before it is
+used again: one the server dropped meanwhile (a restart, an idle timeout) is replaced.
+A busy server's connections come back within milliseconds and go without the check."""
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("idle_since")
+        if since is None or time.monotonic() - since <= IDLE_PING_S:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except Exception as error:
+            raise DisconnectionError from error  # the pool opens a new one instead
+        if not alive:
+            raise DisconnectionError
 
 
 def _sqlite_engine(url: str) -> Engine:
