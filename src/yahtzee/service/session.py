@@ -117,11 +117,12 @@ class GameSession:
     ) -> GameSession:
         """A recorded game, exactly where it stopped (mid-turn included, with the dice
         the player had selected to keep)."""
-        game = store.load(game_id, dice or RandomDice(seed))
-        seats = store.seats_of(game_id)
-        hinted = set(store.hinted_seats(game_id))
-        session = cls(game, seats, store, game_id, seed, hints, hinted, undo_allowed=undo)
-        session._selection = store.selection_of(game_id)
+        found = store.resumable(game_id, dice or RandomDice(seed))
+        session = cls(
+            found.game, found.seats, store, game_id, seed, hints, set(found.hinted),
+            undo_allowed=undo,
+        )  # fmt: skip
+        session._selection = found.selection
         return session
 
     def rematch(

@@ -215,15 +215,27 @@ class Store:
     def selection_of(self, game_id: str) -> tuple[int, tuple[bool, ...]] | None:
         """The last selection saved: the event count it belongs to and the flags."""
         with self.engine.connect() as connection:
-            text = connection.execute(
-                select(games.c.selection).where(games.c.id == game_id)
-            ).scalar()
-        if not isinstance(text, str) or ":" not in text:
-            return None
-        seq, _, flags = text.partition(":")
-        if not seq.isdigit() or not flags or set(flags) - {"0", "1"}:
-            return None
-        return int(seq), tuple(flag == "1" for flag in flags)
+            return _selection(connection, game_id)
+
+    def resumable(self, game_id: str, dice: DiceSource | None = None) -> Resumable:
+        """What resuming a game reads (:meth:`load`, :meth:`seats_of`,
+        :meth:`hinted_seats`, :meth:`selection_of`), on one connection."""
+        with self.engine.connect() as connection:
+            log = _event_log(connection, game_id)
+            if not log:
+                raise InvalidInput(f"No game with id {game_id!r} in the records.")
+            rows = connection.execute(
+                select(seats.c.seat, players.c.name, seats.c.bot, seats.c.hints_used)
+                .join(players, players.c.id == seats.c.player_id)
+                .where(seats.c.game_id == game_id)
+                .order_by(seats.c.seat)
+            ).all()
+            return Resumable(
+                Game.replay(log, dice),
+                [Seat(r.name, BotSpec.parse(r.bot) if r.bot else None) for r in rows],
+                frozenset(int(r.seat) for r in rows if r.hints_used),
+                _selection(connection, game_id),
+            )
 
     def set_review(self, game_id: str, seat: int, decisions: int, loss: float) -> None:
         """Record the advisor's verdict on a finished game's seat."""
@@ -259,10 +271,7 @@ class Store:
 
     def event_log(self, game_id: str) -> list[dict[str, Any]]:
         with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(events.c.data).where(events.c.game_id == game_id).order_by(events.c.seq)
-            ).all()
-        return [json.loads(data) for (data,) in rows]
+            return _event_log(connection, game_id)
 
     def load(self, game_id: str, dice: DiceSource | None = None) -> Game:
         """The game rebuilt from its event log (it resumes exactly where it stopped)."""
@@ -279,21 +288,12 @@ class Store:
 
     def seats_of(self, game_id: str) -> list[Seat]:
         with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(players.c.name, seats.c.bot)
-                .join(players, players.c.id == seats.c.player_id)
-                .where(seats.c.game_id == game_id)
-                .order_by(seats.c.seat)
-            ).all()
-        return [Seat(name, BotSpec.parse(bot) if bot else None) for name, bot in rows]
+            return _seats_of(connection, game_id)
 
     def hinted_seats(self, game_id: str) -> frozenset[int]:
         """The seats whose players asked the advisor during the game."""
         with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(seats.c.seat).where(seats.c.game_id == game_id, seats.c.hints_used)
-            ).all()
-        return frozenset(int(seat) for (seat,) in rows)
+            return _hinted(connection, game_id)
 
     def summaries(self, ids: Sequence[str]) -> list[GameSummary]:
         """Summaries of the given games, in the given order."""
@@ -388,3 +388,47 @@ def append_events(
 
 def utc(stamp: datetime) -> datetime:
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Resumable:
+    """A recorded game as resuming it needs it (see :meth:`Store.resumable`)."""
+
+    game: Game
+    seats: list[Seat]
+    hinted: frozenset[int]
+    selection: tuple[int, tuple[bool, ...]] | None
+
+
+def _event_log(connection: Connection, game_id: str) -> list[dict[str, Any]]:
+    rows = connection.execute(
+        select(events.c.data).where(events.c.game_id == game_id).order_by(events.c.seq)
+    ).all()
+    return [json.loads(data) for (data,) in rows]
+
+
+def _seats_of(connection: Connection, game_id: str) -> list[Seat]:
+    rows = connection.execute(
+        select(players.c.name, seats.c.bot)
+        .join(players, players.c.id == seats.c.player_id)
+        .where(seats.c.game_id == game_id)
+        .order_by(seats.c.seat)
+    ).all()
+    return [Seat(name, BotSpec.parse(bot) if bot else None) for name, bot in rows]
+
+
+def _hinted(connection: Connection, game_id: str) -> frozenset[int]:
+    rows = connection.execute(
+        select(seats.c.seat).where(seats.c.game_id == game_id, seats.c.hints_used)
+    ).all()
+    return frozenset(int(seat) for (seat,) in rows)
+
+
+def _selection(connection: Connection, game_id: str) -> tuple[int, tuple[bool, ...]] | None:
+    text = connection.execute(select(games.c.selection).where(games.c.id == game_id)).scalar()
+    if not isinstance(text, str) or ":" not in text:
+        return None
+    seq, _, flags = text.partition(":")
+    if not seq.isdigit() or not flags or set(flags) - {"0", "1"}:
+        return None
+    return int(seq), tuple(flag == "1" for flag in flags)
