@@ -11,7 +11,7 @@ import pytest
 
 from tests.store.conftest import new_database
 from tests.waiting import wait_until
-from yahtzee.core import Game, Keep, RandomDice
+from yahtzee.core import Game, Keep, RandomDice, Score
 from yahtzee.store import CONFLICT, REPEAT, SAVED, Commit, Store, engine, history
 from yahtzee.store.commit import commit_many
 from yahtzee.store.store import now
@@ -125,11 +125,12 @@ def test_regression_a_writer_that_waited_for_the_lock_sees_the_intent_written_me
 
 
 def test_a_commit_after_the_database_dropped_the_kept_connection_is_written(
-    postgres_admin_url: str,
+    postgres_admin_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """PostgreSQL commits run on a connection kept between batches: one the server
-    closed meanwhile (a restart, an idle timeout) is replaced, and nothing is lost."""
-
+    """PostgreSQL commits run on a connection kept between batches, checked when it was
+    idle for a while (here: always): one the server closed meanwhile (a restart, an idle
+    timeout) is replaced, and nothing is lost."""
+    monkeypatch.setattr(engine, "IDLE_PING_S", 0.0)
     url = new_database(postgres_admin_url)
     with Store(url) as store:
         game_id, mine, _ = copies(store)
@@ -166,3 +167,22 @@ def test_a_pooled_connection_the_server_dropped_while_idle_is_replaced(
         assert store.event_counts([game_id]) == {game_id: len(mine.events)}
         drop_every_connection(url)
         assert store.event_counts([game_id]) == {game_id: len(mine.events)}
+
+
+def test_a_game_ended_by_a_group_commit_is_finished_with_its_cards(db_url: str) -> None:
+    """The commit that writes a game's last events also closes it and keeps its cards
+    (on PostgreSQL inside the one statement that writes the events)."""
+    with Store(db_url) as store:
+        game = Game(["Ann", "Bob"], dice=RandomDice(7))
+        game_id = store.start(game)
+        while not game.is_over:
+            base = len(game.event_log)
+            game.roll(Keep.NONE)
+            game.play(Score(game.placements()[0].category))
+            outcome = store.save_many([Commit(game_id, game, base, f"0:{base}")])[game_id]
+            assert (outcome.kind, outcome.seq) == (SAVED, len(game.event_log))
+        summary = store.summary(game_id)
+        assert summary.status == "finished" and summary.finished_at is not None
+        assert summary.totals == tuple(card.total for card in game.cards)
+        assert summary.event_count == len(game.event_log)
+        assert store.event_log(game_id) == game.events
