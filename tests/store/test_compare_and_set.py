@@ -125,12 +125,11 @@ def test_regression_a_writer_that_waited_for_the_lock_sees_the_intent_written_me
 
 
 def test_a_commit_after_the_database_dropped_the_kept_connection_is_written(
-    postgres_admin_url: str, monkeypatch: pytest.MonkeyPatch
+    postgres_admin_url: str,
 ) -> None:
-    """PostgreSQL commits run on a connection kept between batches, checked when it was
-    idle for a while (here: always): one the server closed meanwhile (a restart, an idle
-    timeout) is replaced, and nothing is lost."""
-    monkeypatch.setattr(engine, "IDLE_PING_S", 0.0)
+    """PostgreSQL commits run on a connection kept between batches: one the server
+    closed meanwhile (a restart, an idle timeout) is replaced, and nothing is lost."""
+
     url = new_database(postgres_admin_url)
     with Store(url) as store:
         game_id, mine, _ = copies(store)
@@ -170,8 +169,7 @@ def test_a_pooled_connection_the_server_dropped_while_idle_is_replaced(
 
 
 def test_a_game_ended_by_a_group_commit_is_finished_with_its_cards(db_url: str) -> None:
-    """The commit that writes a game's last events also closes it and keeps its cards
-    (on PostgreSQL inside the one statement that writes the events)."""
+    """The commit that writes a game's last events also closes it and keeps its cards."""
     with Store(db_url) as store:
         game = Game(["Ann", "Bob"], dice=RandomDice(7))
         game_id = store.start(game)
