@@ -2,11 +2,14 @@
 connection of its own, in two round trips to the server whatever the batch holds.
 
 Its connection is taken from the engine's pool once and kept (no check-out, no ping per
-commit); the first statement locks the batch's games in id order and reads the intents
-recorded before, the second writes every new event and moves every game's count on. The
-parameters are arrays, so each statement is the same text every time (prepared once by
-the server). A connection that breaks is dropped and the error raised, as with the pool:
-the next batch takes a fresh one.
+commit). The first statement locks the batch's games in id order and reads how many events
+each holds; the second, begun once the rows are locked (so that it sees what a writer that
+held them committed), reads the batch's intents recorded before and writes the new events
+and counts of every game whose records end where its events began, unless its intent was
+among those. The parameters are arrays, so each statement is the same text every time
+(prepared once by the server). A connection that breaks is dropped and the error raised,
+as with the pool (the next batch takes a fresh one); a kept one found dead before anything
+but the lock was sent is replaced at once and the batch tried on the new one.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ class DirectCommit:
     def save(self, commits: Sequence[Commit], stamp: Any) -> dict[str, Outcome]:
         with self._lock:
             while True:
-                kept = self._connection is not None  # (one from the pool was just pinged)
+                kept = self._connection is not None  # (the pool checks one that sat idle)
                 if self._connection is None:
                     self._connection = self.engine.raw_connection()
                 pooled = self._connection
