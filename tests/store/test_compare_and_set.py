@@ -184,3 +184,20 @@ def test_a_game_ended_by_a_group_commit_is_finished_with_its_cards(db_url: str) 
         assert summary.totals == tuple(card.total for card in game.cards)
         assert summary.event_count == len(game.event_log)
         assert store.event_log(game_id) == game.events
+
+
+def test_every_connection_plans_each_statement_for_its_values(postgres_admin_url: str) -> None:
+    """A plan kept from when the tables were empty scans them whole once they have grown
+    (regression: PostgreSQL at 0.6 cores in the cluster benchmark); the pool's connections
+    and the commit's kept one plan for the values at hand."""
+    url = new_database(postgres_admin_url)
+    with Store(url) as store:
+        game_id, mine, _ = copies(store)
+        base = len(mine.events)
+        mine.roll(Keep.NONE)
+        store.save_many([Commit(game_id, mine, base, "0:a")])
+        kept = store._direct._connection.driver_connection  # type: ignore[union-attr]
+        assert kept.execute("SHOW plan_cache_mode").fetchone()[0] == "force_custom_plan"
+        with store.engine.connect() as connection:
+            mode = connection.exec_driver_sql("SHOW plan_cache_mode").scalar()
+        assert mode == "force_custom_plan"

@@ -111,6 +111,7 @@ def make_engine(url: str | None = None) -> Engine:
                 "PostgreSQL needs its driver: pip install 'yahtzee[postgres]'."
             ) from None
         _ping_when_idle(engine)
+        _plan_with_the_values(engine)
         return engine
     raise InvalidInput(f"Database {show(backend)} is not supported: use SQLite or PostgreSQL.")
 
@@ -137,6 +138,22 @@ def _ping_when_idle(engine: Engine) -> None:
             raise DisconnectionError from error  # the pool opens a new one instead
         if not alive:
             raise DisconnectionError
+
+
+def _plan_with_the_values(engine: Engine) -> None:
+    """Every statement planned for the values it runs with. The driver prepares a
+    statement used five times on a connection, and PostgreSQL may then keep one plan for
+    it; made while the tables were nearly empty (a new database), that plan scans whole
+    tables once they have grown: the cluster benchmark's PostgreSQL went from 0.2 to 0.6
+    cores in some runs. PostgreSQL before 12 has no such setting (it keeps its default)."""
+
+    @event.listens_for(engine, "connect")
+    def _connected(dbapi_connection: Any, _record: Any) -> None:
+        try:
+            dbapi_connection.execute("SET plan_cache_mode = force_custom_plan")
+            dbapi_connection.commit()
+        except Exception:
+            dbapi_connection.rollback()
 
 
 def _sqlite_engine(url: str) -> Engine:
