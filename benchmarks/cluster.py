@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -169,6 +170,11 @@ def report(kind: str, run: Run, args: argparse.Namespace, checked: tuple) -> tup
     what += " without Redis" * (kind == "s")
     window = args.seconds * (1 - WARMUP)
     rate, events = run.n["acks"] / window, run.n["events"] / window
+    if args.latencies:  # when each measured intent was sent (s into the window), and its wait
+        path = Path(args.latencies)
+        path.with_name(f"{path.stem}-{kind}{path.suffix}").write_text(
+            json.dumps([run.stamps, run.latencies])
+        )
     p50, p99 = percentile(run.latencies, 0.5) * 1e3, percentile(run.latencies, 0.99) * 1e3
     records = [c.record for c in run.clients]
     watched = [r for r in records if r.watched]
@@ -221,6 +227,12 @@ def main() -> None:
         "--meter",
         action="store_true",
         help="serve the win-chance meter from the cached tables (each node loads 800 MB)",
+    )
+    parser.add_argument(
+        "--latencies",
+        metavar="FILE",
+        help="write each run's [sent at (s into the measured window), intent to own event (s)] "
+        "as JSON, to FILE with the run's letter added (out.json: out-b.json)",
     )
     args = parser.parse_args()
     kinds = [k.strip() for k in args.runs.split(",") if k.strip()]

@@ -56,6 +56,7 @@ class Run:
     mark: float | None = None
     clients: list[Client] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
+    stamps: list[float] = field(default_factory=list)  # when each of those was sent
     n: Counter[str] = field(default_factory=Counter)  # acks, events, reconnects, ...
     closes: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
@@ -221,6 +222,7 @@ class Client:
                 pending.own = True
                 if not pending.resent and pending.sent >= run.warm:
                     run.latencies.append(now - pending.sent)
+                    run.stamps.append(pending.sent - run.warm)
             if pending is None and self.mine() and not was_mine:
                 self.act_at = now + self.rng.random() * run.think
         elif kind == "ack" and pending is not None and message.get("id") == pending.id:

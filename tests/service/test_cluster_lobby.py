@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from yahtzee.core import Event, IllegalMove, Keep, RuleSet, Score
+from yahtzee.core import BotSpec, Event, IllegalMove, Keep, RuleSet, Score
 from yahtzee.service import Cluster, ClusterLobby, Repeated, Table, owner
-from yahtzee.store import Store
+from yahtzee.store import Store, history
 
 WAIT_S = 10.0
 
@@ -215,5 +215,57 @@ def test_regression_a_resent_score_made_through_another_node_is_answered_not_ref
         assert repeat.value.seq == move.seq
         with pytest.raises(IllegalMove):  # a new id for the same box is refused as ever
             await other.live.act(box, 0, "0:t")
+
+    asyncio.run(run())
+
+
+async def a_table_b_sees(store: Store) -> tuple[Bus, Node, Node, Table, Table, str]:
+    """A table made on a (one seat open), which b has loaded; news dropped from then on."""
+    bus = Bus()
+    a, b = Node("a", store, bus), Node("b", store, bus)
+    await a.start()
+    await b.start()
+    table, token = await a.lobby.create("x", "Ann", [None], RuleSet.official())
+    other = await b.lobby.by_invite(table.invite_token)
+    bus.dropping = True
+    return bus, a, b, table, other, token
+
+
+def test_a_start_through_a_node_that_missed_the_start_elsewhere_is_refused_once(
+    store: Store,
+) -> None:
+    """b seated Bob and started the game, and a heard nothing: a's start is refused as
+    started, and a serves the one game the records hold."""
+
+    async def run() -> None:
+        _, a, b, table, other, token = await a_table_b_sees(store)
+        await b.lobby.join(table.invite_token, "Bob")
+        await b.lobby.start(other, token)
+        with pytest.raises(IllegalMove) as refused:
+            await a.lobby.start(table, token)
+        assert refused.value.code == "started"
+        assert table.live is not None and other.live is not None
+        assert table.live.session.game_id == other.live.session.game_id
+        assert len(history(store)) == 1
+
+    asyncio.run(run())
+
+
+def test_a_start_through_a_node_with_a_stale_seat_plays_the_seat_as_recorded(
+    store: Store,
+) -> None:
+    """Bob sat down through a; the host then handed his seat to a bot through b, which a
+    did not hear: a's start plays the seat as the records have it (the bot)."""
+
+    async def run() -> None:
+        _, a, b, table, other, token = await a_table_b_sees(store)
+        await a.lobby.join(table.invite_token, "Bob")
+        await b.lobby.hand_to_bot(other, token, 1, BotSpec.at_level(2))
+        assert table.seats[1].bot is None  # a's copy: Bob
+        await a.lobby.start(table, token)
+        assert table.live is not None and table.live.session.is_bot(1)
+        recorded = store.seats_of(table.live.session.game_id or "")
+        assert recorded[1].bot == BotSpec.at_level(2)
+        assert len(history(store)) == 1
 
     asyncio.run(run())

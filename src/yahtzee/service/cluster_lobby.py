@@ -116,17 +116,22 @@ class ClusterLobby(Lobby):
             raise self._bad_invite()
         return table
 
-    async def _count_open(self, owner: str) -> int:
-        since = self.clock() - self.idle_timeout
-        return await asyncio.to_thread(records.count_open, self.store, owner, since)
+    async def _record_new(self, table: Table) -> None:
+        """Tables are counted in the records (the owner's others may be on other nodes),
+        in the transaction that records the new one."""
+        quota = records.Quota(self.clock() - self.idle_timeout, self.max_tables_per_client)
+        if not await asyncio.to_thread(records.create_table, self.store, table.record(), quota):
+            raise self._over_quota()
 
     # Lobby changes -------------------------------------------------------------------
 
     async def _fresh(self, table: Table) -> None:
         """The table as the records hold it: seats, status, and its game once started."""
         row = await asyncio.to_thread(records.load_table, self.store, table.id)
-        if row is None:
-            return
+        if row is not None:
+            await self._apply(table, row)
+
+    async def _apply(self, table: Table, row: records.TableRecord) -> None:
         table.status, table.active_at = row.status, row.active_at
         for state, seat in zip(table.seats, row.seats, strict=True):
             if (state.name, state.bot, state.token_hash) == (seat.name, seat.bot, seat.token_hash):

@@ -47,6 +47,8 @@ TOKEN_BYTES = 24
 LOBBY_IDLE_S = 30 * 60
 """A table that does not start expires this long after its last change."""
 MAX_TABLE_ID = 36
+START_TRIES = 3
+"""Starts tried, each after news of a change through another node, before giving up."""
 FINISHED_LOADED_S = 24 * 60 * 60
 """Tables finished this recently are served again at startup; older ones when asked for."""
 
@@ -307,11 +309,6 @@ class Lobby:
     ) -> tuple[Table, str]:
         """A new table; the host takes seat 0, each other seat is open for a friend (None)
         or a bot. Returns the table and the host's secret token."""
-        if await self._count_open(owner) >= self.max_tables_per_client:
-            raise Forbidden(
-                f"At most {self.max_tables_per_client} open tables per client.",
-                code="too_many_tables",
-            )
         if not 1 <= 1 + len(seats) <= MAX_PLAYERS:
             raise InvalidInput(f"A table has 1 to {MAX_PLAYERS} seats.")
         token = _token()
@@ -322,23 +319,39 @@ class Lobby:
             str(uuid.uuid4()), rules, hints, turn_timer, _token(), _token(), owner,
             records.LOBBY, states, active_at=self.clock(),
         )  # fmt: skip
-        await asyncio.to_thread(records.create_table, self.store, table.record())
+        await self._record_new(table)
         self.tables[table.id] = table
         return table, token
 
-    async def _count_open(self, owner: str) -> int:
-        """The owner's tables in the lobby or in play."""
-        return sum(
-            1
-            for t in self.tables.values()
-            if t.owner == owner
-            and t.status in (records.LOBBY, records.PLAYING)
-            and not self._idle(t)
+    async def _record_new(self, table: Table) -> None:
+        """Record a new table, unless its owner has reached the quota."""
+        owner = table.owner
+        if (
+            sum(
+                1
+                for t in self.tables.values()
+                if t.owner == owner
+                and t.status in (records.LOBBY, records.PLAYING)
+                and not self._idle(t)
+            )
+            >= self.max_tables_per_client
+        ):
+            raise self._over_quota()
+        await asyncio.to_thread(records.create_table, self.store, table.record())
+
+    def _over_quota(self) -> Forbidden:
+        return Forbidden(
+            f"At most {self.max_tables_per_client} open tables per client.",
+            code="too_many_tables",
         )
 
     async def _fresh(self, table: Table) -> None:
         """Before a lobby change: the table as the records hold it (another node may
         have changed it; one node alone has it in memory already)."""
+
+    async def _apply(self, table: Table, row: records.TableRecord) -> None:
+        """The records' version of a table another node changed (one node alone never
+        finds its records changed)."""
 
     def _told(self, table: Table) -> None:
         """After a lobby change: the other nodes are told."""
@@ -390,27 +403,50 @@ class Lobby:
         """The host starts the game once every seat is taken (:meth:`play` lets it go)."""
         self._require_host(table, token)
         async with table.lock:
-            await self._fresh(table)
-            self._require_open(table)
-            if table.status != records.LOBBY:
-                raise IllegalMove("The game has already started.", code="started")
-            if any(s.open for s in table.seats):
-                raise IllegalMove("Every seat needs a player or a bot first.", code="seats_open")
-            seats = [Seat(s.name or f"Seat {s.seat + 1}", s.bot) for s in table.seats]
-            session = await asyncio.to_thread(
-                GameSession.new, seats, table.rules, store=self.store, seed=self.seed,
-                dice=self._dice(), hints=table.hints_allowed,
-            )  # fmt: skip
-            active_at = self.clock()
-            if not await asyncio.to_thread(
-                records.set_table_status, self.store, table.id, records.PLAYING,
-                session.game_id, active_at, expect=records.LOBBY,
-            ):  # fmt: skip
-                await self._fresh(table)  # started through another node meanwhile
-                raise IllegalMove("The game has already started.", code="started")
+            fresh = False  # whether this node's copy was just read from the records
+            for _ in range(START_TRIES):
+                refused = self._start_refusal(table)
+                if refused is not None and not fresh:
+                    await self._fresh(table)  # (another node may have seated someone)
+                    fresh = True
+                    continue
+                if refused is not None:
+                    raise refused
+                seats = [Seat(s.name or f"Seat {s.seat + 1}", s.bot) for s in table.seats]
+                game_id = str(uuid.uuid4())
+                session = GameSession.prepared(
+                    seats, table.rules, self.store, game_id, seed=self.seed,
+                    dice=self._dice(), hints=table.hints_allowed,
+                )  # fmt: skip
+                active_at = self.clock()
+                # one transaction: the game recorded, and the table in play if it is still
+                # as this node has it (else the records' version, and the checks again)
+                found = await asyncio.to_thread(
+                    records.start_table, self.store, table.id,
+                    [s.record() for s in table.seats], game_id=game_id,
+                    game=session.game, seats=seats, seed=self.seed, active_at=active_at,
+                )  # fmt: skip
+                if found is None:
+                    break
+                await self._apply(table, found)  # changed through another node meanwhile
+                fresh = True
+            else:
+                raise IllegalMove("The table changed while starting: try again.", code="busy")
             self._serve(table, session)
             table.status, table.active_at = records.PLAYING, active_at
             self._told(table)
+
+    def _start_refusal(self, table: Table) -> YahtzeeError | None:
+        """Why the table cannot start as this node has it (None: it can)."""
+        try:
+            self._require_open(table)
+        except YahtzeeError as error:
+            return error
+        if table.status != records.LOBBY:
+            return IllegalMove("The game has already started.", code="started")
+        if any(s.open for s in table.seats):
+            return IllegalMove("Every seat needs a player or a bot first.", code="seats_open")
+        return None
 
     def play(self, table: Table) -> None:
         """Let the table's bots and turn timer go on (after its players saw the change)."""

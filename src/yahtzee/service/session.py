@@ -12,6 +12,7 @@ server and plain mode only read it and tell it what their players did.
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -100,8 +101,31 @@ class GameSession:
         """A new game (recorded when ``store`` is given). ``seed`` makes the dice and the
         bots reproducible; ``dice`` replaces the dice source (the server's is secure);
         ``undo``: see :attr:`undo_allowed`."""
+        if store is None:
+            game = Game([s.name for s in seats], rules, dice or RandomDice(seed))
+            return cls(game, list(seats), None, None, seed, hints, undo_allowed=undo)
+        session = cls.prepared(seats, rules, store, str(uuid.uuid4()), seed=seed, dice=dice,
+                               hints=hints, undo=undo)  # fmt: skip
+        store.start(session.game, seats, seed=seed, game_id=session.game_id)
+        return session
+
+    @classmethod
+    def prepared(
+        cls,
+        seats: Sequence[Seat],
+        rules: RuleSet,
+        store: Store,
+        game_id: str,
+        *,
+        seed: int | str | None = None,
+        dice: DiceSource | None = None,
+        hints: bool = True,
+        undo: bool | None = None,
+    ) -> GameSession:
+        """A new game to be recorded as ``game_id`` in ``store`` by the caller (a table's
+        game is recorded with the table's start, in one transaction): play it only once
+        recorded."""
         game = Game([s.name for s in seats], rules, dice or RandomDice(seed))
-        game_id = store.start(game, seats, seed=seed) if store is not None else None
         return cls(game, list(seats), store, game_id, seed, hints, undo_allowed=undo)
 
     @classmethod

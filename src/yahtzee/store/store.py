@@ -94,26 +94,10 @@ class Store:
         if [s.name for s in chosen] != list(game.players):
             raise InvalidInput("The seats must name the game's players in seat order.")
         new_id = game_id or str(uuid.uuid4())
-        stamp = now()
 
         def work() -> str:
             with self.engine.begin() as connection:
-                connection.execute(
-                    insert(games).values(
-                        id=new_id, rules=game.rules.name,
-                        seed=None if seed is None else str(seed), status=ACTIVE,
-                        created_at=stamp, updated_at=stamp, finished_at=None, event_count=0,
-                        hints_used=False,
-                    )
-                )  # fmt: skip
-                for index, seat in enumerate(chosen):
-                    connection.execute(
-                        insert(seats).values(
-                            game_id=new_id, seat=index, player_id=player_id(connection, seat.name),
-                            kind=seat.kind, bot=seat.bot.key if seat.bot else None,
-                        )
-                    )  # fmt: skip
-                append_events(connection, new_id, game, 0)
+                record_game(connection, new_id, game, chosen, seed=seed)
             return new_id
 
         return retrying(work)
@@ -345,16 +329,57 @@ class Store:
 
 
 def player_id(connection: Connection, name: str) -> int:
-    """The player's id, the player recorded first if new. Two games with a new name may
-    start at once (on two server nodes): the insert gives way to the other's."""
-    found = connection.execute(select(players.c.id).where(players.c.name == name)).scalar()
-    if found is not None:
-        return int(found)
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    """The player's id, the player recorded first if new."""
+    return player_ids(connection, [name])[name]
+
+
+def player_ids(connection: Connection, names: Sequence[str]) -> dict[str, int]:
+    """The players' ids by name, each recorded first if new, in one query when none is
+    new. Two games with a new name may start at once (on two server nodes): the insert
+    gives way to the other's."""
+    wanted = set(names)
+    query = select(players.c.name, players.c.id).where(players.c.name.in_(sorted(wanted)))
+    found = {str(n): int(i) for n, i in connection.execute(query)}
+    new = sorted(wanted - found.keys())
+    if new:
+        dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+        stamp = now()
+        connection.execute(
+            dialect.insert(players).on_conflict_do_nothing(),
+            [{"name": n, "created_at": stamp} for n in new],
+        )
+        found.update((str(n), int(i)) for n, i in connection.execute(query))
+    return found
+
+
+def record_game(
+    connection: Connection,
+    game_id: str,
+    game: Game,
+    seats_: Sequence[Seat],
+    *,
+    seed: str | int | None = None,
+) -> None:
+    """Record a new game, its seats and its events so far, in the caller's transaction."""
+    stamp = now()
     connection.execute(
-        dialect.insert(players).values(name=name, created_at=now()).on_conflict_do_nothing()
-    )
-    return int(connection.execute(select(players.c.id).where(players.c.name == name)).scalar_one())
+        insert(games).values(
+            id=game_id, rules=game.rules.name, seed=None if seed is None else str(seed),
+            status=ACTIVE, created_at=stamp, updated_at=stamp, finished_at=None,
+            event_count=0, hints_used=False,
+        )
+    )  # fmt: skip
+    ids = player_ids(connection, [seat.name for seat in seats_])
+    connection.execute(
+        insert(seats),
+        [
+            {"game_id": game_id, "seat": index, "player_id": ids[seat.name], "kind": seat.kind,
+             "bot": seat.bot.key if seat.bot else None}
+            for index, seat in enumerate(seats_)
+        ],
+    )  # fmt: skip
+    if game.event_log or game.is_over:
+        append_events(connection, game_id, game, 0)
 
 
 def append_events(

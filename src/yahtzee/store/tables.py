@@ -15,10 +15,11 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Row, func, insert, or_, select, update
 
-from ..core import BotSpec
+from ..core import BotSpec, Game
+from .commit import StoreError
 from .engine import retrying
 from .schema import table_seats, tables
-from .store import Store, now
+from .store import Seat, Store, now, record_game
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -62,9 +63,23 @@ def _stamp(value: datetime) -> float:
     return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
 
 
-def create_table(store: Store, table: TableRecord) -> None:
-    def work() -> None:
+@dataclass(frozen=True, slots=True)
+class Quota:
+    """At most ``limit`` open tables per owner (as :func:`count_open` counts them, with
+    ``active_since``)."""
+
+    active_since: float
+    limit: int
+
+
+def create_table(store: Store, table: TableRecord, quota: Quota | None = None) -> bool:
+    """Record a new table; with ``quota``, only if its owner has fewer open tables than
+    that (counted in the same transaction). Returns whether it was recorded."""
+
+    def work() -> bool:
         with store.engine.begin() as c:
+            if quota is not None and _open(c, table.owner, quota.active_since) >= quota.limit:
+                return False
             created = _when(table.active_at or None)
             c.execute(
                 insert(tables).values(
@@ -76,8 +91,44 @@ def create_table(store: Store, table: TableRecord) -> None:
                 )
             )  # fmt: skip
             c.execute(insert(table_seats), [_seat_row(table.id, s) for s in table.seats])
+            return True
 
-    retrying(work)
+    return retrying(work)
+
+
+def start_table(
+    store: Store,
+    table_id: str,
+    expected: Sequence[TableSeatRecord],
+    *,
+    game_id: str,
+    game: Game,
+    seats: Sequence[Seat],
+    seed: str | int | None = None,
+    active_at: float | None = None,
+) -> TableRecord | None:
+    """Start a table's game in one transaction: the game recorded (``game_id``) and the
+    table in play, only if the table is still in the lobby with the seats ``expected``
+    (another server node may have changed it). Returns None once started, else the table
+    as the records hold it (nothing written)."""
+
+    def work() -> TableRecord | None:
+        with store.engine.begin() as c:
+            rows = c.execute(select(tables).where(tables.c.id == table_id).with_for_update()).all()
+            found = _with_seats(c, rows)
+            if not found:
+                raise StoreError(f"No table {table_id} in the records.")
+            if found[0].status != LOBBY or found[0].seats != tuple(expected):
+                return found[0]
+            record_game(c, game_id, game, seats, seed=seed)
+            c.execute(
+                update(tables)
+                .where(tables.c.id == table_id)
+                .values(status=PLAYING, game_id=game_id, active_at=_when(active_at))
+            )
+            return None
+
+    return retrying(work)
 
 
 def save_table_seat(
@@ -145,17 +196,17 @@ def table_by_invite(store: Store, invite: str) -> str | None:
 
 def count_open(store: Store, owner: str, active_since: float) -> int:
     """An owner's tables in play, or in the lobby and changed since ``active_since``."""
+    with store.engine.connect() as c:
+        return _open(c, owner, active_since)
+
+
+def _open(c: Connection, owner: str, active_since: float) -> int:
     lobby = (tables.c.status == LOBBY) & (
         func.coalesce(tables.c.active_at, tables.c.created_at) >= _when(active_since)
     )
-    with store.engine.connect() as c:
-        return int(
-            c.execute(
-                select(func.count())
-                .select_from(tables)
-                .where(tables.c.owner == owner, or_(tables.c.status == PLAYING, lobby))
-            ).scalar_one()
-        )
+    query = select(func.count()).select_from(tables)
+    query = query.where(tables.c.owner == owner, or_(tables.c.status == PLAYING, lobby))
+    return int(c.execute(query).scalar_one())
 
 
 def playing_ids(store: Store) -> list[str]:
@@ -239,6 +290,7 @@ __all__ = [
     "FINISHED",
     "LOBBY",
     "PLAYING",
+    "Quota",
     "TableRecord",
     "TableSeatRecord",
     "count_open",
@@ -248,5 +300,6 @@ __all__ = [
     "playing_ids",
     "save_table_seat",
     "set_table_status",
+    "start_table",
     "table_by_invite",
 ]

@@ -1,0 +1,113 @@
+"""A table's records change in one transaction each: a new table is counted against its
+owner's quota as it is written, and a table's start records its game and puts the table
+in play together, only if the table is still as the starting node has it (both
+backends)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from sqlalchemy import func, select
+
+from yahtzee.core import BotSpec, Game, RandomDice, RuleSet
+from yahtzee.store import Store, StoreError
+from yahtzee.store import tables as records
+from yahtzee.store.schema import games
+from yahtzee.store.store import Seat
+
+BOT = BotSpec.at_level(5)
+
+
+def lobby_table(owner: str = "10.0.0.1") -> records.TableRecord:
+    seats = (
+        records.TableSeatRecord(0, "Ann", None, "a" * 64),
+        records.TableSeatRecord(1, None),  # open for a friend
+    )
+    return records.TableRecord(
+        str(uuid.uuid4()), "official", True, None, uuid.uuid4().hex, uuid.uuid4().hex, owner,
+        records.LOBBY, None, seats, time.time(),
+    )  # fmt: skip
+
+
+def game_count(store: Store) -> int:
+    with store.engine.connect() as c:
+        return int(c.execute(select(func.count()).select_from(games)).scalar_one())
+
+
+def start(
+    store: Store, table: records.TableRecord, expected: tuple[records.TableSeatRecord, ...]
+) -> tuple[records.TableRecord | None, str]:
+    names = [s.name or "Bot" for s in expected]
+    seats = [Seat(n, s.bot) for n, s in zip(names, expected, strict=True)]
+    game = Game(names, RuleSet.official(), RandomDice(1))
+    game_id = str(uuid.uuid4())
+    found = records.start_table(
+        store, table.id, expected, game_id=game_id, game=game, seats=seats, seed=1
+    )
+    return found, game_id
+
+
+def test_a_new_table_over_its_owners_quota_is_not_written(db_url: str) -> None:
+    with Store(db_url) as store:
+        quota = records.Quota(time.time() - 60, 2)
+        made = [lobby_table() for _ in range(3)]
+        assert [records.create_table(store, t, quota) for t in made] == [True, True, False]
+        assert records.load_table(store, made[2].id) is None
+        assert records.create_table(store, lobby_table("10.0.0.2"), quota)  # not the owner's
+        assert records.count_open(store, "10.0.0.1", time.time() - 60) == 2
+
+
+def test_a_start_records_the_game_and_the_table_in_play_together(db_url: str) -> None:
+    with Store(db_url) as store:
+        table = lobby_table()
+        records.create_table(store, table)
+        seated = (table.seats[0], records.TableSeatRecord(1, "Bot", BOT))
+        assert records.save_table_seat(store, table.id, seated[1], only_if_open=True)
+        found, game_id = start(store, table, seated)
+        assert found is None
+        row = records.load_table(store, table.id)
+        assert row is not None and (row.status, row.game_id) == (records.PLAYING, game_id)
+        assert [s.name for s in store.seats_of(game_id)] == ["Ann", "Bot"]
+        assert store.seats_of(game_id)[1].bot == BOT
+
+
+def test_a_start_from_a_stale_copy_writes_nothing_and_gives_the_records(db_url: str) -> None:
+    """Another node seated a friend meanwhile: the start that still has the seat open (or
+    another bot in it) records no game, and is given the table as it now is."""
+    with Store(db_url) as store:
+        table = lobby_table()
+        records.create_table(store, table)
+        friend = records.TableSeatRecord(1, "Bob", None, "b" * 64)
+        assert records.save_table_seat(store, table.id, friend, only_if_open=True)
+        stale = (table.seats[0], records.TableSeatRecord(1, "Bot", BOT))
+        found, _ = start(store, table, stale)
+        assert found is not None and found.seats[1] == friend and found.status == records.LOBBY
+        assert game_count(store) == 0
+        fresh = records.load_table(store, table.id)
+        assert fresh is not None and fresh.game_id is None
+
+
+def test_a_table_started_already_is_not_started_again(db_url: str) -> None:
+    with Store(db_url) as store:
+        table = lobby_table()
+        records.create_table(store, table)
+        seated = (table.seats[0], records.TableSeatRecord(1, "Bob", None, "b" * 64))
+        records.save_table_seat(store, table.id, seated[1], only_if_open=True)
+        first, game_id = start(store, table, seated)
+        again, _ = start(store, table, seated)
+        assert first is None and again is not None
+        assert (again.status, again.game_id) == (records.PLAYING, game_id)
+        assert game_count(store) == 1
+
+
+def test_a_start_of_a_table_not_in_the_records_is_an_error(db_url: str) -> None:
+    with Store(db_url) as store:
+        table = lobby_table()
+        try:
+            start(store, table, table.seats)
+        except StoreError as error:
+            assert "No table" in str(error)
+        else:
+            raise AssertionError("a table missing from the records was started")
+        assert game_count(store) == 0
