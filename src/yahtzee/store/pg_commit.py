@@ -1,19 +1,26 @@
 """The group commit on PostgreSQL (see :mod:`.commit`): the same decisions, made on a
-connection of its own, in two round trips to the server whatever the batch holds.
+connection of its own, in one round trip to the server whatever the batch holds.
 
 Its connection is taken from the engine's pool once and kept (no check-out, no ping per
-commit). The first statement locks the batch's games in id order and reads how many events
-each holds; the second, begun once the rows are locked (so that it sees what a writer that
-held them committed), reads the batch's intents recorded before and writes the new events
-and counts of every game whose records end where its events began, unless its intent was
-among those. The parameters are arrays, so each statement is the same text every time
-(prepared once by the server). A connection that breaks is dropped and the error raised,
-as with the pool (the next batch takes a fresh one); a kept one found dead before anything
-but the lock was sent is replaced at once and the batch tried on the new one.
+commit), in autocommit: the batch is one call of the function ``yahtzee_group_commit``
+(migration 0008), which is its own transaction. The function locks the batch's games in id
+order and reads how many events each holds; then (each of its statements sees what was
+committed before it began, so also what a writer that held the rows wrote) it reads the
+batch's intents recorded before, and writes the new events, counts, finished games and
+their cards of every game whose records end where its events began, unless its intent was
+among those. It answers, per game, the events its records held and the sequence number of
+an intent recorded before, from which :func:`.commit.decide` gives each game's outcome as
+on SQLite. The parameters are arrays, so the statement is the same text every time.
+
+A connection that breaks is dropped and the error raised (the next batch takes a fresh
+one), except that a kept one is tried once more on a fresh connection: had the first try
+been written after all, the second finds its intents recorded (a repeat) or its records
+moved on (a conflict), and writes nothing twice.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -23,43 +30,13 @@ from sqlalchemy import Engine
 from .commit import FINISHED, Commit, Outcome, decide, event_rows, finished
 from .records import card_rows
 
-_LOCK = """
-SELECT id, event_count FROM games WHERE id = ANY(%(ids)s::varchar[]) ORDER BY id FOR UPDATE
+_CALL = """
+SELECT o_game, o_stored, o_earlier FROM yahtzee_group_commit(
+    %(lock)s::varchar[], %(ids)s::varchar[], %(bases)s::int[], %(counts)s::int[],
+    %(ended)s::varchar[], %(cards)s::json, %(asked)s::varchar[], %(intents)s::varchar[],
+    %(game)s::varchar[], %(seq)s::int[], %(type)s::varchar[], %(data)s::text[],
+    %(intent)s::varchar[], %(stamp)s, %(finished)s)
 """
-# Run once the rows are locked, so that it sees what a writer that held them committed (a
-# statement sees the records as they were when it began): the intents recorded before,
-# and the new events of the games whose records end where they began, unless their
-# intent is among those.
-_WRITE = """
-WITH earlier AS (
-  SELECT e.game_id, e.seq FROM events AS e
-  JOIN unnest(%(asked)s::varchar[], %(intents)s::varchar[]) AS a(game_id, intent)
-    ON e.game_id = a.game_id AND e.intent = a.intent
-),
-written AS (
-  INSERT INTO events (game_id, seq, type, data, created_at, intent)
-  SELECT e.game_id, e.seq, e.type, e.data, %(stamp)s, e.intent
-  FROM unnest(%(game)s::varchar[], %(seq)s::int[], %(type)s::varchar[], %(data)s::text[],
-              %(intent)s::varchar[]) AS e(game_id, seq, type, data, intent)
-  WHERE e.game_id NOT IN (SELECT game_id FROM earlier)
-),
-counted AS (
-  UPDATE games SET event_count = c.n, updated_at = %(stamp)s
-  FROM unnest(%(ids)s::varchar[], %(counts)s::int[]) AS c(id, n)
-  WHERE games.id = c.id AND c.id NOT IN (SELECT game_id FROM earlier)
-)
-SELECT game_id, seq FROM earlier
-"""
-_FINISH = """
-UPDATE games SET status = %(status)s, finished_at = %(stamp)s
-WHERE id = ANY(%(ids)s::varchar[])
-"""
-_CARD_COLUMNS = ("game_id", "seat", "card", "total", "upper_subtotal", "yahtzee_box",
-                 "yahtzee_bonus", "place", "winner", "decisions", "advisor_loss")  # fmt: skip
-_CARD = (
-    f"INSERT INTO cards ({', '.join(_CARD_COLUMNS)}) "
-    f"VALUES ({', '.join(f'%({c})s' for c in _CARD_COLUMNS)})"
-)
 
 
 class DirectCommit:
@@ -71,68 +48,64 @@ class DirectCommit:
         self._lock = threading.Lock()
 
     def save(self, commits: Sequence[Commit], stamp: Any) -> dict[str, Outcome]:
+        params = _parameters(commits, stamp)
         with self._lock:
             while True:
-                kept = self._connection is not None  # (the pool checks one that sat idle)
+                kept = self._connection is not None
                 if self._connection is None:
                     self._connection = self.engine.raw_connection()
+                    self._connection.driver_connection.autocommit = True
                 pooled = self._connection
                 driver = pooled.driver_connection
-                locked = False
                 try:
-                    with driver.transaction(), driver.cursor() as cursor:
-                        stored = _lock(cursor, commits)
-                        locked = True
-                        return _write(cursor, commits, stored, stamp)
+                    with driver.cursor() as cursor:
+                        cursor.execute(_CALL, params)
+                        answered = cursor.fetchall()
+                    break
                 except Exception:
                     if not (driver.closed or driver.broken):
                         raise
                     self._connection = None
                     pooled.invalidate()
-                    if locked or not kept:  # it may have been written: the caller decides
+                    if not kept:
                         raise
                     # the kept connection had died while idle (a database restart, say):
-                    # nothing was sent but the lock, so once more on a fresh one
+                    # once more on a fresh one (see above: nothing is written twice)
+        stored = {str(game): int(n) for game, n, _ in answered}
+        found = {str(game): int(seq) for game, _, seq in answered if seq is not None}
+        asked = [(c.game_id, c.intent) for c in commits if c.intent is not None]
+        earlier = {(g, i): found[g] for g, i in asked if g in found}
+        return decide(commits, stored, earlier)[0]
 
     def close(self) -> None:
         with self._lock:
-            if self._connection is not None:
-                self._connection.close()  # back to the pool, which is disposed next
-                self._connection = None
+            pooled, self._connection = self._connection, None
+            if pooled is None:
+                return
+            driver = pooled.driver_connection
+            if driver.closed or driver.broken:
+                pooled.invalidate()
+            else:
+                driver.autocommit = False  # as the pool lent it
+                pooled.close()  # back to the pool, which is disposed next
 
 
-def _lock(cursor: Any, commits: Sequence[Commit]) -> dict[str, int]:
-    """The batch's games locked, and the events each holds."""
-    ids = sorted({c.game_id for c in commits})  # rows locked in one order: no deadlocks
-    cursor.execute(_LOCK, {"ids": ids})
-    return {game_id: int(count) for game_id, count in cursor.fetchall()}
-
-
-def _write(
-    cursor: Any, commits: Sequence[Commit], stored: dict[str, int], stamp: Any
-) -> dict[str, Outcome]:
+def _parameters(commits: Sequence[Commit], stamp: Any) -> dict[str, Any]:
+    """The function's arguments: every game locked; the events of those that may fit (the
+    function writes those whose records end where they began)."""
     asked = [(c.game_id, c.intent) for c in commits if c.intent is not None]
-    # written unless its intent was recorded before (the next statement decides that)
-    _, fits = decide(commits, stored, {})
-    earlier: dict[tuple[str, str], int] = {}
-    if asked or fits:
-        rows = event_rows(fits)
-        game, seq, kind, data, intent = (
-            (list(c) for c in zip(*rows, strict=True)) if rows else ([], [], [], [], [])
-        )
-        cursor.execute(_WRITE, {
-            "asked": [g for g, _ in asked], "intents": [i for _, i in asked],
-            "stamp": stamp, "game": game, "seq": seq, "type": kind, "data": data,
-            "intent": intent, "ids": [c.game_id for c in fits],
-            "counts": [len(c.game.event_log) for c in fits],
-        })  # fmt: skip
-        found = {game_id: int(seq) for game_id, seq in cursor.fetchall()}
-        earlier = {(g, i): found[g] for g, i in asked if g in found}
-    outcomes, written = decide(commits, stored, earlier)
-    ended = finished(written)
-    if ended:
-        cursor.execute(
-            _FINISH, {"status": FINISHED, "stamp": stamp, "ids": [c.game_id for c in ended]}
-        )
-        cursor.executemany(_CARD, [r for c in ended for r in card_rows(c.game_id, c.game)])
-    return outcomes
+    fitting = [c for c in commits if c.base <= len(c.game.event_log)]
+    rows = event_rows(fitting)
+    game, seq, kind, data, intent = (
+        (list(c) for c in zip(*rows, strict=True)) if rows else ([], [], [], [], [])
+    )
+    ended = finished(fitting)
+    cards = [r for c in ended for r in card_rows(c.game_id, c.game)]
+    return {
+        "lock": sorted({c.game_id for c in commits}), "ids": [c.game_id for c in fitting],
+        "bases": [c.base for c in fitting], "counts": [len(c.game.event_log) for c in fitting],
+        "ended": [c.game_id for c in ended], "cards": json.dumps(cards),
+        "asked": [g for g, _ in asked], "intents": [i for _, i in asked], "game": game,
+        "seq": seq, "type": kind, "data": data, "intent": intent, "stamp": stamp,
+        "finished": FINISHED,
+    }  # fmt: skip
