@@ -126,7 +126,7 @@ class Store:
         that extended one game from the same point only the first is written. Returns the
         outcome per game; a game that is not written changes nothing."""
 
-        if self._direct is not None:  # PostgreSQL: on a kept connection, two round trips
+        if self._direct is not None:  # PostgreSQL: on a kept connection, one round trip
             return self._direct.save(commits, now())
 
         def work() -> dict[str, Outcome]:
