@@ -90,13 +90,19 @@ async def until(predicate: Any, what: str) -> None:
             await asyncio.sleep(0.01)
 
 
-async def two_nodes_one_table(store: Store) -> tuple[Bus, Node, Node, Table, Table]:
+async def a_table_b_sees(store: Store) -> tuple[Bus, Node, Node, Table, Table, str]:
+    """A table made on a (one seat open), which b has loaded."""
     bus = Bus()
     a, b = Node("a", store, bus), Node("b", store, bus)
     await a.start()
     await b.start()
     table, token = await a.lobby.create("x", "Ann", [None], RuleSet.official())
     other = await b.lobby.by_invite(table.invite_token)
+    return bus, a, b, table, other, token
+
+
+async def two_nodes_one_table(store: Store) -> tuple[Bus, Node, Node, Table, Table]:
+    bus, a, b, table, other, token = await a_table_b_sees(store)
     _, _, _ = await b.lobby.join(table.invite_token, "Bob")
     await a.lobby.start(table, token)
     await until(lambda: other.live is not None, "b serves the game")
@@ -219,18 +225,6 @@ def test_regression_a_resent_score_made_through_another_node_is_answered_not_ref
     asyncio.run(run())
 
 
-async def a_table_b_sees(store: Store) -> tuple[Bus, Node, Node, Table, Table, str]:
-    """A table made on a (one seat open), which b has loaded; news dropped from then on."""
-    bus = Bus()
-    a, b = Node("a", store, bus), Node("b", store, bus)
-    await a.start()
-    await b.start()
-    table, token = await a.lobby.create("x", "Ann", [None], RuleSet.official())
-    other = await b.lobby.by_invite(table.invite_token)
-    bus.dropping = True
-    return bus, a, b, table, other, token
-
-
 def test_a_start_through_a_node_that_missed_the_start_elsewhere_is_refused_once(
     store: Store,
 ) -> None:
@@ -238,7 +232,8 @@ def test_a_start_through_a_node_that_missed_the_start_elsewhere_is_refused_once(
     started, and a serves the one game the records hold."""
 
     async def run() -> None:
-        _, a, b, table, other, token = await a_table_b_sees(store)
+        bus, a, b, table, other, token = await a_table_b_sees(store)
+        bus.dropping = True  # a hears nothing from here on
         await b.lobby.join(table.invite_token, "Bob")
         await b.lobby.start(other, token)
         with pytest.raises(IllegalMove) as refused:
@@ -258,8 +253,10 @@ def test_a_start_through_a_node_with_a_stale_seat_plays_the_seat_as_recorded(
     did not hear: a's start plays the seat as the records have it (the bot)."""
 
     async def run() -> None:
-        _, a, b, table, other, token = await a_table_b_sees(store)
+        bus, a, b, table, other, token = await a_table_b_sees(store)
         await a.lobby.join(table.invite_token, "Bob")
+        await until(lambda: other.seats[1].name == "Bob", "b hears of Bob")
+        bus.dropping = True  # a hears nothing from here on
         await b.lobby.hand_to_bot(other, token, 1, BotSpec.at_level(2))
         assert table.seats[1].bot is None  # a's copy: Bob
         await a.lobby.start(table, token)
