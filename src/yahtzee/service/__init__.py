@@ -10,8 +10,9 @@ the solver and the store, never a front end.
 from .cluster import Cluster, RedisCluster, owner
 from .cluster_lobby import ClusterLobby
 from .live import GroupCommit, LiveGame, Repeated
-from .lobby import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Forbidden, Lobby, SeatState, Table
+from .lobby import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Forbidden, Lobby
 from .session import GameSession, Move, warm_up
+from .table import SeatState, Table
 
 __all__ = [
     "LOBBY_IDLE_S",

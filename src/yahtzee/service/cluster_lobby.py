@@ -14,7 +14,8 @@ import logging
 from typing import Any
 
 from ..store import tables as records
-from .lobby import MAX_TABLE_ID, Lobby, Table
+from .lobby import MAX_TABLE_ID, Lobby
+from .table import Table
 
 log = logging.getLogger(__name__)
 

@@ -14,12 +14,10 @@ Once a game is over nothing at its table changes any more (``finished``).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import (
@@ -40,10 +38,10 @@ from ..store import tables as records
 from .cluster import Cluster
 from .live import GroupCommit, LiveGame
 from .session import GameSession
+from .table import SeatState, Table, new_token, token_hash
 
 MAX_TABLES_PER_CLIENT = 20
 """Tables in the lobby or in play that one client (address) may have at once."""
-TOKEN_BYTES = 24
 LOBBY_IDLE_S = 30 * 60
 """A table that does not start expires this long after its last change."""
 MAX_TABLE_ID = 36
@@ -55,69 +53,6 @@ FINISHED_LOADED_S = 24 * 60 * 60
 
 class Forbidden(YahtzeeError):
     default_code = "forbidden"
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-@dataclass
-class SeatState:
-    seat: int
-    name: str | None = None
-    bot: BotSpec | None = None
-    token_hash: str | None = None
-
-    @property
-    def open(self) -> bool:
-        return self.bot is None and self.token_hash is None
-
-    def record(self) -> records.TableSeatRecord:
-        return records.TableSeatRecord(self.seat, self.name, self.bot, self.token_hash)
-
-
-@dataclass
-class Table:
-    id: str
-    rules: RuleSet
-    hints_allowed: bool
-    turn_timer: int | None
-    invite_token: str
-    spectator_token: str
-    owner: str
-    status: str
-    seats: list[SeatState]
-    live: LiveGame | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    active_at: float = field(default_factory=time.time)
-    """When the table last changed (Unix time)."""
-
-    @property
-    def session(self) -> GameSession | None:
-        return self.live.session if self.live is not None else None
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat this secret token acts for (None for none)."""
-        if not token:
-            return None
-        digest = _hash(token)
-        for seat in self.seats:
-            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
-                return seat.seat
-        return None
-
-    def record(self) -> records.TableRecord:
-        session = self.session
-        return records.TableRecord(
-            self.id, self.rules.name, self.hints_allowed, self.turn_timer, self.invite_token,
-            self.spectator_token, self.owner, self.status,
-            session.game_id if session else None, tuple(s.record() for s in self.seats),
-            self.active_at,
-        )  # fmt: skip
 
 
 TablePublish = Callable[[Table, int, tuple[Event, ...]], None]
@@ -311,12 +246,12 @@ class Lobby:
         or a bot. Returns the table and the host's secret token."""
         if not 1 <= 1 + len(seats) <= MAX_PLAYERS:
             raise InvalidInput(f"A table has 1 to {MAX_PLAYERS} seats.")
-        token = _token()
-        states = [SeatState(0, player_name(host), None, _hash(token))]
+        token = new_token()
+        states = [SeatState(0, player_name(host), None, token_hash(token))]
         for index, bot in enumerate(seats, start=1):
             states.append(SeatState(index, bot.seat_name(index) if bot else None, bot))
         table = Table(
-            str(uuid.uuid4()), rules, hints, turn_timer, _token(), _token(), owner,
+            str(uuid.uuid4()), rules, hints, turn_timer, new_token(), new_token(), owner,
             records.LOBBY, states, active_at=self.clock(),
         )  # fmt: skip
         await self._record_new(table)
@@ -372,8 +307,8 @@ class Lobby:
             free = next((s for s in table.seats if s.open), None)
             if free is None:
                 raise IllegalMove("Every seat is taken.", code="table_full")
-            token = _token()
-            taken = SeatState(free.seat, clean, None, _hash(token))
+            token = new_token()
+            taken = SeatState(free.seat, clean, None, token_hash(token))
             active_at = self.clock()
             if not await asyncio.to_thread(
                 records.save_table_seat, self.store, table.id, taken.record(), active_at,

@@ -48,7 +48,8 @@ class DirectCommit:
         self._lock = threading.Lock()
 
     def save(self, commits: Sequence[Commit], stamp: Any) -> dict[str, Outcome]:
-        params = _parameters(commits, stamp)
+        asked = [(c.game_id, c.intent) for c in commits if c.intent is not None]
+        params = _parameters(commits, asked, stamp)
         with self._lock:
             while True:
                 kept = self._connection is not None
@@ -73,7 +74,6 @@ class DirectCommit:
                     # once more on a fresh one (see above: nothing is written twice)
         stored = {str(game): int(n) for game, n, _ in answered}
         found = {str(game): int(seq) for game, _, seq in answered if seq is not None}
-        asked = [(c.game_id, c.intent) for c in commits if c.intent is not None]
         earlier = {(g, i): found[g] for g, i in asked if g in found}
         return decide(commits, stored, earlier)[0]
 
@@ -90,10 +90,12 @@ class DirectCommit:
                 pooled.close()  # back to the pool, which is disposed next
 
 
-def _parameters(commits: Sequence[Commit], stamp: Any) -> dict[str, Any]:
-    """The function's arguments: every game locked; the events of those that may fit (the
-    function writes those whose records end where they began)."""
-    asked = [(c.game_id, c.intent) for c in commits if c.intent is not None]
+def _parameters(
+    commits: Sequence[Commit], asked: Sequence[tuple[str, str]], stamp: Any
+) -> dict[str, Any]:
+    """The function's arguments: every game locked; the intents ``asked`` about; the events
+    of the games that may fit (the function writes those whose records end where they
+    began)."""
     fitting = [c for c in commits if c.base <= len(c.game.event_log)]
     rows = event_rows(fitting)
     game, seq, kind, data, intent = (

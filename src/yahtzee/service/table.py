@@ -1,0 +1,85 @@
+"""An online table as the lobby holds it: its settings, its seats (secret tokens kept as
+hashes) and, once started, its live game."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Final
+
+from ..core import BotSpec, RuleSet
+from ..store import tables as records
+from .live import LiveGame
+from .session import GameSession
+
+TOKEN_BYTES: Final = 24
+
+
+def token_hash(token: str) -> str:
+    """What is recorded of a secret token (never the token itself)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+@dataclass
+class SeatState:
+    seat: int
+    name: str | None = None
+    bot: BotSpec | None = None
+    token_hash: str | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.bot is None and self.token_hash is None
+
+    def record(self) -> records.TableSeatRecord:
+        return records.TableSeatRecord(self.seat, self.name, self.bot, self.token_hash)
+
+
+@dataclass
+class Table:
+    id: str
+    rules: RuleSet
+    hints_allowed: bool
+    turn_timer: int | None
+    invite_token: str
+    spectator_token: str
+    owner: str
+    status: str
+    seats: list[SeatState]
+    live: LiveGame | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    active_at: float = field(default_factory=time.time)
+    """When the table last changed (Unix time)."""
+
+    @property
+    def session(self) -> GameSession | None:
+        return self.live.session if self.live is not None else None
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat this secret token acts for (None for none)."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    def record(self) -> records.TableRecord:
+        session = self.session
+        return records.TableRecord(
+            self.id, self.rules.name, self.hints_allowed, self.turn_timer, self.invite_token,
+            self.spectator_token, self.owner, self.status,
+            session.game_id if session else None, tuple(s.record() for s in self.seats),
+            self.active_at,
+        )  # fmt: skip
+
+
+__all__ = ["SeatState", "Table", "new_token", "token_hash"]
