@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+
+from textual.app import App
 from textual.pilot import Pilot
 
 from yahtzee.tui import YahtzeeApp
@@ -22,9 +25,18 @@ async def start_game(pilot: Pilot[None], *, mouse: bool, add: tuple[str, ...] = 
         await pilot.pause(0.3)  # a button ignores a second press while it flashes
 
 
+WORKERS_S = 120.0  # a cold solver (tables built on first use) is the slowest worker
+
+
+async def workers_done(app: App[None], timeout: float = WORKERS_S) -> None:
+    """Wait for the app's background work (hints, bots, the review); fail after
+    ``timeout`` seconds rather than hang."""
+    await asyncio.wait_for(app.workers.wait_for_complete(), timeout)
+
+
 async def settle(pilot: Pilot[None]) -> None:
     """Wait for the background work (hints, bots, the review) and its redraw."""
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
 
 

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-from tests.tui.helpers import screen_name
+from tests.tui.helpers import screen_name, workers_done
 from tests.tui.screens_helpers import FINISHED_ID, finished_solo, record, run_app
 from yahtzee.service import GameSession
 from yahtzee.store import Seat, Store
@@ -33,7 +33,7 @@ async def game_over(pilot: Pilot[None], app: YahtzeeApp) -> None:
     assert app.store is not None
     app.push_screen(GameOverScreen(GameSession.resume(app.store, FINISHED_ID)))
     await pilot.pause()
-    await app.workers.wait_for_complete()
+    await workers_done(app)
     await pilot.pause()
 
 

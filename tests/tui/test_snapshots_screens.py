@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from tests.tui.helpers import workers_done
 from tests.tui.screens_helpers import FINISHED_ID, all_kinds, finished_solo, record
 from yahtzee.service import GameSession
 from yahtzee.store import Seat, Store
@@ -55,7 +56,7 @@ async def game_over(pilot: Pilot[None]) -> None:
     app: Any = pilot.app
     app.push_screen(GameOverScreen(GameSession.resume(app.store, FINISHED_ID)))
     await pilot.pause()
-    await app.workers.wait_for_complete()  # the review
+    await workers_done(app)  # the review
     await pilot.pause()
 
 

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowDoesNotExist
 
-from tests.tui.helpers import screen_name
+from tests.tui.helpers import screen_name, workers_done
 from tests.tui.screens_helpers import record
 from yahtzee.core import Category, Dice, Keep, Score, Situation
 from yahtzee.service import GameSession
@@ -147,7 +147,7 @@ def test_nothing_shows_when_there_is_no_meter(
 
     async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
         await pilot.press("r", "n")
-        await asyncio.wait_for(app.workers.wait_for_complete(), WAIT_S)
+        await workers_done(app, WAIT_S)
         await pilot.pause()
         assert win_row(app) is None
         assert progress_text(app) is None
@@ -166,7 +166,7 @@ def test_a_meter_that_cannot_be_read_leaves_the_game_going(
 
     async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
         await pilot.press("r", "n")
-        await asyncio.wait_for(app.workers.wait_for_complete(), WAIT_S)
+        await workers_done(app, WAIT_S)
         await pilot.pause()
         assert screen_name(app) == "PlayScreen"
         assert app.session is not None
@@ -271,7 +271,7 @@ def test_the_review_shows_the_chance_to_win_given_up_beside_the_points(
                 await pilot.pause()
                 app.push_screen(GameOverScreen(GameSession.resume(store, GAME_ID)))
                 await pilot.pause()
-                await asyncio.wait_for(app.workers.wait_for_complete(), WAIT_S)
+                await workers_done(app, WAIT_S)
                 await pilot.pause()
                 summary = str(app.screen.query_one(".review").render())
                 assert "lost 10.91 (-12.3% win)" in summary
