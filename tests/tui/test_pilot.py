@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.widgets import Select
 
-from tests.tui.helpers import play_to_the_end, screen_name, settle, start_game
+from tests.tui.helpers import play_to_the_end, screen_name, settle, start_game, workers_done
 from yahtzee.solver import solver as solver_module
 from yahtzee.store import Store, stats
 from yahtzee.tui import YahtzeeApp
@@ -121,13 +121,9 @@ def test_hints_are_marked_and_can_be_switched_off(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
-def test_the_screen_keeps_answering_while_the_first_hint_is_worked_out(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An empty solver cache and rules whose table does not ship: the first hint needs
-    the table built first. The screen says it is thinking and keeps taking keys (no
-    freeze, no key held back) until the hint arrives. The build is held on a gate here,
-    so the test does not depend on how fast it is."""
+def hold_the_solver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """An empty solver cache, and every solver load held until the returned gate opens
+    (so that a test does not depend on how fast a table is built)."""
     monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(tmp_path / "empty-cache"))
     monkeypatch.setattr(solver_module, "_LOADED", {})
     gate = threading.Event()
@@ -138,6 +134,46 @@ def test_the_screen_keeps_answering_while_the_first_hint_is_worked_out(
         return real_load(cls, *args, **kwargs)
 
     monkeypatch.setattr(solver_module.Solver, "load", classmethod(held_load))
+    return gate
+
+
+def test_regression_a_solver_loaded_after_the_screen_went_raises_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game started, and the player quit while its solver was still loading: the load
+    ended while the app was taking the screen down, and showing it on a screen whose
+    widgets were gone failed the app (NoMatches: a flaky test, a traceback on quitting).
+    Here the widgets are removed by hand, as the quit does, before the load ends."""
+    gate = hold_the_solver(tmp_path, monkeypatch)
+
+    async def run() -> None:
+        app = YahtzeeApp(None, seed=15, bot_pause=0)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.pause()
+            app.screen.query_one("#rules", Select).value = "no-joker"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert screen_name(app) == "PlayScreen"
+            await app.screen.query("*").remove()  # what taking the screen down does
+            gate.set()
+            await workers_done(app)
+            await pilot.pause()
+            assert app.is_running and app.return_code is None
+
+    try:
+        asyncio.run(run())
+    finally:
+        gate.set()
+
+
+def test_the_screen_keeps_answering_while_the_first_hint_is_worked_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty solver cache and rules whose table does not ship: the first hint needs
+    the table built first. The screen says it is thinking and keeps taking keys (no
+    freeze, no key held back) until the hint arrives. The build is held on a gate here,
+    so the test does not depend on how fast it is."""
+    gate = hold_the_solver(tmp_path, monkeypatch)
 
     async def run() -> None:
         with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:

@@ -104,6 +104,8 @@ class GameOverScreen(Screen[None]):
         self.app.call_from_thread(self._show_reviews, self.session.review())
 
     def _show_reviews(self, reviews: list[PlayerReview]) -> None:
+        if not self.is_attached or not self.query("#over-body"):
+            return  # the player quit meanwhile (the review is recorded all the same)
         body = self.query_one("#over-body", VerticalScroll)
         self.query_one("#reviewing", Static).remove()
         for review in reviews:

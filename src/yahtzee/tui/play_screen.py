@@ -149,7 +149,16 @@ class PlayScreen(Screen[None]):
 
     def _load_solver(self) -> None:
         self.session.solver(progress=self._solver_progress)
-        self.app.call_from_thread(self.refresh_view)
+        self.app.call_from_thread(self._refresh_if_shown)
+
+    def _shown(self) -> bool:
+        """Whether the screen is still up: work done in a thread may end after the player
+        quit, when its widgets are already removed (nothing is then shown or played)."""
+        return self.is_attached and bool(self.query(ScoreCard))
+
+    def _refresh_if_shown(self) -> None:
+        if self._shown():
+            self.refresh_view()
 
     def _solver_progress(self, done: int, total: int) -> None:
         """A table is being built: say how far it got (and stop if the screen went)."""
@@ -159,7 +168,7 @@ class PlayScreen(Screen[None]):
 
     def _show_building(self, done: int, total: int) -> None:
         self.building = f"Solving the {self.session.rules.name} rules: {done}/{total}"
-        self.refresh_view()
+        self._refresh_if_shown()
 
     building = ""
 
@@ -257,7 +266,7 @@ class PlayScreen(Screen[None]):
     def _hint_ready(self, advice: Advice) -> None:
         self.advice, self.hint_pending = advice, None
         if advice.situation == self.session.game.situation():
-            self.refresh_view()
+            self._refresh_if_shown()
 
     # The win-chance meter ----------------------------------------------------------
 
@@ -460,6 +469,8 @@ class PlayScreen(Screen[None]):
 
     def _bot_ready(self, seat: int, seq: int, action: Action) -> None:
         self.thinking = False
+        if not self._shown():
+            return  # the player quit meanwhile: the game stays as saved
         if len(self.session.game.event_log) != seq:  # the game moved on meanwhile
             self.schedule_bot()
             return
