@@ -313,7 +313,7 @@ class PlayScreen(Screen[None]):
         progress: tuple[int, int] | None,
         label: str,
     ) -> None:
-        if not self.is_attached or cards != self.session.game.cards:
+        if not self._shown() or cards != self.session.game.cards:
             return  # the screen went, or the game moved on: a newer read follows
         self.win = WinChances(label, tuple(chances)) if chances is not None else None
         meter = self.query_one(WinProgress)
