@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Select
 
 from tests.tui.helpers import play_to_the_end, screen_name, settle, start_game, workers_done
@@ -137,6 +138,14 @@ def hold_the_solver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> threadin
     return gate
 
 
+async def start_no_joker(pilot: Pilot[None], app: YahtzeeApp) -> None:
+    """On the new-game screen, choose rules whose solver table does not ship; start."""
+    await pilot.pause()
+    app.screen.query_one("#rules", Select).value = "no-joker"
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+
+
 def test_regression_a_solver_loaded_after_the_screen_went_raises_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -149,10 +158,7 @@ def test_regression_a_solver_loaded_after_the_screen_went_raises_nothing(
     async def run() -> None:
         app = YahtzeeApp(None, seed=15, bot_pause=0)
         async with app.run_test(size=(100, 32)) as pilot:
-            await pilot.pause()
-            app.screen.query_one("#rules", Select).value = "no-joker"
-            await pilot.press("ctrl+s")
-            await pilot.pause()
+            await start_no_joker(pilot, app)
             assert screen_name(app) == "PlayScreen"
             await app.screen.query("*").remove()  # what taking the screen down does
             gate.set()
@@ -179,10 +185,7 @@ def test_the_screen_keeps_answering_while_the_first_hint_is_worked_out(
         with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
             app = YahtzeeApp(store, seed=15, bot_pause=0)
             async with app.run_test(size=(100, 32)) as pilot:
-                await pilot.pause()
-                app.screen.query_one("#rules", Select).value = "no-joker"
-                await pilot.press("ctrl+s")
-                await pilot.pause()
+                await start_no_joker(pilot, app)
                 await pilot.press("r", "h")
                 await pilot.pause()
                 hint = app.screen.query_one("#hint")
