@@ -122,6 +122,9 @@ def test_hints_are_marked_and_can_be_switched_off(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+QUIT_WAIT_S = 30.0
+
+
 def hold_the_solver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     """An empty solver cache, and every solver load held until the returned gate opens
     (so that a test does not depend on how fast a table is built)."""
@@ -170,6 +173,42 @@ def test_regression_a_solver_loaded_after_the_screen_went_raises_nothing(
         asyncio.run(run())
     finally:
         gate.set()
+
+
+def test_regression_quitting_does_not_wait_for_the_solver_to_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rules whose tables are still being built, and the player quits: the program ends
+    at once. It waited for the build (Python waits for the default executor's threads),
+    a blank terminal for some 20 s. The build is held here until the program has ended."""
+    gate = hold_the_solver(tmp_path, monkeypatch)
+
+    async def run() -> None:
+        app = YahtzeeApp(None, seed=15, bot_pause=0)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await start_no_joker(pilot, app)
+            assert screen_name(app) == "PlayScreen"
+            await pilot.press("q")
+
+    ended: list[BaseException | None] = []
+
+    def program() -> None:
+        try:
+            asyncio.run(run())
+        except BaseException as error:
+            ended.append(error)
+        else:
+            ended.append(None)
+
+    thread = threading.Thread(target=program, daemon=True)
+    try:
+        thread.start()
+        thread.join(QUIT_WAIT_S)  # a hang detector: it ends at once, or not until the gate
+        assert ended, "quitting waited for the solver's tables"
+        assert ended == [None], ended
+    finally:
+        gate.set()
+        thread.join(QUIT_WAIT_S)
 
 
 def test_the_screen_keeps_answering_while_the_first_hint_is_worked_out(

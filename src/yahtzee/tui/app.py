@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import threading
@@ -17,6 +18,7 @@ from .help_screen import HelpScreen
 from .play_screen import PlayScreen
 from .records_screen import HistoryScreen, StatsScreen, progress
 from .setup_screen import NewGameScreen, ResumeScreen
+from .threads import DaemonThreads
 
 BASE_SCREENS = 2
 """Textual's default screen and the new-game screen: the bottom of the stack."""
@@ -55,6 +57,8 @@ class YahtzeeApp(App[None]):
         self.theme = "textual-dark" if dark else "textual-light"
 
     def on_mount(self) -> None:
+        # background work on daemon threads: quitting never waits for it (see .threads)
+        asyncio.get_running_loop().set_default_executor(DaemonThreads())
         # the solver gets ready while the player sets up a game: the first hint is quick
         self.run_worker(_warm_up, thread=True, group="warm-up", exclusive=True)
         self.push_screen(NewGameScreen(self.rules, id="new-game"))
