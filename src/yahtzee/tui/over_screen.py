@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Footer, Static
 from ..core import Action, Score
 from ..service import GameSession
 from ..store import history
+from .threads import still_shown
 from .widgets import SHORT_NAMES, ScoreCard
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ class GameOverScreen(Screen[None]):
         self.app.call_from_thread(self._show_reviews, self.session.review())
 
     def _show_reviews(self, reviews: list[PlayerReview]) -> None:
-        if not self.is_attached or not self.query("#over-body"):
+        if not still_shown(self, "#over-body"):
             return  # the player quit meanwhile (the review is recorded all the same)
         body = self.query_one("#over-body", VerticalScroll)
         self.query_one("#reviewing", Static).remove()

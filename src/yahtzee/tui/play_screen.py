@@ -22,6 +22,7 @@ from ..store import stats
 
 if TYPE_CHECKING:
     from ..solver import Advice
+from .threads import still_shown
 from .widgets import (
     BOX_KEYS,
     BOX_WIDTH,
@@ -152,9 +153,7 @@ class PlayScreen(Screen[None]):
         self.app.call_from_thread(self._refresh_if_shown)
 
     def _shown(self) -> bool:
-        """Whether the screen is still up: work done in a thread may end after the player
-        quit, when its widgets are already removed (nothing is then shown or played)."""
-        return self.is_attached and bool(self.query(ScoreCard))
+        return still_shown(self, ScoreCard)
 
     def _refresh_if_shown(self) -> None:
         if self._shown():

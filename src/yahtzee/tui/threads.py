@@ -15,7 +15,16 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from textual.screen import Screen
+
 T = TypeVar("T")
+
+
+def still_shown(screen: Screen[Any], widget: str | type) -> bool:
+    """Whether ``screen`` is still up with ``widget`` in it: work done in a thread may end
+    after the player quit, when the screen's widgets are already removed (its result is
+    then neither shown nor played)."""
+    return screen.is_attached and bool(screen.query(widget))
 
 
 class DaemonThreads(ThreadPoolExecutor):
@@ -43,4 +52,4 @@ class DaemonThreads(ThreadPoolExecutor):
         """Nothing to wait for: the threads end with the program."""
 
 
-__all__ = ["DaemonThreads"]
+__all__ = ["DaemonThreads", "still_shown"]
