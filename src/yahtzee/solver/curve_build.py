@@ -38,16 +38,6 @@ F64 = npt.NDArray[np.float64]
 Progress = Callable[[int, int], None]
 
 
-@dataclass
-class Band:
-    """One layer's float curves as bands, indexed by state (``start`` into ``values``)."""
-
-    values: npt.NDArray[np.floating]
-    start: I64
-    lo: I32
-    hi: I32
-
-
 @dataclass(frozen=True)
 class Layer:
     """A finished chunk of a layer: its states, their indices and dense survival curves."""
@@ -80,6 +70,24 @@ def layer_states(filled: int, base_mask: int = 0) -> I64:
     return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
+def state_index(states: I64) -> I64:
+    """The index of each state ``(mask, yf, u)`` in the tables."""
+    return (states[:, 0] * 2 + states[:, 1]) * (UPPER_CAP + 1) + states[:, 2]
+
+
+def canonical(states: I64) -> I64:
+    """Each state with its upper subtotal as 0 where the upper bonus is out of reach (the
+    subtotal plus the most the open upper boxes can add stays under the threshold): from
+    there the future does not depend on the subtotal, so every such state has the same
+    curve, bit for bit, and only one of them is worked out (a third of the states)."""
+    mask, u = states[:, 0], states[:, 2]
+    open_upper = 1 - ((mask[:, None] >> np.arange(N_UPPER)) & 1)
+    room = (open_upper * (DICE_COUNT * np.arange(1, N_UPPER + 1))).sum(axis=1)
+    out = states.copy()
+    out[:, 2] = np.where(u + room < UPPER_CAP, 0, u)
+    return out
+
+
 def box_maxima(m: Model) -> list[int]:
     return [max(int(m.points[:, c].max()), int(m.joker[:, :, c].max())) for c in range(N_BOXES)]
 
@@ -104,25 +112,23 @@ def pad_for(m: Model) -> int:
     return max(box_maxima(m)) + m.joker_bonus + 1
 
 
-def _bands(curves: npt.NDArray[np.floating], eps: float) -> tuple[I64, I64]:
+def bands(curves: npt.NDArray[np.floating], widths: I64, eps: float) -> tuple[I32, I32]:
     """Per row: the first point where the curve drops below 1 - eps (from 1 on) and the
     last where it is above eps; outside, it is taken as 1 and 0."""
-    width = curves.shape[1]
-    cols = np.arange(width)
-    below_one = (curves < 1.0 - eps) & (cols >= 1)
-    lo = np.where(below_one.any(axis=1), below_one.argmax(axis=1), width)
-    above_zero = curves > eps
-    hi = np.where(above_zero.any(axis=1), width - 1 - above_zero[:, ::-1].argmax(axis=1), 0)
-    return lo, np.maximum(hi, lo - 1)
+    from . import curves as kernels  # noqa: PLC0415 - numba loads only to build
+
+    lo = np.empty(len(curves), dtype=np.int32)
+    hi = np.empty(len(curves), dtype=np.int32)
+    kernels.find_bands(curves, widths, eps, lo, hi)
+    return lo, hi
 
 
-def pack(curves: npt.NDArray[np.generic], lo: I64, hi: I64) -> tuple[npt.NDArray[np.generic], I64]:
-    """The bands of the rows, one after the other, and where each starts."""
-    cols = np.arange(curves.shape[1])
-    inside = (cols >= lo[:, None]) & (cols <= hi[:, None])
-    lengths = hi - lo + 1
-    start = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-    return curves[inside], start
+def offsets_of(lo: I32, hi: I32, used: int = 0) -> tuple[I64, int]:
+    """Where each band starts when they are laid one after the other from ``used``, and
+    where the next one would."""
+    lengths = hi.astype(np.int64) - lo + 1
+    ends = np.cumsum(lengths) + used
+    return ends - lengths, int(ends[-1]) if len(ends) else used
 
 
 def build_layers(
@@ -137,11 +143,13 @@ def build_layers(
     progress: Progress | None = None,
 ) -> Iterator[Layer]:
     """Solve the curves of every state whose card holds the boxes of ``base_mask``, from
-    the full card back to the base, yielding each chunk of each layer as it is done.
+    the full card back to the base, yielding each chunk of each layer as it is done (only
+    the :func:`canonical` states: the others have the same curves).
 
     ``cap``: points still to come beyond which curves are not computed (``None``: every
-    possible point). ``eps``: curves are kept as 1 or 0 within ``eps`` of them. A
-    distribution needs the expected-value table ``expected`` (its policy)."""
+    possible point). ``eps``: curves are kept as 1 or 0 within ``eps`` of them (and a
+    target curve is not worked out past where it falls to ``eps``). A distribution needs
+    the expected-value table ``expected`` (its policy)."""
     from . import curves as kernels  # noqa: PLC0415 - numba loads only to build
     from .compiling import compile_aside  # noqa: PLC0415
 
@@ -158,49 +166,40 @@ def build_layers(
     if progress:
         progress(0, len(layers))
     prev: npt.NDArray[np.floating] = np.zeros(1, dtype=dtype)
+    cut = -1 if cap is None else cap + 1
     for done, filled in enumerate(layers, start=1):
-        states = layer_states(filled, base_mask)
-        index = (states[:, 0] * 2 + states[:, 1]) * (UPPER_CAP + 1) + states[:, 2]
+        every = layer_states(filled, base_mask)
+        alias = state_index(canonical(every))
+        states = every[alias == state_index(every)]
+        index = state_index(states)
         widths = most_points(states, m) + 1
         if cap is not None:
             widths = np.minimum(widths, cap + 1)
         parts: list[npt.NDArray[np.generic]] = []
-        layer_lo, layer_hi, layer_start, used = [], [], [], 0
+        used = 0
         for at in range(0, len(states), CHUNK):
             chunk, idx, w = states[at : at + CHUNK], index[at : at + CHUNK], widths[at : at + CHUNK]
             out: npt.NDArray[np.floating] = np.zeros((len(chunk), int(w.max())), dtype=dtype)
             if filled == N_BOXES:
                 out[:, 0] = 1.0
             elif kind == "target":
-                kernels.survival_layer(chunk, w, m, pad, prev, start, lo, hi, out)
+                window = np.zeros((len(chunk), 2), dtype=np.int64)
+                kernels.survival_layer(chunk, w, m, pad, prev, start, lo, hi, eps, out, window)
             else:
-                kernels.pmf_layer(chunk, w, table, m, probability, pad, prev, start, lo, hi, out)
-                out = _survival_of(out, w, cap)
+                kernels.pmf_layer(chunk, w, table, m, probability, pad, prev, start, lo, hi, cut,
+                                  out)  # fmt: skip
             yield Layer(chunk, idx, out, w)
-            a, b = _bands(out, eps)
-            values, offsets = pack(out, a, b)
+            a, b = bands(out, w, eps)
+            offsets, after = offsets_of(a, b, used)
+            values = np.empty(after - used, dtype=dtype)
+            kernels.copy_bands(out, a, b, offsets - used, values)
             parts.append(values)
-            layer_lo.append(a)
-            layer_hi.append(b)
-            layer_start.append(offsets + used)
-            used += len(values)
+            lo[idx], hi[idx], start[idx] = a, b, offsets
+            used = after
         # the layer done becomes the one the next layer reads (indices of other states
         # are left as they were: the next layer reads only this one)
-        lo[index] = np.concatenate(layer_lo)
-        hi[index] = np.concatenate(layer_hi)
-        start[index] = np.concatenate(layer_start)
-        prev = np.concatenate(parts).astype(dtype) if parts else np.zeros(1, dtype=dtype)
+        every_index = state_index(every)
+        lo[every_index], hi[every_index], start[every_index] = lo[alias], hi[alias], start[alias]
+        prev = np.concatenate(parts) if parts else np.zeros(1, dtype=dtype)
         if progress:
             progress(done, len(layers))
-
-
-def _survival_of(
-    pmf: npt.NDArray[np.floating], widths: I64, cap: int | None
-) -> npt.NDArray[np.floating]:
-    """``S(n) = P(at least n)`` of each row of point probabilities; in a row cut at the
-    cap, the mass left out counts as its last point."""
-    tail = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]
-    if cap is not None:
-        cut = widths == cap + 1
-        tail[cut] += 1.0 - tail[cut, :1]
-    return tail

@@ -8,8 +8,11 @@
   strategy faces). Points beyond the cap count as the cap.
 
 Each curve is kept as its band of 16-bit levels (``level / 65535``; 1 below the band, 0
-above): about 400 MB a table for the official rules instead of 2 GB as float32. A level
-is within 0.000008 of the value the build computed.
+above; a level is within 0.000008 of the value the build computed). States whose upper
+bonus is out of reach share one band (see :func:`.curve_build.canonical`). On disk the
+levels are stored as the steps between neighbours (curves only fall, so the steps are
+small), low and high bytes apart, compressed: about 60 MB a table for the official rules
+instead of 400 MB; in memory they are plain levels again.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import logging
 import subprocess
 import sys
 import threading
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,23 +32,50 @@ import numpy.typing as npt
 
 from ..core import RuleSet, Scorecard
 from .cache import CorruptTable, cache_dir, write_atomic
-from .curve_build import N_STATES, Kind, Progress, build_layers, pack
+from .curve_build import N_STATES, Kind, Progress, bands, build_layers, offsets_of, state_index
 from .planner import state_of
-from .tables import UPPER_CAP
+from .tables import N_BOXES, UPPER_CAP
 
-CURVES_VERSION = 1
+CURVES_VERSION = 2
 TABLE_CAP = 600
 """Points still to come that the tables cover: beyond, a target is out of range (from an
 empty card the chance of 600 more is 0.0014 at best) and a distribution counts 600."""
 LEVELS = 65535
+LEVEL_EPS = 0.5 / LEVELS
+"""Values within this of 1 or 0 are level 65535 or 0: the band stops there."""
 MAGIC = "yahtzee-score-curves"
-FLOAT_EPS = 1e-12  # while building, curves within this of 1 or 0 are kept as 1 or 0
+FLOAT_EPS = {"target": 1e-6, "distribution": 1e-9}
+"""While building, curves within this of 1 or 0 are kept as 1 or 0 (and a target curve is
+not worked out further): thirteen layers add up to at most 1.3e-5 (float32) and 1.3e-8."""
+COMPRESSION = 1  # zlib level: 6 saves a tenth more and takes three times as long
 U16 = npt.NDArray[np.uint16]
 I16 = npt.NDArray[np.int16]
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 
 _log = logging.getLogger(__name__)
+
+
+def encode_levels(levels: U16) -> list[bytes]:
+    """The levels as steps from one to the next (modulo 2**16, from 65535), their low and
+    high bytes apart, each compressed."""
+    steps = np.empty_like(levels)
+    steps[0] = LEVELS - int(levels[0]) if len(levels) else 0
+    np.subtract(levels[:-1], levels[1:], out=steps[1:])
+    return [
+        zlib.compress((steps & 0xFF).astype(np.uint8).tobytes(), COMPRESSION),
+        zlib.compress((steps >> 8).astype(np.uint8).tobytes(), COMPRESSION),
+    ]
+
+
+def decode_levels(low: bytes, high: bytes, count: int) -> U16:
+    """The inverse of :func:`encode_levels` (``ValueError`` when the bytes do not fit)."""
+    lows = np.frombuffer(zlib.decompress(low), dtype=np.uint8)
+    highs = np.frombuffer(zlib.decompress(high), dtype=np.uint8)
+    if len(lows) != count or len(highs) != count:
+        raise ValueError("the levels do not have the recorded length")
+    steps = lows.astype(np.uint16) | (highs.astype(np.uint16) << 8)
+    return np.uint16(LEVELS) - np.cumsum(steps, dtype=np.uint16)
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,8 +127,9 @@ class CurveTable:
 
     def save(self, directory: Path | None = None) -> Path:
         path = self.path_for(self.kind, self.rules, directory)
-        arrays = [self.lo.astype("<i2"), self.hi.astype("<i2"), self.start.astype("<i8")]
-        payload = [a.tobytes() for a in arrays] + [self.levels.astype("<u2").tobytes()]
+        index = [a.tobytes() for a in (self.lo.astype("<i2"), self.hi.astype("<i2"))]
+        index.append(self.start.astype("<i8").tobytes())
+        payload = [zlib.compress(b"".join(index), COMPRESSION), *encode_levels(self.levels)]
         digest = hashlib.sha256()
         for part in payload:
             digest.update(part)
@@ -108,6 +140,7 @@ class CurveTable:
             "scoring": self.rules.scoring_key,
             "cap": self.cap,
             "values": len(self.levels),
+            "parts": [len(part) for part in payload],
             "sha256": digest.hexdigest(),
         }
         write_atomic(path, header, payload)
@@ -132,19 +165,32 @@ class CurveTable:
             rules.scoring_key,
         ):
             raise CorruptTable(f"{path} is for another table, version or rules")
-        values, cap = header.get("values"), header.get("cap")
-        if not isinstance(values, int) or not isinstance(cap, int) or values < 0:
+        values, cap, parts = header.get("values"), header.get("cap"), header.get("parts")
+        if (
+            not isinstance(values, int)
+            or not isinstance(cap, int)
+            or values < 0
+            or not isinstance(parts, list)
+            or len(parts) != 3  # noqa: PLR2004 - the index, the low and the high bytes
+            or not all(isinstance(n, int) and n >= 0 for n in parts)
+        ):
             raise CorruptTable(f"{path} has a bad header")
-        sizes = (2 * N_STATES, 2 * N_STATES, 8 * N_STATES, 2 * values)
-        if len(payload) != sum(sizes):
+        if len(payload) != sum(parts):
             raise CorruptTable(f"{path} is truncated or padded")
         if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
             raise CorruptTable(f"{path} fails its checksum")
-        at = np.cumsum((0, *sizes))
-        lo = np.frombuffer(payload, "<i2", N_STATES, int(at[0])).astype(np.int16)
-        hi = np.frombuffer(payload, "<i2", N_STATES, int(at[1])).astype(np.int16)
-        start = np.frombuffer(payload, "<i8", N_STATES, int(at[2])).astype(np.int64)
-        levels = np.frombuffer(payload, "<u2", values, int(at[3])).astype(np.uint16)
+        at = np.cumsum((0, *parts))
+        chunks = [payload[at[i] : at[i + 1]] for i in range(3)]
+        try:
+            index = zlib.decompress(chunks[0])
+            levels = decode_levels(chunks[1], chunks[2], values)
+        except (zlib.error, ValueError) as error:
+            raise CorruptTable(f"{path} does not decode ({error})") from None
+        if len(index) != 12 * N_STATES:  # two int16 and one int64 a state
+            raise CorruptTable(f"{path} has an index of the wrong size")
+        lo = np.frombuffer(index, "<i2", N_STATES, 0).astype(np.int16)
+        hi = np.frombuffer(index, "<i2", N_STATES, 2 * N_STATES).astype(np.int16)
+        start = np.frombuffer(index, "<i8", N_STATES, 4 * N_STATES).astype(np.int64)
         return cls(kind, rules, cap, levels, start, lo, hi)
 
 
@@ -153,6 +199,9 @@ def build(
 ) -> CurveTable:
     """Solve every state's curve (``base_mask``: only cards holding those boxes, for
     tests of the late game) and quantise it."""
+    from . import curves as kernels  # noqa: PLC0415 - numba loads only to build
+    from .curve_build import canonical, layer_states  # noqa: PLC0415
+
     expected = None
     if kind == "distribution":
         from .solver import cached_solver  # noqa: PLC0415 - the policy it follows
@@ -165,21 +214,21 @@ def build(
     parts: list[U16] = []
     used = 0
     for layer in build_layers(
-        kind, rules, cap=TABLE_CAP, base_mask=base_mask, dtype=dtype, eps=FLOAT_EPS,
+        kind, rules, cap=TABLE_CAP, base_mask=base_mask, dtype=dtype, eps=FLOAT_EPS[kind],
         expected=expected, progress=progress,
     ):  # fmt: skip
-        q = np.rint(np.clip(layer.curves, 0.0, 1.0) * LEVELS).astype(np.uint16)
-        cols = np.arange(q.shape[1])
-        below = (q < LEVELS) & (cols >= 1)
-        a = np.where(below.any(axis=1), below.argmax(axis=1), layer.widths)
-        above = q > 0
-        b = np.where(above.any(axis=1), q.shape[1] - 1 - above[:, ::-1].argmax(axis=1), 0)
-        b = np.maximum(b, a - 1)
-        values, offsets = pack(q, a, b)
-        lo[layer.index], hi[layer.index] = a, b
-        start[layer.index] = offsets + used
-        parts.append(values.astype(np.uint16))
-        used += len(values)
+        a, b = bands(layer.curves, layer.widths, LEVEL_EPS)
+        offsets, after = offsets_of(a, b, used)
+        values = np.empty(after - used, dtype=np.uint16)
+        kernels.level_bands(layer.curves, a, b, offsets - used, LEVELS, values)
+        lo[layer.index], hi[layer.index], start[layer.index] = a, b, offsets
+        parts.append(values)
+        used = after
+    for filled in range(base_mask.bit_count(), N_BOXES + 1):
+        every = layer_states(filled, base_mask)
+        if len(every):
+            alias, index = state_index(canonical(every)), state_index(every)
+            lo[index], hi[index], start[index] = lo[alias], hi[alias], start[alias]
     levels = np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint16)
     return CurveTable(kind, rules, TABLE_CAP, levels, start, lo, hi)
 

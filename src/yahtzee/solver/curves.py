@@ -42,7 +42,7 @@ from .tables import N_BOXES, N_ROLLS, N_UPPER, ROLL_BASE, UPPER_CAP
 SURVIVAL = 0
 PMF = 1
 SUBTOTALS = UPPER_CAP + 1
-TILE = 128  # points per pass inside a turn: a tile of every keep fits the core's cache
+TILE = 16  # points per pass inside a turn: a tile of every keep fits the core's cache
 
 
 @jit_inline
@@ -118,20 +118,37 @@ def _fill_survival(row, idx, g, pad, width, values, start, lo, hi):
 
 @jit
 def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow, cadd, ccount,
-                  succ, gain, rows, adds, cats, tmp, out):  # fmt: skip
-    """``out[:width]``: the survival curve of one state, from its next states' curves."""
+                  succ, gain, rows, adds, cats, tmp, out, eps, tile):  # fmt: skip
+    """``out[:width]``: the survival curve of one state, from its next states' curves.
+    Returns the window ``(low, high)`` outside which the curve is exactly 1 (below) or 0
+    (above): there every leaf of the turn is 1 or 0, so only the window is worked out."""
     successors(mask, yf, u, m, succ, gain)
-    for j in range(N_ROWS):
-        if succ[j] >= 0:
-            _fill_survival(F[j], succ[j], gain[j], pad, width, values, start, lo, hi)
+    low, high = width, -1
     for r in range(N_ROLLS):
         count = candidates(mask, yf, r, m, rows, adds, cats)
         ccount[r] = count
+        reach = -1  # below this, some placement of roll r is sure to make it
         for i in range(count):
-            crow[r, i] = rows[i]
-            cadd[r, i] = int(adds[i])
-    for t0 in range(0, width, TILE):
-        nb = min(TILE, width - t0)
+            j, a = rows[i], int(adds[i])
+            crow[r, i] = j
+            cadd[r, i] = a
+            s = succ[j]
+            reach = max(reach, lo[s] + gain[j] + a)
+            high = max(high, hi[s] + gain[j] + a)
+        low = min(low, reach)
+    low = max(low, 1)
+    high = min(high, width - 1)
+    for n in range(min(low, width)):
+        out[n] = 1.0
+    for n in range(max(high + 1, low), width):
+        out[n] = 0.0
+    if high < low:
+        return low, high
+    for j in range(N_ROWS):
+        if succ[j] >= 0:
+            _fill_survival(F[j], succ[j], gain[j], pad, width, values, start, lo, hi)
+    for t0 in range(low, high + 1, tile):
+        nb = min(tile, high + 1 - t0)
         for r in range(N_ROLLS):
             dst = A[ROLL_BASE + r]
             src = F[crow[r, 0]]
@@ -151,16 +168,22 @@ def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow,
         _keep_means(A, nb, m.add)
         for lane in range(nb):
             out[t0 + lane] = A[0, lane]
+        if A[0, nb - 1] <= eps:  # the curve falls: what is left would be cut to 0
+            for n in range(t0 + nb, high + 1):
+                out[n] = 0.0
+            return low, t0 + nb - 1
+    return low, high
 
 
 @jit_parallel
-def survival_layer(states, widths, m, pad, values, start, lo, hi, out):
-    """``out[i, :widths[i]]``: the survival curve of each state ``(mask, yf, u)``."""
+def survival_layer(states, widths, m, pad, values, start, lo, hi, eps, out, window, tile=TILE):
+    """``out[i, :widths[i]]``: the survival curve of each state ``(mask, yf, u)``;
+    ``window[i]``: where it was worked out (see :func:`survival_turn`)."""
     for i in prange(states.shape[0]):
         width = widths[i]
         F = np.empty((N_ROWS, pad + width), dtype=out.dtype)
         F[ROW_DEAD, :] = 0.0
-        A = np.empty((N_MS, TILE), dtype=out.dtype)
+        A = np.empty((N_MS, tile), dtype=out.dtype)
         crow = np.empty((N_ROLLS, MAX_CANDIDATES), dtype=np.int64)
         cadd = np.empty((N_ROLLS, MAX_CANDIDATES), dtype=np.int64)
         ccount = np.empty(N_ROLLS, dtype=np.int64)
@@ -169,10 +192,12 @@ def survival_layer(states, widths, m, pad, values, start, lo, hi, out):
         rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
         adds = np.empty(MAX_CANDIDATES)
         cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
-        tmp = np.empty(TILE, dtype=out.dtype)
-        survival_turn(states[i, 0], states[i, 1], states[i, 2], width, m, pad, values, start,
-                      lo, hi, F, A, crow, cadd, ccount, succ, gain, rows, adds, cats, tmp,
-                      out[i])  # fmt: skip
+        tmp = np.empty(tile, dtype=out.dtype)
+        low, high = survival_turn(states[i, 0], states[i, 1], states[i, 2], width, m, pad,
+                                  values, start, lo, hi, F, A, crow, cadd, ccount, succ, gain,
+                                  rows, adds, cats, tmp, out[i], eps, tile)  # fmt: skip
+        window[i, 0] = low
+        window[i, 1] = high
 
 
 @jit
@@ -244,8 +269,10 @@ def pmf_turn(mask, yf, u, width, E, m, probability, values, start, lo, hi, R, K1
 
 
 @jit_parallel
-def pmf_layer(states, widths, E, m, probability, max_add, values, start, lo, hi, out):
-    """``out[i, :widths[i]]``: the distribution of each state ``(mask, yf, u)``."""
+def pmf_layer(states, widths, E, m, probability, max_add, values, start, lo, hi, cut, out):
+    """``out[i, :widths[i]]``: the survival curve ``S(n)`` of the points still to come from
+    each state ``(mask, yf, u)`` under the expected-value policy; in a row as wide as
+    ``cut``, the chance of more counts as its last point."""
     for i in prange(states.shape[0]):
         R = np.empty(N_ROWS)
         K1 = np.empty(N_MS)
@@ -260,6 +287,54 @@ def pmf_layer(states, widths, E, m, probability, max_add, values, start, lo, hi,
         landed = np.empty((N_ROWS, max_add + 1))
         succ = np.empty(N_ROWS, dtype=np.int64)
         gain = np.empty(N_ROWS, dtype=np.int64)
-        pmf_turn(states[i, 0], states[i, 1], states[i, 2], widths[i], E, m, probability, values,
+        width, row = widths[i], out[i]
+        pmf_turn(states[i, 0], states[i, 1], states[i, 2], width, E, m, probability, values,
                  start, lo, hi, R, K1, K2, codes, option_values, mass, keeps, rows, adds, cats,
-                 landed, succ, gain, out[i])  # fmt: skip
+                 landed, succ, gain, row)  # fmt: skip
+        total = 0.0  # from the top down, as numpy's cumsum of the reversed row adds
+        for n in range(width - 1, -1, -1):
+            total += row[n]
+            row[n] = total
+        if width == cut:
+            missing = 1.0 - row[0]
+            for n in range(width):
+                row[n] += missing
+
+
+@jit_parallel
+def find_bands(curves, widths, eps, lo, hi):
+    """Per row: ``lo`` = the first point from 1 on where the curve is below ``1 - eps``,
+    ``hi`` = the last where it is above ``eps`` (at least ``lo - 1``); outside, the
+    curve is taken as 1 and 0."""
+    for i in prange(curves.shape[0]):
+        row, width = curves[i], widths[i]
+        a = width
+        for n in range(1, width):
+            if row[n] < 1.0 - eps:
+                a = n
+                break
+        b = 0
+        for n in range(width - 1, -1, -1):
+            if row[n] > eps:
+                b = n
+                break
+        lo[i] = a
+        hi[i] = max(b, a - 1)
+
+
+@jit_parallel
+def copy_bands(curves, lo, hi, offsets, out):
+    """Each row's band, one after the other from ``offsets``."""
+    for i in prange(curves.shape[0]):
+        at = offsets[i] - lo[i]
+        for n in range(lo[i], hi[i] + 1):
+            out[at + n] = curves[i, n]
+
+
+@jit_parallel
+def level_bands(curves, lo, hi, offsets, levels, out):
+    """:func:`copy_bands` as 16-bit levels: ``round(clip(value, 0, 1) * levels)``."""
+    for i in prange(curves.shape[0]):
+        at = offsets[i] - lo[i]
+        for n in range(lo[i], hi[i] + 1):
+            out[at + n] = np.uint16(np.rint(min(max(curves[i, n], 0.0), 1.0) * levels))

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from ..core import InvalidInput, RuleSet, Scorecard
 from .cache import cache_dir
-from .curve_build import Progress, build_layers
+from .curve_build import Progress, build_layers, canonical, state_index
 from .planner import state_of
 from .shipped import DATA
 
@@ -78,7 +78,7 @@ def exact_distribution(
         pmf[-1] = 1.0
         return ScoreDistribution(pmf)
     mask, yf, u = state_of(card)
-    want = (mask * 2 + yf) * 64 + u
+    want = int(state_index(canonical(np.array([[mask, yf, u]], dtype=np.int64)))[0])
     survival: F64 | None = None
     for layer in build_layers(
         "distribution", rules, cap=None, base_mask=mask, expected=expected, progress=progress
