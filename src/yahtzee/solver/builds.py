@@ -399,6 +399,9 @@ def obtain(
                 missing.append(job)
             elif job not in ready:
                 ready.add(job)
+                total = told.get(job, (0, 0))[1]
+                if progress and total and told[job] != (total, total):
+                    progress(job, total, total)  # (its last layers may have gone unseen)
                 if on_ready:
                     on_ready(job)
         return missing

@@ -39,6 +39,7 @@ from .builds import (
     read_state,
     run_jobs,
     test_base_mask,
+    write_state,
 )
 from .cache import cache_dir
 from .curve_build import Kind, Progress
@@ -238,6 +239,10 @@ def builder_main(argv: Sequence[str] | None = None) -> None:
         run_jobs(folder, jobs, build_one, detached=True)
     except BaseException as error:
         _say(f"builder {pid} stopped: {describe(error)}")
+        state = read_state(folder)  # (run_jobs tells its own errors)
+        if state is not None and state.pid == pid and state.error is None:
+            state.error, state.ended = describe(error), time.time()
+            write_state(folder, state)
         raise SystemExit(1) from None
     _say(f"builder {pid} finished")
 

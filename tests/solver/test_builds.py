@@ -1,0 +1,163 @@
+"""One build of the win tables per machine, never lost: real processes, small real builds
+(see ``tests/table_builds.py``), every wait bounded, every process stopped on the way out."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.table_builds import (
+    BUILD_TIMEOUT,
+    LATE_MASK,
+    builders_started,
+    kill_builder,
+    request,
+    stop_builders,
+)
+from tests.waiting import LineReader, ended, wait_until
+from yahtzee import RuleSet
+from yahtzee.solver import builds
+from yahtzee.solver.builds import BuildState, Job, TableBuildError, builder_running, read_state
+from yahtzee.solver.curve_table import CurveTable, build
+
+OFFICIAL = RuleSet.official()
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Iterator[Path]:
+    folder = tmp_path / "cache"
+    try:
+        yield folder
+    finally:
+        stop_builders(folder)
+
+
+def _progress_lines(lines: list[str]) -> list[tuple[int, int]]:
+    return [(int(w[1]), int(w[2])) for w in (line.split() for line in lines) if w[0] == "progress"]
+
+
+def _live_mid_build(cache: Path) -> BuildState | None:
+    state = read_state(cache)
+    job = state.current if state is not None and state.live else None
+    return state if job is not None and 1 <= job.done < job.total else None
+
+
+def test_two_processes_asking_for_the_same_table_start_one_build(cache: Path) -> None:
+    first, second = request(cache, delay=1.0), request(cache, delay=1.0)
+    with ended(first, second):
+        out_first, out_second = LineReader(first.stdout), LineReader(second.stdout)  # type: ignore[arg-type]
+        lines = [out_first.rest(BUILD_TIMEOUT), out_second.rest(BUILD_TIMEOUT)]
+        assert first.wait(timeout=30) == 0, first.stderr.read() if first.stderr else ""
+        assert second.wait(timeout=30) == 0, second.stderr.read() if second.stderr else ""
+    assert len(builders_started(cache)) == 1
+    for told in lines:
+        assert told[-1].startswith("loaded ")
+        progress = _progress_lines(told)
+        # each followed the one build's layers, the middle ones included
+        assert any(0 < done < total for done, total in progress), told
+    assert lines[0][-1] == lines[1][-1]  # the same table
+    table = CurveTable.read("distribution", OFFICIAL, cache)
+    expected = build("distribution", OFFICIAL, base_mask=LATE_MASK)
+    assert np.array_equal(table.levels, expected.levels)
+    assert np.array_equal(table.start, expected.start)
+
+
+def test_a_builder_killed_mid_build_leaves_nothing_corrupt_and_the_next_request_starts_over(
+    cache: Path,
+) -> None:
+    path = CurveTable.path_for("distribution", OFFICIAL, cache)
+    cache.mkdir(parents=True)
+    # what a writer killed while writing leaves: a temporary file beside the table
+    leftover = cache / f"{path.name}k1ll3d.tmp"
+    leftover.write_bytes(b"half a table")
+    os.utime(leftover, (time.time() - 3600, time.time() - 3600))
+
+    first = request(cache, delay=1.5)
+    with ended(first):
+        state = wait_until(lambda: _live_mid_build(cache), timeout=BUILD_TIMEOUT, what="mid-build")
+        first.kill()  # the program that asked goes, and its builder is killed
+        kill_builder(state.pid)
+        wait_until(lambda: not builder_running(cache), timeout=30, what="the lock is free")
+    assert not path.exists()  # nothing under the table's name
+    dead = read_state(cache)
+    assert dead is not None and not dead.live and dead.ended is None  # a killed build
+
+    second = request(cache, delay=1.0)
+    with ended(second):
+        # a new builder starts over; killed too, the request goes on with a third
+        wait_until(lambda: len(builders_started(cache)) == 2, timeout=60, what="a new builder")
+        again = wait_until(lambda: _live_mid_build(cache), timeout=BUILD_TIMEOUT, what="mid-build")
+        assert again.pid != state.pid
+        kill_builder(again.pid)
+        lines = LineReader(second.stdout).rest(BUILD_TIMEOUT)  # type: ignore[arg-type]
+        assert second.wait(timeout=30) == 0, second.stderr.read() if second.stderr else ""
+    assert lines[-1].startswith("loaded ")
+    assert len(builders_started(cache)) == 3
+    table = CurveTable.read("distribution", OFFICIAL, cache)  # checked: SHA-256 and all
+    assert np.array_equal(table.levels, build("distribution", OFFICIAL, base_mask=LATE_MASK).levels)
+    assert not leftover.exists()  # the builder tidied the dead writer's file
+    assert not list(cache.glob("*.tmp"))
+
+
+def test_no_room_on_the_disk_is_one_line_and_no_build(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Usage:
+        free = 5 * builds.MB
+
+    monkeypatch.setattr(builds.shutil, "disk_usage", lambda _: Usage())
+    job = Job("official", "distribution", CurveTable.path_for("distribution", OFFICIAL, cache))
+    with pytest.raises(TableBuildError, match="Not enough disk space"):
+        builds.obtain([job], cache)
+    assert not builders_started(cache)
+    assert read_state(cache) is None
+
+
+def test_a_state_file_that_cannot_be_read_is_no_build(cache: Path) -> None:
+    cache.mkdir(parents=True)
+    (cache / builds.STATE_NAME).write_text("{not json", encoding="utf-8")
+    assert read_state(cache) is None
+    assert not builder_running(cache)
+
+
+def test_a_builder_that_fails_says_why_and_is_not_started_again(cache: Path) -> None:
+    path = CurveTable.path_for("distribution", OFFICIAL, cache)
+    with pytest.raises(TableBuildError, match="Unknown rule set"):
+        builds.obtain([Job("no-such-rules", "distribution", path)], cache)
+    assert len(builders_started(cache)) == 1
+    state = read_state(cache)
+    assert state is not None and not state.live and "Unknown rule set" in (state.error or "")
+
+
+def test_health_reports_the_build_under_way(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/api/health`` says which table is being built, how far, by which process (here
+    this one holds the lock, as a builder does, and its state says it builds)."""
+    from fastapi.testclient import TestClient
+
+    from yahtzee.web.app import create_app
+
+    monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(cache))
+    app = create_app(f"sqlite:///{tmp_path / 'server.db'}", bot_delay=0, rate=1e6)
+    with TestClient(app) as client:
+        assert "table_build" not in client.get("/api/health").json()
+        fd = builds._take_lock(cache)
+        assert fd is not None
+        try:
+            job = builds.JobState("official", "target", str(cache / "t.bin"), done=5, total=14)
+            builds.write_state(cache, BuildState(os.getpid(), time.time(), [job], detached=True))
+            found = client.get("/api/health").json()["table_build"]
+        finally:
+            os.close(fd)
+        assert found == {
+            "rules": "official", "kind": "target", "done": 5, "total": 14, "pid": os.getpid(),
+            "expected_bytes": builds.EXPECTED_BYTES["target"],
+            "expected_seconds": builds.EXPECTED_SECONDS["target"],
+        }  # fmt: skip
+        assert "table_build" not in client.get("/api/health").json()  # the lock let go: none
