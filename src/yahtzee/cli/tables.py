@@ -19,7 +19,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ..core import RuleSet
-from ..solver.builds import MB, BuildState, Job, JobProgress, read_state
+from ..solver.builds import LOG_NAME, MB, BuildState, Job, JobProgress, read_state
 from ..solver.cache import cache_dir
 from ..solver.win_tables import TableInfo, clear_tables, ensure_tables, tables_status
 
@@ -69,6 +69,9 @@ def _status(args: argparse.Namespace) -> int:
         print(f"The build of process {state.pid} was stopped before its end: the next asks again.")
     elif state is not None and not state.live and state.error:
         print(f"The last build stopped: {state.error}")
+    log = cache_dir() / LOG_NAME
+    if log.exists():
+        print(f"The builders' log: {log}")
     return 0
 
 
@@ -109,7 +112,13 @@ def _as_json(infos: list[TableInfo], state: BuildState | None) -> dict[str, obje
         }
         for i in infos
     ]
-    return {"cache": str(cache_dir()), "tables": tables, "build": build}
+    log = cache_dir() / LOG_NAME
+    return {
+        "cache": str(cache_dir()),
+        "tables": tables,
+        "build": build,
+        "log": str(log) if log.exists() else None,
+    }
 
 
 def _mb(size: int) -> str:
