@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from tests.table_builds import (
     BUILD_TIMEOUT,
     LATE_MASK,
+    builder_env,
     builders_started,
     kill_builder,
     request,
@@ -161,3 +164,41 @@ def test_health_reports_the_build_under_way(
             "expected_seconds": builds.EXPECTED_SECONDS["target"],
         }  # fmt: skip
         assert "table_build" not in client.get("/api/health").json()  # the lock let go: none
+
+
+METER = """
+import sys, time
+from yahtzee import RuleSet
+from yahtzee.solver.curve_table import table_loaded
+from yahtzee.solver.winning import request_tables, table_progress
+
+rules, seen = RuleSet.official(), set()
+request_tables(rules, ("distribution",))
+deadline = time.monotonic() + float(sys.argv[1])
+while not table_loaded("distribution", rules):
+    now = table_progress(rules, "distribution")
+    if now and now not in seen:
+        seen.add(now)
+        print("progress", *now, flush=True)
+    if time.monotonic() > deadline:
+        sys.exit(3)
+    time.sleep(0.05)
+print("loaded", flush=True)
+"""
+
+
+def test_the_meter_request_follows_the_build_then_loads_the_table(cache: Path) -> None:
+    """What a game's win meter does (a background thread asks, the screen polls)."""
+    meter = subprocess.Popen(
+        [sys.executable, "-c", METER, str(BUILD_TIMEOUT)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=builder_env(cache, delay=1.0),
+    )
+    with ended(meter):
+        lines = LineReader(meter.stdout).rest(BUILD_TIMEOUT + 30)  # type: ignore[arg-type]
+        assert meter.wait(timeout=30) == 0, meter.stderr.read() if meter.stderr else ""
+    assert lines[-1] == "loaded\n"
+    assert any(0 < done < total for done, total in _progress_lines(lines)), lines
+    assert len(builders_started(cache)) == 1
