@@ -36,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -165,7 +166,7 @@ def may_detach(rules: RuleSet) -> bool:
     return not os.environ.get(NO_BUILDS_ENV) and registered(rules)
 
 
-def test_base_mask() -> int:
+def restricted_base_mask() -> int:
     """The boxes a test restricts builds to (:data:`BASE_MASK_ENV`), else 0 (every state)."""
     return int(os.environ.get(BASE_MASK_ENV) or 0)
 
@@ -322,9 +323,6 @@ def _tidy(directory: Path) -> None:
                 leftover.unlink()
 
 
-_CHILDREN: list[subprocess.Popen[bytes]] = []
-
-
 def _spawn(directory: Path, jobs: Sequence[Job], fd: int) -> int:
     """Start a detached builder for ``jobs`` that inherits the held lock ``fd``."""
     root = str(Path(__file__).resolve().parents[2])  # where this package is: the builder's
@@ -354,18 +352,12 @@ def _spawn(directory: Path, jobs: Sequence[Job], fd: int) -> int:
             cwd=directory,
             env=env,
         )
-    _CHILDREN.append(child)
+    # reaped as soon as it ends (no zombie in ``ps`` while this process lives on)
+    threading.Thread(target=child.wait, name=f"builder {child.pid}", daemon=True).start()
     told = [JobState(j.rules, j.kind, str(j.path)) for j in jobs]
     started = BuildState(child.pid, time.time(), told, detached=True)
     write_state(directory, started)
     return child.pid
-
-
-def _reap() -> None:
-    """Collect the builders this process started that have ended (no zombies in ``ps``)."""
-    for child in list(_CHILDREN):
-        if child.poll() is not None:
-            _CHILDREN.remove(child)
 
 
 def obtain(
@@ -437,7 +429,6 @@ def obtain(
                 if found is not None and found.total and told.get(job) != (found.done, found.total):
                     told[job] = (found.done, found.total)
                     progress(job, found.done, found.total)
-        _reap()
         time.sleep(POLL_S)
 
 

@@ -215,7 +215,7 @@ def load(
     built: list[CurveTable] = []
 
     def build_here(job: builds.Job, report: Progress) -> None:
-        table = build(kind, rules, progress=report, base_mask=builds.test_base_mask())
+        table = build(kind, rules, progress=report, base_mask=builds.restricted_base_mask())
         built.append(table)
         try:
             table.save(directory)

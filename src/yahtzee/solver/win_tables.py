@@ -37,8 +37,8 @@ from .builds import (
     may_detach,
     obtain,
     read_state,
+    restricted_base_mask,
     run_jobs,
-    test_base_mask,
     write_state,
 )
 from .cache import cache_dir
@@ -232,7 +232,7 @@ def builder_main(argv: Sequence[str] | None = None) -> None:
 
         def build_one(job: Job, report: Progress) -> None:
             table = build(job.kind, RuleSet.named(job.rules), progress=report,
-                          base_mask=test_base_mask())  # fmt: skip
+                          base_mask=restricted_base_mask())  # fmt: skip
             table.save(folder)
             _say(f"builder {pid}: the {job.kind} table of {job.rules} is ready")
 
