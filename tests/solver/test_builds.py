@@ -26,7 +26,7 @@ from tests.waiting import LineReader, ended, wait_until
 from yahtzee import RuleSet
 from yahtzee.solver import builds
 from yahtzee.solver.builds import BuildState, Job, TableBuildError, builder_running, read_state
-from yahtzee.solver.curve_table import CurveTable, build
+from yahtzee.solver.curve_table import CurveTable, build, load
 
 OFFICIAL = RuleSet.official()
 
@@ -83,6 +83,11 @@ def test_a_builder_killed_mid_build_leaves_nothing_corrupt_and_the_next_request_
     first = request(cache, delay=1.5)
     with ended(first):
         state = wait_until(lambda: _live_mid_build(cache), timeout=BUILD_TIMEOUT, what="mid-build")
+        # detached (a session of its own), low priority, one thread
+        assert os.getsid(state.pid) == state.pid != os.getsid(first.pid)
+        assert os.getpriority(os.PRIO_PROCESS, state.pid) >= builds.NICE
+        environ = Path(f"/proc/{state.pid}/environ").read_bytes().split(b"\0")
+        assert f"NUMBA_NUM_THREADS={builds.THREADS}".encode() in environ
         first.kill()  # the program that asked goes, and its builder is killed
         kill_builder(state.pid)
         wait_until(lambda: not builder_running(cache), timeout=30, what="the lock is free")
@@ -202,3 +207,22 @@ def test_the_meter_request_follows_the_build_then_loads_the_table(cache: Path) -
     assert lines[-1] == "loaded\n"
     assert any(0 < done < total for done, total in _progress_lines(lines)), lines
     assert len(builders_started(cache)) == 1
+
+
+def test_a_damaged_table_is_rebuilt_here_when_builds_aside_are_off(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The suite turns builds aside off (``YAHTZEE_NO_TABLE_BUILDS``): ``load`` builds in
+    its own process, still under the lock and with the state file, and a table that fails
+    its check is replaced."""
+    monkeypatch.setenv(builds.BASE_MASK_ENV, str(LATE_MASK))
+    path = CurveTable.path_for("target", OFFICIAL, cache)
+    cache.mkdir(parents=True)
+    path.write_bytes(b'{"format": "yahtzee-score-curves"}\njunk')
+    table = load("target", OFFICIAL, directory=cache)
+    assert np.array_equal(table.levels, build("target", OFFICIAL, base_mask=LATE_MASK).levels)
+    CurveTable.read("target", OFFICIAL, cache)  # replaced by a whole one
+    state = read_state(cache)
+    assert state is not None and state.pid == os.getpid() and not state.detached
+    assert state.error is None and state.ended is not None and not state.live
+    assert not builders_started(cache)

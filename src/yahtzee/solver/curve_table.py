@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -201,6 +202,7 @@ def load(
     still one build at a time; a cache that cannot be written, in memory (with a warning).
     Raises :class:`~.builds.TableBuildError` when the build cannot be done."""
     path = CurveTable.path_for(kind, rules, directory)
+    seen: os.stat_result | None = None
     try:
         seen = path.stat()
         return CurveTable.read(kind, rules, directory)
@@ -210,7 +212,10 @@ def load(
         _log.warning("rebuilding the %s table: %s", kind, why)
         with contextlib.suppress(OSError):  # a damaged file, unless replaced meanwhile
             now = path.stat()
-            if (now.st_ino, now.st_mtime_ns) == (seen.st_ino, seen.st_mtime_ns):
+            if seen is not None and (now.st_ino, now.st_mtime_ns) == (
+                seen.st_ino,
+                seen.st_mtime_ns,
+            ):
                 path.unlink()
     built: list[CurveTable] = []
 
