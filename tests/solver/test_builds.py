@@ -226,3 +226,35 @@ def test_a_damaged_table_is_rebuilt_here_when_builds_aside_are_off(
     assert state is not None and state.pid == os.getpid() and not state.detached
     assert state.error is None and state.ended is not None and not state.live
     assert not builders_started(cache)
+
+
+def test_a_build_goes_on_after_the_game_that_asked_quits_and_the_next_one_joins_it(
+    cache: Path,
+) -> None:
+    """Quit mid-build, relaunch at once: the build's progress is not lost, one builder."""
+    game = subprocess.Popen(
+        [sys.executable, "-c", METER, str(BUILD_TIMEOUT)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=builder_env(cache, delay=1.0),
+    )
+    with ended(game):
+        state = wait_until(lambda: _live_mid_build(cache), timeout=BUILD_TIMEOUT, what="mid-build")
+        game.terminate()  # the player quits
+        game.wait(timeout=30)
+    assert builder_running(cache)  # the build goes on
+    relaunched = subprocess.Popen(
+        [sys.executable, "-c", METER, str(BUILD_TIMEOUT)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=builder_env(cache, delay=1.0),
+    )
+    with ended(relaunched):
+        lines = LineReader(relaunched.stdout).rest(BUILD_TIMEOUT + 30)  # type: ignore[arg-type]
+        assert relaunched.wait(timeout=30) == 0
+    assert lines[-1] == "loaded\n"
+    assert builders_started(cache) == [state.pid]
+    heard = [p for p in _progress_lines(lines) if p != (0, 1)]  # (0, 1): asked, nothing heard
+    assert heard[0][0] >= 1, lines  # it picked the build up where it was, not from 0
