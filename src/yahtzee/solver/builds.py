@@ -146,10 +146,12 @@ class BuildState:
 
     @property
     def expected_bytes(self) -> int:
+        """What the build's tables take on disk, about."""
         return sum(EXPECTED_BYTES[j.kind] for j in self.jobs)
 
     @property
     def expected_seconds(self) -> int:
+        """How long the build takes on a quiet machine, about."""
         return sum(EXPECTED_SECONDS[j.kind] for j in self.jobs)
 
 

@@ -52,6 +52,7 @@ _log = logging.getLogger(__name__)
 
 
 def jobs_for(rules: RuleSet, kinds: Sequence[Kind], directory: Path | None = None) -> list[Job]:
+    """The jobs that build these tables of ``rules`` (in the cache folder by default)."""
     return [Job(rules.name, k, CurveTable.path_for(k, rules, directory)) for k in kinds]
 
 
