@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -86,6 +87,7 @@ def test_a_builder_killed_mid_build_leaves_nothing_corrupt_and_the_next_request_
         # detached (a session of its own), low priority, one thread
         assert os.getsid(state.pid) == state.pid != os.getsid(first.pid)
         assert os.getpriority(os.PRIO_PROCESS, state.pid) >= builds.NICE
+        assert b"\0-P\0" in Path(f"/proc/{state.pid}/cmdline").read_bytes()  # no cwd on the path
         environ = Path(f"/proc/{state.pid}/environ").read_bytes().split(b"\0")
         assert f"NUMBA_NUM_THREADS={builds.THREADS}".encode() in environ
         first.kill()  # the program that asked goes, and its builder is killed
@@ -258,3 +260,9 @@ def test_a_build_goes_on_after_the_game_that_asked_quits_and_the_next_one_joins_
     assert builders_started(cache) == [state.pid]
     heard = [p for p in _progress_lines(lines) if p != (0, 1)]  # (0, 1): asked, nothing heard
     assert heard[0][0] >= 1, lines  # it picked the build up where it was, not from 0
+
+
+def test_a_full_disk_mid_build_is_told_in_one_line() -> None:
+    """What a builder that hit a full disk while saving reports (the follower raises it)."""
+    full = OSError(errno.ENOSPC, "No space left on device", "/cache/curves.bin.tmp")
+    assert builds.describe(full) == "The disk is full: cannot write /cache/curves.bin.tmp."
