@@ -67,7 +67,8 @@ def ensure_tables(
 ) -> None:
     """Return once these tables are on disk: a build under way is joined (``progress``
     hears its layers), else a detached builder is started (``on_notice`` hears what it
-    will take once); ``on_ready`` hears each table as soon as it is there. Raises
+    will take once); ``on_ready`` hears each table as soon as it is there. An explicit
+    request: it builds aside even with :data:`~.builds.NO_BUILDS_ENV` set. Raises
     :class:`~.builds.TableBuildError` (for a player, in one line)."""
     jobs = jobs_for(rules, kinds, directory)
     obtain(jobs, directory, progress=progress, on_notice=on_notice, on_ready=on_ready)
