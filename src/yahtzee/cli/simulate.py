@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -140,8 +141,17 @@ OPTIMAL = frozenset({"optimal", f"level{MAX_LEVEL}"})
 def _winning_tables(rules: RuleSet) -> None:
     """The tables the winning strategy plays by, each built with its bar when missing (the
     simulation then finds them loaded)."""
+    from ..solver.builds import may_detach  # noqa: PLC0415
     from ..solver.curve_table import cached_table  # noqa: PLC0415
+    from ..solver.win_tables import ensure_tables  # noqa: PLC0415
 
+    if may_detach(rules):  # both in the one background build (it goes on after a Ctrl-C)
+        with solver_progress(f"Building the win tables ({rules.name})") as bar:
+            ensure_tables(
+                rules,
+                progress=(lambda job, done, total: bar(done, total)) if bar else None,
+                on_notice=lambda message: print(f"yahtzee: {message}", file=sys.stderr),
+            )
     for kind in ("distribution", "target"):
         with solver_progress(f"Building the {kind} table ({rules.name})") as progress:
             cached_table(kind, rules, progress=progress)

@@ -17,13 +17,14 @@ instead of 400 MB; in memory they are plain levels again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
-import subprocess
-import sys
+import os
 import threading
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import RuleSet, Scorecard
+from . import builds
 from .cache import CorruptTable, cache_dir, write_atomic
 from .curve_build import N_STATES, Kind, Progress, bands, build_layers, offsets_of, state_index
 from .planner import state_of
@@ -239,69 +241,71 @@ def load(
     *,
     directory: Path | None = None,
     progress: Progress | None = None,
+    on_notice: Callable[[str], None] | None = None,
 ) -> CurveTable:
-    """The cached table, checked; when missing or not trustworthy, built and cached."""
+    """The cached table, checked; when missing or not trustworthy, built and cached by
+    the machine's one builder (see :mod:`.builds`): a build already running is followed
+    (``progress`` hears its layers), else a detached builder is started and followed
+    (``on_notice`` hears what it will take). A rule set that is not registered, or
+    builds aside turned off (:data:`~.builds.NO_BUILDS_ENV`), build in this process,
+    still one build at a time; a cache that cannot be written, in memory (with a warning).
+    Raises :class:`~.builds.TableBuildError` when the build cannot be done."""
+    path = CurveTable.path_for(kind, rules, directory)
+    seen: os.stat_result | None = None
     try:
+        seen = path.stat()
         return CurveTable.read(kind, rules, directory)
     except FileNotFoundError:
         pass
     except (CorruptTable, OSError) as why:
         _log.warning("rebuilding the %s table: %s", kind, why)
-    table = build(kind, rules, progress=progress)
+        with contextlib.suppress(OSError):  # a damaged file, unless replaced meanwhile
+            now = path.stat()
+            if seen is not None and (now.st_ino, now.st_mtime_ns) == (
+                seen.st_ino,
+                seen.st_mtime_ns,
+            ):
+                path.unlink()
+    built: list[CurveTable] = []
+
+    def build_here(job: builds.Job, report: Progress) -> None:
+        table = build(kind, rules, progress=report, base_mask=builds.restricted_base_mask())
+        built.append(table)
+        try:
+            table.save(directory)
+        except OSError as error:
+            _log.warning("cannot cache the %s table (%s); it is kept in memory", kind, error)
+
+    def heard(job: builds.Job, done: int, total: int) -> None:
+        if progress:
+            progress(done, total)
+
+    job = builds.Job(rules.name, kind, path)
     try:
-        table.save(directory)
-    except OSError as error:
+        builds.obtain(
+            [job], directory, progress=heard, on_notice=on_notice,
+            detach=builds.may_detach(rules), build_here=build_here,
+        )  # fmt: skip
+    except builds.CacheNotWritable as error:
         _log.warning("cannot cache the %s table (%s); it is kept in memory", kind, error)
-    return table
-
-
-def build_aside(kind: Kind, rules: RuleSet, progress: Progress | None = None) -> bool:
-    """Build and cache the table in a child process at a low priority, so that the
-    process that asks (a screen, a server) stays responsive; ``progress`` hears the
-    child's layers. Returns whether the child built it (the caller then loads it)."""
-    if rules.name not in RuleSet.names() or RuleSet.named(rules.name) != rules:
-        return False
-    code = (
-        "import os; os.nice(10); from yahtzee.solver.curve_table import build_child; "
-        f"build_child({kind!r}, {rules.name!r})"
-    )
-    try:
-        child = subprocess.Popen(
-            [sys.executable, "-c", code],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-    except OSError as error:
-        _log.warning("cannot build the %s table aside: %s", kind, error)
-        return False
-    assert child.stdout is not None
-    for line in child.stdout:
-        words = line.split()
-        if progress and len(words) == 3 and words[0] == "progress":  # noqa: PLR2004
-            progress(int(words[1]), int(words[2]))
-    return child.wait() == 0
-
-
-def build_child(kind: Kind, name: str) -> None:
-    """The child of :func:`build_aside`: builds, caches and reports progress on stdout."""
-
-    def report(done: int, total: int) -> None:
-        print("progress", done, total, flush=True)
-
-    load(kind, RuleSet.named(name), progress=report)
+        return build(kind, rules, progress=progress)
+    return built[0] if built else CurveTable.read(kind, rules, directory)
 
 
 _LOADED: dict[tuple[Kind, str], CurveTable] = {}
-_LOADING = threading.Lock()
+_LOADING: dict[tuple[Kind, str], threading.Lock] = {}
+_GUARD = threading.Lock()
 
 
 def cached_table(kind: Kind, rules: RuleSet, *, progress: Progress | None = None) -> CurveTable:
-    """One table of each kind per rule set for the whole process (threads wait for one load)."""
+    """One table of each kind per rule set for the whole process (threads wait for one
+    load of it; the loads of other tables go on meanwhile)."""
     key = (kind, rules.scoring_key)
     found = _LOADED.get(key)
     if found is None:
-        with _LOADING:
+        with _GUARD:
+            lock = _LOADING.setdefault(key, threading.Lock())
+        with lock:
             found = _LOADED.get(key)
             if found is None:
                 found = _LOADED[key] = load(kind, rules, progress=progress)
@@ -309,4 +313,5 @@ def cached_table(kind: Kind, rules: RuleSet, *, progress: Progress | None = None
 
 
 def table_loaded(kind: Kind, rules: RuleSet) -> bool:
+    """Whether this process holds the table (:func:`cached_table` answers at once)."""
     return (kind, rules.scoring_key) in _LOADED

@@ -19,8 +19,6 @@ expected-value way and the meter is not shown.
 from __future__ import annotations
 
 import logging
-import os
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -28,9 +26,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import Action, Category, Dice, RuleSet, Scorecard, Situation
+from . import builds, win_tables
 from .advice import ACTIONS, TIE
-from .curve_build import Kind
-from .curve_table import CurveTable, build_aside, cached_table, table_loaded
+from .curve_table import CurveTable, cached_table, table_loaded
 from .planner import state_of
 from .solver import cached_solver
 
@@ -80,51 +78,11 @@ def beat_chance(card: Scorecard, score: int, table: CurveTable) -> float:
     return float(pmf[score + 1 :].sum()) if score + 1 < len(pmf) else 0.0
 
 
-# Tables, built aside ------------------------------------------------------------------
+# Tables, built aside: see .win_tables (the names of old, for their callers)
 
-_BUILDING: dict[tuple[Kind, str], tuple[int, int]] = {}
-_GUARD = threading.Lock()
-
-
-NO_BUILDS_ENV = "YAHTZEE_NO_TABLE_BUILDS"
-"""Set (to anything) to keep processes from building tables aside (the test suite)."""
-
-
-def request_tables(rules: RuleSet, kinds: Sequence[Kind] = ("distribution", "target")) -> None:
-    """Load (or build and cache) these tables in a background thread, once per process."""
-    if os.environ.get(NO_BUILDS_ENV):
-        return
-    wanted = [k for k in kinds if not table_loaded(k, rules)]
-    with _GUARD:
-        wanted = [k for k in wanted if (k, rules.scoring_key) not in _BUILDING]
-        for kind in wanted:
-            _BUILDING[kind, rules.scoring_key] = (0, 1)
-    if wanted:
-        threading.Thread(target=_load, args=(rules, wanted), daemon=True).start()
-
-
-def _load(rules: RuleSet, kinds: list[Kind]) -> None:
-    for kind in kinds:
-        key = (kind, rules.scoring_key)
-
-        def progress(done: int, total: int, key: tuple[Kind, str] = key) -> None:
-            _BUILDING[key] = (done, total)
-
-        try:
-            if not CurveTable.path_for(kind, rules).exists():
-                build_aside(kind, rules, progress)
-            cached_table(kind, rules, progress=progress)
-        except Exception:
-            _log.exception("could not build the %s table", kind)
-        finally:
-            _BUILDING.pop(key, None)
-
-
-def table_progress(rules: RuleSet, kind: Kind) -> tuple[int, int] | None:
-    """``(done, total)`` layers while a table is being built; ``None`` when loaded or not
-    asked for."""
-    return None if table_loaded(kind, rules) else _BUILDING.get((kind, rules.scoring_key))
-
+NO_BUILDS_ENV = builds.NO_BUILDS_ENV
+request_tables = win_tables.request_tables
+table_progress = win_tables.table_progress
 
 # The strategy -------------------------------------------------------------------------
 

@@ -122,6 +122,26 @@ class Joined(BaseModel):
     token: str
 
 
+class TableBuild(BaseModel):
+    """The build of the win-chance tables under way on the server's machine."""
+
+    rules: str
+    """The rule set whose table is being built."""
+    kind: Literal["distribution", "target"]
+    """The table being built: ``distribution`` (the win meter) or ``target`` (the
+    ``winning`` bot)."""
+    done: int
+    """Layers done (of ``total``; a table has one per number of boxes filled)."""
+    total: int
+    pid: int
+    """The process that builds (this server's builder, or one a terminal game or
+    ``yahtzee tables build`` started: one per machine)."""
+    expected_bytes: int
+    """What the whole build (every table it builds) takes on disk, about."""
+    expected_seconds: int
+    """How long the whole build takes on a quiet machine, about."""
+
+
 class Health(BaseModel):
     status: Literal["ok"] = "ok"
     solver: Literal["warming", "ready"]
@@ -129,6 +149,9 @@ class Health(BaseModel):
     waits for it (a game can start either way)."""
     node: str | None = None
     """This server node's name (only when it is one of several)."""
+    table_build: TableBuild | None = None
+    """The build of the win-chance tables under way on this machine, by whichever
+    process (absent when none runs): until it ends, the win meter says "preparing"."""
 
 
 class Refusal(BaseModel):

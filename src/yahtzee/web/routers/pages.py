@@ -7,8 +7,9 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
+from ...solver.win_tables import current_build
 from ..deps import HubDep
-from ..models import Health
+from ..models import Health, TableBuild
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -35,4 +36,16 @@ async def health(hub: HubDep) -> Health:
     ready = hub.solver_ready.is_set()
     cluster = hub.lobby.cluster
     node = cluster.node_id if cluster.clustered else None
-    return Health(solver="ready" if ready else "warming", node=node)
+    return Health(solver="ready" if ready else "warming", node=node, table_build=_table_build())
+
+
+def _table_build() -> TableBuild | None:
+    """The build under way on this machine (a look at its state file and lock)."""
+    state = current_build()
+    job = state.current if state is not None else None
+    if state is None or job is None:
+        return None
+    return TableBuild(
+        rules=job.rules, kind=job.kind, done=job.done, total=job.total, pid=state.pid,
+        expected_bytes=state.expected_bytes, expected_seconds=state.expected_seconds,
+    )  # fmt: skip

@@ -1,0 +1,199 @@
+"""``yahtzee tables``: the win-chance tables on this machine: see them, build them, clear them.
+
+``status [--json]``: each rule set's tables (there or not, their size, the build under way
+and the process that builds); ``build [--rules NAME]``: build a rule set's tables with a
+progress bar, joining a build already under way (Ctrl-C stops watching, not the build);
+``clear [--rules NAME]``: remove tables. A mistake (an unknown rule set, a cache that
+cannot be written, a full disk) is one line and exit status 2, and the tables there stay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from ..core import RuleSet
+from ..solver.builds import LOG_NAME, MB, BuildState, Job, JobProgress, read_state
+from ..solver.cache import cache_dir
+from ..solver.win_tables import TableInfo, clear_tables, ensure_tables, tables_status
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
+
+EXIT_STOPPED = 130
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "tables",
+        help="see, build or clear the win-chance tables",
+        description=(
+            "The tables behind the win-chance meter and the 'winning' bot: built once per "
+            "machine (minutes, hundreds of MB), by one builder in the background."
+        ),
+    )
+    parser.set_defaults(run=_status, json=False)
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
+    status = actions.add_parser("status", help="each rule set's tables and the build under way")
+    status.add_argument("--json", action="store_true", help="as JSON")
+    status.set_defaults(run=_status)
+    build = actions.add_parser(
+        "build", help="build a rule set's tables (or join the build under way)"
+    )
+    build.add_argument("--rules", default="official", help="rule set name (default: official)")
+    build.set_defaults(run=_build)
+    clear = actions.add_parser("clear", help="remove tables (every rule set's by default)")
+    clear.add_argument("--rules", default=None, help="only this rule set's tables")
+    clear.set_defaults(run=_clear)
+
+
+# status -------------------------------------------------------------------------------
+
+
+def _status(args: argparse.Namespace) -> int:
+    infos, state = tables_status()
+    if args.json:
+        print(json.dumps(_as_json(infos, state), indent=2))
+        return 0
+    print(f"Win-chance tables in {cache_dir()}:")
+    width = max(len(i.rules) for i in infos)
+    for info in infos:
+        print(f"  {info.rules:<{width}}  {info.kind:<12}  {_state_of(info)}")
+    if state is not None and not state.live and state.ended is None:
+        print(f"The build of process {state.pid} was stopped before its end: the next asks again.")
+    elif state is not None and not state.live and state.error:
+        print(f"The last build stopped: {state.error}")
+    log = cache_dir() / LOG_NAME
+    if log.exists():
+        print(f"The builders' log: {log}")
+    return 0
+
+
+def _state_of(info: TableInfo) -> str:
+    if info.building is not None:
+        job = info.building
+        layers = f"layer {job.done} of {job.total}" if job.total else "starting"
+        return f"building: {layers} (process {info.builder})"
+    if info.size is None:
+        return "not built"
+    return f"ready, {_mb(info.size)}"
+
+
+def _as_json(infos: list[TableInfo], state: BuildState | None) -> dict[str, object]:
+    build: dict[str, object] | None = None
+    if state is not None:
+        build = {
+            "pid": state.pid,
+            "running": state.live,
+            "detached": state.detached,
+            "started": state.started,
+            "ended": state.ended,
+            "error": state.error,
+            "expected_bytes": state.expected_bytes,
+            "expected_seconds": state.expected_seconds,
+            "jobs": [asdict(j) for j in state.jobs],
+        }
+    tables = [
+        {
+            "rules": i.rules,
+            "kind": i.kind,
+            "present": i.size is not None,
+            "bytes": i.size,
+            "path": str(i.path),
+            "building": None
+            if i.building is None
+            else {"done": i.building.done, "total": i.building.total, "pid": i.builder},
+        }
+        for i in infos
+    ]
+    log = cache_dir() / LOG_NAME
+    return {
+        "cache": str(cache_dir()),
+        "tables": tables,
+        "build": build,
+        "log": str(log) if log.exists() else None,
+    }
+
+
+def _mb(size: int) -> str:
+    return f"{size / MB:.0f} MB" if size >= MB else f"{size / MB:.1f} MB"
+
+
+# build --------------------------------------------------------------------------------
+
+
+def _build(args: argparse.Namespace) -> int:
+    rules = RuleSet.named(args.rules)
+    infos, state = tables_status([rules])
+    if all(i.size is not None for i in infos):
+        size = sum(i.size or 0 for i in infos)
+        print(f"The {rules.name} tables are there ({_mb(size)} in {cache_dir()}).")
+        return 0
+    if state is not None and state.live and state.current is not None:
+        print(f"Joining the build under way (process {state.pid}).", file=sys.stderr)
+    try:
+        with _bars(rules.name) as progress:
+            ensure_tables(rules, progress=progress, on_notice=_tell)
+    except KeyboardInterrupt:
+        now = read_state()
+        who = f" (process {now.pid})" if now is not None and now.live else ""
+        print(
+            f"\nStopped watching; the build goes on in the background{who}. "
+            "'yahtzee tables status' shows how far it is.",
+            file=sys.stderr,
+        )
+        return EXIT_STOPPED
+    infos, _ = tables_status([rules])
+    size = sum(i.size or 0 for i in infos)
+    print(f"The {rules.name} tables are ready ({_mb(size)} in {cache_dir()}).")
+    return 0
+
+
+def _tell(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def _bars(name: str) -> Iterator[JobProgress]:
+    """One progress bar per table on stderr (a terminal), else a line per layer."""
+    if not sys.stderr.isatty():
+
+        def line(job: Job, done: int, total: int) -> None:
+            print(f"{name} {job.kind} table: {done} of {total} layers", file=sys.stderr, flush=True)
+
+        yield line
+        return
+    from rich.console import Console  # noqa: PLC0415 - only when a terminal shows it
+    from rich.progress import Progress as Bar  # noqa: PLC0415
+
+    tasks: dict[str, TaskID] = {}
+    with Bar(console=Console(stderr=True), transient=False) as bar:
+
+        def report(job: Job, done: int, total: int) -> None:
+            if job.kind not in tasks:
+                tasks[job.kind] = bar.add_task(f"{name} {job.kind} table", total=total)
+            bar.update(tasks[job.kind], completed=done, total=total)
+
+        yield report
+        time.sleep(0.05)  # the last update drawn
+
+
+# clear --------------------------------------------------------------------------------
+
+
+def _clear(args: argparse.Namespace) -> int:
+    rules = RuleSet.named(args.rules) if args.rules else None
+    removed = clear_tables(rules)
+    if not removed:
+        print("No tables to clear.")
+        return 0
+    size = sum(i.size or 0 for i in removed)
+    names = ", ".join(f"{i.rules} {i.kind}" for i in removed)
+    print(f"Removed {len(removed)} table{'s' * (len(removed) != 1)} ({_mb(size)}): {names}.")
+    return 0
