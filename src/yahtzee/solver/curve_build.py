@@ -160,6 +160,7 @@ def build_layers(
     hi = np.zeros(N_STATES, dtype=np.int32)
     start = np.zeros(N_STATES, dtype=np.int64)
     probability = dice_tables().probability
+    smaller = kernels.smaller_keeps(m.remove)
     table = np.zeros((N_MASKS, 2, UPPER_CAP + 1)) if expected is None else expected
     first = base_mask.bit_count()
     layers = range(N_BOXES, first - 1, -1)
@@ -184,7 +185,8 @@ def build_layers(
                 out[:, 0] = 1.0
             elif kind == "target":
                 window = np.zeros((len(chunk), 2), dtype=np.int64)
-                kernels.survival_layer(chunk, w, m, pad, prev, start, lo, hi, eps, out, window)
+                kernels.survival_layer(chunk, w, m, pad, prev, start, lo, hi, eps, smaller,
+                                       probability.astype(dtype), out, window)  # fmt: skip
             else:
                 kernels.pmf_layer(chunk, w, table, m, probability, pad, prev, start, lo, hi, cut,
                                   out)  # fmt: skip

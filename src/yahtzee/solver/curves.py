@@ -18,10 +18,11 @@ outside the band a survival curve is 1 below and 0 above, a pmf is 0. States are
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from numba import prange
 
 from ..core import FACE_COUNT
-from .kernel import candidates, jit, jit_inline, jit_parallel, sub_maxes
+from .kernel import _mx, candidates, jit, jit_inline, jit_parallel
 from .layout import (
     KEEP_CODE,
     MAX_CANDIDATES,
@@ -42,7 +43,7 @@ from .tables import N_BOXES, N_ROLLS, N_UPPER, ROLL_BASE, UPPER_CAP
 SURVIVAL = 0
 PMF = 1
 SUBTOTALS = UPPER_CAP + 1
-TILE = 16  # points per pass inside a turn: a tile of every keep fits the core's cache
+TILE = 128  # points per pass inside a turn: a tile of every keep fits the core's cache
 
 
 @jit_inline
@@ -101,6 +102,42 @@ def _keep_means(A, n, add):
             out[lane] = (a0[lane] + a1[lane] + a2[lane] + a3[lane] + a4[lane] + a5[lane]) * sixth
 
 
+def smaller_keeps(remove: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+    """Per multiset: the distinct multisets with one die fewer (one per face it holds),
+    first in its row, then -1."""
+    out = np.full_like(remove, -1)
+    for s, row in enumerate(remove):
+        found = [int(k) for k in row if k != s]
+        out[s, : len(found)] = found
+    return out
+
+
+@jit
+def _sub_maxes(A, n, smaller):
+    """``A[s]`` becomes the max of ``A`` over every sub-multiset of ``s`` (as
+    :func:`.kernel.sub_maxes`, reading only the distinct multisets one die smaller)."""
+    for s in range(1, N_MS):
+        out = A[s]
+        if smaller[s, 1] < 0:
+            a = A[smaller[s, 0]]
+            for lane in range(n):
+                out[lane] = _mx(out[lane], a[lane])
+        elif smaller[s, 2] < 0:
+            a, b = A[smaller[s, 0]], A[smaller[s, 1]]
+            for lane in range(n):
+                out[lane] = _mx(out[lane], _mx(a[lane], b[lane]))
+        elif smaller[s, 3] < 0:
+            a, b, c = A[smaller[s, 0]], A[smaller[s, 1]], A[smaller[s, 2]]
+            for lane in range(n):
+                out[lane] = _mx(_mx(out[lane], a[lane]), _mx(b[lane], c[lane]))
+        else:
+            a, b, c, d = A[smaller[s, 0]], A[smaller[s, 1]], A[smaller[s, 2]], A[smaller[s, 3]]
+            e = A[smaller[s, 4]] if smaller[s, 4] >= 0 else d
+            for lane in range(n):
+                low = _mx(_mx(a[lane], b[lane]), _mx(c[lane], d[lane]))
+                out[lane] = _mx(_mx(out[lane], e[lane]), low)
+
+
 @jit
 def _fill_survival(row, idx, g, pad, width, values, start, lo, hi):
     """``row[pad + x]`` = the survival curve of state ``idx`` at ``x - g``, for
@@ -118,7 +155,7 @@ def _fill_survival(row, idx, g, pad, width, values, start, lo, hi):
 
 @jit
 def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow, cadd, ccount,
-                  succ, gain, rows, adds, cats, tmp, out, eps, tile):  # fmt: skip
+                  succ, gain, rows, adds, cats, tmp, out, eps, smaller, probability):  # fmt: skip
     """``out[:width]``: the survival curve of one state, from its next states' curves.
     Returns the window ``(low, high)`` outside which the curve is exactly 1 (below) or 0
     (above): there every leaf of the turn is 1 or 0, so only the window is worked out."""
@@ -147,8 +184,8 @@ def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow,
     for j in range(N_ROWS):
         if succ[j] >= 0:
             _fill_survival(F[j], succ[j], gain[j], pad, width, values, start, lo, hi)
-    for t0 in range(low, high + 1, tile):
-        nb = min(tile, high + 1 - t0)
+    for t0 in range(low, high + 1, TILE):
+        nb = min(TILE, high + 1 - t0)
         for r in range(N_ROLLS):
             dst = A[ROLL_BASE + r]
             src = F[crow[r, 0]]
@@ -162,12 +199,20 @@ def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow,
                     v = src[o + lane]
                     dst[lane] = max(dst[lane], v)
         _keep_means(A, nb, m.add)
-        sub_maxes(A, nb, m.remove, tmp)
+        _sub_maxes(A, nb, smaller)
         _keep_means(A, nb, m.add)
-        sub_maxes(A, nb, m.remove, tmp)
-        _keep_means(A, nb, m.add)
+        _sub_maxes(A, nb, smaller)
+        # the turn's start: the mean over the first throw's rolls (as the keep of no
+        # dice would be built die by die, with a sixth of the work)
         for lane in range(nb):
-            out[t0 + lane] = A[0, lane]
+            tmp[lane] = 0.0
+        for r in range(N_ROLLS):
+            p = probability[r]
+            v = A[ROLL_BASE + r]
+            for lane in range(nb):
+                tmp[lane] += v[lane] * p
+        for lane in range(nb):
+            out[t0 + lane] = tmp[lane]
         if A[0, nb - 1] <= eps:  # the curve falls: what is left would be cut to 0
             for n in range(t0 + nb, high + 1):
                 out[n] = 0.0
@@ -176,14 +221,15 @@ def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow,
 
 
 @jit_parallel
-def survival_layer(states, widths, m, pad, values, start, lo, hi, eps, out, window, tile=TILE):
+def survival_layer(states, widths, m, pad, values, start, lo, hi, eps, smaller, probability, out,
+                   window):  # fmt: skip
     """``out[i, :widths[i]]``: the survival curve of each state ``(mask, yf, u)``;
     ``window[i]``: where it was worked out (see :func:`survival_turn`)."""
     for i in prange(states.shape[0]):
         width = widths[i]
         F = np.empty((N_ROWS, pad + width), dtype=out.dtype)
         F[ROW_DEAD, :] = 0.0
-        A = np.empty((N_MS, tile), dtype=out.dtype)
+        A = np.empty((N_MS, TILE), dtype=out.dtype)
         crow = np.empty((N_ROLLS, MAX_CANDIDATES), dtype=np.int64)
         cadd = np.empty((N_ROLLS, MAX_CANDIDATES), dtype=np.int64)
         ccount = np.empty(N_ROLLS, dtype=np.int64)
@@ -192,10 +238,11 @@ def survival_layer(states, widths, m, pad, values, start, lo, hi, eps, out, wind
         rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
         adds = np.empty(MAX_CANDIDATES)
         cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
-        tmp = np.empty(tile, dtype=out.dtype)
+        tmp = np.empty(TILE, dtype=out.dtype)
         low, high = survival_turn(states[i, 0], states[i, 1], states[i, 2], width, m, pad,
                                   values, start, lo, hi, F, A, crow, cadd, ccount, succ, gain,
-                                  rows, adds, cats, tmp, out[i], eps, tile)  # fmt: skip
+                                  rows, adds, cats, tmp, out[i], eps, smaller,
+                                  probability)  # fmt: skip
         window[i, 0] = low
         window[i, 1] = high
 
