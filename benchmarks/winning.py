@@ -1,11 +1,13 @@
 """Playing to win: table builds, the head-to-head win share, decision and meter latency.
 
 Run: ``python benchmarks/winning.py`` (``--games N`` for the head to head, default
-200,000; ``--cache DIR`` to reuse tables built before; by default an empty folder, so
-the build is timed as a new user meets it).
+200,000; ``--cache DIR`` to reuse tables built before instead of timing the builds).
 
-1. Builds both score-curve tables of the official rules in this process (``distribution``
-   then ``target``) and prints their build times and sizes on disk.
+1. Builds both score-curve tables of the official rules (``distribution`` then
+   ``target``) twice, each time in a fresh process on both cores: from empty caches
+   (numba's kernels compiled first, as a new user meets it), then with the kernels
+   compiled (a new rule set, or ``yahtzee tables clear``); prints each build's time and
+   each table's size on disk, and how long a fresh process takes to load both.
 2. Plays ``winning`` against ``optimal`` head to head, turn by turn, the first seat
    alternating from game to game, and prints the ``winning`` seat's share of wins (a tie
    counts half) with its 95% confidence interval; then one ``winning`` against two and
@@ -26,7 +28,33 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import run_python
+from common import cold_env, run_python
+
+BUILD = """
+import json, time
+from pathlib import Path
+from yahtzee.core import RuleSet
+from yahtzee.solver import cached_solver
+from yahtzee.solver.curve_table import CurveTable, build
+rules = RuleSet.official()
+cached_solver(rules)  # the expected-value table ships: read, not built
+found = {}
+for kind in ("distribution", "target"):
+    t = time.perf_counter()
+    build(kind, rules).save()
+    found[kind] = time.perf_counter() - t
+    found[kind + "_mb"] = CurveTable.path_for(kind, rules).stat().st_size / 1e6
+print(json.dumps(found))
+"""
+LOAD = """
+import json, time
+t = time.perf_counter()
+from yahtzee.core import RuleSet
+from yahtzee.solver.curve_table import CurveTable
+for kind in ("distribution", "target"):
+    CurveTable.read(kind, RuleSet.official())
+print(json.dumps({"s": time.perf_counter() - t}))
+"""
 
 
 def share_interval(shares: list[float] | object) -> tuple[float, float]:
@@ -59,40 +87,31 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    cache = args.cache or Path(tempfile.mkdtemp(prefix="yahtzee-win-"))
-    os.environ["YAHTZEE_CACHE_DIR"] = str(cache)
+    if args.cache is not None:
+        os.environ["YAHTZEE_CACHE_DIR"] = str(args.cache)
 
     import numpy as np
 
     from yahtzee.core import RuleSet
     from yahtzee.solver import cached_solver, simulate
-    from yahtzee.solver.curve_table import CurveTable, cached_table
+    from yahtzee.solver.curve_table import cached_table
     from yahtzee.solver.winning import WinningStrategy, win_chances
 
     rules = RuleSet.official()
     cached_solver(rules)
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
-    for kind in ("distribution", "target"):
-        path = CurveTable.path_for(kind, rules)
-        existed = path.exists()
-        t0 = time.perf_counter()
-        cached_table(kind, rules)
-        took = time.perf_counter() - t0
-        size = path.stat().st_size / 1e6
-        what = "loaded" if existed else "built (kernels compiled first if needed) and saved"
-        print(f"{kind} table: {what} in {took:.1f} s, {size:.0f} MB on disk")
-
-    warm = run_python(
-        """
-        import json, time
-        t = time.perf_counter()
-        from yahtzee.core import RuleSet
-        from yahtzee.solver.curve_table import cached_table
-        for kind in ("distribution", "target"):
-            cached_table(kind, RuleSet.official())
-        print(json.dumps({"s": time.perf_counter() - t}))
-        """
-    )
+    if args.cache is None:
+        cold = cold_env()
+        for label, env in (("from empty caches", cold), ("kernels compiled", {**cold})):
+            env["YAHTZEE_CACHE_DIR"] = str(Path(tempfile.mkdtemp(prefix="yahtzee-win-")))
+            built = run_python(BUILD, env)
+            for kind in ("distribution", "target"):
+                print(f"{kind} table, {label}: built in {built[kind]:.1f} s, "
+                      f"{built[kind + '_mb']:.0f} MB on disk")  # fmt: skip
+            print(f"both tables, {label}: {built['distribution'] + built['target']:.1f} s, "
+                  f"{built['distribution_mb'] + built['target_mb']:.0f} MB")  # fmt: skip
+        os.environ["YAHTZEE_CACHE_DIR"] = env["YAHTZEE_CACHE_DIR"]
+    warm = run_python(LOAD)
     print(f"both tables loaded from the cache in a fresh process (checked): {warm['s']:.1f} s")
     tables = (cached_table("distribution", rules), cached_table("target", rules))
     t0 = time.perf_counter()

@@ -62,8 +62,9 @@ def encode_levels(levels: U16) -> list[bytes]:
     """The levels as steps from one to the next (modulo 2**16, from 65535), their low and
     high bytes apart, each compressed."""
     steps = np.empty_like(levels)
-    steps[0] = LEVELS - int(levels[0]) if len(levels) else 0
-    np.subtract(levels[:-1], levels[1:], out=steps[1:])
+    if len(levels):
+        steps[0] = LEVELS - int(levels[0])
+        np.subtract(levels[:-1], levels[1:], out=steps[1:])
     return [
         zlib.compress((steps & 0xFF).astype(np.uint8).tobytes(), COMPRESSION),
         zlib.compress((steps >> 8).astype(np.uint8).tobytes(), COMPRESSION),
