@@ -1,0 +1,241 @@
+"""Win chances and winning play from what ships with the package (until the score-curve
+tables are built).
+
+Each player's final total is taken as normal: the mean is the total so far plus the
+expected points still to come (the expected-value table, shipped), the variance that of
+the points still to come under expected-value play (a second table, shipped beside it:
+``solver/data/<rules>.variance.npz``, made by ``scripts/make_shipped_tables.py``, see
+:mod:`.interim_kernel`).
+
+* :func:`estimate_chances` and :func:`estimate_beat`: the meter's estimate, good to
+  :data:`ESTIMATE_MARGIN` (``tests/solver/test_interim.py`` compares it with the exact
+  meter on late-game cards);
+* :func:`interim_options`: every option of a turn valued by the chance to finish ahead of
+  the best rival (:data:`INTERIM_METHOD`), what the ``winning`` bot plays by until its
+  tables are there.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core import RuleSet, Scorecard, Situation
+from .planner import state_of
+from .shipped import DATA
+from .solver import TABLE_SHAPE, cached_solver
+from .tables import N_MASKS, reach_table
+
+F64 = npt.NDArray[np.float64]
+
+ESTIMATE_MARGIN = 0.1
+"""How far an estimated chance may be from the exact one (a share of 1: ten points)."""
+INTERIM_METHOD = "normal approximation (shipped tables)"
+"""How the ``winning`` bot plays before its tables are built, as records and reviews
+say it."""
+EXACT_METHOD = "score-curve tables"
+"""How the ``winning`` bot plays once its tables are there."""
+EV_METHOD = "expected points (no table for winning yet)"
+"""How it plays where neither is at hand (rules with no shipped variance table)."""
+SURE = 1e-9
+"""A variance this small is none: the total is known."""
+DRIFT = 1e-6
+"""The most the means found while building the variance may differ from the table's."""
+_SCALE = 100.0  # the shipped standard deviations are in hundredths of a point
+_VARIANCES: dict[str, F64 | None] = {}
+_GUARD = threading.Lock()
+
+
+def variance_path(rules: RuleSet) -> Path:
+    """Where the variance table of ``rules`` ships (it may not)."""
+    return DATA / f"{rules.name}.variance.npz"
+
+
+def build_variance(rules: RuleSet, base_mask: int = 0) -> F64:
+    """The variance of the points still to come from every turn-start state under
+    expected-value play (flat, as the expected-value table flattened); only the states
+    whose filled boxes include ``base_mask`` (the others stay 0)."""
+    from . import interim_kernel as k  # noqa: PLC0415 - numba loads only to build
+    from .tables import model  # noqa: PLC0415
+
+    m, reach = model(rules), reach_table()
+    E = np.ascontiguousarray(cached_solver(rules).table).reshape(-1)
+    D = np.zeros(E.shape)
+    masks = np.arange(N_MASKS)
+    filled = np.array([bin(mask).count("1") for mask in range(N_MASKS)])
+    under = (masks & base_mask) == base_mask
+    for layer in range(filled.max() - 1, -1, -1):
+        chosen = masks[(filled == layer) & under].astype(np.int64)
+        check = np.zeros(len(chosen))
+        k.moment_layer(chosen, reach, E, D, m, check)
+        if len(check) and check.max() > DRIFT:
+            raise AssertionError(f"the means drift from the table by {check.max():.2g}")
+    return D
+
+
+def encode_variance(D: F64) -> bytes:
+    """The shipped form: standard deviations in hundredths of a point, compressed."""
+    sd = np.rint(np.sqrt(np.maximum(D, 0.0)) * _SCALE).astype(np.uint16).reshape(TABLE_SHAPE)
+    out = io.BytesIO()
+    np.savez_compressed(out, sd=sd)
+    return out.getvalue()
+
+
+def shipped_variance(rules: RuleSet) -> F64 | None:
+    """The shipped variance table of ``rules`` (flat), or None when none ships."""
+    key = rules.name
+    with _GUARD:
+        if key not in _VARIANCES:
+            path = DATA / f"{rules.name}.variance.npz"
+            found = None
+            if rules.scoring_key == RuleSet.named(rules.name).scoring_key and path.is_file():
+                with np.load(path) as data:
+                    sd = data["sd"].astype(np.float64) / _SCALE
+                found = (sd * sd).reshape(-1)
+            _VARIANCES[key] = found
+        return _VARIANCES[key]
+
+
+def can_estimate(rules: RuleSet) -> bool:
+    """Whether the interim meter and bot have their tables for these rules."""
+    return shipped_variance(rules) is not None
+
+
+def final_normal(card: Scorecard, rules: RuleSet) -> tuple[float, float]:
+    """The mean and variance of ``card``'s final total (expected-value play from here)."""
+    if card.is_complete:
+        return float(card.total), 0.0
+    D = shipped_variance(rules)
+    assert D is not None, "no variance table ships for these rules"
+    mask, yf, u = state_of(card)
+    mean = float(cached_solver(rules).table[mask, yf, u])
+    return card.total + mean, float(D.reshape(TABLE_SHAPE)[mask, yf, u])
+
+
+def _normal_cdf(x: F64, mean: float, var: float) -> F64:
+    if var <= SURE:
+        return (x >= mean).astype(np.float64)
+    erf = np.frompyfunc(math.erf, 1, 1)
+    z = (x - mean) / math.sqrt(2.0 * var)
+    return np.asarray(0.5 * (1.0 + erf(z)), dtype=np.float64)
+
+
+def normal_pmf(mean: float, var: float) -> F64:
+    """``P(final = t)`` for whole totals ``t`` from 0, the normal rounded to whole points."""
+    top = int(mean + 8.0 * math.sqrt(var)) + 2
+    edges = np.arange(top + 1, dtype=np.float64) + 0.5
+    cdf = _normal_cdf(edges, mean, var)
+    return np.diff(np.concatenate(([0.0], cdf)))
+
+
+def estimate_chances(cards: Sequence[Scorecard], rules: RuleSet) -> list[float]:
+    """Each player's estimated chance to finish first (ties shared), within
+    :data:`ESTIMATE_MARGIN` of what :func:`.winning.win_chances` says."""
+    from .winning import chances_of  # noqa: PLC0415
+
+    return chances_of([normal_pmf(*final_normal(card, rules)) for card in cards])
+
+
+def estimate_beat(card: Scorecard, score: int, rules: RuleSet) -> float:
+    """The estimated chance to finish above ``score`` (see :func:`.winning.beat_chance`)."""
+    mean, var = final_normal(card, rules)
+    return float(1.0 - _normal_cdf(np.array([score + 0.5]), mean, var)[0])
+
+
+def interim_options(
+    situation: Situation, rivals: Sequence[Scorecard], rules: RuleSet
+) -> tuple[list[int], list[float]]:
+    """Every option's code and its estimated chance to finish ahead of the best rival
+    (:data:`INTERIM_METHOD`), listed as the expected-value advice lists them."""
+    from . import interim_kernel as k  # noqa: PLC0415 - numba loads with the first call
+    from . import win_kernel as w  # noqa: PLC0415
+    from .layout import MAX_CANDIDATES, MAX_OPTIONS, N_MS, N_ROWS  # noqa: PLC0415
+    from .tables import model  # noqa: PLC0415
+
+    D = shipped_variance(rules)
+    assert D is not None, "no variance table ships for these rules"
+    E = np.ascontiguousarray(cached_solver(rules).table).reshape(-1)
+    m = model(rules)
+    cards = [situation.card, *rivals]
+    states = [state_of(c) for c in cards]
+    masks, yfs, us = (np.array([s[i] for s in states], dtype=np.int64) for i in range(3))
+    totals = np.array([c.total for c in cards], dtype=np.int64)
+    mu, var = k.rival_normal(0, len(cards), masks, yfs, us, totals, E, D)
+    mask, yf, u = states[0]
+    Q = np.empty((N_ROWS, w.MOST_ADD))
+    K1, K2 = np.empty(N_MS), np.empty(N_MS)
+    succ, gain = np.empty(N_ROWS, dtype=np.int64), np.empty(N_ROWS, dtype=np.int64)
+    rows, cats = np.empty(MAX_CANDIDATES, dtype=np.int64), np.empty(MAX_CANDIDATES, dtype=np.int64)
+    adds = np.empty(MAX_CANDIDATES)
+    k.normal_turn(mask, yf, u, situation.card.total, mu, var, E, D, m, succ, gain, Q, K1, K2,
+                  rows, adds, cats)  # fmt: skip
+    codes, values = np.empty(MAX_OPTIONS, dtype=np.int64), np.empty(MAX_OPTIONS)
+    count = w.value_options(mask, yf, situation.dice.index, situation.rolls_left, m, Q, K1, K2,
+                            rows, adds, cats, codes, values)  # fmt: skip
+    return codes[:count].tolist(), values[:count].tolist()
+
+
+def simulate_interim(
+    strategies: Sequence[str],
+    games: int,
+    seed: int = 0,
+    rules: RuleSet | None = None,
+    *,
+    start: Scorecard | None = None,
+) -> npt.NDArray[np.int64]:
+    """Play ``games`` games turn by turn, one seat per strategy (``"winning"``: the interim
+    bot; else an expected-value bot, ``optimal`` or a level), the first seat alternating
+    from game to game, as :func:`.simulate.simulate` plays the exact one; every seat
+    starts on ``start`` (by default an empty card). Returns the totals, one row a game."""
+    from ..core import BotSpec, Category  # noqa: PLC0415
+    from . import interim_kernel as k  # noqa: PLC0415 - numba loads only to simulate
+    from .strategies import LEVEL_TEMPERATURES, strategy_name  # noqa: PLC0415
+    from .tables import model  # noqa: PLC0415
+
+    rule_set = rules or RuleSet.official()
+    D = shipped_variance(rule_set)
+    assert D is not None, "no variance table ships for these rules"
+    table = cached_solver(rule_set).table
+    kinds, temperatures = [], []
+    for raw in strategies:
+        name = strategy_name(raw)
+        if name == "winning":
+            kinds.append(k.INTERIM)
+            temperatures.append(0.0)
+            continue
+        level = BotSpec.parse(name).level
+        kinds.append(0)
+        temperatures.append(LEVEL_TEMPERATURES[level] if level is not None else 0.0)
+    card = start or Scorecard.empty()
+    mask, yf, _ = state_of(card)
+    upper = sum(card.boxes[c] or 0 for c in Category.upper())
+    totals = np.zeros((games, len(kinds)), dtype=np.int64)
+    k.simulate_interim_match(
+        games, seed, 1, np.array(kinds, dtype=np.int64), np.array(temperatures),
+        np.stack([table]), model(rule_set), np.ascontiguousarray(table).reshape(-1), D,
+        np.array([mask, yf, upper, card.total], dtype=np.int64), totals,
+    )  # fmt: skip
+    return totals
+
+
+__all__ = [
+    "ESTIMATE_MARGIN",
+    "EV_METHOD",
+    "EXACT_METHOD",
+    "INTERIM_METHOD",
+    "build_variance",
+    "can_estimate",
+    "encode_variance",
+    "estimate_beat",
+    "estimate_chances",
+    "final_normal",
+    "interim_options",
+    "shipped_variance",
+    "simulate_interim",
+]
