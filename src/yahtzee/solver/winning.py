@@ -12,8 +12,9 @@
   policy can reach (each total gets its own best play), and the bot picks the option
   with the highest such sum; re-deciding at every step keeps it close.
 
-Both tables are built on first use (minutes); until then the strategy plays the
-expected-value way and the meter is not shown.
+Both tables are built on first use (minutes); until then the strategy plays by the
+interim method of :mod:`.interim` (a normal approximation from the shipped tables) and
+says so (:attr:`WinningStrategy.method`), and the meter shows an estimate.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ..core import Action, Category, Dice, RuleSet, Scorecard, Situation
 from .advice import ACTIONS, TIE
 from .curve_build import Kind
 from .curve_table import CurveTable, build_aside, cached_table, table_loaded
+from .interim import EV_METHOD, EXACT_METHOD, INTERIM_METHOD, can_estimate, interim_options
 from .planner import state_of
 from .solver import cached_solver
 
@@ -51,7 +53,13 @@ def final_pmf(card: Scorecard, table: CurveTable) -> F64:
 
 def win_chances(cards: Sequence[Scorecard], table: CurveTable) -> list[float]:
     """Each player's chance to finish first (a tie of k players gives each 1/k)."""
-    pmfs = [final_pmf(card, table) for card in cards]
+    return chances_of([final_pmf(card, table) for card in cards])
+
+
+def chances_of(pmfs: Sequence[F64]) -> list[float]:
+    """Each player's chance to finish first, from the distributions of their final
+    totals (``pmf[t]`` = P(final = t); independent; a tie of k players gives each 1/k)."""
+    cards = pmfs
     size = max(len(p) for p in pmfs)
     grid = np.zeros((len(cards), size))
     for i, p in enumerate(pmfs):
@@ -143,14 +151,27 @@ class WinningStrategy:
         """Alone, there is nobody to beat: the expected-value choice."""
         return cached_solver(self.rules).choose(situation)
 
+    method: str = field(default=EXACT_METHOD, init=False)
+    """How the last decision against others was made: :data:`.interim.EXACT_METHOD`, or
+    until the tables are there :data:`.interim.INTERIM_METHOD` (the expected-value way
+    where neither is at hand: rules with no shipped variance table)."""
+
     def choose_against(self, situation: Situation, rivals: Sequence[Scorecard]) -> Action:
+        """The best choice for finishing first: by the score-curve tables once they are
+        loaded; until then (they are asked for) by the interim normal approximation."""
         if not rivals:
             return self.choose(situation)
         ready = table_loaded("distribution", self.rules) and table_loaded("target", self.rules)
         if self.tables is None and not ready:
             request_tables(self.rules)
-            return self.choose(situation)
-        codes, values = self.options(situation, rivals)
+            if not can_estimate(self.rules):
+                self.method = EV_METHOD
+                return self.choose(situation)
+            self.method = INTERIM_METHOD
+            codes, values = interim_options(situation, rivals, self.rules)
+        else:
+            self.method = EXACT_METHOD
+            codes, values = self.options(situation, rivals)
         best = 0
         for i in range(1, len(values)):
             if values[i] > values[best] + TIE:
