@@ -83,9 +83,13 @@ def meter(
     monkeypatch: pytest.MonkeyPatch,
     chances: Callable[[GameSession], list[float] | None],
     progress: Callable[[GameSession], tuple[int, int] | None] = lambda self: None,
+    ready: Callable[[GameSession], bool] = lambda self: True,
 ) -> None:
+    """The session's exact meter answers ``chances`` (its table loaded while ``ready``;
+    until then the meter is the estimate from the shipped tables)."""
     monkeypatch.setattr(GameSession, "win_chances", chances)
     monkeypatch.setattr(GameSession, "win_meter_progress", progress)
+    monkeypatch.setattr(GameSession, "win_meter_ready", ready)
 
 
 def placed(session: GameSession) -> bool:
@@ -114,7 +118,7 @@ def test_the_card_shows_each_players_chance_to_win_and_reads_it_after_a_placemen
     run_app(tmp_path, steps)
 
 
-def test_while_its_table_is_prepared_the_meter_says_how_far_then_shows(
+def test_while_its_table_is_prepared_the_meter_estimates_and_says_how_far_then_shows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ready = False
@@ -122,20 +126,42 @@ def test_while_its_table_is_prepared_the_meter_says_how_far_then_shows(
         monkeypatch,
         lambda self: [0.25, 0.75] if ready else None,
         lambda self: None if ready else (5, 14),
+        lambda self: ready,
     )
 
     async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
         nonlocal ready
         await wait_until(pilot, lambda: progress_text(app) is not None, "the progress")
         assert progress_text(app) == "Win chances: preparing 5/14"
-        assert win_row(app) is None
+        await wait_until(pilot, lambda: win_row(app) is not None, "the estimate")
+        row = win_row(app)
+        assert row is not None and row[0] == "Win chance"
+        assert [cell.split()[0] for cell in row[1:]] == ["≈50%", "≈50%"]  # two empty cards
         ready = True  # the table is loaded: the screen looks again by itself
-        await wait_until(pilot, lambda: win_row(app) is not None, "the meter once ready")
+        await wait_until(pilot, lambda: "25%" in str(win_row(app)), "the meter once ready")
         assert progress_text(app) is None
         row = win_row(app)
         assert row is not None
         assert [cell.split()[0] for cell in row[1:]] == ["25%", "75%"]
         await wait_until(pilot, lambda: app.screen.win_timer is None, "the looks to stop")  # type: ignore[attr-defined]
+
+    run_app(tmp_path, steps)
+
+
+def test_without_its_table_the_meter_is_an_estimate_after_each_placement(
+    tmp_path: Path,
+) -> None:
+    """The suite never builds the table: the card shows the estimate, marked "≈"."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await wait_until(pilot, lambda: win_row(app) is not None, "the estimate")
+        assert [cell.split()[0] for cell in win_row(app)[1:]] == ["≈50%", "≈50%"]  # type: ignore[index]
+        await pilot.press("r", "n")  # You scores Chance: the estimate moves
+        await wait_until(pilot, lambda: "≈50%" not in str(win_row(app)), "a new estimate")
+        row = win_row(app)
+        assert row is not None and all(cell.startswith("≈") for cell in row[1:])
+        assert progress_text(app) is None
+        assert app.screen.win_timer is None  # type: ignore[attr-defined]
 
     run_app(tmp_path, steps)
 
