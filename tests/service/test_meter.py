@@ -11,7 +11,7 @@ import pytest
 from yahtzee import BotSpec, RuleSet
 from yahtzee.core import Action, Keep, Score
 from yahtzee.service import GameSession
-from yahtzee.service.meter import NOTHING, STALL_S, MeterReading, MeterWatch
+from yahtzee.service.meter import NOTHING, STALL_S, MeterReading, MeterWatch, play_notes
 from yahtzee.solver import review as review_module
 from yahtzee.solver.interim import ESTIMATE_MARGIN, INTERIM_METHOD
 from yahtzee.store import Seat, Store
@@ -92,4 +92,9 @@ def test_the_winning_bot_says_it_played_by_the_interim_method(store: Store) -> N
     while session.current == 1:
         session.play_bot()
     assert set(session.bot_methods) == {1}
-    assert session.bot_methods[1][INTERIM_METHOD] >= 1
+    count = session.bot_methods[1][INTERIM_METHOD]
+    assert count >= 1
+    (note,) = play_notes(session)
+    assert note == f"Bot (winning) played to win by {INTERIM_METHOD} in {count} decision" + (
+        "s." if count > 1 else "."
+    )

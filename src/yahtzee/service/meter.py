@@ -95,4 +95,25 @@ class MeterWatch:
         return now - self.moved_at < self.stall_s
 
 
-__all__ = ["NOTHING", "POLL_S", "STALL_S", "MeterReading", "MeterWatch", "read_meter"]
+def play_notes(session: GameSession) -> list[str]:
+    """How each bot that plays to win made its decisions, for the review: "Bot 2
+    (winning) played to win by normal approximation (shipped tables) in 31 decisions, by
+    score-curve tables in 12"."""
+    notes = []
+    for seat, counts in sorted(session.bot_methods.items()):
+        ways = [
+            f"by {method} in {n} decision{'s' if n != 1 else ''}" for method, n in counts.items()
+        ]
+        notes.append(f"{session.seats[seat].name} played to win {', '.join(ways)}.")
+    return notes
+
+
+__all__ = [
+    "NOTHING",
+    "POLL_S",
+    "STALL_S",
+    "MeterReading",
+    "MeterWatch",
+    "play_notes",
+    "read_meter",
+]

@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from ..core import Action, Score
 from ..service import GameSession
+from ..service.meter import play_notes
 from ..store import history
 from .threads import still_shown
 from .widgets import SHORT_NAMES, ScoreCard
@@ -109,6 +110,8 @@ class GameOverScreen(Screen[None]):
             return  # the player quit meanwhile (the review is recorded all the same)
         body = self.query_one("#over-body", VerticalScroll)
         self.query_one("#reviewing", Static).remove()
+        for note in play_notes(self.session):
+            body.mount(Static(note, classes="review"))
         for review in reviews:
             body.mount(Static(_summary(review), classes="review"))
             table: DataTable[str] = DataTable(classes="decisions", cursor_type="none")

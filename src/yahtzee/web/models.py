@@ -383,10 +383,14 @@ class PlayerReviewView(BaseModel):
 class ReviewMessage(_Message):
     type: Literal["review"] = "review"
     players: list[PlayerReviewView]
+    notes: list[str] = Field(default_factory=list)
+    """How each bot that plays to win made its decisions (which method), one sentence
+    each."""
 
     @classmethod
-    def of(cls, reviews: list[PlayerReview]) -> ReviewMessage:
+    def of(cls, reviews: list[PlayerReview], notes: list[str] | None = None) -> ReviewMessage:
         return cls(
+            notes=list(notes or ()),
             players=[
                 PlayerReviewView(
                     seat=p.player,
@@ -406,7 +410,7 @@ class ReviewMessage(_Message):
                     ],
                 )
                 for p in reviews
-            ]
+            ],
         )
 
 

@@ -367,6 +367,7 @@ function receive(message) {
       break;
     case "review":
       state.review = message.players || [];
+      state.reviewNotes = Array.isArray(message.notes) ? message.notes.filter((n) => typeof n === "string") : [];
       drawReview();
       break;
     case "ack":
@@ -801,7 +802,8 @@ function drawReview() {
     part.append(list);
     return part;
   });
-  box.replaceChildren(el("h2", {}, "Review"), ...parts);
+  const notes = (state.reviewNotes || []).map((n) => el("p", { class: "review-note" }, n));
+  box.replaceChildren(el("h2", {}, "Review"), ...notes, ...parts);
 }
 
 async function rematch() {
