@@ -136,3 +136,20 @@ def test_the_compiled_interim_games_play_every_box() -> None:
     assert totals.shape == (200, 2)
     assert (totals >= 0).all() and (totals <= 1575).all()
     assert 180 < totals.mean() < 300  # real games, not empty cards
+
+
+def test_while_its_kernels_compile_the_bot_plays_for_points_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from yahtzee.solver import winning  # noqa: PLC0415
+    from yahtzee.solver.interim import EV_METHOD  # noqa: PLC0415
+
+    monkeypatch.setattr(winning, "kernels_ready", lambda: False)
+    game = Game(2, OFFICIAL, random.Random(11))
+    game.roll()
+    situation = game.situation()
+    assert situation is not None
+    bot = WinningStrategy(OFFICIAL)
+    action = bot.choose_against(situation, [game.cards[1]])
+    assert bot.method == EV_METHOD
+    assert action == strategy("optimal", OFFICIAL, 1).choose(situation)

@@ -19,14 +19,19 @@ from __future__ import annotations
 
 import io
 import math
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..core import RuleSet, Scorecard, Situation
+from .compiling import CHILD_ENV, TIMEOUT_S
 from .planner import state_of
 from .shipped import DATA
 from .solver import TABLE_SHAPE, cached_solver
@@ -47,14 +52,17 @@ INTERIM_METHOD = "normal approximation (shipped tables)"
 say it."""
 EXACT_METHOD = "score-curve tables"
 """How the ``winning`` bot plays once its tables are there."""
-EV_METHOD = "expected points (no table for winning yet)"
-"""How it plays where neither is at hand (rules with no shipped variance table)."""
+EV_METHOD = "expected points (nothing to play to win by yet)"
+"""How it plays where neither is at hand (rules with no shipped variance table, or the
+first seconds after an install while the interim kernels are compiled)."""
 SURE = 1e-9
 """A variance this small is none: the total is known."""
 DRIFT = 1e-6
 """The most the means found while building the variance may differ from the table's."""
 _SCALE = 100.0  # the shipped standard deviations are in hundredths of a point
 _VARIANCES: dict[str, F64 | None] = {}
+_COMPILED = False
+_COMPILING: list[bool] = []
 _GUARD = threading.Lock()
 
 
@@ -152,6 +160,60 @@ def estimate_beat(card: Scorecard, score: int, rules: RuleSet) -> float:
     """The estimated chance to finish above ``score`` (see :func:`.winning.beat_chance`)."""
     mean, var = final_normal(card, rules)
     return float(1.0 - _normal_cdf(np.array([score + 0.5]), mean, var)[0])
+
+
+def kernels_ready() -> bool:
+    """Whether the interim bot's compiled kernels are at hand (in numba's cache, or
+    compiled in this process); if not, they are compiled in a child process in the
+    background, once (10-30 s the first time after an install), and meanwhile the
+    ``winning`` bot plays for expected points. Never waits."""
+    global _COMPILED  # noqa: PLW0603 - one flag for the process
+    if _COMPILED:
+        return True
+    from . import interim_kernel as k  # noqa: PLC0415
+    from . import win_kernel as w  # noqa: PLC0415
+
+    try:
+        kernels: tuple[Any, ...] = (k.normal_turn, k.rival_normal, w.value_options)
+        found = all(Path(d._cache._cache_file._index_path).is_file() for d in kernels)
+    except AttributeError:  # another numba: compile in place
+        found = True
+    if found or os.environ.get(CHILD_ENV):
+        _COMPILED = True
+        return True
+    with _GUARD:
+        if _COMPILING:
+            return False
+        _COMPILING.append(True)
+    threading.Thread(target=_compile_aside, daemon=True).start()
+    return False
+
+
+def _compile_aside() -> None:
+    global _COMPILED  # noqa: PLW0603
+    code = "from yahtzee.solver.interim import compile_interim; compile_interim()"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, CHILD_ENV: "1"},
+            capture_output=True,
+            timeout=TIMEOUT_S,
+            check=False,
+        )
+        _COMPILED = done.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        _COMPILED = False
+    if not _COMPILED:  # compile in place on the next decision, as numba would
+        _COMPILED = True
+
+
+def compile_interim() -> None:
+    """Compile the interim bot's kernels (a turn of an empty card against another)."""
+    from ..core import Dice  # noqa: PLC0415
+
+    rules = RuleSet.official()
+    situation = Situation(Dice((1, 2, 3, 4, 5)), 2, Scorecard.empty())
+    interim_options(situation, [Scorecard.empty()], rules)
 
 
 def interim_options(

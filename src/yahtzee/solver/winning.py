@@ -32,7 +32,14 @@ from ..core import Action, Category, Dice, RuleSet, Scorecard, Situation
 from .advice import ACTIONS, TIE
 from .curve_build import Kind
 from .curve_table import CurveTable, build_aside, cached_table, table_loaded
-from .interim import EV_METHOD, EXACT_METHOD, INTERIM_METHOD, can_estimate, interim_options
+from .interim import (
+    EV_METHOD,
+    EXACT_METHOD,
+    INTERIM_METHOD,
+    can_estimate,
+    interim_options,
+    kernels_ready,
+)
 from .planner import state_of
 from .solver import cached_solver
 
@@ -154,7 +161,8 @@ class WinningStrategy:
     method: str = field(default=EXACT_METHOD, init=False)
     """How the last decision against others was made: :data:`.interim.EXACT_METHOD`, or
     until the tables are there :data:`.interim.INTERIM_METHOD` (the expected-value way
-    where neither is at hand: rules with no shipped variance table)."""
+    where neither is at hand: rules with no shipped variance table, or its kernels are
+    being compiled)."""
 
     def choose_against(self, situation: Situation, rivals: Sequence[Scorecard]) -> Action:
         """The best choice for finishing first: by the score-curve tables once they are
@@ -164,7 +172,7 @@ class WinningStrategy:
         ready = table_loaded("distribution", self.rules) and table_loaded("target", self.rules)
         if self.tables is None and not ready:
             request_tables(self.rules)
-            if not can_estimate(self.rules):
+            if not can_estimate(self.rules) or not kernels_ready():
                 self.method = EV_METHOD
                 return self.choose(situation)
             self.method = INTERIM_METHOD
