@@ -212,7 +212,7 @@ def interim(games: int, seed: int, rules: object) -> None:
             game.play(optimal.choose(situation))
             if game.situation() is None:
                 t0 = time.perf_counter()
-                estimate_chances(game.cards[:2], rules)
+                estimate_chances(game.cards[:2], rules)  # (late: exact distributions)
                 meter2.append(time.perf_counter() - t0)
                 t0 = time.perf_counter()
                 estimate_chances(game.cards, rules)

@@ -52,7 +52,7 @@ def read_meter(session: GameSession) -> MeterReading:
     tables (loaded or built in the background, once). Quick once the shipped tables are
     loaded (milliseconds); a worker thread's job all the same (the store may be asked
     for the player's best score)."""
-    from ..solver.interim import ESTIMATE_MARGIN, can_estimate, estimate_beat, estimate_chances  # noqa: PLC0415  # noqa: PLC0415
+    from ..solver.interim import can_estimate, estimate_beat, estimate_chances  # noqa: PLC0415
 
     game = session.game
     if game.is_over:
@@ -67,13 +67,13 @@ def read_meter(session: GameSession) -> MeterReading:
         return MeterReading(progress=progress)
     cards = game.cards
     if len(cards) > 1:
-        chances = tuple(estimate_chances(cards, session.rules))
-        return MeterReading(chances, True, ESTIMATE_MARGIN, progress)
+        chances, margin = estimate_chances(cards, session.rules)
+        return MeterReading(tuple(chances), True, margin, progress)
     best = session.best_score()
     if best is None:
         return MeterReading(progress=progress)
-    chance = estimate_beat(cards[0], best, session.rules)
-    return MeterReading((chance,), True, ESTIMATE_MARGIN, progress, best)
+    chance, margin = estimate_beat(cards[0], best, session.rules)
+    return MeterReading((chance,), True, margin, progress, best)
 
 
 @dataclass

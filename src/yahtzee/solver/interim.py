@@ -9,7 +9,9 @@ the points still to come under expected-value play (a second table, shipped besi
 
 * :func:`estimate_chances` and :func:`estimate_beat`: the meter's estimate, good to
   :data:`ESTIMATE_MARGIN` (``tests/solver/test_interim.py`` compares it with the exact
-  meter on late-game cards);
+  meter on late-game cards); in the last rounds (at most :data:`LATE_OPEN_BOXES` boxes
+  open) a card's distribution is worked out exactly instead, once the curve kernels are
+  compiled, and the margin is :data:`LATE_MARGIN`;
 * :func:`interim_options`: every option of a turn valued by the chance to finish ahead of
   the best rival (:data:`INTERIM_METHOD`), what the ``winning`` bot plays by until its
   tables are there.
@@ -23,6 +25,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -44,6 +47,14 @@ ESTIMATE_MARGIN = 0.45
 in a game a final total is far from normal (a Yahtzee box still open is 0 or 50): on
 late-game cards the worst of 350 estimates was off by 0.42, one in twenty by over 0.25
 (``tests/solver/test_interim.py``)."""
+LATE_OPEN_BOXES = 3
+"""Cards with at most this many boxes open get their exact distribution (when the curve
+kernels are compiled): the chances are then those of the exact meter but for the
+16-bit levels of its table."""
+LATE_KEPT = 512
+"""Late cards whose exact distribution is kept (the least recently used go)."""
+LATE_MARGIN = 0.001
+"""The margin of chances worked out from exact distributions only."""
 TYPICAL_ERROR = 0.08
 """The mean distance of an estimated chance from the exact one on late-game cards (about
 0.055 measured; ``tests/solver/test_interim.py``)."""
@@ -61,6 +72,7 @@ DRIFT = 1e-6
 """The most the means found while building the variance may differ from the table's."""
 _SCALE = 100.0  # the shipped standard deviations are in hundredths of a point
 _VARIANCES: dict[str, F64 | None] = {}
+_LATE: OrderedDict[tuple[str, Scorecard], F64] = OrderedDict()
 _COMPILED = False
 _COMPILING: list[bool] = []
 _GUARD = threading.Lock()
@@ -148,18 +160,68 @@ def normal_pmf(mean: float, var: float) -> F64:
     return np.diff(np.concatenate(([0.0], cdf)))
 
 
-def estimate_chances(cards: Sequence[Scorecard], rules: RuleSet) -> list[float]:
-    """Each player's estimated chance to finish first (ties shared), within
-    :data:`ESTIMATE_MARGIN` of what :func:`.winning.win_chances` says."""
+def late_pmf(card: Scorecard, rules: RuleSet) -> F64 | None:
+    """The exact distribution of ``card``'s final total under expected-value play when
+    it is quick to work out: at most :data:`LATE_OPEN_BOXES` boxes open and the curve
+    kernels already compiled (0.2-0.4 s a card; the last :data:`LATE_KEPT` are kept);
+    else None."""
+    from .compiling import cached  # noqa: PLC0415
+    from .distribution import exact_distribution  # noqa: PLC0415
+
+    if card.is_complete:
+        pmf = np.zeros(card.total + 1)
+        pmf[-1] = 1.0
+        return pmf
+    if len(card.open_boxes) > LATE_OPEN_BOXES or not cached("curves"):
+        return None
+    key = (rules.scoring_key, card)
+    with _GUARD:
+        found = _LATE.get(key)
+        if found is not None:
+            _LATE.move_to_end(key)
+            return found
+    found = exact_distribution(rules, card, cached_solver(rules).table).pmf
+    with _GUARD:
+        _LATE[key] = found
+        while len(_LATE) > LATE_KEPT:
+            _LATE.popitem(last=False)
+    return found
+
+
+def estimate_pmfs(
+    cards: Sequence[Scorecard], rules: RuleSet, *, exact_late: bool = True
+) -> tuple[list[F64], float]:
+    """Each card's estimated final distribution, and the margin of chances worked out
+    from them: :data:`LATE_MARGIN` when every card's is exact (late in a game), else
+    :data:`ESTIMATE_MARGIN` (``exact_late=False``: the normal approximation only)."""
+    pmfs, margin = [], LATE_MARGIN
+    for card in cards:
+        pmf = late_pmf(card, rules) if exact_late else None
+        if pmf is None:
+            pmf, margin = normal_pmf(*final_normal(card, rules)), ESTIMATE_MARGIN
+        pmfs.append(pmf)
+    return pmfs, margin
+
+
+def estimate_chances(
+    cards: Sequence[Scorecard], rules: RuleSet, *, exact_late: bool = True
+) -> tuple[list[float], float]:
+    """Each player's estimated chance to finish first (ties shared) and its margin: how
+    far each may be from what :func:`.winning.win_chances` says (see
+    :func:`estimate_pmfs`)."""
     from .winning import chances_of  # noqa: PLC0415
 
-    return chances_of([normal_pmf(*final_normal(card, rules)) for card in cards])
+    pmfs, margin = estimate_pmfs(cards, rules, exact_late=exact_late)
+    return chances_of(pmfs), margin
 
 
-def estimate_beat(card: Scorecard, score: int, rules: RuleSet) -> float:
-    """The estimated chance to finish above ``score`` (see :func:`.winning.beat_chance`)."""
-    mean, var = final_normal(card, rules)
-    return float(1.0 - _normal_cdf(np.array([score + 0.5]), mean, var)[0])
+def estimate_beat(
+    card: Scorecard, score: int, rules: RuleSet, *, exact_late: bool = True
+) -> tuple[float, float]:
+    """The estimated chance to finish above ``score`` and its margin (see
+    :func:`.winning.beat_chance`)."""
+    (pmf,), margin = estimate_pmfs([card], rules, exact_late=exact_late)
+    return (float(pmf[score + 1 :].sum()) if score + 1 < len(pmf) else 0.0), margin
 
 
 def kernels_ready() -> bool:
@@ -297,14 +359,18 @@ __all__ = [
     "EV_METHOD",
     "EXACT_METHOD",
     "INTERIM_METHOD",
+    "LATE_MARGIN",
+    "LATE_OPEN_BOXES",
     "TYPICAL_ERROR",
     "build_variance",
     "can_estimate",
     "encode_variance",
     "estimate_beat",
     "estimate_chances",
+    "estimate_pmfs",
     "final_normal",
     "interim_options",
+    "late_pmf",
     "shipped_variance",
     "simulate_interim",
 ]
