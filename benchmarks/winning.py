@@ -176,7 +176,8 @@ def interim(games: int, seed: int, rules: object) -> None:
 
     from yahtzee.core import Game, RuleSet
     from yahtzee.solver import strategy
-    from yahtzee.solver.interim import estimate_chances, interim_options, simulate_interim
+    from yahtzee.solver.interim import estimate_chances, interim_options
+    from yahtzee.solver.interim_match import simulate_interim
 
     assert isinstance(rules, RuleSet)
     t0 = time.perf_counter()

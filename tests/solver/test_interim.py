@@ -24,8 +24,8 @@ from yahtzee.solver.interim import (
     final_normal,
     interim_options,
     shipped_variance,
-    simulate_interim,
 )
+from yahtzee.solver.interim_match import simulate_interim
 from yahtzee.solver.planner import state_of
 from yahtzee.solver.solver import TABLE_SHAPE
 from yahtzee.solver.winning import LATE_OPEN, WinningStrategy, beat_chance, late_card, win_chances

@@ -203,14 +203,38 @@ def estimate_pmfs(
     return pmfs, margin
 
 
+def chances_of(pmfs: Sequence[F64]) -> list[float]:
+    """Each player's chance to finish first, from the distributions of their final
+    totals (``pmf[t]`` = P(final = t); independent; a tie of k players gives each 1/k)."""
+    cards = pmfs
+    size = max(len(p) for p in pmfs)
+    grid = np.zeros((len(cards), size))
+    for i, p in enumerate(pmfs):
+        grid[i, : len(p)] = p
+    below = np.cumsum(grid, axis=1) - grid  # P(F_j < x)
+    chances = []
+    for i in range(len(cards)):
+        # polynomial in z over the others: P(below x) + P(at x) z; a tie with k others
+        # shares the win k + 1 ways
+        poly = np.zeros((size, len(cards)))
+        poly[:, 0] = 1.0
+        for j in range(len(cards)):
+            if j == i:
+                continue
+            shifted = np.zeros_like(poly)
+            shifted[:, 1:] = poly[:, :-1] * grid[j][:, None]
+            poly = poly * below[j][:, None] + shifted
+        share = poly @ (1.0 / np.arange(1, len(cards) + 1))
+        chances.append(float(np.dot(grid[i], share)))
+    return chances
+
+
 def estimate_chances(
     cards: Sequence[Scorecard], rules: RuleSet, *, exact_late: bool = True
 ) -> tuple[list[float], float]:
     """Each player's estimated chance to finish first (ties shared) and its margin: how
     far each may be from what :func:`.winning.win_chances` says (see
     :func:`estimate_pmfs`)."""
-    from .winning import chances_of  # noqa: PLC0415
-
     pmfs, margin = estimate_pmfs(cards, rules, exact_late=exact_late)
     return chances_of(pmfs), margin
 
@@ -311,49 +335,6 @@ def interim_options(
     return codes[:count].tolist(), values[:count].tolist()
 
 
-def simulate_interim(
-    strategies: Sequence[str],
-    games: int,
-    seed: int = 0,
-    rules: RuleSet | None = None,
-    *,
-    start: Scorecard | None = None,
-) -> npt.NDArray[np.int64]:
-    """Play ``games`` games turn by turn, one seat per strategy (``"winning"``: the interim
-    bot; else an expected-value bot, ``optimal`` or a level), the first seat alternating
-    from game to game, as :func:`.simulate.simulate` plays the exact one; every seat
-    starts on ``start`` (by default an empty card). Returns the totals, one row a game."""
-    from ..core import BotSpec, Category  # noqa: PLC0415
-    from . import interim_kernel as k  # noqa: PLC0415 - numba loads only to simulate
-    from .strategies import LEVEL_TEMPERATURES, strategy_name  # noqa: PLC0415
-    from .tables import model  # noqa: PLC0415
-
-    rule_set = rules or RuleSet.official()
-    D = shipped_variance(rule_set)
-    assert D is not None, "no variance table ships for these rules"
-    table = cached_solver(rule_set).table
-    kinds, temperatures = [], []
-    for raw in strategies:
-        name = strategy_name(raw)
-        if name == "winning":
-            kinds.append(k.INTERIM)
-            temperatures.append(0.0)
-            continue
-        level = BotSpec.parse(name).level
-        kinds.append(0)
-        temperatures.append(LEVEL_TEMPERATURES[level] if level is not None else 0.0)
-    card = start or Scorecard.empty()
-    mask, yf, _ = state_of(card)
-    upper = sum(card.boxes[c] or 0 for c in Category.upper())
-    totals = np.zeros((games, len(kinds)), dtype=np.int64)
-    k.simulate_interim_match(
-        games, seed, 1, np.array(kinds, dtype=np.int64), np.array(temperatures),
-        np.stack([table]), model(rule_set), np.ascontiguousarray(table).reshape(-1), D,
-        np.array([mask, yf, upper, card.total], dtype=np.int64), totals,
-    )  # fmt: skip
-    return totals
-
-
 __all__ = [
     "ESTIMATE_MARGIN",
     "EV_METHOD",
@@ -364,6 +345,7 @@ __all__ = [
     "TYPICAL_ERROR",
     "build_variance",
     "can_estimate",
+    "chances_of",
     "encode_variance",
     "estimate_beat",
     "estimate_chances",
@@ -372,5 +354,4 @@ __all__ = [
     "interim_options",
     "late_pmf",
     "shipped_variance",
-    "simulate_interim",
 ]

@@ -37,6 +37,7 @@ from .interim import (
     EXACT_METHOD,
     INTERIM_METHOD,
     can_estimate,
+    chances_of,
     interim_options,
     kernels_ready,
 )
@@ -61,32 +62,6 @@ def final_pmf(card: Scorecard, table: CurveTable) -> F64:
 def win_chances(cards: Sequence[Scorecard], table: CurveTable) -> list[float]:
     """Each player's chance to finish first (a tie of k players gives each 1/k)."""
     return chances_of([final_pmf(card, table) for card in cards])
-
-
-def chances_of(pmfs: Sequence[F64]) -> list[float]:
-    """Each player's chance to finish first, from the distributions of their final
-    totals (``pmf[t]`` = P(final = t); independent; a tie of k players gives each 1/k)."""
-    cards = pmfs
-    size = max(len(p) for p in pmfs)
-    grid = np.zeros((len(cards), size))
-    for i, p in enumerate(pmfs):
-        grid[i, : len(p)] = p
-    below = np.cumsum(grid, axis=1) - grid  # P(F_j < x)
-    chances = []
-    for i in range(len(cards)):
-        # polynomial in z over the others: P(below x) + P(at x) z; a tie with k others
-        # shares the win k + 1 ways
-        poly = np.zeros((size, len(cards)))
-        poly[:, 0] = 1.0
-        for j in range(len(cards)):
-            if j == i:
-                continue
-            shifted = np.zeros_like(poly)
-            shifted[:, 1:] = poly[:, :-1] * grid[j][:, None]
-            poly = poly * below[j][:, None] + shifted
-        share = poly @ (1.0 / np.arange(1, len(cards) + 1))
-        chances.append(float(np.dot(grid[i], share)))
-    return chances
 
 
 def beat_chance(card: Scorecard, score: int, table: CurveTable) -> float:
