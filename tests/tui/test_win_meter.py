@@ -314,6 +314,45 @@ def test_the_review_shows_the_chance_to_win_given_up_beside_the_points(
     asyncio.run(run())
 
 
+def test_the_review_gets_its_win_column_once_the_tables_are_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game over before the win tables were there: the review comes without the win
+    column, the screen looks for the tables while they build, and shows it again."""
+    built = {"ready": False}
+
+    def made(self: GameSession) -> list[PlayerReview]:
+        swing = 0.25 if built["ready"] else None
+        return [PlayerReview(0, "You", (decision(1, Score(Category.CHANCE), swing),))]
+
+    monkeypatch.setattr(GameSession, "review", made)
+    monkeypatch.setattr(GameSession, "review_has_win", lambda self: built["ready"])
+    monkeypatch.setattr(
+        GameSession, "win_meter_progress", lambda self: None if built["ready"] else (3, 14)
+    )
+
+    def columns(app: YahtzeeApp) -> list[str]:
+        table = app.screen.query_one(".decisions", DataTable)
+        return [str(c.label) for c in table.ordered_columns]
+
+    async def run() -> None:
+        with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
+            record(store, GAME_ID, [Seat("You"), Seat("Ann")], seed=5,
+                   when=datetime(2026, 11, 2, tzinfo=UTC))  # fmt: skip
+            app = YahtzeeApp(store, bot_pause=0, offer_resume=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                app.push_screen(GameOverScreen(GameSession.resume(store, GAME_ID)))
+                await wait_until(pilot, lambda: bool(app.screen.query(".decisions")), "review")
+                assert columns(app)[-1] == "Lost"  # no win column yet
+                built["ready"] = True  # the tables are loaded: the screen looks by itself
+                await wait_until(pilot, lambda: columns(app)[-1] == "Win", "the win column")
+                assert len(app.screen.query(".decisions")) == 1  # shown once, not twice
+                assert app.screen.win_timer is None  # type: ignore[attr-defined]
+
+    asyncio.run(run())
+
+
 def test_a_swing_reads_as_percent_given_up() -> None:
     assert swing_text(None) == ""
     assert swing_text(0.0) == "best"

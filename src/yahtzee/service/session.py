@@ -488,14 +488,19 @@ class GameSession:
     def hints_used(self) -> bool:
         return bool(self.hinted)
 
+    def review_has_win(self) -> bool:
+        """Whether a review made now has its win column (against others, once the tables
+        that tell are loaded; :meth:`review` is then made again if it had none)."""
+        from ..solver.review import has_win_swings  # noqa: PLC0415
+
+        return has_win_swings(self.game)
+
     def review(self) -> list[PlayerReview]:
         """Each human's decisions against the optimal ones (computed once; again once
         the tables of the chance to win are loaded, for the win column)."""
         if not self.game.is_over:
             raise IllegalMove("The review comes when the game is over.", code="not_over")
-        from ..solver.review import has_win_swings  # noqa: PLC0415
-
-        with_win = has_win_swings(self.game)
+        with_win = self.review_has_win()
         if self._review is None or (with_win and not self._review_has_win):
             from ..solver.review import review  # noqa: PLC0415
 
