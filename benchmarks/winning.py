@@ -15,6 +15,10 @@ Run: ``python benchmarks/winning.py`` (``--games N`` for the head to head, defau
    equal player would have.
 3. Times ``winning`` decisions (the strategy as a live game calls it: a fresh turn each
    time) and the win-chance meter for 2 and 4 players, p50 and p99.
+4. The interim ``winning`` bot (before the tables are there: a normal approximation from
+   the shipped tables, ``yahtzee.solver.interim``): its share against ``optimal`` the same
+   way (compiled, turn by turn, seats alternating), its decision latency and the
+   estimated meter's latency (``--interim-only``: this part alone, no table built).
 """
 
 from __future__ import annotations
@@ -86,6 +90,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200_000)
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--interim-only", action="store_true")
     args = parser.parse_args()
     if args.cache is not None:
         os.environ["YAHTZEE_CACHE_DIR"] = str(args.cache)
@@ -100,6 +105,9 @@ def main() -> None:
     rules = RuleSet.official()
     cached_solver(rules)
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    if args.interim_only:
+        interim(args.games, args.seed, rules)
+        return
     if args.cache is None:
         cold = cold_env()
         for label, env in (("from empty caches", cold), ("kernels compiled", {**cold})):
@@ -177,6 +185,96 @@ def main() -> None:
     print(
         f"meter update: 2 players p99 {ms * percentile(meter2, 99):.2f} ms, "
         f"4 players p99 {ms * percentile(meter4, 99):.2f} ms"
+    )
+    interim(args.games, args.seed, rules)
+
+
+def interim(games: int, seed: int, rules: object) -> None:
+    """Part 4: the interim bot's head to head against ``optimal`` and its latencies."""
+    import numpy as np
+
+    from yahtzee.core import Game, RuleSet
+    from yahtzee.solver import strategy
+    from yahtzee.solver.interim import estimate_chances, interim_options
+    from yahtzee.solver.interim_match import simulate_interim
+
+    assert isinstance(rules, RuleSet)
+    t0 = time.perf_counter()
+    simulate_interim(["winning", "optimal"], 2, seed, rules)  # compiled (or loaded) first
+    print(f"interim kernels compiled or loaded in {time.perf_counter() - t0:.1f} s")
+    t0 = time.perf_counter()
+    totals = simulate_interim(["winning", "optimal"], games, seed, rules)
+    took = time.perf_counter() - t0
+    mean, half = share_interval(seat_shares(totals, 0))
+    print(
+        f"interim winning vs optimal, {games:,} games ({took:.0f} s): its share "
+        f"{100 * mean:.2f}% ± {100 * half:.2f}% (95% CI {100 * (mean - half):.2f}%"
+        f" to {100 * (mean + half):.2f}%); mean totals {totals[:, 0].mean():.2f} vs "
+        f"{totals[:, 1].mean():.2f}"
+    )
+    rng = random.Random(seed)
+    optimal = strategy("optimal", rules, 1)
+    decide: list[float] = []
+    meter2: list[float] = []
+    meter4: list[float] = []
+    for g in range(40):
+        game = Game(["a", "b", "c", "d"], rules, random.Random(rng.randrange(2**31)))
+        while not game.is_over:
+            situation = game.situation()
+            if situation is None:
+                game.roll()
+                continue
+            me = game.current_player
+            rivals = [c for p, c in enumerate(game.cards) if p != me]
+            t0 = time.perf_counter()
+            interim_options(situation, rivals[:1] if g % 2 else rivals, rules)
+            decide.append(time.perf_counter() - t0)
+            game.play(optimal.choose(situation))
+            if game.situation() is None:
+                t0 = time.perf_counter()
+                estimate_chances(game.cards[:2], rules)  # (late: exact distributions)
+                meter2.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                estimate_chances(game.cards, rules)
+                meter4.append(time.perf_counter() - t0)
+    ms = 1000.0
+    print(
+        f"interim decision: p50 {ms * statistics.median(decide):.2f} ms, "
+        f"p99 {ms * percentile(decide, 99):.2f} ms ({len(decide)} decisions)"
+    )
+    print(
+        f"estimated meter: 2 players p50 {ms * statistics.median(meter2):.2f} ms, p99 "
+        f"{ms * percentile(meter2, 99):.2f} ms; 4 players p99 "
+        f"{ms * percentile(meter4, 99):.2f} ms"
+    )
+    empty = tempfile.mkdtemp(prefix="yahtzee-cold-")
+    cold = run_python(
+        """
+        import json, time
+        t = time.perf_counter()
+        from yahtzee.core import Category, Keep, RuleSet, Score
+        from yahtzee.service import GameSession
+        from yahtzee.store import Seat
+        session = GameSession.new([Seat("Ann"), Seat("Bob")], RuleSet.official(), seed=1)
+        session.act(Keep.NONE)  # the first roll
+        session.act(Score(Category.CHANCE))
+        start = time.perf_counter()
+        reading = session.meter()
+        print(json.dumps({"s": time.perf_counter() - start, "all": time.perf_counter() - t,
+                          "estimate": reading.estimate, "chances": reading.chances}))
+        """,
+        env={
+            "NUMBA_CACHE_DIR": f"{empty}/numba",
+            "YAHTZEE_CACHE_DIR": f"{empty}/yahtzee",
+            "XDG_CACHE_HOME": f"{empty}/cache",
+            "XDG_DATA_HOME": f"{empty}/data",
+            "YAHTZEE_NO_TABLE_BUILDS": "1",
+        },
+    )
+    print(
+        f"estimated meter from empty caches, fresh process: first read after a placement "
+        f"{cold['s']:.2f} s ({cold['all']:.2f} s with the imports; estimate: "
+        f"{cold['estimate']}) (numpy {np.__version__})"
     )
 
 

@@ -165,6 +165,35 @@ def test_the_meter_shows_each_chance_the_progress_and_then_nothing(
     assert not refused, refused
 
 
+def test_an_estimate_is_shown_as_one_and_an_older_message_as_it_is(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = seated_page(browser, server.base)
+    socket = Scripted(page)
+    page.goto(f"{server.base}/?table=t1")
+    socket.connected(page)
+    game = played(6)
+    seq = len(game.event_log)
+    estimate = MeterMessage(seq=seq, win_chances=CHANCES, meter_progress=(3, 14),
+                            estimate=True, margin=0.45)  # fmt: skip
+    socket.send(state(game))
+    socket.send(estimate.model_dump_json())
+    page.wait_for_selector("#scorecard tr.meter .pct")
+    assert page.locator("#scorecard tr.meter .pct").all_text_contents() == [
+        "≈41%", "≈27%", "≈19%", "≈13%",
+    ]  # fmt: skip
+    label = page.locator("#scorecard tr.meter progress").first.get_attribute("aria-label")
+    assert label == (
+        "Ann: ≈41% chance to win (an estimate, within 45 points while the exact chances "
+        "are prepared)"
+    )
+    old = {"v": 1, "type": "meter", "seq": seq, "win_chances": CHANCES, "meter_progress": None}
+    socket.send(old)  # a server without the estimate fields: exact chances
+    page.wait_for_function(
+        "() => document.querySelector('#scorecard tr.meter .pct').textContent === '41%'"
+    )
+
+
 def test_alone_the_meter_is_the_chance_to_beat_your_best(
     browser: Any, server: ServerProcess
 ) -> None:

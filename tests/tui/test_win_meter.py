@@ -83,9 +83,13 @@ def meter(
     monkeypatch: pytest.MonkeyPatch,
     chances: Callable[[GameSession], list[float] | None],
     progress: Callable[[GameSession], tuple[int, int] | None] = lambda self: None,
+    ready: Callable[[GameSession], bool] = lambda self: True,
 ) -> None:
+    """The session's exact meter answers ``chances`` (its table loaded while ``ready``;
+    until then the meter is the estimate from the shipped tables)."""
     monkeypatch.setattr(GameSession, "win_chances", chances)
     monkeypatch.setattr(GameSession, "win_meter_progress", progress)
+    monkeypatch.setattr(GameSession, "win_meter_ready", ready)
 
 
 def placed(session: GameSession) -> bool:
@@ -114,7 +118,7 @@ def test_the_card_shows_each_players_chance_to_win_and_reads_it_after_a_placemen
     run_app(tmp_path, steps)
 
 
-def test_while_its_table_is_prepared_the_meter_says_how_far_then_shows(
+def test_while_its_table_is_prepared_the_meter_estimates_and_says_how_far_then_shows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ready = False
@@ -122,20 +126,42 @@ def test_while_its_table_is_prepared_the_meter_says_how_far_then_shows(
         monkeypatch,
         lambda self: [0.25, 0.75] if ready else None,
         lambda self: None if ready else (5, 14),
+        lambda self: ready,
     )
 
     async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
         nonlocal ready
         await wait_until(pilot, lambda: progress_text(app) is not None, "the progress")
         assert progress_text(app) == "Win chances: preparing 5/14"
-        assert win_row(app) is None
+        await wait_until(pilot, lambda: win_row(app) is not None, "the estimate")
+        row = win_row(app)
+        assert row is not None and row[0] == "Win chance"
+        assert [cell.split()[0] for cell in row[1:]] == ["≈50%", "≈50%"]  # two empty cards
         ready = True  # the table is loaded: the screen looks again by itself
-        await wait_until(pilot, lambda: win_row(app) is not None, "the meter once ready")
+        await wait_until(pilot, lambda: "25%" in str(win_row(app)), "the meter once ready")
         assert progress_text(app) is None
         row = win_row(app)
         assert row is not None
         assert [cell.split()[0] for cell in row[1:]] == ["25%", "75%"]
         await wait_until(pilot, lambda: app.screen.win_timer is None, "the looks to stop")  # type: ignore[attr-defined]
+
+    run_app(tmp_path, steps)
+
+
+def test_without_its_table_the_meter_is_an_estimate_after_each_placement(
+    tmp_path: Path,
+) -> None:
+    """The suite never builds the table: the card shows the estimate, marked "≈"."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await wait_until(pilot, lambda: win_row(app) is not None, "the estimate")
+        assert [cell.split()[0] for cell in win_row(app)[1:]] == ["≈50%", "≈50%"]  # type: ignore[index]
+        await pilot.press("r", "n")  # You scores Chance: the estimate moves
+        await wait_until(pilot, lambda: "≈50%" not in str(win_row(app)), "a new estimate")
+        row = win_row(app)
+        assert row is not None and all(cell.startswith("≈") for cell in row[1:])
+        assert progress_text(app) is None
+        assert app.screen.win_timer is None  # type: ignore[attr-defined]
 
     run_app(tmp_path, steps)
 
@@ -284,6 +310,45 @@ def test_the_review_shows_the_chance_to_win_given_up_beside_the_points(
                 assert rows[0][3] == "score Sm straight"  # the card's short names
                 # the longest choices and the win column fit 80 columns: nothing hidden
                 assert table.virtual_size.width <= table.scrollable_content_region.width
+
+    asyncio.run(run())
+
+
+def test_the_review_gets_its_win_column_once_the_tables_are_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game over before the win tables were there: the review comes without the win
+    column, the screen looks for the tables while they build, and shows it again."""
+    built = {"ready": False}
+
+    def made(self: GameSession) -> list[PlayerReview]:
+        swing = 0.25 if built["ready"] else None
+        return [PlayerReview(0, "You", (decision(1, Score(Category.CHANCE), swing),))]
+
+    monkeypatch.setattr(GameSession, "review", made)
+    monkeypatch.setattr(GameSession, "review_has_win", lambda self: built["ready"])
+    monkeypatch.setattr(
+        GameSession, "win_meter_progress", lambda self: None if built["ready"] else (3, 14)
+    )
+
+    def columns(app: YahtzeeApp) -> list[str]:
+        table = app.screen.query_one(".decisions", DataTable)
+        return [str(c.label) for c in table.ordered_columns]
+
+    async def run() -> None:
+        with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
+            record(store, GAME_ID, [Seat("You"), Seat("Ann")], seed=5,
+                   when=datetime(2026, 11, 2, tzinfo=UTC))  # fmt: skip
+            app = YahtzeeApp(store, bot_pause=0, offer_resume=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                app.push_screen(GameOverScreen(GameSession.resume(store, GAME_ID)))
+                await wait_until(pilot, lambda: bool(app.screen.query(".decisions")), "review")
+                assert columns(app)[-1] == "Lost"  # no win column yet
+                built["ready"] = True  # the tables are loaded: the screen looks by itself
+                await wait_until(pilot, lambda: columns(app)[-1] == "Win", "the win column")
+                assert len(app.screen.query(".decisions")) == 1  # shown once, not twice
+                assert app.screen.win_timer is None  # type: ignore[attr-defined]
 
     asyncio.run(run())
 

@@ -2,8 +2,9 @@
 table's progress while it is prepared, nothing while there is nothing to show; the bonus
 threshold in the state; the review's swing in win chance.
 
-The session's meter is replaced here (``GameSession.win_chances``): the suite never builds
-the table behind it (``YAHTZEE_NO_TABLE_BUILDS``)."""
+The session's exact meter is replaced here (``GameSession.win_chances``): the suite never
+builds the table behind it (``YAHTZEE_NO_TABLE_BUILDS``); without it, the meter is the
+estimate from the shipped tables."""
 
 from __future__ import annotations
 
@@ -20,13 +21,14 @@ from tests.web.helpers import intent_for, joined, next_of
 from yahtzee.core import UPPER_BONUS_THRESHOLD
 from yahtzee.service import GameSession
 from yahtzee.solver import review as review_module
+from yahtzee.solver.interim import ESTIMATE_MARGIN
 
 CHANCES = [0.625, 0.375]
 STATE_KEYS = {
     "v", "type", "seq", "table", "you", "game", "chat", "turn_deadline", "spectators",
-    "win_chances", "meter_progress", "upper_bonus_threshold",
+    "win_chances", "meter_progress", "meter_estimate", "meter_margin", "upper_bonus_threshold",
 }  # fmt: skip
-METER_KEYS = {"v", "type", "seq", "win_chances", "meter_progress"}
+METER_KEYS = {"v", "type", "seq", "win_chances", "meter_progress", "estimate", "margin"}
 
 
 def with_a_bot(client: TestClient) -> tuple[dict[str, Any], str]:
@@ -77,7 +79,7 @@ def test_the_meter_comes_after_each_placement_and_in_the_state(
         meter = next_of(ann, "meter")  # read for the newcomer (or already in the state)
         assert meter == {
             "v": 1, "type": "meter", "seq": state["seq"], "win_chances": CHANCES,
-            "meter_progress": None,
+            "meter_progress": None, "estimate": False, "margin": None,
         }  # fmt: skip
         ann.send_json({"v": 1, "type": "resync"})
         again = next_of(ann, "state")
@@ -106,7 +108,7 @@ def test_the_meter_comes_after_each_placement_and_in_the_state(
     assert off_loop and all(off_loop)
 
 
-def test_progress_while_the_table_is_prepared_then_the_chances(
+def test_an_estimate_and_the_progress_while_the_table_is_prepared_then_the_chances(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built = {"done": 5, "ready": False}
@@ -116,42 +118,61 @@ def test_progress_while_the_table_is_prepared_then_the_chances(
         with lock:
             return None if built["ready"] else (built["done"], 14)
 
+    def ready(_: GameSession) -> bool:
+        with lock:
+            return bool(built["ready"])
+
     fixed_chances(monkeypatch, lambda _: [0.5, 0.5] if built["ready"] else None)
+    monkeypatch.setattr(GameSession, "win_meter_ready", ready)
     monkeypatch.setattr(GameSession, "win_meter_progress", progress)
     client.app.state.hub.meter_interval = 0.02  # type: ignore[attr-defined]
     host, table_id = with_a_bot(client)
     with joined(client, table_id, token=host["token"]) as ann:
-        state = next_of(ann, "state")
-        assert state["win_chances"] is None
+        next_of(ann, "state")
         first = next_of(ann, "meter")
-        assert first["win_chances"] is None and first["meter_progress"] == [5, 14]
+        assert first["meter_progress"] == [5, 14]
+        assert first["estimate"] is True and first["margin"] == ESTIMATE_MARGIN
+        assert first["win_chances"] == pytest.approx([0.5, 0.5])  # two empty cards
         with lock:
             built["done"] = 9
         assert next_of(ann, "meter")["meter_progress"] == [9, 14]  # looked at again
         ann.send_json({"v": 1, "type": "resync"})
-        assert next_of(ann, "state")["meter_progress"] == [9, 14]
+        again = next_of(ann, "state")
+        assert again["meter_progress"] == [9, 14] and again["meter_estimate"] is True
+        assert again["meter_margin"] == ESTIMATE_MARGIN
         with lock:
             built["ready"] = True
-        ready = next_of(ann, "meter")
-        assert ready["win_chances"] == [0.5, 0.5] and ready["meter_progress"] is None
+        exact = next_of(ann, "meter")
+        assert exact["win_chances"] == [0.5, 0.5] and exact["meter_progress"] is None
+        assert exact["estimate"] is False and exact["margin"] is None
 
 
-def test_nothing_is_sent_without_a_meter(client: TestClient) -> None:
-    """In the suite the meter's table is never built: no meter, no meter message."""
+def test_without_the_table_the_meter_is_an_estimate_after_each_placement(
+    client: TestClient,
+) -> None:
+    """In the suite the meter's table is never built: the meter is the estimate from the
+    shipped tables, marked as one, after each placement (nothing is being prepared)."""
     host, table_id = with_a_bot(client)
     with joined(client, table_id, token=host["token"]) as ann:
         state = next_of(ann, "state")
-        assert state["win_chances"] is None and state["meter_progress"] is None
-        game, scored = state["game"], 0
-        while scored < 2:
-            if game["current"] == 0:  # every message here is an event
+        assert state["meter_progress"] is None
+        game, scored, meters = {**state["game"], "seq": state["seq"]}, 0, []
+        acted = -1
+        while scored < 2 or len(meters) < scored + 1:
+            if game["current"] == 0 and acted != game["seq"] and scored < 2:
                 ann.send_json(intent_for(game))
+                acted = game["seq"]
             message = receive(ann)
-            assert message["type"] == "event", message
             if message["type"] == "event":
-                game = message["game"]
+                game = {**message["game"], "seq": message["seq"]}
                 scored += message["event"]["type"] == "score"
-    assert client.app.state.hub.sent["meter"] == 0  # type: ignore[attr-defined]
+            else:
+                assert message["type"] == "meter", message
+                meters.append(message)
+    for meter in meters:
+        assert meter["estimate"] is True and meter["margin"] == ESTIMATE_MARGIN
+        assert meter["meter_progress"] is None and len(meter["win_chances"]) == 2
+        assert sum(meter["win_chances"]) == pytest.approx(1.0)
 
 
 def test_the_meter_ends_with_the_game_and_the_review_tells_the_swing(

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from ..solver import Advice, Progress, Solver, Strategy
     from ..solver.curve_build import Kind
     from ..solver.review import PlayerReview
+    from .meter import MeterReading
 
 
 REVIEW_DECIMALS = 6
@@ -83,6 +84,10 @@ class GameSession:
     _best: list[int | None] = field(default_factory=list, repr=False)
     """The solo player's best finished score, once looked up (it cannot change mid-game)."""
     _review: list[PlayerReview] | None = field(default=None, repr=False)
+    _review_has_win: bool = field(default=False, repr=False)
+    bot_methods: dict[int, dict[str, int]] = field(default_factory=dict)
+    """Per bot seat that plays to win: how many of its decisions each method made (see
+    :data:`..solver.interim.INTERIM_METHOD`), for the review to say."""
 
     # Starting ------------------------------------------------------------------------
 
@@ -363,7 +368,12 @@ class GameSession:
         if isinstance(strategy, RivalAware):
             me = self.current
             rivals = [card for seat, card in enumerate(self.game.cards) if seat != me]
-            return strategy.choose_against(situation, rivals)
+            action = strategy.choose_against(situation, rivals)
+            method = getattr(strategy, "method", None)
+            if isinstance(method, str) and me is not None and rivals:
+                counts = self.bot_methods.setdefault(me, {})
+                counts[method] = counts.get(method, 0) + 1
+            return action
         return strategy.choose(situation)
 
     def _strategy(self, spec: BotSpec, seat: int) -> Strategy:
@@ -391,7 +401,7 @@ class GameSession:
         table = cached_table("distribution", self.rules)
         if len(cards) > 1:
             return win_chances(cards, table)
-        best = self._best_score()
+        best = self.best_score()
         return None if best is None else [beat_chance(cards[0], best, table)]
 
     def win_meter_ready(self) -> bool:
@@ -422,7 +432,15 @@ class GameSession:
 
         return table_progress(self.rules, "distribution")
 
-    def _best_score(self) -> int | None:
+    def meter(self) -> MeterReading:
+        """The win-chance meter as every face shows it: exact, or an estimate while the
+        exact tables are prepared (see :mod:`.meter`; a worker thread's job)."""
+        from .meter import read_meter  # noqa: PLC0415
+
+        return read_meter(self)
+
+    def best_score(self) -> int | None:
+        """The solo player's best finished score under these rules (None without one)."""
         if self.store is None:
             return None
         if not self._best:
@@ -470,15 +488,25 @@ class GameSession:
     def hints_used(self) -> bool:
         return bool(self.hinted)
 
+    def review_has_win(self) -> bool:
+        """Whether a review made now has its win column (against others, once the tables
+        that tell are loaded; :meth:`review` is then made again if it had none)."""
+        from ..solver.review import has_win_swings  # noqa: PLC0415
+
+        return has_win_swings(self.game)
+
     def review(self) -> list[PlayerReview]:
-        """Each human's decisions against the optimal ones (computed once)."""
+        """Each human's decisions against the optimal ones (computed once; again once
+        the tables of the chance to win are loaded, for the win column)."""
         if not self.game.is_over:
             raise IllegalMove("The review comes when the game is over.", code="not_over")
-        if self._review is None:
+        with_win = self.review_has_win()
+        if self._review is None or (with_win and not self._review_has_win):
             from ..solver.review import review  # noqa: PLC0415
 
             self.solver()
             self._review = review(self.game, self.humans)
+            self._review_has_win = with_win
         return self._review
 
 

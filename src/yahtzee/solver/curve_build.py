@@ -193,7 +193,7 @@ def build_layers(
             yield Layer(chunk, idx, out, w)
             a, b = bands(out, w, eps)
             offsets, after = offsets_of(a, b, used)
-            values = np.empty(after - used, dtype=dtype)
+            values: npt.NDArray[np.floating] = np.empty(after - used, dtype=dtype)
             kernels.copy_bands(out, a, b, offsets - used, values)
             parts.append(values)
             lo[idx], hi[idx], start[idx] = a, b, offsets

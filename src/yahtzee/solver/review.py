@@ -92,15 +92,22 @@ def decisions(game: Game) -> Iterable[Decision]:
     return found
 
 
+def has_win_swings(game: Game) -> bool:
+    """Whether a review of ``game`` now has its win column: a game against others, once
+    the tables that tell are loaded (a review made before they were is made again)."""
+    from .curve_table import table_loaded  # noqa: PLC0415
+
+    return len(game.players) > 1 and all(
+        table_loaded(kind, game.rules) for kind in ("distribution", "target")
+    )
+
+
 def _win_swings(game: Game) -> Callable[[Situation, list[Scorecard], Action], float] | None:
     """How a decision's chance to win compares with the best for winning, when the tables
     that tell are loaded (a review never waits for them)."""
-    from .curve_table import table_loaded  # noqa: PLC0415
     from .winning import WinningStrategy  # noqa: PLC0415
 
-    if len(game.players) == 1 or not all(
-        table_loaded(kind, game.rules) for kind in ("distribution", "target")
-    ):
+    if not has_win_swings(game):
         return None
     winning = WinningStrategy(game.rules)
 
@@ -125,4 +132,4 @@ def review(game: Game, players: Iterable[int] | None = None) -> list[PlayerRevie
     return [PlayerReview(p, game.players[p], tuple(found[p])) for p in found]
 
 
-__all__ = ["Decision", "PlayerReview", "decisions", "review"]
+__all__ = ["Decision", "PlayerReview", "decisions", "has_win_swings", "review"]

@@ -12,8 +12,9 @@
   policy can reach (each total gets its own best play), and the bot picks the option
   with the highest such sum; re-deciding at every step keeps it close.
 
-Both tables are built on first use (minutes); until then the strategy plays the
-expected-value way and the meter is not shown.
+Both tables are built on first use (minutes); until then the strategy plays by the
+interim method of :mod:`.interim` (a normal approximation from the shipped tables) and
+says so (:attr:`WinningStrategy.method`), and the meter shows an estimate.
 """
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ from ..core import Action, Category, Dice, RuleSet, Scorecard, Situation
 from . import builds, win_tables
 from .advice import ACTIONS, TIE
 from .curve_table import CurveTable, cached_table, table_loaded
+from .interim import (
+    EV_METHOD,
+    EXACT_METHOD,
+    INTERIM_METHOD,
+    can_estimate,
+    chances_of,
+    interim_options,
+    kernels_ready,
+)
 from .planner import state_of
 from .solver import cached_solver
 
@@ -49,27 +59,7 @@ def final_pmf(card: Scorecard, table: CurveTable) -> F64:
 
 def win_chances(cards: Sequence[Scorecard], table: CurveTable) -> list[float]:
     """Each player's chance to finish first (a tie of k players gives each 1/k)."""
-    pmfs = [final_pmf(card, table) for card in cards]
-    size = max(len(p) for p in pmfs)
-    grid = np.zeros((len(cards), size))
-    for i, p in enumerate(pmfs):
-        grid[i, : len(p)] = p
-    below = np.cumsum(grid, axis=1) - grid  # P(F_j < x)
-    chances = []
-    for i in range(len(cards)):
-        # polynomial in z over the others: P(below x) + P(at x) z; a tie with k others
-        # shares the win k + 1 ways
-        poly = np.zeros((size, len(cards)))
-        poly[:, 0] = 1.0
-        for j in range(len(cards)):
-            if j == i:
-                continue
-            shifted = np.zeros_like(poly)
-            shifted[:, 1:] = poly[:, :-1] * grid[j][:, None]
-            poly = poly * below[j][:, None] + shifted
-        share = poly @ (1.0 / np.arange(1, len(cards) + 1))
-        chances.append(float(np.dot(grid[i], share)))
-    return chances
+    return chances_of([final_pmf(card, table) for card in cards])
 
 
 def beat_chance(card: Scorecard, score: int, table: CurveTable) -> float:
@@ -101,14 +91,28 @@ class WinningStrategy:
         """Alone, there is nobody to beat: the expected-value choice."""
         return cached_solver(self.rules).choose(situation)
 
+    method: str = field(default=EXACT_METHOD, init=False)
+    """How the last decision against others was made: :data:`.interim.EXACT_METHOD`, or
+    until the tables are there :data:`.interim.INTERIM_METHOD` (the expected-value way
+    where neither is at hand: rules with no shipped variance table, or its kernels are
+    being compiled)."""
+
     def choose_against(self, situation: Situation, rivals: Sequence[Scorecard]) -> Action:
+        """The best choice for finishing first: by the score-curve tables once they are
+        loaded; until then (they are asked for) by the interim normal approximation."""
         if not rivals:
             return self.choose(situation)
         ready = table_loaded("distribution", self.rules) and table_loaded("target", self.rules)
         if self.tables is None and not ready:
             request_tables(self.rules)
-            return self.choose(situation)
-        codes, values = self.options(situation, rivals)
+            if not can_estimate(self.rules) or not kernels_ready():
+                self.method = EV_METHOD
+                return self.choose(situation)
+            self.method = INTERIM_METHOD
+            codes, values = interim_options(situation, rivals, self.rules)
+        else:
+            self.method = EXACT_METHOD
+            codes, values = self.options(situation, rivals)
         best = 0
         for i in range(1, len(values)):
             if values[i] > values[best] + TIE:

@@ -8,10 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
 from ..core import Action, Score
 from ..service import GameSession
+from ..service.meter import POLL_S, play_notes
 from ..store import history
 from .threads import still_shown
 from .widgets import SHORT_NAMES, ScoreCard
@@ -37,6 +39,7 @@ class GameOverScreen(Screen[None]):
     def __init__(self, session: GameSession) -> None:
         super().__init__(id="over")
         self.session = session
+        self.win_timer: Timer | None = None  # looks for the win tables while they build
 
     def compose(self) -> ComposeResult:
         lines = ["Game over", *self._result()]
@@ -104,11 +107,35 @@ class GameOverScreen(Screen[None]):
         self.session.finish()
         self.app.call_from_thread(self._show_reviews, self.session.review())
 
+    def _review_again(self) -> None:
+        """The review made again, once the win tables are loaded (for its win column)."""
+        self.app.call_from_thread(self._show_reviews, self.session.review())
+
+    def _look_for_win_tables(self) -> None:
+        if self.session.review_has_win():
+            self._stop_looking()
+            self.run_worker(self._review_again, thread=True, group="review", exclusive=True)
+        elif self.session.win_meter_progress() is None:
+            self._stop_looking()  # no build under way: the review stays as it is
+
+    def _stop_looking(self) -> None:
+        if self.win_timer is not None:
+            self.win_timer.stop()
+            self.win_timer = None
+
     def _show_reviews(self, reviews: list[PlayerReview]) -> None:
         if not still_shown(self, "#over-body"):
             return  # the player quit meanwhile (the review is recorded all the same)
         body = self.query_one("#over-body", VerticalScroll)
-        self.query_one("#reviewing", Static).remove()
+        for shown in self.query("#reviewing, .review, .decisions"):
+            shown.remove()
+        session = self.session
+        building = session.win_meter_progress() is not None  # the win tables, being built
+        rivals = len(session.game.players) > 1
+        if rivals and building and not session.review_has_win() and self.win_timer is None:
+            self.win_timer = self.set_interval(POLL_S, self._look_for_win_tables)
+        for note in play_notes(self.session):
+            body.mount(Static(note, classes="review"))
         for review in reviews:
             body.mount(Static(_summary(review), classes="review"))
             table: DataTable[str] = DataTable(classes="decisions", cursor_type="none")

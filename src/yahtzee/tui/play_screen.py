@@ -18,7 +18,7 @@ from textual.worker import WorkerCancelled, get_current_worker
 
 from ..core import ROUNDS, Action, Category, Keep, Phase, Scorecard, Situation, YahtzeeError
 from ..service import GameSession, Move
-from ..store import stats
+from ..service.meter import POLL_S, MeterReading, MeterWatch
 
 if TYPE_CHECKING:
     from ..solver import Advice
@@ -35,11 +35,8 @@ from .widgets import (
 )
 
 HINT_OPTIONS = 5
-WIN_POLL_S = 1.0
+WIN_POLL_S = POLL_S
 """Seconds between looks at the win chances' table while it is being prepared."""
-WIN_STALL_S = 300.0
-"""A preparation whose progress has not moved for this long is no longer looked at (the
-next placement looks again)."""
 
 
 class ConfirmZero(ModalScreen[bool]):
@@ -103,7 +100,7 @@ class PlayScreen(Screen[None]):
         self.win: WinChances | None = None  # the win-chance meter, as last read
         self.win_cards: tuple[Scorecard, ...] | None = None  # the cards it was asked for
         self.win_timer: Timer | None = None  # looks again while its table is prepared
-        self.win_moved = 0.0  # when the preparation's progress last moved
+        self.win_watch = MeterWatch()  # when to look again while the table is prepared
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -278,51 +275,16 @@ class PlayScreen(Screen[None]):
         self.run_worker(read, thread=True, group="win", exclusive=True, exit_on_error=False)
 
     def _read_win_aside(self, cards: tuple[Scorecard, ...]) -> None:
-        session = self.session
-        chances = session.win_chances()
-        progress = None
-        if chances is None:
-            progress = session.win_meter_progress()
-            if progress is None:  # it may have become ready in between
-                chances = session.win_chances()
-        label = "Win chance"
-        if chances is not None and len(chances) == 1:
-            label = self._beat_label()
+        reading = self.session.meter()
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._win_read, cards, chances, progress, label)
+            self.app.call_from_thread(self._win_read, cards, reading)
 
-    def _beat_label(self) -> str:
-        """Alone, the chance is to beat the player's best under these rules: "Beat best
-        312"."""
-        session = self.session
-        mine = (
-            stats(session.store, session.seats[0].name, session.rules.name)
-            if session.store is not None
-            else []
-        )
-        if not mine:
-            return "Beat best"
-        label = f"Beat best {mine[0].best}"
-        return label if len(label) < BOX_WIDTH else f"Beat {mine[0].best}"
-
-    def _win_read(
-        self,
-        cards: tuple[Scorecard, ...],
-        chances: list[float] | None,
-        progress: tuple[int, int] | None,
-        label: str,
-    ) -> None:
+    def _win_read(self, cards: tuple[Scorecard, ...], reading: MeterReading) -> None:
         if not self._shown() or cards != self.session.game.cards:
             return  # the screen went, or the game moved on: a newer read follows
-        self.win = WinChances(label, tuple(chances)) if chances is not None else None
-        meter = self.query_one(WinProgress)
-        now = time.monotonic()
-        if progress != meter.progress:
-            self.win_moved = now
-        meter.progress = progress
-        preparing = chances is None and progress is not None
-        if preparing and now - self.win_moved >= WIN_STALL_S:
-            preparing = False  # stalled: the next placement looks again
+        self.win = WinChances.of(reading)
+        self.query_one(WinProgress).progress = reading.progress
+        preparing = self.win_watch.again(reading, time.monotonic())
         if preparing and self.win_timer is None:
             self.win_timer = self.set_interval(WIN_POLL_S, self._read_win)
         elif not preparing and self.win_timer is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
@@ -18,6 +19,9 @@ from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
 from ..core import UPPER_BONUS_THRESHOLD, Category, Game, Placement, Scorecard
+
+if TYPE_CHECKING:
+    from ..service.meter import MeterReading
 
 # Pips of each face on a 3 x 3 grid (row, column).
 _PIPS = {
@@ -158,7 +162,7 @@ class ScoreCard(DataTable[Text]):
         self._totals_row("yahtzee_bonus", "Yahtzee bonus", [c.yahtzee_bonus for c in game.cards])
         self._totals_row("total", "Total", [c.total for c in game.cards])
         if win is not None and len(win.chances) == len(game.cards):
-            cells = [chance_cell(p, width - 1) for p in win.chances]
+            cells = [chance_cell(p, width - 1, estimate=win.estimate) for p in win.chances]
             self.add_row(Text(win.label, style="bold"), *cells, key="win")
         if options:  # stay on the box the player was on, if it is still a choice
             target = kept_row if kept_row in options else min(options)
@@ -225,6 +229,21 @@ class WinChances:
 
     label: str
     chances: tuple[float, ...]
+    estimate: bool = False
+    """The chances are estimated (shown "≈62%") while the exact ones are prepared."""
+
+    @classmethod
+    def of(cls, reading: MeterReading) -> WinChances | None:
+        """The row of a meter reading (:meth:`GameSession.meter`); None with nothing to
+        show. Alone, the chance is to beat the player's best: "Beat best 312"."""
+        if reading.chances is None:
+            return None
+        label = "Win chance"
+        if len(reading.chances) == 1:
+            label = "Beat best" if reading.best is None else f"Beat best {reading.best}"
+            if len(label) >= BOX_WIDTH:
+                label = f"Beat {reading.best}"
+        return cls(label, reading.chances, reading.estimate)
 
 
 _EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -262,13 +281,14 @@ def chance_bar(chance: float, width: int) -> str:
     return "█" * full + (_EIGHTHS[part] if part else "")
 
 
-def chance_cell(chance: float, width: int) -> Text:
+def chance_cell(chance: float, width: int, *, estimate: bool = False) -> Text:
     """A player's cell of the win row, ``width`` characters at most: "62%  █▍░", the bar
-    on a dim track as long as a sure thing's."""
-    room = max(1, width - _PERCENT_WIDTH)
+    on a dim track as long as a sure thing's; an estimate "≈62% █▍░" (one less)."""
+    shown = ("≈" if estimate else "") + percent(chance)
+    room = max(1, width - max(_PERCENT_WIDTH, len(shown) + 1))
     bar = chance_bar(chance, room)
     track = "░" * (room - len(bar))
-    return Text.assemble((f"{percent(chance):<{_PERCENT_WIDTH}}", "bold"), bar, (track, "dim"))
+    return Text.assemble((f"{shown:<{width - room}}", "bold"), bar, (track, "dim"))
 
 
 class WinProgress(Static):

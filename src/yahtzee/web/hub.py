@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..core import Event, Scorecard, clean_text
-from ..service import Cluster, ClusterLobby, GameSession, Lobby, Table, warm_up
+from ..service import Cluster, ClusterLobby, Lobby, Table, warm_up
+from ..service.meter import NOTHING, POLL_S, STALL_S, MeterReading, MeterWatch
 from ..store import Store
 from .connection import CLOSE_SEAT_GONE, Answers, Connection, RateLimit
 from .models import (
@@ -54,9 +55,9 @@ CHAT_KEPT: Final = 50
 BUCKETS_KEPT: Final = 4096
 SEATS_ANSWERED: Final = 4096
 """Seats whose recent intent ids are remembered (the least recently used are forgotten)."""
-METER_INTERVAL: Final = 1.0
+METER_INTERVAL: Final = POLL_S
 """Seconds between looks at the win meter's table while it is being prepared."""
-METER_STALL: Final = 300.0
+METER_STALL: Final = STALL_S
 """A preparation whose progress has not moved for this long is no longer watched (the next
 placement or connection looks again)."""
 
@@ -65,39 +66,16 @@ Progress = tuple[int, int]
 
 @dataclass(frozen=True, slots=True)
 class Meter:
-    """A table's win-chance meter as last read, and the cards it was read for."""
+    """A table's win-chance meter as last read (:meth:`GameSession.meter`), and the cards
+    it was read for."""
 
     cards: tuple[Scorecard, ...]
-    chances: list[float] | None
-    progress: Progress | None
+    reading: MeterReading
 
     @property
     def settled(self) -> bool:
         """Read for good (nothing is being prepared): the same cards give the same meter."""
-        return self.progress is None
-
-
-def read_meter(session: GameSession) -> tuple[list[float] | None, Progress | None]:
-    """The session's win chances, or the progress of their table (a worker thread's job:
-    it may ask the store for the player's best score)."""
-    chances = session.win_chances()
-    if chances is not None:
-        return chances, None
-    progress = session.win_meter_progress()
-    if progress is None:  # it may have become ready in between
-        chances = session.win_chances()
-    return chances, progress
-
-
-async def _meter_of(session: GameSession) -> tuple[list[float] | None, Progress | None]:
-    """:func:`read_meter` in a worker thread when there is something to work out; while
-    the meter's table is not loaded (or never is, on a server that builds none), only
-    its progress, at once."""
-    if not session.win_meter_ready():
-        progress = session.request_win_meter()
-        if not session.win_meter_ready():  # (it may have become ready in between)
-            return None, progress
-    return await asyncio.to_thread(read_meter, session)
+        return self.reading.settled
 
 
 class Hub:
@@ -254,6 +232,7 @@ class Hub:
         game = live.committed_game() if live is not None else None
         meter = self._meters.get(table.id)
         current = meter is not None and game is not None and meter.cards == game.cards
+        chances = meter.reading.chances if meter is not None and current else None
         if game is not None and self._meter_due(table.id, game.cards, over=game.is_over):
             self.refresh_meter(table)  # what it finds follows in a meter message
         return StateMessage(
@@ -264,8 +243,10 @@ class Hub:
             chat=list(self.chats.get(table.id, ())),
             turn_deadline=live.deadline if live is not None else None,
             spectators=self.spectators(table.id),
-            win_chances=meter.chances if meter is not None and current else None,
-            meter_progress=meter.progress if meter is not None else None,
+            win_chances=list(chances) if chances is not None else None,
+            meter_progress=meter.reading.progress if meter is not None else None,
+            meter_estimate=meter.reading.estimate if meter is not None and current else False,
+            meter_margin=meter.reading.margin if meter is not None and current else None,
         )
 
     # Sending (never waits) -----------------------------------------------------------
@@ -367,16 +348,14 @@ class Hub:
         table is being prepared, every :attr:`meter_interval` seconds (until the progress
         stalls for :attr:`meter_stall` seconds or nobody watches)."""
         loop = asyncio.get_running_loop()
-        moved_at, last = loop.time(), None
+        watch = MeterWatch(stall_s=self.meter_stall)
         try:
             while wake.is_set():
                 wake.clear()
                 meter = await self._read_meter(table)
-                if meter is None or meter.settled or not self.connections.get(table.id):
+                if meter is None or not self.connections.get(table.id):
                     continue  # done, unless woken meanwhile
-                if meter.progress != last:
-                    moved_at, last = loop.time(), meter.progress
-                elif loop.time() - moved_at >= self.meter_stall:
+                if not watch.again(meter.reading, loop.time()):
                     continue
                 with suppress(TimeoutError):
                     await asyncio.wait_for(wake.wait(), self.meter_interval)
@@ -401,18 +380,15 @@ class Hub:
             before = self._meters.get(table.id)
             if before is not None and before.settled and before.cards == cards:
                 return before
-            chances: list[float] | None = None
-            progress: Progress | None = None
+            reading = NOTHING
             if not game.is_over:
-                chances, progress = await _meter_of(live.session)
-            meter = Meter(cards, chances, progress)
-            shown = chances is not None or progress is not None
-            was = (before.chances, before.progress) if before is not None else (None, None)
+                reading = await asyncio.to_thread(live.session.meter)
+            meter = Meter(cards, reading)
+            shown = reading.chances is not None or reading.progress is not None
+            was = before.reading if before is not None else NOTHING
             placed = before is None or before.cards != cards
-            if (chances, progress) != was or (shown and placed):
-                self.broadcast(
-                    table.id, MeterMessage(seq=seq, win_chances=chances, meter_progress=progress)
-                )
+            if reading != was or (shown and placed):
+                self.broadcast(table.id, MeterMessage.of(seq, reading))
             if game.is_over:
                 self._meters.pop(table.id, None)
                 return None
@@ -451,5 +427,4 @@ __all__ = [
     "MAX_PER_TABLE",
     "METER_INTERVAL",
     "Hub",
-    "read_meter",
 ]

@@ -29,6 +29,7 @@ from ..service import Table
 from .protocol import VERSION
 
 if TYPE_CHECKING:
+    from ..service.meter import MeterReading
     from ..solver import Advice
     from ..solver.review import PlayerReview
 
@@ -281,9 +282,15 @@ class StateMessage(_Message):
     """The win-chance meter as of this state: each seat's chance (0 to 1) to finish first
     if everyone plays for the most expected points from here (ties shared); a game alone,
     one number: the chance to beat the player's best finished score. ``None`` when there
-    is nothing to show (the meter's table not loaded yet, no best score, the game over)."""
+    is nothing to show (no estimate for these rules while the meter's table is not
+    loaded, no best score, the game over)."""
     meter_progress: tuple[int, int] | None = None
     """``[done, total]`` while the meter's table is being prepared, else ``None``."""
+    meter_estimate: bool = False
+    """The chances are an estimate (the exact table is being prepared), each within
+    ``meter_margin`` of the exact one."""
+    meter_margin: float | None = None
+    """With an estimate: how far each chance may be from the exact one (0 to 1)."""
     upper_bonus_threshold: int = UPPER_BONUS_THRESHOLD
     """The upper section's subtotal that earns the bonus."""
 
@@ -311,6 +318,22 @@ class MeterMessage(_Message):
     """The committed event the meter is as of (the events up to it came first)."""
     win_chances: list[float] | None
     meter_progress: tuple[int, int] | None
+    estimate: bool = False
+    """The chances are an estimate, each within ``margin`` of the exact one (a client
+    that knows no estimate shows them as they are)."""
+    margin: float | None = None
+
+    @classmethod
+    def of(cls, seq: int, reading: MeterReading) -> MeterMessage:
+        """The message of a meter reading (:meth:`GameSession.meter`)."""
+        chances = list(reading.chances) if reading.chances is not None else None
+        return cls(
+            seq=seq,
+            win_chances=chances,
+            meter_progress=reading.progress,
+            estimate=reading.estimate,
+            margin=reading.margin,
+        )
 
 
 class PresenceMessage(_Message):
@@ -383,10 +406,14 @@ class PlayerReviewView(BaseModel):
 class ReviewMessage(_Message):
     type: Literal["review"] = "review"
     players: list[PlayerReviewView]
+    notes: list[str] = Field(default_factory=list)
+    """How each bot that plays to win made its decisions (which method), one sentence
+    each."""
 
     @classmethod
-    def of(cls, reviews: list[PlayerReview]) -> ReviewMessage:
+    def of(cls, reviews: list[PlayerReview], notes: list[str] | None = None) -> ReviewMessage:
         return cls(
+            notes=list(notes or ()),
             players=[
                 PlayerReviewView(
                     seat=p.player,
@@ -406,7 +433,7 @@ class ReviewMessage(_Message):
                     ],
                 )
                 for p in reviews
-            ]
+            ],
         )
 
 

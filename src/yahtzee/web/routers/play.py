@@ -17,6 +17,7 @@ from starlette.types import Message
 
 from ...core import Category, IllegalMove, Keep, Score, YahtzeeError, clean_text
 from ...service import LiveGame, Repeated, Table
+from ...service.meter import play_notes
 from ..connection import (
     CLOSE_ORIGIN,
     CLOSE_SEAT_GONE,
@@ -202,7 +203,9 @@ async def _handle(hub: Hub, table: Table, connection: Connection, intent: AnyInt
             advice = await _live(table).hint(seat)
             hub.send(connection, HintMessage.of(advice))
         case ReviewIntent():
-            hub.send(connection, ReviewMessage.of(await _live(table).review()))
+            reviews = await _live(table).review()
+            notes = play_notes(_live(table).session)
+            hub.send(connection, ReviewMessage.of(reviews, notes))
         case RollIntent():
             keep = Keep.parse(intent.keep) if intent.keep.strip() else Keep.NONE
             return (await _live(table).act(keep, _player(seat), _key(seat, intent.id))).seq

@@ -39,7 +39,7 @@ const state = {
   socket: null, retry: 0, online: false, fatal: null, retryTimer: null,
   pending: null, deadline: null, wasMyTurn: false, refocus: null, screen: null,
   // The upper bonus's threshold and the win-chance meter come from the server.
-  bonusAt: null, meter: { chances: null, progress: null },
+  bonusAt: null, meter: { chances: null, progress: null, estimate: false, margin: null },
 };
 let intentCounter = 0;
 
@@ -367,6 +367,7 @@ function receive(message) {
       break;
     case "review":
       state.review = message.players || [];
+      state.reviewNotes = Array.isArray(message.notes) ? message.notes.filter((n) => typeof n === "string") : [];
       drawReview();
       break;
     case "ack":
@@ -385,7 +386,10 @@ function receive(message) {
 function takeMeter(message) {
   const chances = Array.isArray(message.win_chances) && message.win_chances.every((p) => typeof p === "number") ? message.win_chances : null;
   const progress = Array.isArray(message.meter_progress) && message.meter_progress.length === 2 ? message.meter_progress.map(Number) : null;
-  state.meter = { chances, progress };
+  // an estimate (the state says meter_estimate, a meter message estimate): shown "≈62%"
+  const estimate = chances !== null && (message.estimate === true || message.meter_estimate === true);
+  const margin = typeof message.margin === "number" ? message.margin : typeof message.meter_margin === "number" ? message.meter_margin : null;
+  state.meter = { chances, progress, estimate, margin };
 }
 
 function estimateDeadline(message) {
@@ -715,7 +719,7 @@ function percent(p) {
 // player's best score), as text and a thin bar; while its table is being prepared, how far
 // that is; nothing when the server has no meter to show.
 function meterRow(game) {
-  const { chances, progress } = state.meter;
+  const { chances, progress, estimate, margin } = state.meter;
   const alone = game.players.length === 1;
   const row = el("tr", { class: "meter" });
   if (chances && chances.length === game.players.length) {
@@ -723,8 +727,9 @@ function meterRow(game) {
     row.append(alone ? rowHeader(mine ? "Chance to beat your best" : "Chance to beat the best", "Beat best") : rowHeader("Chance to win", "Win chance"));
     chances.forEach((p, seat) => {
       const cell = el("td", { class: playerClass(seat) });
-      const text = percent(p);
-      const what = alone ? `chance to beat ${mine ? "your" : "their"} best score` : "chance to win";
+      const text = (estimate ? "≈" : "") + percent(p);
+      const about = estimate ? ` (an estimate${margin !== null ? `, within ${Math.round(margin * 100)} points` : ""} while the exact chances are prepared)` : "";
+      const what = (alone ? `chance to beat ${mine ? "your" : "their"} best score` : "chance to win") + about;
       cell.append(el("span", { class: "pct" }, text),
         el("progress", { class: "win", max: "100", value: String(Math.round(p * 100)), "aria-label": `${playerName(seat)}: ${text} ${what}` }));
       row.append(cell);
@@ -797,7 +802,8 @@ function drawReview() {
     part.append(list);
     return part;
   });
-  box.replaceChildren(el("h2", {}, "Review"), ...parts);
+  const notes = (state.reviewNotes || []).map((n) => el("p", { class: "review-note" }, n));
+  box.replaceChildren(el("h2", {}, "Review"), ...notes, ...parts);
 }
 
 async function rematch() {
@@ -813,7 +819,7 @@ async function rematch() {
     const made = await api("/api/tables", { host: name, rules: lobby.rules, seats, hints: lobby.hints_allowed, turn_timer: lobby.turn_timer });
     if (state.socket) { const old = state.socket; state.socket = null; old.close(); }
     Object.assign(state, { seq: 0, lobby: null, game: null, hint: null, review: null, reviewAsked: false, heldKey: null, token: null, watch: null, seat: null,
-                           meter: { chances: null, progress: null } });
+                           meter: { chances: null, progress: null, estimate: false, margin: null } });
     $("chat-log").replaceChildren();
     openCreated(made, name);
   } catch (error) { say(error.message); showBanner(error.message, []); }

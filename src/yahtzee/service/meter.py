@@ -1,0 +1,119 @@
+"""The win-chance meter, read once for every face: :func:`read_meter` and its value.
+
+While the score-curve tables that give the exact chances are not there (the first time,
+minutes), the meter is an estimate at once, from the tables that ship with the package
+(:mod:`..solver.interim`), marked as one with its margin, beside how far the build got.
+A face shows a :class:`MeterReading` and, while :attr:`MeterReading.settled` is false,
+reads it again every :data:`POLL_S` seconds (:class:`MeterWatch` says when to stop).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+POLL_S: Final = 1.0
+"""Seconds between reads while the exact tables are being prepared."""
+STALL_S: Final = 300.0
+"""A preparation whose progress has not moved for this long is no longer watched (the
+next placement looks again)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MeterReading:
+    """What the meter shows for the cards as they are.
+
+    ``chances``: each seat's chance to finish first (alone: the chance to beat ``best``,
+    the player's best finished score); ``None`` when there is nothing to show.
+    ``estimate``: the chances are estimated, each within ``margin`` (a share of 1) of the
+    exact one. ``progress``: ``(done, total)`` while the exact tables are being built."""
+
+    chances: tuple[float, ...] | None = None
+    estimate: bool = False
+    margin: float | None = None
+    progress: tuple[int, int] | None = None
+    best: int | None = None
+
+    @property
+    def settled(self) -> bool:
+        """Nothing more to come for these cards (no build under way)."""
+        return self.progress is None
+
+
+NOTHING: Final = MeterReading()
+
+
+def read_meter(session: GameSession) -> MeterReading:
+    """The meter of ``session``'s cards: exact once its tables are loaded, else an
+    estimate (when one ships for the rules) and the build's progress. Asks for the
+    tables (loaded or built in the background, once). Quick once the shipped tables are
+    loaded (milliseconds); a worker thread's job all the same (the store may be asked
+    for the player's best score)."""
+    from ..solver.interim import can_estimate, estimate_beat, estimate_chances  # noqa: PLC0415
+
+    game = session.game
+    if game.is_over:
+        return NOTHING
+    progress = session.request_win_meter()
+    if session.win_meter_ready():
+        exact = session.win_chances()
+        if exact is not None or progress is None:
+            best = session.best_score() if len(game.cards) == 1 else None
+            return MeterReading(tuple(exact) if exact is not None else None, best=best)
+    if not can_estimate(session.rules):
+        return MeterReading(progress=progress)
+    cards = game.cards
+    if len(cards) > 1:
+        chances, margin = estimate_chances(cards, session.rules)
+        return MeterReading(tuple(chances), True, margin, progress)
+    best = session.best_score()
+    if best is None:
+        return MeterReading(progress=progress)
+    chance, margin = estimate_beat(cards[0], best, session.rules)
+    return MeterReading((chance,), True, margin, progress, best)
+
+
+@dataclass
+class MeterWatch:
+    """When a face reads the meter again: every :data:`POLL_S` seconds while a build is
+    under way, until its progress stalls for :data:`STALL_S` seconds."""
+
+    stall_s: float = STALL_S
+    moved_at: float = 0.0
+    last: tuple[int, int] | None = None
+
+    def again(self, reading: MeterReading, now: float) -> bool:
+        """Whether to read again in :data:`POLL_S` seconds, after ``reading`` at ``now``
+        (a monotonic clock's seconds)."""
+        if reading.progress != self.last or self.last is None:
+            self.moved_at, self.last = now, reading.progress
+        if reading.settled:
+            return False
+        return now - self.moved_at < self.stall_s
+
+
+def play_notes(session: GameSession) -> list[str]:
+    """How each bot that plays to win made its decisions, for the review: "Bot 2
+    (winning) played to win by normal approximation (shipped tables) in 31 decisions, by
+    score-curve tables in 12"."""
+    notes = []
+    for seat, counts in sorted(session.bot_methods.items()):
+        ways = [
+            f"by {method} in {n} decision{'s' if n != 1 else ''}" for method, n in counts.items()
+        ]
+        notes.append(f"{session.seats[seat].name} played to win {', '.join(ways)}.")
+    return notes
+
+
+__all__ = [
+    "NOTHING",
+    "POLL_S",
+    "STALL_S",
+    "MeterReading",
+    "MeterWatch",
+    "play_notes",
+    "read_meter",
+]

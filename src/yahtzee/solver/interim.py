@@ -1,0 +1,357 @@
+"""Win chances and winning play from what ships with the package (until the score-curve
+tables are built).
+
+Each player's final total is taken as normal: the mean is the total so far plus the
+expected points still to come (the expected-value table, shipped), the variance that of
+the points still to come under expected-value play (a second table, shipped beside it:
+``solver/data/<rules>.variance.npz``, made by ``scripts/make_shipped_tables.py``, see
+:mod:`.interim_kernel`).
+
+* :func:`estimate_chances` and :func:`estimate_beat`: the meter's estimate, good to
+  :data:`ESTIMATE_MARGIN` (``tests/solver/test_interim.py`` compares it with the exact
+  meter on late-game cards); in the last rounds (at most :data:`LATE_OPEN_BOXES` boxes
+  open) a card's distribution is worked out exactly instead, once the curve kernels are
+  compiled, and the margin is :data:`LATE_MARGIN`;
+* :func:`interim_options`: every option of a turn valued by the chance to finish ahead of
+  the best rival (:data:`INTERIM_METHOD`), what the ``winning`` bot plays by until its
+  tables are there.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import subprocess
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core import RuleSet, Scorecard, Situation
+from .compiling import CHILD_ENV, TIMEOUT_S
+from .planner import state_of
+from .shipped import DATA
+from .solver import TABLE_SHAPE, cached_solver
+from .tables import N_MASKS, reach_table
+
+F64 = npt.NDArray[np.float64]
+
+ESTIMATE_MARGIN = 0.45
+"""How far an estimated chance may be from the exact one (a share of 1), at worst: late
+in a game a final total is far from normal (a Yahtzee box still open is 0 or 50): on
+late-game cards the worst of 350 estimates was off by 0.42, one in twenty by over 0.25
+(``tests/solver/test_interim.py``)."""
+LATE_OPEN_BOXES = 3
+"""Cards with at most this many boxes open get their exact distribution (when the curve
+kernels are compiled): the chances are then those of the exact meter but for the
+16-bit levels of its table."""
+LATE_KEPT = 512
+"""Late cards whose exact distribution is kept (the least recently used go)."""
+LATE_MARGIN = 0.001
+"""The margin of chances worked out from exact distributions only."""
+TYPICAL_ERROR = 0.08
+"""The mean distance of an estimated chance from the exact one on late-game cards (about
+0.055 measured; ``tests/solver/test_interim.py``)."""
+INTERIM_METHOD = "normal approximation (shipped tables)"
+"""How the ``winning`` bot plays before its tables are built, as records and reviews
+say it."""
+EXACT_METHOD = "score-curve tables"
+"""How the ``winning`` bot plays once its tables are there."""
+EV_METHOD = "expected points (nothing to play to win by yet)"
+"""How it plays where neither is at hand (rules with no shipped variance table, or the
+first seconds after an install while the interim kernels are compiled)."""
+SURE = 1e-9
+"""A variance this small is none: the total is known."""
+DRIFT = 1e-6
+"""The most the means found while building the variance may differ from the table's."""
+_SCALE = 100.0  # the shipped standard deviations are in hundredths of a point
+_VARIANCES: dict[str, F64 | None] = {}
+_LATE: OrderedDict[tuple[str, Scorecard], F64] = OrderedDict()
+_COMPILED = False
+_COMPILING: list[bool] = []
+_GUARD = threading.Lock()
+
+
+def variance_path(rules: RuleSet) -> Path:
+    """Where the variance table of ``rules`` ships (it may not)."""
+    return DATA / f"{rules.name}.variance.npz"
+
+
+def build_variance(rules: RuleSet, base_mask: int = 0) -> F64:
+    """The variance of the points still to come from every turn-start state under
+    expected-value play (flat, as the expected-value table flattened); only the states
+    whose filled boxes include ``base_mask`` (the others stay 0)."""
+    from . import interim_kernel as k  # noqa: PLC0415 - numba loads only to build
+    from .tables import model  # noqa: PLC0415
+
+    m, reach = model(rules), reach_table()
+    E = np.ascontiguousarray(cached_solver(rules).table).reshape(-1)
+    D = np.zeros(E.shape)
+    masks = np.arange(N_MASKS)
+    filled = np.array([bin(mask).count("1") for mask in range(N_MASKS)])
+    under = (masks & base_mask) == base_mask
+    for layer in range(filled.max() - 1, -1, -1):
+        chosen = masks[(filled == layer) & under].astype(np.int64)
+        check = np.zeros(len(chosen))
+        k.moment_layer(chosen, reach, E, D, m, check)
+        if len(check) and check.max() > DRIFT:
+            raise AssertionError(f"the means drift from the table by {check.max():.2g}")
+    return D
+
+
+def encode_variance(D: F64) -> bytes:
+    """The shipped form: standard deviations in hundredths of a point, compressed."""
+    sd = np.rint(np.sqrt(np.maximum(D, 0.0)) * _SCALE).astype(np.uint16).reshape(TABLE_SHAPE)
+    out = io.BytesIO()
+    np.savez_compressed(out, sd=sd)
+    return out.getvalue()
+
+
+def shipped_variance(rules: RuleSet) -> F64 | None:
+    """The shipped variance table of ``rules`` (flat), or None when none ships."""
+    key = rules.name
+    with _GUARD:
+        if key not in _VARIANCES:
+            path = DATA / f"{rules.name}.variance.npz"
+            found = None
+            if rules.scoring_key == RuleSet.named(rules.name).scoring_key and path.is_file():
+                with np.load(path) as data:
+                    sd = data["sd"].astype(np.float64) / _SCALE
+                found = (sd * sd).reshape(-1)
+            _VARIANCES[key] = found
+        return _VARIANCES[key]
+
+
+def can_estimate(rules: RuleSet) -> bool:
+    """Whether the interim meter and bot have their tables for these rules."""
+    return shipped_variance(rules) is not None
+
+
+def final_normal(card: Scorecard, rules: RuleSet) -> tuple[float, float]:
+    """The mean and variance of ``card``'s final total (expected-value play from here)."""
+    if card.is_complete:
+        return float(card.total), 0.0
+    D = shipped_variance(rules)
+    assert D is not None, "no variance table ships for these rules"
+    mask, yf, u = state_of(card)
+    mean = float(cached_solver(rules).table[mask, yf, u])
+    return card.total + mean, float(D.reshape(TABLE_SHAPE)[mask, yf, u])
+
+
+def _normal_cdf(x: F64, mean: float, var: float) -> F64:
+    if var <= SURE:
+        return (x >= mean).astype(np.float64)
+    erf = np.frompyfunc(math.erf, 1, 1)
+    z = (x - mean) / math.sqrt(2.0 * var)
+    return np.asarray(0.5 * (1.0 + erf(z)), dtype=np.float64)
+
+
+def normal_pmf(mean: float, var: float) -> F64:
+    """``P(final = t)`` for whole totals ``t`` from 0, the normal rounded to whole points."""
+    top = int(mean + 8.0 * math.sqrt(var)) + 2
+    edges = np.arange(top + 1, dtype=np.float64) + 0.5
+    cdf = _normal_cdf(edges, mean, var)
+    return np.diff(np.concatenate(([0.0], cdf)))
+
+
+def late_pmf(card: Scorecard, rules: RuleSet) -> F64 | None:
+    """The exact distribution of ``card``'s final total under expected-value play when
+    it is quick to work out: at most :data:`LATE_OPEN_BOXES` boxes open and the curve
+    kernels already compiled (0.2-0.4 s a card; the last :data:`LATE_KEPT` are kept);
+    else None."""
+    from .compiling import cached  # noqa: PLC0415
+    from .distribution import exact_distribution  # noqa: PLC0415
+
+    if card.is_complete:
+        pmf = np.zeros(card.total + 1)
+        pmf[-1] = 1.0
+        return pmf
+    if len(card.open_boxes) > LATE_OPEN_BOXES or not cached("curves"):
+        return None
+    key = (rules.scoring_key, card)
+    with _GUARD:
+        found = _LATE.get(key)
+        if found is not None:
+            _LATE.move_to_end(key)
+            return found
+    found = exact_distribution(rules, card, cached_solver(rules).table).pmf
+    with _GUARD:
+        _LATE[key] = found
+        while len(_LATE) > LATE_KEPT:
+            _LATE.popitem(last=False)
+    return found
+
+
+def estimate_pmfs(
+    cards: Sequence[Scorecard], rules: RuleSet, *, exact_late: bool = True
+) -> tuple[list[F64], float]:
+    """Each card's estimated final distribution, and the margin of chances worked out
+    from them: :data:`LATE_MARGIN` when every card's is exact (late in a game), else
+    :data:`ESTIMATE_MARGIN` (``exact_late=False``: the normal approximation only)."""
+    pmfs, margin = [], LATE_MARGIN
+    for card in cards:
+        pmf = late_pmf(card, rules) if exact_late else None
+        if pmf is None:
+            pmf, margin = normal_pmf(*final_normal(card, rules)), ESTIMATE_MARGIN
+        pmfs.append(pmf)
+    return pmfs, margin
+
+
+def chances_of(pmfs: Sequence[F64]) -> list[float]:
+    """Each player's chance to finish first, from the distributions of their final
+    totals (``pmf[t]`` = P(final = t); independent; a tie of k players gives each 1/k)."""
+    cards = pmfs
+    size = max(len(p) for p in pmfs)
+    grid = np.zeros((len(cards), size))
+    for i, p in enumerate(pmfs):
+        grid[i, : len(p)] = p
+    below = np.cumsum(grid, axis=1) - grid  # P(F_j < x)
+    chances = []
+    for i in range(len(cards)):
+        # polynomial in z over the others: P(below x) + P(at x) z; a tie with k others
+        # shares the win k + 1 ways
+        poly = np.zeros((size, len(cards)))
+        poly[:, 0] = 1.0
+        for j in range(len(cards)):
+            if j == i:
+                continue
+            shifted = np.zeros_like(poly)
+            shifted[:, 1:] = poly[:, :-1] * grid[j][:, None]
+            poly = poly * below[j][:, None] + shifted
+        share = poly @ (1.0 / np.arange(1, len(cards) + 1))
+        chances.append(float(np.dot(grid[i], share)))
+    return chances
+
+
+def estimate_chances(
+    cards: Sequence[Scorecard], rules: RuleSet, *, exact_late: bool = True
+) -> tuple[list[float], float]:
+    """Each player's estimated chance to finish first (ties shared) and its margin: how
+    far each may be from what :func:`.winning.win_chances` says (see
+    :func:`estimate_pmfs`)."""
+    pmfs, margin = estimate_pmfs(cards, rules, exact_late=exact_late)
+    return chances_of(pmfs), margin
+
+
+def estimate_beat(
+    card: Scorecard, score: int, rules: RuleSet, *, exact_late: bool = True
+) -> tuple[float, float]:
+    """The estimated chance to finish above ``score`` and its margin (see
+    :func:`.winning.beat_chance`)."""
+    (pmf,), margin = estimate_pmfs([card], rules, exact_late=exact_late)
+    return (float(pmf[score + 1 :].sum()) if score + 1 < len(pmf) else 0.0), margin
+
+
+def kernels_ready() -> bool:
+    """Whether the interim bot's compiled kernels are at hand (in numba's cache, or
+    compiled in this process); if not, they are compiled in a child process in the
+    background, once (10-30 s the first time after an install), and meanwhile the
+    ``winning`` bot plays for expected points. Never waits."""
+    global _COMPILED  # noqa: PLW0603 - one flag for the process
+    if _COMPILED:
+        return True
+    from . import interim_kernel as k  # noqa: PLC0415
+    from . import win_kernel as w  # noqa: PLC0415
+
+    try:
+        kernels: tuple[Any, ...] = (k.normal_turn, k.rival_normal, w.value_options)
+        found = all(Path(d._cache._cache_file._index_path).is_file() for d in kernels)
+    except AttributeError:  # another numba: compile in place
+        found = True
+    if found or os.environ.get(CHILD_ENV):
+        _COMPILED = True
+        return True
+    with _GUARD:
+        if _COMPILING:
+            return False
+        _COMPILING.append(True)
+    threading.Thread(target=_compile_aside, daemon=True).start()
+    return False
+
+
+def _compile_aside() -> None:
+    global _COMPILED  # noqa: PLW0603
+    code = "from yahtzee.solver.interim import compile_interim; compile_interim()"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, CHILD_ENV: "1"},
+            capture_output=True,
+            timeout=TIMEOUT_S,
+            check=False,
+        )
+        _COMPILED = done.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        _COMPILED = False
+    if not _COMPILED:  # compile in place on the next decision, as numba would
+        _COMPILED = True
+
+
+def compile_interim() -> None:
+    """Compile the interim bot's kernels (a turn of an empty card against another)."""
+    from ..core import Dice  # noqa: PLC0415
+
+    rules = RuleSet.official()
+    situation = Situation(Dice((1, 2, 3, 4, 5)), 2, Scorecard.empty())
+    interim_options(situation, [Scorecard.empty()], rules)
+
+
+def interim_options(
+    situation: Situation, rivals: Sequence[Scorecard], rules: RuleSet
+) -> tuple[list[int], list[float]]:
+    """Every option's code and its estimated chance to finish ahead of the best rival
+    (:data:`INTERIM_METHOD`), listed as the expected-value advice lists them."""
+    from . import interim_kernel as k  # noqa: PLC0415 - numba loads with the first call
+    from . import win_kernel as w  # noqa: PLC0415
+    from .layout import MAX_CANDIDATES, MAX_OPTIONS, N_MS, N_ROWS  # noqa: PLC0415
+    from .tables import model  # noqa: PLC0415
+
+    D = shipped_variance(rules)
+    assert D is not None, "no variance table ships for these rules"
+    E = np.ascontiguousarray(cached_solver(rules).table).reshape(-1)
+    m = model(rules)
+    cards = [situation.card, *rivals]
+    states = [state_of(c) for c in cards]
+    masks, yfs, us = (np.array([s[i] for s in states], dtype=np.int64) for i in range(3))
+    totals = np.array([c.total for c in cards], dtype=np.int64)
+    mu, var = k.rival_normal(0, len(cards), masks, yfs, us, totals, E, D)
+    mask, yf, u = states[0]
+    Q = np.empty((N_ROWS, w.MOST_ADD))
+    K1, K2 = np.empty(N_MS), np.empty(N_MS)
+    succ, gain = np.empty(N_ROWS, dtype=np.int64), np.empty(N_ROWS, dtype=np.int64)
+    rows, cats = np.empty(MAX_CANDIDATES, dtype=np.int64), np.empty(MAX_CANDIDATES, dtype=np.int64)
+    adds = np.empty(MAX_CANDIDATES)
+    k.normal_turn(mask, yf, u, situation.card.total, mu, var, E, D, m, succ, gain, Q, K1, K2,
+                  rows, adds, cats)  # fmt: skip
+    codes, values = np.empty(MAX_OPTIONS, dtype=np.int64), np.empty(MAX_OPTIONS)
+    count = w.value_options(mask, yf, situation.dice.index, situation.rolls_left, m, Q, K1, K2,
+                            rows, adds, cats, codes, values)  # fmt: skip
+    return codes[:count].tolist(), values[:count].tolist()
+
+
+__all__ = [
+    "ESTIMATE_MARGIN",
+    "EV_METHOD",
+    "EXACT_METHOD",
+    "INTERIM_METHOD",
+    "LATE_MARGIN",
+    "LATE_OPEN_BOXES",
+    "TYPICAL_ERROR",
+    "build_variance",
+    "can_estimate",
+    "chances_of",
+    "encode_variance",
+    "estimate_beat",
+    "estimate_chances",
+    "estimate_pmfs",
+    "final_normal",
+    "interim_options",
+    "late_pmf",
+    "shipped_variance",
+]

@@ -1,0 +1,100 @@
+"""The one win-meter read every face shows (``GameSession.meter``), when to read it
+again, the review's win column once the tables are loaded, and how the ``winning`` bot
+says it played. The suite never builds the exact tables (``YAHTZEE_NO_TABLE_BUILDS``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from yahtzee import BotSpec, RuleSet
+from yahtzee.core import Action, Keep, Score
+from yahtzee.service import GameSession
+from yahtzee.service.meter import NOTHING, STALL_S, MeterReading, MeterWatch, play_notes
+from yahtzee.solver import review as review_module
+from yahtzee.solver.interim import ESTIMATE_MARGIN, INTERIM_METHOD
+from yahtzee.store import Seat, Store
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    with Store(f"sqlite:///{tmp_path / 'r.db'}") as opened:
+        yield opened
+
+
+def test_without_the_tables_the_meter_is_an_estimate_with_its_margin(store: Store) -> None:
+    session = GameSession.new([Seat("Ann"), Seat("Bob")], RuleSet.official(), store=store, seed=3)
+    reading = session.meter()
+    assert reading.estimate and reading.margin == ESTIMATE_MARGIN
+    assert reading.chances == pytest.approx((0.5, 0.5))  # two empty cards
+    assert reading.settled  # nothing is being built in the suite
+    while not session.game.is_over:
+        session.act(_first_legal(session))
+    assert session.meter() == NOTHING  # the standings tell now
+
+
+def _first_legal(session: GameSession) -> Action:
+    situation = session.game.situation()
+    if situation is None:
+        return Keep.NONE
+    return Score(session.game.cards[session.current].open_boxes[0])
+
+
+def test_the_exact_meter_once_its_table_is_loaded(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(GameSession, "win_meter_ready", lambda _: True)
+    monkeypatch.setattr(GameSession, "win_chances", lambda _: [0.75, 0.25])
+    session = GameSession.new([Seat("Ann"), Seat("Bob")], RuleSet.official(), store=store)
+    assert session.meter() == MeterReading((0.75, 0.25))
+
+
+def test_rules_with_no_shipped_table_have_no_estimate_but_the_progress(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(GameSession, "win_meter_progress", lambda _: (2, 14))
+    session = GameSession.new([Seat("Ann"), Seat("Bob")], RuleSet.named("no-joker"), store=store)
+    assert session.meter() == MeterReading(progress=(2, 14))
+
+
+def test_a_watch_looks_again_while_a_build_moves_and_stops_when_it_stalls() -> None:
+    watch = MeterWatch()
+    building = MeterReading((0.5, 0.5), True, ESTIMATE_MARGIN, (1, 14))
+    assert watch.again(building, 0.0)
+    assert watch.again(building, STALL_S - 1)
+    assert not watch.again(building, STALL_S + 1)  # stalled
+    assert watch.again(MeterReading(progress=(2, 14)), STALL_S + 2)  # it moved
+    assert not watch.again(MeterReading((0.5, 0.5)), STALL_S + 3)  # done
+
+
+def test_the_review_is_made_again_for_its_win_column_once_the_tables_are_there(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seats = [Seat("Ann"), Seat("Bot", BotSpec.at_level(1))]
+    session = GameSession.new(seats, RuleSet.official(), store=store, seed=5)
+    while not session.game.is_over:
+        session.act(session.bot_action() if session.is_bot(session.current) else
+                    _first_legal(session))  # fmt: skip
+    (before,) = session.review()
+    assert all(d.win_swing is None for d in before.decisions)  # no tables yet
+    monkeypatch.setattr(review_module, "has_win_swings", lambda game: True)
+    monkeypatch.setattr(review_module, "_win_swings", lambda game: lambda s, r, a: 0.125)
+    (after,) = session.review()
+    assert after.decisions and all(d.win_swing == 0.125 for d in after.decisions)
+
+
+def test_the_winning_bot_says_it_played_by_the_interim_method(store: Store) -> None:
+    seats = [Seat("Ann"), Seat("Bot (winning)", BotSpec.parse("winning"))]
+    session = GameSession.new(seats, RuleSet.official(), store=store, seed=2)
+    session.act(_first_legal(session))
+    session.act(_first_legal(session))
+    while session.current == 1:
+        session.play_bot()
+    assert set(session.bot_methods) == {1}
+    count = session.bot_methods[1][INTERIM_METHOD]
+    assert count >= 1
+    (note,) = play_notes(session)
+    assert note == f"Bot (winning) played to win by {INTERIM_METHOD} in {count} decision" + (
+        "s." if count > 1 else "."
+    )
