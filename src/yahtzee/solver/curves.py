@@ -188,16 +188,16 @@ def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow,
         nb = min(TILE, high + 1 - t0)
         for r in range(N_ROLLS):
             dst = A[ROLL_BASE + r]
-            src = F[crow[r, 0]]
+            # slices, so that lanes are plain offsets: numba then vectorises the max
             o = pad + t0 - cadd[r, 0]
+            src = F[crow[r, 0], o : o + nb]
             for lane in range(nb):
-                dst[lane] = src[o + lane]
+                dst[lane] = src[lane]
             for i in range(1, ccount[r]):
-                src = F[crow[r, i]]
                 o = pad + t0 - cadd[r, i]
+                src = F[crow[r, i], o : o + nb]
                 for lane in range(nb):
-                    v = src[o + lane]
-                    dst[lane] = max(dst[lane], v)
+                    dst[lane] = _mx(dst[lane], src[lane])
         _keep_means(A, nb, m.add)
         _sub_maxes(A, nb, smaller)
         _keep_means(A, nb, m.add)
