@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from ..core import FACE_COUNT, ROLLS_PER_TURN, ROUNDS
 from .advice import TIE
-from .kernel import jit, jit_inline, jit_parallel
+from .kernel import box_rows, jit, jit_inline, jit_parallel, next_state
 from .layout import (
     KEEP,
     KEEP_CODE,
@@ -61,22 +61,9 @@ def _next_rows(mask, yf, u, E, cap, upper_bonus, R):
     for c in range(N_BOXES):
         if mask >> c & 1:
             continue
-        nm = mask | (1 << c)
-        if c < N_UPPER:
-            for k in range(UPPER_ROWS):
-                p = (c + 1) * k
-                nu = u + p
-                gained = 0.0
-                if nu >= cap:
-                    nu = cap
-                    if u < cap:
-                        gained = upper_bonus
-                R[ROW_UPPER + UPPER_ROWS * c + k] = p + gained + E[nm, yf, nu]
-        elif c == YAHTZEE_BOX:
-            R[ROW_YAHTZEE_0] = E[nm, 0, u]
-            R[ROW_YAHTZEE_50] = E[nm, 1, u]
-        else:
-            R[ROW_LOWER + c] = E[nm, yf, u]
+        for k in range(box_rows(c)):
+            row, nm, nyf, nu, gain = next_state(mask, yf, u, c, k, cap, upper_bonus)
+            R[row] = gain + E[nm, nyf, nu]
 
 
 @jit
