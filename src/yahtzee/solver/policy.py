@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from ..core import FACE_COUNT, ROLLS_PER_TURN, ROUNDS
 from .advice import TIE
-from .kernel import box_rows, jit, jit_inline, jit_parallel, next_state
+from .kernel import box_rows, jit, jit_inline, jit_parallel, next_state, upper_step
 from .layout import (
     KEEP,
     KEEP_CODE,
@@ -318,6 +318,21 @@ def placement_points(mask, yf, r, c, m):
 
 
 @jit
+def place(mask, yf, upper, total, r, c, m):
+    """Place roll ``r`` in box ``c`` on a card with (uncapped) upper subtotal ``upper`` and
+    total ``total``: the new (mask, yf, upper, total, 1 if it earned a Yahtzee bonus)."""
+    p, bonus = placement_points(mask, yf, r, c, m)
+    total += p + bonus
+    if c < N_UPPER:
+        _, earned = upper_step(upper, p, m.cap, int(m.upper_bonus))
+        total += earned
+        upper += p
+    if c == YAHTZEE_BOX:
+        yf = 1 if p > 0 else 0
+    return mask | (1 << c), yf, upper, total, 1 if bonus > 0 else 0
+
+
+@jit
 def throw(keep, m):
     """Throw the dice not kept; returns the roll index."""
     ms = keep
@@ -387,17 +402,9 @@ def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, 
             c = codes[choice]
             if g < log.shape[0]:
                 log[g, t, LOG_BOX] = c
-            p, bonus = placement_points(mask, yf, r, c, m)
-            total += p + bonus
-            n_bonus += 1 if bonus > 0 else 0
-            if c < N_UPPER:
-                if upper < m.cap <= upper + p:
-                    total += int(m.upper_bonus)
-                upper += p
-                u = min(upper, m.cap)
-            if c == YAHTZEE_BOX:
-                yf = 1 if p > 0 else 0
-            mask |= 1 << c
+            mask, yf, upper, total, earned = place(mask, yf, upper, total, r, c, m)
+            n_bonus += earned
+            u = min(upper, m.cap)
         totals[g] = total
         uppers[g] = upper
         yahtzees[g] = yf
