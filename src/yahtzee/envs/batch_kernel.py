@@ -14,8 +14,8 @@ import numpy as np
 from ..core import FACE_COUNT, ROLLS_PER_TURN
 from ..solver.kernel import candidates, jit
 from ..solver.layout import MAX_CANDIDATES, YAHTZEE_BOX
-from ..solver.policy import placement_points
-from ..solver.tables import ALL_FILLED, MAX_SUB_KEEPS, N_BOXES, N_MULTISETS, N_UPPER, ROLL_BASE
+from ..solver.policy import place
+from ..solver.tables import ALL_FILLED, MAX_SUB_KEEPS, N_BOXES, N_MULTISETS, ROLL_BASE
 
 N_KEEPS = N_MULTISETS
 FIRST_ROLLS_LEFT = ROLLS_PER_TURN - 1  # rolls left once the environment has rolled
@@ -75,18 +75,10 @@ def step(actions, apply, state, rng, m, points):
             state[i, 5] -= 1
             continue
         c = a - N_KEEPS
-        mask, yf, upper = state[i, 0], state[i, 1], state[i, 2]
-        p, bonus = placement_points(mask, yf, state[i, 4], c, m)
-        gained = p + bonus
-        if c < N_UPPER:
-            if upper < m.cap <= upper + p:
-                gained += int(m.upper_bonus)
-            state[i, 2] = upper + p
-        if c == YAHTZEE_BOX:
-            state[i, 1] = 1 if p > 0 else 0
-        state[i, 0] = mask | (1 << c)
-        state[i, 3] += gained
-        points[i] = gained
+        mask, yf, upper, total, _ = place(state[i, 0], state[i, 1], state[i, 2], state[i, 3],
+                                          state[i, 4], c, m)  # fmt: skip
+        points[i] = total - state[i, 3]
+        state[i, 0], state[i, 1], state[i, 2], state[i, 3] = mask, yf, upper, total
         if state[i, 0] == ALL_FILLED:
             state[i, 6] = 1
             state[i, 5] = 0

@@ -22,7 +22,7 @@ import numpy.typing as npt
 from numba import prange
 
 from ..core import FACE_COUNT
-from .kernel import _mx, candidates, jit, jit_inline, jit_parallel
+from .kernel import _mx, box_rows, candidates, jit, jit_inline, jit_parallel, next_state
 from .layout import (
     KEEP_CODE,
     MAX_CANDIDATES,
@@ -30,15 +30,9 @@ from .layout import (
     N_MS,
     N_ROWS,
     ROW_DEAD,
-    ROW_LOWER,
-    ROW_UPPER,
-    ROW_YAHTZEE_0,
-    ROW_YAHTZEE_50,
-    UPPER_ROWS,
-    YAHTZEE_BOX,
 )
 from .policy import pick, solve_turn, turn_options
-from .tables import N_BOXES, N_ROLLS, N_UPPER, ROLL_BASE, UPPER_CAP
+from .tables import N_BOXES, N_ROLLS, ROLL_BASE, UPPER_CAP
 
 SURVIVAL = 0
 PMF = 1
@@ -72,23 +66,10 @@ def successors(mask, yf, u, m, succ, gain):
     for c in range(N_BOXES):
         if mask >> c & 1:
             continue
-        nm = mask | (1 << c)
-        if c < N_UPPER:
-            for k in range(UPPER_ROWS):
-                p = (c + 1) * k
-                nu = u + p
-                g = p
-                if nu >= m.cap:
-                    nu = m.cap
-                    if u < m.cap:
-                        g += int(m.upper_bonus)
-                succ[ROW_UPPER + UPPER_ROWS * c + k] = state_index(nm, yf, nu)
-                gain[ROW_UPPER + UPPER_ROWS * c + k] = g
-        elif c == YAHTZEE_BOX:
-            succ[ROW_YAHTZEE_0] = state_index(nm, 0, u)
-            succ[ROW_YAHTZEE_50] = state_index(nm, 1, u)
-        else:
-            succ[ROW_LOWER + c] = state_index(nm, yf, u)
+        for k in range(box_rows(c)):
+            row, nm, nyf, nu, g = next_state(mask, yf, u, c, k, m.cap, int(m.upper_bonus))
+            succ[row] = state_index(nm, nyf, nu)
+            gain[row] = g
 
 
 @jit

@@ -41,9 +41,18 @@ from .layout import (
     TURN_SIZE,
     YAHTZEE_BOX,
 )
-from .policy import _keep_means, _sub_maxes, game_seed, pick, solve_turn, throw, turn_options
+from .policy import (
+    _keep_means,
+    _sub_maxes,
+    game_seed,
+    pick,
+    place,
+    solve_turn,
+    throw,
+    turn_options,
+)
 from .tables import N_BOXES, N_ROLLS, ROLL_BASE, UPPER_CAP
-from .win_kernel import MOST_ADD, apply, value_options
+from .win_kernel import MOST_ADD, value_options
 
 EPS = 1e-9
 """The weight of the second moment beside the expected points in :func:`moment_turn`."""
@@ -228,7 +237,7 @@ def simulate_interim_match(n_games, seed, stream, kinds, temperatures, tables, m
                     r = throw(codes[choice] - KEEP_CODE, m)
                     rolls_left -= 1
                 c = codes[choice]
-                mask, yf, upper, total, _ = apply(mask, yf, uppers[i], score[i], r, c, m)
+                mask, yf, upper, total, _ = place(mask, yf, uppers[i], score[i], r, c, m)
                 masks[i], yfs[i], uppers[i], score[i] = mask, yf, upper, total
                 us[i] = min(upper, UPPER_CAP)
         for i in range(n):

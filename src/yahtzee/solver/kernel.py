@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+from numba.extending import register_jitable
 
 from ..core import FACE_COUNT
+from . import transition
 from .layout import (
     MAX_CANDIDATES,
     N_MS,
@@ -40,6 +42,12 @@ jit = njit(cache=True, fastmath=True, error_model="numpy", nogil=True)
 jit_inline = njit(cache=True, fastmath=True, error_model="numpy", nogil=True, inline="always")
 jit_parallel = njit(cache=True, fastmath=True, error_model="numpy", nogil=True, parallel=True)
 
+# The transition primitives are plain Python (the numpy turn calls them as they are);
+# registered, they compile inline into every kernel that calls them.
+upper_step = register_jitable(inline="always")(transition.upper_step)
+box_rows = register_jitable(inline="always")(transition.box_rows)
+next_state = register_jitable(inline="always")(transition.next_state)
+
 
 @jit_inline
 def _mx(a: float, b: float) -> float:
@@ -54,27 +62,11 @@ def next_rows(mask, yf, u0, n, E, m, R):
     for c in range(N_BOXES):
         if mask >> c & 1:
             continue
-        nm = mask | (1 << c)
-        if c < N_UPPER:
-            for k in range(UPPER_ROWS):
-                p = (c + 1) * k
-                row = ROW_UPPER + UPPER_ROWS * c + k
-                for lane in range(n):
-                    u = u0 + lane
-                    nu = u + p
-                    gained = 0.0
-                    if nu >= m.cap:
-                        nu = m.cap
-                        if u < m.cap:
-                            gained = m.upper_bonus
-                    R[row, lane] = p + gained + E[nm, yf, nu]
-        elif c == YAHTZEE_BOX:
+        for k in range(box_rows(c)):
             for lane in range(n):
-                R[ROW_YAHTZEE_0, lane] = E[nm, 0, u0 + lane]
-                R[ROW_YAHTZEE_50, lane] = E[nm, 1, u0 + lane]
-        else:
-            for lane in range(n):
-                R[ROW_LOWER + c, lane] = E[nm, yf, u0 + lane]
+                row, nm, nyf, nu, gain = next_state(mask, yf, u0 + lane, c, k, m.cap,
+                                                    m.upper_bonus)  # fmt: skip
+                R[row, lane] = gain + E[nm, nyf, nu]
 
 
 @jit

@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from ..core import FACE_COUNT, ROLLS_PER_TURN, ROUNDS
 from .advice import TIE
-from .kernel import jit, jit_inline, jit_parallel
+from .kernel import box_rows, jit, jit_inline, jit_parallel, next_state, upper_step
 from .layout import (
     KEEP,
     KEEP_CODE,
@@ -61,22 +61,9 @@ def _next_rows(mask, yf, u, E, cap, upper_bonus, R):
     for c in range(N_BOXES):
         if mask >> c & 1:
             continue
-        nm = mask | (1 << c)
-        if c < N_UPPER:
-            for k in range(UPPER_ROWS):
-                p = (c + 1) * k
-                nu = u + p
-                gained = 0.0
-                if nu >= cap:
-                    nu = cap
-                    if u < cap:
-                        gained = upper_bonus
-                R[ROW_UPPER + UPPER_ROWS * c + k] = p + gained + E[nm, yf, nu]
-        elif c == YAHTZEE_BOX:
-            R[ROW_YAHTZEE_0] = E[nm, 0, u]
-            R[ROW_YAHTZEE_50] = E[nm, 1, u]
-        else:
-            R[ROW_LOWER + c] = E[nm, yf, u]
+        for k in range(box_rows(c)):
+            row, nm, nyf, nu, gain = next_state(mask, yf, u, c, k, cap, upper_bonus)
+            R[row] = gain + E[nm, nyf, nu]
 
 
 @jit
@@ -331,6 +318,21 @@ def placement_points(mask, yf, r, c, m):
 
 
 @jit
+def place(mask, yf, upper, total, r, c, m):
+    """Place roll ``r`` in box ``c`` on a card with (uncapped) upper subtotal ``upper`` and
+    total ``total``: the new (mask, yf, upper, total, 1 if it earned a Yahtzee bonus)."""
+    p, bonus = placement_points(mask, yf, r, c, m)
+    total += p + bonus
+    if c < N_UPPER:
+        _, earned = upper_step(upper, p, m.cap, int(m.upper_bonus))
+        total += earned
+        upper += p
+    if c == YAHTZEE_BOX:
+        yf = 1 if p > 0 else 0
+    return mask | (1 << c), yf, upper, total, 1 if bonus > 0 else 0
+
+
+@jit
 def throw(keep, m):
     """Throw the dice not kept; returns the roll index."""
     ms = keep
@@ -400,17 +402,9 @@ def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, 
             c = codes[choice]
             if g < log.shape[0]:
                 log[g, t, LOG_BOX] = c
-            p, bonus = placement_points(mask, yf, r, c, m)
-            total += p + bonus
-            n_bonus += 1 if bonus > 0 else 0
-            if c < N_UPPER:
-                if upper < m.cap <= upper + p:
-                    total += int(m.upper_bonus)
-                upper += p
-                u = min(upper, m.cap)
-            if c == YAHTZEE_BOX:
-                yf = 1 if p > 0 else 0
-            mask |= 1 << c
+            mask, yf, upper, total, earned = place(mask, yf, upper, total, r, c, m)
+            n_bonus += earned
+            u = min(upper, m.cap)
         totals[g] = total
         uppers[g] = upper
         yahtzees[g] = yf

@@ -29,6 +29,7 @@ from .layout import (
     YAHTZEE_BOX,
 )
 from .tables import N_BOXES, N_MULTISETS, N_ROLLS, N_UPPER, ROLL_BASE, TurnScoring, dice_tables
+from .transition import box_rows, next_state
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -68,21 +69,9 @@ def next_rows(mask: int, yf: int, u: int, E: F64, m: TurnScoring) -> F64:
     for c in range(N_BOXES):
         if mask >> c & 1:
             continue
-        nm = mask | (1 << c)
-        if c < N_UPPER:
-            for k in range(UPPER_ROWS):
-                p = (c + 1) * k
-                nu = u + p
-                gained = 0.0
-                if nu >= m.cap:
-                    nu = m.cap
-                    gained = m.upper_bonus if u < m.cap else 0.0
-                R[ROW_UPPER + UPPER_ROWS * c + k] = p + gained + E[nm, yf, nu]
-        elif c == YAHTZEE_BOX:
-            R[ROW_YAHTZEE_0] = E[nm, 0, u]
-            R[ROW_YAHTZEE_50] = E[nm, 1, u]
-        else:
-            R[ROW_LOWER + c] = E[nm, yf, u]
+        for k in range(box_rows(c)):
+            row, nm, nyf, nu, gain = next_state(mask, yf, u, c, k, m.cap, m.upper_bonus)
+            R[row] = gain + E[nm, nyf, nu]
     R[ROW_DEAD] = NEG
     return R
 

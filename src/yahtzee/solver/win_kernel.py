@@ -28,7 +28,6 @@ from .layout import (
     NEG,
     PACK_SUB_KEEPS,
     TURN_SIZE,
-    YAHTZEE_BOX,
 )
 from .policy import (
     _keep_means,
@@ -36,12 +35,12 @@ from .policy import (
     game_seed,
     keep_options,
     pick,
-    placement_points,
+    place,
     solve_turn,
     throw,
     turn_options,
 )
-from .tables import MAX_SUB_KEEPS, N_BOXES, N_ROLLS, N_UPPER, ROLL_BASE, UPPER_CAP
+from .tables import MAX_SUB_KEEPS, N_BOXES, N_ROLLS, ROLL_BASE, UPPER_CAP
 
 LEVELS = 65535.0
 WINNING = -1  # a seat's kind: this, or the index of the table it plays by
@@ -157,20 +156,6 @@ def rival_weights(me, n, masks, yfs, us, totals, levels, start, lo, hi, cap, cdf
     return xmax
 
 
-@jit
-def apply(mask, yf, upper, total, r, c, m):
-    """Place roll ``r`` in box ``c``: the new (mask, yf, upper, total, bonus earned)."""
-    p, bonus = placement_points(mask, yf, r, c, m)
-    total += p + bonus
-    if c < N_UPPER:
-        if upper < m.cap <= upper + p:
-            total += int(m.upper_bonus)
-        upper += p
-    if c == YAHTZEE_BOX:
-        yf = 1 if p > 0 else 0
-    return mask | (1 << c), yf, upper, total, 1 if bonus > 0 else 0
-
-
 @jit_parallel
 def simulate_match(n_games, seed, stream, kinds, temperatures, uniform, tables, m, dl, ds, dlo,
                    dhi, tl, ts, tlo, thi, cap, start, totals, uppers_out, yahtzees,
@@ -239,7 +224,7 @@ def simulate_match(n_games, seed, stream, kinds, temperatures, uniform, tables, 
                     r = throw(codes[choice] - KEEP_CODE, m)
                     rolls_left -= 1
                 c = codes[choice]
-                mask, yf, upper, total, earned = apply(mask, yf, uppers[i], score[i], r, c, m)
+                mask, yf, upper, total, earned = place(mask, yf, uppers[i], score[i], r, c, m)
                 masks[i], yfs[i], uppers[i], score[i] = mask, yf, upper, total
                 n_bonus[i] += earned
                 us[i] = min(upper, UPPER_CAP)
