@@ -194,7 +194,7 @@ def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow,
                 tmp[lane] += v[lane] * p
         for lane in range(nb):
             out[t0 + lane] = tmp[lane]
-        if A[0, nb - 1] <= eps:  # the curve falls: what is left would be cut to 0
+        if tmp[nb - 1] <= eps:  # the curve falls: what is left would be cut to 0
             for n in range(t0 + nb, high + 1):
                 out[n] = 0.0
             return low, t0 + nb - 1
