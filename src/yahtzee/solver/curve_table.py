@@ -73,12 +73,16 @@ def encode_levels(levels: U16) -> list[bytes]:
 
 def decode_levels(low: bytes, high: bytes, count: int) -> U16:
     """The inverse of :func:`encode_levels` (``ValueError`` when the bytes do not fit)."""
-    lows = np.frombuffer(zlib.decompress(low), dtype=np.uint8)
-    highs = np.frombuffer(zlib.decompress(high), dtype=np.uint8)
-    if len(lows) != count or len(highs) != count:
-        raise ValueError("the levels do not have the recorded length")
-    steps = lows.astype(np.uint16) | (highs.astype(np.uint16) << 8)
-    return np.uint16(LEVELS) - np.cumsum(steps, dtype=np.uint16)
+    steps = np.empty(count, dtype="<u2")
+    pairs = steps.view(np.uint8).reshape(count, 2)
+    for byte, part in enumerate((low, high)):
+        plane = zlib.decompress(part)
+        if len(plane) != count:
+            raise ValueError("the levels do not have the recorded length")
+        pairs[:, byte] = np.frombuffer(plane, dtype=np.uint8)
+    np.cumsum(steps, dtype=np.uint16, out=steps)
+    np.subtract(np.uint16(LEVELS), steps, out=steps)
+    return steps.astype(np.uint16, copy=False)
 
 
 @dataclass(frozen=True, eq=False)
