@@ -154,6 +154,11 @@ def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow,
             reach = max(reach, lo[s] + gain[j] + a)
             high = max(high, hi[s] + gain[j] + a)
         low = min(low, reach)
+        while count % 4:  # whole passes of four (the dead row's curve is 0 everywhere)
+            crow[r, count] = ROW_DEAD
+            cadd[r, count] = 0
+            count += 1
+        ccount[r] = count
     low = max(low, 1)
     high = min(high, width - 1)
     for n in range(min(low, width)):
@@ -169,16 +174,20 @@ def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow,
         nb = min(TILE, high + 1 - t0)
         for r in range(N_ROLLS):
             dst = A[ROLL_BASE + r]
-            # slices, so that lanes are plain offsets: numba then vectorises the max
-            o = pad + t0 - cadd[r, 0]
-            src = F[crow[r, 0], o : o + nb]
-            for lane in range(nb):
-                dst[lane] = src[lane]
-            for i in range(1, ccount[r]):
-                o = pad + t0 - cadd[r, i]
-                src = F[crow[r, i], o : o + nb]
-                for lane in range(nb):
-                    dst[lane] = _mx(dst[lane], src[lane])
+            # four placements a pass, as slices (lanes are plain offsets: numba then
+            # vectorises the max)
+            for q in range(0, ccount[r], 4):
+                o0, o1 = pad + t0 - cadd[r, q], pad + t0 - cadd[r, q + 1]
+                o2, o3 = pad + t0 - cadd[r, q + 2], pad + t0 - cadd[r, q + 3]
+                s0, s1 = F[crow[r, q], o0 : o0 + nb], F[crow[r, q + 1], o1 : o1 + nb]
+                s2, s3 = F[crow[r, q + 2], o2 : o2 + nb], F[crow[r, q + 3], o3 : o3 + nb]
+                if q == 0:
+                    for lane in range(nb):
+                        dst[lane] = _mx(_mx(s0[lane], s1[lane]), _mx(s2[lane], s3[lane]))
+                else:
+                    for lane in range(nb):
+                        best = _mx(_mx(s0[lane], s1[lane]), _mx(s2[lane], s3[lane]))
+                        dst[lane] = _mx(dst[lane], best)
         _keep_means(A, nb, m.add)
         _sub_maxes(A, nb, smaller)
         _keep_means(A, nb, m.add)
