@@ -132,7 +132,7 @@ def test_while_its_table_is_prepared_the_meter_estimates_and_says_how_far_then_s
     async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
         nonlocal ready
         await wait_until(pilot, lambda: progress_text(app) is not None, "the progress")
-        assert progress_text(app) == "Win chances: preparing 5/14"
+        assert progress_text(app) == "Exact win chances: building 5/14 (once, in the background)"
         await wait_until(pilot, lambda: win_row(app) is not None, "the estimate")
         row = win_row(app)
         assert row is not None and row[0] == "Win chance"

@@ -35,7 +35,7 @@ def register(commands: Any) -> None:
         help="see, build or clear the win-chance tables",
         description=(
             "The tables behind the win-chance meter and the 'winning' bot: built once per "
-            "machine (minutes, hundreds of MB), by one builder in the background."
+            "machine (a few minutes, about 150 MB), by one builder in the background."
         ),
     )
     parser.set_defaults(run=_status, json=False)

@@ -11,7 +11,7 @@ Each curve is kept as its band of 16-bit levels (``level / 65535``; 1 below the 
 above; a level is within 0.000008 of the value the build computed). States whose upper
 bonus is out of reach share one band (see :func:`.curve_build.canonical`). On disk the
 levels are stored as the steps between neighbours (curves only fall, so the steps are
-small), low and high bytes apart, compressed: about 60 MB a table for the official rules
+small), low and high bytes apart, compressed: 70-80 MB a table for the official rules
 instead of 400 MB; in memory they are plain levels again.
 """
 

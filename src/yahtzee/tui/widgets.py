@@ -293,7 +293,7 @@ def chance_cell(chance: float, width: int, *, estimate: bool = False) -> Text:
 
 class WinProgress(Static):
     """How far the table behind the win chances got while it is being prepared (the
-    first time, about a minute); hidden otherwise."""
+    first time, a few minutes); hidden otherwise."""
 
     progress: reactive[tuple[int, int] | None] = reactive(None)
 
@@ -302,7 +302,7 @@ class WinProgress(Static):
         if progress is not None:
             done, total = progress
             count = f" {done}/{total}" if total > 1 else "..."
-            self.update(f"Win chances: preparing{count}")
+            self.update(f"Exact win chances: building{count} (once, in the background)")
 
 
 _LEVEL = re.compile(r"\s*\(level (\d)\)$")
