@@ -318,8 +318,13 @@ def test_the_review_gets_its_win_column_once_the_tables_are_built(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A game over before the win tables were there: the review comes without the win
-    column, the screen looks for the tables while they build, and shows it again."""
+    column, the screen looks for the tables while they build, and shows it again. The
+    meter's table (distribution) is loaded already and only the target table is still
+    being built (seen in tmux: the screen stopped looking when the meter's table was in)."""
     built = {"ready": False}
+
+    def progress(rules: object, kind: str) -> tuple[int, int] | None:
+        return None if built["ready"] or kind == "distribution" else (3, 14)
 
     def made(self: GameSession) -> list[PlayerReview]:
         swing = 0.25 if built["ready"] else None
@@ -327,9 +332,7 @@ def test_the_review_gets_its_win_column_once_the_tables_are_built(
 
     monkeypatch.setattr(GameSession, "review", made)
     monkeypatch.setattr(GameSession, "review_has_win", lambda self: built["ready"])
-    monkeypatch.setattr(
-        GameSession, "win_meter_progress", lambda self: None if built["ready"] else (3, 14)
-    )
+    monkeypatch.setattr("yahtzee.solver.winning.table_progress", progress)
 
     def columns(app: YahtzeeApp) -> list[str]:
         table = app.screen.query_one(".decisions", DataTable)

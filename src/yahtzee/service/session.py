@@ -432,6 +432,13 @@ class GameSession:
 
         return table_progress(self.rules, "distribution")
 
+    def win_tables_building(self) -> bool:
+        """Whether a table the review's win column needs (either kind) is being built."""
+        from ..solver.winning import table_progress  # noqa: PLC0415
+
+        kinds: tuple[Kind, ...] = ("distribution", "target")
+        return any(table_progress(self.rules, kind) is not None for kind in kinds)
+
     def meter(self) -> MeterReading:
         """The win-chance meter as every face shows it: exact, or an estimate while the
         exact tables are prepared (see :mod:`.meter`; a worker thread's job)."""

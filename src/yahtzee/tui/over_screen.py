@@ -115,7 +115,7 @@ class GameOverScreen(Screen[None]):
         if self.session.review_has_win():
             self._stop_looking()
             self.run_worker(self._review_again, thread=True, group="review", exclusive=True)
-        elif self.session.win_meter_progress() is None:
+        elif not self.session.win_tables_building():
             self._stop_looking()  # no build under way: the review stays as it is
 
     def _stop_looking(self) -> None:
@@ -130,7 +130,7 @@ class GameOverScreen(Screen[None]):
         for shown in self.query("#reviewing, .review, .decisions"):
             shown.remove()
         session = self.session
-        building = session.win_meter_progress() is not None  # the win tables, being built
+        building = session.win_tables_building()  # (the target table may come after)
         rivals = len(session.game.players) > 1
         if rivals and building and not session.review_has_win() and self.win_timer is None:
             self.win_timer = self.set_interval(POLL_S, self._look_for_win_tables)
