@@ -19,6 +19,7 @@ from yahtzee.solver.interim import (
     LATE_MARGIN,
     TYPICAL_ERROR,
     build_variance,
+    compile_interim,
     estimate_beat,
     estimate_chances,
     final_normal,
@@ -117,7 +118,10 @@ def test_late_in_a_game_the_estimate_is_the_exact_meter_within_its_margin(
 
 def test_the_interim_bot_never_makes_an_illegal_move_and_says_how_it_plays() -> None:
     """Whole games of the interim ``winning`` bot against optimal bots (the
-    exact tables are never built in the suite): every action is checked by the game."""
+    exact tables are never built in the suite): every action is checked by the game. The
+    kernels are compiled first (until they are, the bot plays for expected points and says
+    so: another test), so that the method does not depend on the tests run before."""
+    compile_interim()
     rng = random.Random(7)
     bot = WinningStrategy(OFFICIAL)
     optimal = strategy("optimal", OFFICIAL, 1)

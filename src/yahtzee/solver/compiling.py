@@ -37,14 +37,14 @@ _COMPILE: dict[Kind, str] = {
 
 
 def _dispatchers(kind: Kind) -> list[object]:
-    from . import curves, kernel, policy, win_kernel  # noqa: PLC0415 - numba loads here
+    from . import curves, kernel, match_kernel, policy, win_kernel  # noqa: PLC0415 - numba loads here
 
     found: dict[Kind, list[object]] = {
         "turn": [policy.turn_tables, policy.option_values, policy.advise],
         "build": [kernel.build_layer],
         "simulate": [policy.simulate],
         "curves": [curves.survival_layer, curves.pmf_layer, win_kernel.value_turn],
-        "match": [win_kernel.simulate_match],
+        "match": [match_kernel.simulate_match],
     }
     return found[kind]
 

@@ -17,8 +17,7 @@ points still to come under that same play (shipped in ``solver/data``, built by
   ``Phi((T + g + E[s'] - mu) / sqrt(D[s'] + var))`` (ties count half);
 * :func:`rival_normal` is the best of the other players' final totals, each normal and
   independent, as one normal of the same mean and variance;
-* :func:`simulate_interim_match` plays games turn by turn as
-  :func:`.win_kernel.simulate_match` does, the interim ``winning`` seat(s) by these.
+* :func:`.match_kernel.simulate_match` plays the interim ``winning`` seat(s) by these.
 """
 
 from __future__ import annotations
@@ -28,31 +27,20 @@ import math
 import numpy as np
 from numba import prange
 
-from ..core import ROLLS_PER_TURN
 from .curves import state_index, successors
 from .kernel import candidates, jit, jit_parallel
 from .layout import (
-    KEEP_CODE,
     MAX_CANDIDATES,
-    MAX_OPTIONS,
     N_MS,
     N_ROWS,
     NEG,
-    TURN_SIZE,
     YAHTZEE_BOX,
 )
 from .policy import (
     _keep_means,
     _sub_maxes,
-    game_seed,
-    pick,
-    place,
-    solve_turn,
-    throw,
-    turn_options,
 )
 from .tables import N_BOXES, N_ROLLS, ROLL_BASE, UPPER_CAP
-from .win_kernel import MOST_ADD, value_options
 
 EPS = 1e-9
 """The weight of the second moment beside the expected points in :func:`moment_turn`."""
@@ -178,67 +166,3 @@ def rival_normal(me, n, masks, yfs, us, totals, E, D):
         s1 += p * x
         s2 += p * x * x
     return s1, max(s2 - s1 * s1, 0.0)
-
-
-@jit_parallel
-def simulate_interim_match(n_games, seed, stream, kinds, temperatures, tables, m, E, D, start,
-                           totals):  # fmt: skip
-    """Play ``n_games`` games of ``n`` seats turn by turn (seat ``i`` plays by
-    ``kinds[i]``: ``INTERIM``, or the index of the table it plays by, with its
-    temperature); the first seat rotates from game to game, every seat starts on the card
-    ``start`` (mask, yf, upper subtotal, total); ``totals[g, i]`` receives the totals.
-    ``E`` and ``D`` are flat."""
-    n = kinds.shape[0]
-    for g in prange(n_games):
-        np.random.seed(game_seed(seed, stream, g))
-        masks = np.full(n, start[0], dtype=np.int64)
-        yfs = np.full(n, start[1], dtype=np.int64)
-        uppers = np.full(n, start[2], dtype=np.int64)
-        us = np.full(n, min(start[2], UPPER_CAP), dtype=np.int64)
-        score = np.full(n, start[3], dtype=np.int64)
-        rounds = N_BOXES
-        for c in range(N_BOXES):
-            rounds -= start[0] >> c & 1
-        T = np.empty(TURN_SIZE)
-        R, K1, K2 = T[:N_ROWS], T[N_ROWS : N_ROWS + N_MS], T[N_ROWS + N_MS :]
-        Q = np.empty((N_ROWS, MOST_ADD))
-        succ = np.empty(N_ROWS, dtype=np.int64)
-        gain = np.empty(N_ROWS, dtype=np.int64)
-        rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
-        adds = np.empty(MAX_CANDIDATES)
-        cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
-        codes = np.empty(MAX_OPTIONS, dtype=np.int64)
-        values = np.zeros(MAX_OPTIONS)
-        for _ in range(rounds):
-            for step in range(n):
-                i = (g + step) % n
-                mask, yf, u = masks[i], yfs[i], us[i]
-                kind = kinds[i]
-                if kind == INTERIM:
-                    mu, var = rival_normal(i, n, masks, yfs, us, score, E, D)
-                    normal_turn(mask, yf, u, score[i], mu, var, E, D, m, succ, gain, Q, K1, K2,
-                                rows, adds, cats)  # fmt: skip
-                else:
-                    solve_turn(mask, yf, u, tables[kind], m.packed, m.joker, m.joker_bonus,
-                               m.cap, m.upper_bonus, R, K1, K2)  # fmt: skip
-                r = throw(0, m)
-                rolls_left = ROLLS_PER_TURN - 1
-                while True:
-                    if kind == INTERIM:
-                        count = value_options(mask, yf, r, rolls_left, m, Q, K1, K2, rows, adds,
-                                              cats, codes, values)  # fmt: skip
-                        choice = pick(values, count, 0.0)
-                    else:
-                        count = turn_options(mask, yf, r, rolls_left, m.packed, m.joker,
-                                             m.joker_bonus, R, K1, K2, codes, values)  # fmt: skip
-                        choice = pick(values, count, temperatures[i])
-                    if codes[choice] < KEEP_CODE:
-                        break
-                    r = throw(codes[choice] - KEEP_CODE, m)
-                    rolls_left -= 1
-                c = codes[choice]
-                mask, yf, upper, total, _ = place(mask, yf, uppers[i], score[i], r, c, m)
-                masks[i], yfs[i], uppers[i], score[i] = mask, yf, upper, total
-                us[i] = min(upper, UPPER_CAP)
-        for i in range(n):
-            totals[g, i] = score[i]

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import BotSpec, Category, RuleSet, Scorecard
+from .curve_table import CurveTable
 from .interim import shipped_variance
 from .planner import state_of
 from .solver import cached_solver
@@ -28,6 +29,7 @@ def simulate_interim(
     from game to game, as :func:`.simulate.simulate` plays the exact one; every seat
     starts on ``start`` (by default an empty card). Returns the totals, one row a game."""
     from . import interim_kernel as k  # noqa: PLC0415 - numba loads only to simulate
+    from . import match_kernel  # noqa: PLC0415
     from .tables import model  # noqa: PLC0415
 
     rule_set = rules or RuleSet.official()
@@ -47,13 +49,16 @@ def simulate_interim(
     card = start or Scorecard.empty()
     mask, yf, _ = state_of(card)
     upper = sum(card.boxes[c] or 0 for c in Category.upper())
-    totals = np.zeros((games, len(kinds)), dtype=np.int64)
-    k.simulate_interim_match(
+    out = [np.zeros((games, len(kinds)), dtype=np.int64) for _ in range(4)]
+    blank = CurveTable.blank(rule_set)  # no exact winning seat: not read
+    curves = (blank.levels, blank.start, blank.lo, blank.hi)
+    match_kernel.simulate_match(
         games, seed, 1, np.array(kinds, dtype=np.int64), np.array(temperatures),
-        np.stack([table]), model(rule_set), np.ascontiguousarray(table).reshape(-1), D,
-        np.array([mask, yf, upper, card.total], dtype=np.int64), totals,
+        np.zeros(len(kinds), dtype=np.bool_), np.stack([table]), model(rule_set), *curves,
+        *curves, blank.cap, np.ascontiguousarray(table).reshape(-1), D,
+        np.array([mask, yf, upper, card.total], dtype=np.int64), *out,
     )  # fmt: skip
-    return totals
+    return out[0]
 
 
 __all__ = ["simulate_interim"]

@@ -164,7 +164,7 @@ def _match(  # noqa: PLR0917 - the arguments of simulate, passed on
     start: Scorecard | None,
     tables: tuple[CurveTable, CurveTable] | None,
 ) -> Simulation:
-    from . import win_kernel  # noqa: PLC0415 - numba loads only to simulate
+    from . import match_kernel, win_kernel  # noqa: PLC0415 - numba loads only to simulate
     from .compiling import compile_aside  # noqa: PLC0415
 
     n = len(names)
@@ -195,11 +195,12 @@ def _match(  # noqa: PLR0917 - the arguments of simulate, passed on
     upper = sum(card.boxes[c] or 0 for c in Category.upper())
     compile_aside("match")
     out = [np.zeros((games, n), dtype=np.int64) for _ in range(4)]
-    win_kernel.simulate_match(
+    none = np.zeros(1)  # no interim seat: its tables are not read
+    match_kernel.simulate_match(
         games, seed, 0, np.array(kinds, dtype=np.int64), np.array(temperatures),
         np.array(uniform), np.stack(seat_tables or [np.zeros(TABLE_SHAPE)]), model(rules),
         distribution.levels, distribution.start, distribution.lo, distribution.hi,
-        target.levels, target.start, target.lo, target.hi, distribution.cap,
+        target.levels, target.start, target.lo, target.hi, distribution.cap, none, none,
         np.array([mask, yf, upper, card.total], dtype=np.int64), *out,
     )  # fmt: skip
     totals, uppers, yahtzees, bonuses = out
