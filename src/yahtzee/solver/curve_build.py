@@ -160,7 +160,7 @@ def build_layers(
     hi = np.zeros(N_STATES, dtype=np.int32)
     start = np.zeros(N_STATES, dtype=np.int64)
     probability = dice_tables().probability
-    smaller = kernels.smaller_keeps(m.remove)
+    smaller = kernels.smaller_keeps(m.remove, dice_tables().size)
     table = np.zeros((N_MASKS, 2, UPPER_CAP + 1)) if expected is None else expected
     first = base_mask.bit_count()
     layers = range(N_BOXES, first - 1, -1)

@@ -21,22 +21,22 @@ import numpy as np
 import numpy.typing as npt
 from numba import prange
 
-from ..core import FACE_COUNT
+from ..core import DICE_COUNT, FACE_COUNT
+from .advice import TIE
 from .kernel import _mx, box_rows, candidates, jit, jit_inline, jit_parallel, next_state
 from .layout import (
-    KEEP_CODE,
     MAX_CANDIDATES,
-    MAX_OPTIONS,
     N_MS,
     N_ROWS,
     ROW_DEAD,
 )
-from .policy import pick, solve_turn, turn_options
-from .tables import N_BOXES, N_ROLLS, ROLL_BASE, UPPER_CAP
+from .policy import solve_turn
+from .tables import MAX_SUB_KEEPS, N_BOXES, N_ROLLS, ROLL_BASE, UPPER_CAP
 
 SURVIVAL = 0
 PMF = 1
 SUBTOTALS = UPPER_CAP + 1
+SubKeeps = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
 TILE = 128  # points per pass inside a turn: a tile of every keep fits the core's cache
 
 
@@ -83,40 +83,44 @@ def _keep_means(A, n, add):
             out[lane] = (a0[lane] + a1[lane] + a2[lane] + a3[lane] + a4[lane] + a5[lane]) * sixth
 
 
-def smaller_keeps(remove: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
-    """Per multiset: the distinct multisets with one die fewer (one per face it holds),
-    first in its row, then -1."""
-    out = np.full_like(remove, -1)
+def smaller_keeps(remove: npt.NDArray[np.int32], size: npt.NDArray[np.int32]) -> SubKeeps:
+    """Per multiset: the distinct multisets with one die fewer (one per face it holds), as
+    indices from the first multiset of that size, padded to five by repeating the first
+    (a max over a repeated row is the same max); and where each size starts (multisets are
+    indexed by size)."""
+    assert np.all(np.diff(size) >= 0)
+    starts = np.searchsorted(size, np.arange(DICE_COUNT + 2)).astype(np.int64)
+    out = np.zeros((len(remove), DICE_COUNT), dtype=np.int64)
     for s, row in enumerate(remove):
-        found = [int(k) for k in row if k != s]
-        out[s, : len(found)] = found
-    return out
+        if s == 0:
+            continue
+        found = sorted({int(k) for k in row if k != s})
+        found += [found[0]] * (DICE_COUNT - len(found))
+        out[s] = np.array(found) - starts[size[s] - 1]
+    return out, starts
 
 
 @jit
-def _sub_maxes(A, n, smaller):
+def _level_maxes(out, smaller, nb, below):
+    """``out[i]`` (one size of multisets) becomes its max with the rows of ``smaller``
+    (the size below) that ``below[i]`` names. The two are separate runs of rows, so the
+    compiler vectorises the loop (in place over one array it stays 2-3 times slower)."""
+    for i in range(out.shape[0]):
+        o = out[i]
+        a, b, c = smaller[below[i, 0]], smaller[below[i, 1]], smaller[below[i, 2]]
+        d, e = smaller[below[i, 3]], smaller[below[i, 4]]
+        for lane in range(nb):
+            o[lane] = _mx(_mx(_mx(o[lane], e[lane]), _mx(a[lane], b[lane])), _mx(c[lane], d[lane]))
+
+
+@jit
+def _sub_maxes(A, nb, sub):
     """``A[s]`` becomes the max of ``A`` over every sub-multiset of ``s`` (as
-    :func:`.kernel.sub_maxes`, reading only the distinct multisets one die smaller)."""
-    for s in range(1, N_MS):
-        out = A[s]
-        if smaller[s, 1] < 0:
-            a = A[smaller[s, 0]]
-            for lane in range(n):
-                out[lane] = _mx(out[lane], a[lane])
-        elif smaller[s, 2] < 0:
-            a, b = A[smaller[s, 0]], A[smaller[s, 1]]
-            for lane in range(n):
-                out[lane] = _mx(out[lane], _mx(a[lane], b[lane]))
-        elif smaller[s, 3] < 0:
-            a, b, c = A[smaller[s, 0]], A[smaller[s, 1]], A[smaller[s, 2]]
-            for lane in range(n):
-                out[lane] = _mx(_mx(out[lane], a[lane]), _mx(b[lane], c[lane]))
-        else:
-            a, b, c, d = A[smaller[s, 0]], A[smaller[s, 1]], A[smaller[s, 2]], A[smaller[s, 3]]
-            e = A[smaller[s, 4]] if smaller[s, 4] >= 0 else d
-            for lane in range(n):
-                low = _mx(_mx(a[lane], b[lane]), _mx(c[lane], d[lane]))
-                out[lane] = _mx(_mx(out[lane], e[lane]), low)
+    :func:`.kernel.sub_maxes`), one size at a time from the smallest."""
+    below, starts = sub
+    for k in range(1, DICE_COUNT + 1):
+        a, b, c = starts[k - 1], starts[k], starts[k + 1]
+        _level_maxes(A[b:c], A[a:b], nb, below[b:c])
 
 
 @jit
@@ -238,31 +242,49 @@ def survival_layer(states, widths, m, pad, values, start, lo, hi, eps, smaller, 
 
 
 @jit
-def turn_outcomes(mask, yf, u, E, m, probability, R, K1, K2, codes, option_values, mass, keeps,
-                  rows, adds, cats, landed):  # fmt: skip
+def turn_outcomes(mask, yf, u, E, m, probability, R, K1, K2, box_value, box_row, box_add, mass,
+                  keeps, rows, adds, cats, landed):  # fmt: skip
     """``landed[row, a]``: the chance that the turn, played by the expected-value policy
-    (ties to the first option, as the bots play), ends on that row of the turn's table
-    with ``a`` points added on top of the row's own gain."""
+    (ties to the first option, as the bots play: :func:`.policy.pick` over
+    :func:`.policy.turn_options`), ends on that row of the turn's table with ``a`` points
+    added on top of the row's own gain.
+
+    A roll's best box is the same with any rolls left, so it is found once per roll; with
+    rolls left, the scan goes on over the roll's keeps, as ``pick`` would."""
     solve_turn(mask, yf, u, E, m.packed, m.joker, m.joker_bonus, m.cap, m.upper_bonus, R, K1, K2)
+    for r in range(N_ROLLS):
+        n = candidates(mask, yf, r, m, rows, adds, cats)
+        best, value = 0, R[rows[0]] + adds[0]
+        for i in range(1, n):
+            v = R[rows[i]] + adds[i]
+            if v > value + TIE:
+                best, value = i, v
+        box_value[r] = value
+        box_row[r] = rows[best]
+        box_add[r] = int(adds[best])
     landed[:, :] = 0.0
     for r in range(N_ROLLS):
         mass[r] = probability[r]
     for rolls_left in range(2, -1, -1):
         keeps[:] = 0.0
+        K = K1 if rolls_left == 1 else K2
         for r in range(N_ROLLS):
             w = mass[r]
             if w == 0.0:
                 continue
-            count = turn_options(mask, yf, r, rolls_left, m.packed, m.joker, m.joker_bonus, R,
-                                 K1, K2, codes, option_values)  # fmt: skip
-            code = codes[pick(option_values, count, 0.0)]
-            if code >= KEEP_CODE:
-                keeps[code - KEEP_CODE] += w
-                continue
-            n = candidates(mask, yf, r, m, rows, adds, cats)
-            for i in range(n):
-                if cats[i] == code:
-                    landed[rows[i], int(adds[i])] += w
+            keep = -1
+            if rolls_left > 0:
+                value = box_value[r]
+                for j in range(MAX_SUB_KEEPS):
+                    k = m.sub_keeps[r, j]
+                    if k < 0:
+                        break
+                    if K[k] > value + TIE:
+                        keep, value = k, K[k]
+            if keep >= 0:
+                keeps[keep] += w
+            else:
+                landed[box_row[r], box_add[r]] += w
         if rolls_left == 0:
             break
         for k in range(ROLL_BASE):
@@ -277,13 +299,13 @@ def turn_outcomes(mask, yf, u, E, m, probability, R, K1, K2, codes, option_value
 
 
 @jit
-def pmf_turn(mask, yf, u, width, E, m, probability, values, start, lo, hi, R, K1, K2, codes,
-             option_values, mass, keeps, rows, adds, cats, landed, succ, gain, out):  # fmt: skip
+def pmf_turn(mask, yf, u, width, E, m, probability, values, start, lo, hi, R, K1, K2, box_value,
+             box_row, box_add, mass, keeps, rows, adds, cats, landed, succ, gain, out):  # fmt: skip
     """``out[:width]``: the distribution of the points still to come from one state under
     the expected-value policy, from the next states' survival curves (points from
     ``width`` on are left out)."""
-    turn_outcomes(mask, yf, u, E, m, probability, R, K1, K2, codes, option_values, mass, keeps,
-                  rows, adds, cats, landed)  # fmt: skip
+    turn_outcomes(mask, yf, u, E, m, probability, R, K1, K2, box_value, box_row, box_add, mass,
+                  keeps, rows, adds, cats, landed)  # fmt: skip
     successors(mask, yf, u, m, succ, gain)
     for t in range(width):
         out[t] = 0.0
@@ -314,8 +336,9 @@ def pmf_layer(states, widths, E, m, probability, max_add, values, start, lo, hi,
         R = np.empty(N_ROWS)
         K1 = np.empty(N_MS)
         K2 = np.empty(N_MS)
-        codes = np.empty(MAX_OPTIONS, dtype=np.int64)
-        option_values = np.empty(MAX_OPTIONS)
+        box_value = np.empty(N_ROLLS)
+        box_row = np.empty(N_ROLLS, dtype=np.int64)
+        box_add = np.empty(N_ROLLS, dtype=np.int64)
         mass = np.empty(N_ROLLS)
         keeps = np.empty(N_MS)
         rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
@@ -326,8 +349,8 @@ def pmf_layer(states, widths, E, m, probability, max_add, values, start, lo, hi,
         gain = np.empty(N_ROWS, dtype=np.int64)
         width, row = widths[i], out[i]
         pmf_turn(states[i, 0], states[i, 1], states[i, 2], width, E, m, probability, values,
-                 start, lo, hi, R, K1, K2, codes, option_values, mass, keeps, rows, adds, cats,
-                 landed, succ, gain, row)  # fmt: skip
+                 start, lo, hi, R, K1, K2, box_value, box_row, box_add, mass, keeps, rows, adds,
+                 cats, landed, succ, gain, row)  # fmt: skip
         total = 0.0  # from the top down, as numpy's cumsum of the reversed row adds
         for n in range(width - 1, -1, -1):
             total += row[n]

@@ -17,9 +17,14 @@ arithmetic, so the same values bit for bit (``tests/solver`` checks it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import numpy as np
-from numba import njit, prange
-from numba.extending import register_jitable
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic, register_jitable
 
 from ..core import FACE_COUNT
 from . import transition
@@ -49,9 +54,26 @@ box_rows = register_jitable(inline="always")(transition.box_rows)
 next_state = register_jitable(inline="always")(transition.next_state)
 
 
-@jit_inline
-def _mx(a: float, b: float) -> float:
-    return a if a > b else b
+@intrinsic
+def _maxnum(typingctx, a, b):
+    """The larger of two floats of one type, as LLVM's ``maxnum``: one max instruction,
+    which loops vectorise (numba's ``a if a > b else b`` is a compare and a select, and
+    its ``max`` checks for NaN: up to 4 times slower in a vectorised loop). Values here
+    are never NaN, so the result is the exact max either way."""
+    if not (isinstance(a, types.Float) and a == b):
+        return None
+    name = f"llvm.maxnum.f{a.bitwidth}"
+
+    def codegen(context, builder, signature, args):
+        kind = context.get_value_type(signature.return_type)
+        signature_ir = ir.FunctionType(kind, [kind, kind])
+        fn = cgutils.get_or_insert_function(builder.module, signature_ir, name)  # type: ignore[no-untyped-call]
+        return builder.call(fn, args)
+
+    return a(a, b), codegen
+
+
+_mx = cast("Callable[[float, float], float]", _maxnum)
 
 
 @jit
