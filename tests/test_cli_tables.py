@@ -4,6 +4,7 @@ builds (``tests/table_builds.py``), every wait bounded, every builder stopped on
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 from collections.abc import Iterator
@@ -85,6 +86,11 @@ def test_build_status_and_clear(cache: Path) -> None:
     assert "MB on disk" in done.stderr  # said once, before the build: its size and its time
     assert "of 4 layers" in done.stderr
     assert len(builders_started(cache)) == 1
+    built = read_state(cache)
+    # a player waits for this one: its builder gets every core (a game's gets one)
+    assert built is not None and built.threads == (os.cpu_count() or 1)
+    if built.threads > 1:
+        assert "every core" in done.stderr
     for kind in ("distribution", "target"):
         CurveTable.read(kind, OFFICIAL, cache)  # whole and checked
 

@@ -144,6 +144,19 @@ def test_a_builder_that_fails_says_why_and_is_not_started_again(cache: Path) -> 
     assert state is not None and not state.live and "Unknown rule set" in (state.error or "")
 
 
+def test_the_expected_time_follows_the_builder_s_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    jobs = [Job("official", k, Path(k)) for k in ("distribution", "target")]
+    one = builds.EXPECTED_SECONDS["distribution"] + builds.EXPECTED_SECONDS["target"]
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert builds.expected_seconds(["distribution", "target"], 1) == one
+    two = builds.expected_seconds(["distribution", "target"], 2)
+    assert one / 2 < two < one
+    assert builds.expected_seconds(["distribution", "target"], 8) == two  # only 2 cores here
+    assert "one core" in builds.notice(jobs, 1) and "every core" in builds.notice(jobs, 2)
+    state = BuildState(1, 0.0, [builds.JobState("official", "target", "t")], True, threads=2)
+    assert state.expected_seconds == builds.expected_seconds(["target"], 2)
+
+
 def test_health_reports_the_build_under_way(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

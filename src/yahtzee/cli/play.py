@@ -171,7 +171,7 @@ def _read_line(prompt: str) -> str | None:
 
 
 class PlainGame:
-    """Plays a :class:`GameSession` from lines of text: it reads commands and prints what
+    """Plays a `GameSession` from lines of text: it reads commands and prints what
     happened; the session checks, records, moves the bots and reviews."""
 
     def __init__(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -139,7 +140,8 @@ def _build(args: argparse.Namespace) -> int:
         print(f"Joining the build under way (process {state.pid}).", file=sys.stderr)
     try:
         with _bars(rules.name) as progress:
-            ensure_tables(rules, progress=progress, on_notice=_tell)
+            # a player waits for these: every core (a game's or a server's build uses one)
+            ensure_tables(rules, progress=progress, on_notice=_tell, threads=os.cpu_count() or 1)
     except KeyboardInterrupt:
         now = read_state()
         who = f" (process {now.pid})" if now is not None and now.live else ""

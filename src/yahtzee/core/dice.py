@@ -1,5 +1,5 @@
 """Dice as sorted multisets: the 252 distinct rolls, the 462 distinct keeps, and the one
-chance function (:func:`chance_outcomes`) that play samples and the solver enumerates."""
+chance function (`chance_outcomes`) that play samples and the solver enumerates."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def _check_faces(faces: object, what: str) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class _Faces:
-    """A sorted multiset of die faces (shared behaviour of :class:`Dice` and :class:`Keep`)."""
+    """A sorted multiset of die faces (shared behaviour of `Dice` and `Keep`)."""
 
     faces: tuple[int, ...]
 
@@ -141,7 +141,7 @@ class Dice(_Faces):
 
     @property
     def index(self) -> int:
-        """Position of this roll in :meth:`all` (0 to 251)."""
+        """Position of this roll in `all` (0 to 251)."""
         return _DICE_INDEX[self]
 
     @property
@@ -194,7 +194,7 @@ class Keep(_Faces):
 
     @classmethod
     def of(cls, faces: Iterable[int]) -> Self:
-        """A keep from any iterable of faces (a :class:`Dice` included)."""
+        """A keep from any iterable of faces (a `Dice` included)."""
         return cls(faces)  # type: ignore[arg-type]  # checked and sorted by __post_init__
 
     @staticmethod
@@ -204,7 +204,7 @@ class Keep(_Faces):
 
     @property
     def index(self) -> int:
-        """Position of this keep in :meth:`all` (0 to 461)."""
+        """Position of this keep in `all` (0 to 461)."""
         return _KEEP_INDEX[self]
 
     @property
@@ -216,6 +216,7 @@ class Keep(_Faces):
         return _Faces.__str__(self) or "-"
 
     def spaced(self) -> str:
+        """The kept dice as ``"3 3 5"`` (``"nothing"`` for none)."""
         return _Faces.spaced(self) or "nothing"
 
     def with_thrown(self, thrown: Iterable[int]) -> Dice:
@@ -262,7 +263,7 @@ def chance_outcomes(keep: Keep) -> tuple[Outcome, ...]:
     """Every distinct result of throwing the dice not in ``keep``, with its probability.
 
     This is the single chance step of the game: play samples it, the solver enumerates
-    it. Outcomes are in the order of :meth:`Dice.all`; probabilities are exact and sum to 1.
+    it. Outcomes are in the order of `Dice.all`; probabilities are exact and sum to 1.
     """
     n = keep.rerolled
     outcomes = [

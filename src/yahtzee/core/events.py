@@ -144,7 +144,7 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
 
 
 def event_from_dict(data: object) -> Event:
-    """Read one event written by :func:`event_to_dict`; malformed data is ``InvalidInput``.
+    """Read one event written by `event_to_dict`; malformed data is ``InvalidInput``.
 
     Event objects are checked the same way, through their JSON form.
     """

@@ -39,6 +39,8 @@ class Score:
 
     @classmethod
     def parse(cls, text: str) -> Self:
+        """The action of filling the box named ``text`` (any name players use: ``"fh"``,
+        ``"aces"``)."""
         return cls(Category.parse(text))
 
     def __str__(self) -> str:
@@ -102,7 +104,7 @@ class LegalActions:
 
 
 class Game:
-    """A game in progress. Its truth is the append-only list of events (:attr:`events`)."""
+    """A game in progress. Its truth is the append-only list of events (`events`)."""
 
     def __init__(
         self,
@@ -130,30 +132,37 @@ class Game:
 
     @property
     def state(self) -> GameState:
+        """The whole state as one immutable value."""
         return self._state
 
     @property
     def rules(self) -> RuleSet:
+        """The rule set this game is played under."""
         return self._state.rules
 
     @property
     def players(self) -> tuple[str, ...]:
+        """The players' names, in seat order."""
         return self._state.players
 
     @property
     def cards(self) -> tuple[Scorecard, ...]:
+        """Each player's scorecard, in seat order."""
         return self._state.cards
 
     @property
     def phase(self) -> Phase:
+        """Turns, the playoff, or over."""
         return self._state.phase
 
     @property
     def turn(self) -> Turn | None:
+        """The turn under way (dice, held dice, rolls made), ``None`` when there is none."""
         return self._state.turn
 
     @property
     def current_player(self) -> int | None:
+        """The seat whose turn it is (``None`` once the game is over)."""
         return self._state.current_player
 
     @property
@@ -163,6 +172,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
+        """Whether every box is filled (and any playoff rolled)."""
         return self._state.phase is _OVER
 
     @property
@@ -177,6 +187,7 @@ class Game:
 
     @property
     def event_log(self) -> tuple[Event, ...]:
+        """Every event so far, in order (what ``Game.replay`` rebuilds the game from)."""
         return tuple(self._events)
 
     def situation(self) -> Situation | None:
@@ -188,6 +199,7 @@ class Game:
         return Situation(turn.dice, turn.rolls_left, self._state.cards[turn.player])
 
     def legal_actions(self) -> LegalActions:
+        """The actions allowed now (a lazy view: iterate it, or test ``action in ...``)."""
         return LegalActions(self)
 
     def placements(self) -> tuple[Placement, ...]:
@@ -219,7 +231,7 @@ class Game:
     # Acting -------------------------------------------------------------------------
 
     def check(self, action: Action, player: int | None = None) -> None:
-        """Raise :class:`IllegalMove` unless ``action`` is allowed now."""
+        """Raise `IllegalMove` unless ``action`` is allowed now."""
         if isinstance(action, Score):
             machine.check_score(self._state, action.category, player)
         elif isinstance(action, Keep):
@@ -275,7 +287,7 @@ class Game:
         return placed
 
     def play(self, action: Action, *, player: int | None = None) -> Dice | Placement:
-        """Take any action: a :class:`Keep` rolls, a :class:`Score` fills a box."""
+        """Take any action: a `Keep` rolls, a `Score` fills a box."""
         if isinstance(action, Score):
             return self.score(action.category, player=player)
         if isinstance(action, Keep):
@@ -293,7 +305,7 @@ class Game:
         cls, events: Iterable[dict[str, Any] | Event], dice: DiceSource | None = None
     ) -> Game:
         """Rebuild a game from its events; play goes on with ``dice`` (a fresh random source
-        by default). Malformed or impossible logs raise :class:`InvalidInput`."""
+        by default). Malformed or impossible logs raise `InvalidInput`."""
         if isinstance(events, str | bytes | dict) or not isinstance(events, Iterable):
             raise InvalidInput("An event log is a list of events.")
         items = iter(events)
@@ -309,8 +321,8 @@ class Game:
 
     def extend(self, events: Iterable[dict[str, Any] | Event]) -> None:
         """Append recorded events (made by another copy of this game, say on another
-        server node), checked as :meth:`replay` checks them. On a bad one this raises
-        :class:`InvalidInput`, and the events before it stay appended."""
+        server node), checked as `replay` checks them. On a bad one this raises
+        `InvalidInput`, and the events before it stay appended."""
         if isinstance(events, str | bytes | dict) or not isinstance(events, Iterable):
             raise InvalidInput("Events come as a list.")
         self._extend(iter(events), len(self._events) + 1)

@@ -1,9 +1,9 @@
 """Who plays: player names and computer players, as values every part of the project shares.
 
-A computer player is a :class:`BotSpec`: a strategy (``random``, ``greedy``, ``heuristic``,
+A computer player is a `BotSpec`: a strategy (``random``, ``greedy``, ``heuristic``,
 ``optimal``) or a difficulty level from 1 to 5 (level 5 plays optimally). The solver turns
-a spec into a strategy; the records keep its :attr:`BotSpec.key`, and the statistics group
-bots by their :attr:`BotSpec.label`, whatever name a bot had at its table.
+a spec into a strategy; the records keep its `BotSpec.key`, and the statistics group
+bots by their `BotSpec.label`, whatever name a bot had at its table.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ _MARKS = frozenset(("Mn", "Me"))
 
 def clean_text(text: str, limit: int) -> str:
     """Plain text for names and chat: control and formatting characters go (the
-    zero-width joiner and non-joiner stay; of a run of them, the last), at most :data:`MAX_MARKS`
+    zero-width joiner and non-joiner stay; of a run of them, the last), at most `MAX_MARKS`
     combining marks on a character, whitespace folded; composed (NFC), then cut to
     ``limit`` characters. Joiners alone are nothing ("")."""
     kept: list[str] = []
@@ -64,7 +64,7 @@ def clean_text(text: str, limit: int) -> str:
 
 
 def player_name(text: str) -> str:
-    """A player's name as typed, cleaned; :class:`InvalidInput` if nothing is left."""
+    """A player's name as typed, cleaned; `InvalidInput` if nothing is left."""
     name = clean_text(text, MAX_NAME_LENGTH)
     if not name:
         raise InvalidInput(f"Give a name of 1 to {MAX_NAME_LENGTH} characters.")
@@ -89,11 +89,12 @@ class BotSpec:
 
     @classmethod
     def at_level(cls, level: int) -> Self:
+        """The optimal player at difficulty ``level`` (1-5; 5 plays perfectly)."""
         return cls(LEVEL, level)
 
     @classmethod
     def parse(cls, text: str) -> Self:
-        """``"3"``, ``"level3"``, ``"Level 3"``, ``"greedy"``... (:class:`InvalidInput` if not)."""
+        """``"3"``, ``"level3"``, ``"Level 3"``, ``"greedy"``... (`InvalidInput` if not)."""
         if not isinstance(text, str):
             raise InvalidInput(f"A strategy is named by text, not {show(text)}.")
         key = text.strip().lower().replace(" ", "")

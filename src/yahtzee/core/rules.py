@@ -122,6 +122,7 @@ class RuleSet:
         return f"joker={self.joker.value};bonus={self.yahtzee_bonus}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The rule set as JSON-ready data (``from_dict`` reads it back)."""
         return {
             "name": self.name,
             "summary": self.summary,
@@ -132,6 +133,7 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, data: object) -> Self:
+        """A rule set from ``to_dict``'s JSON form (``InvalidInput`` says what is wrong)."""
         if not isinstance(data, dict):
             raise InvalidInput("A rule set must be a JSON object.")
         try:

@@ -56,6 +56,7 @@ class Scorecard:
 
     @classmethod
     def empty(cls) -> Self:
+        """A card with every box open."""
         return cls()
 
     # Reading -----------------------------------------------------------------------
@@ -64,20 +65,24 @@ class Scorecard:
         return self.boxes[category]
 
     def is_open(self, category: Category) -> bool:
+        """Whether ``category``'s box is still open."""
         return self.boxes[category] is None
 
     @property
     def open_boxes(self) -> tuple[Category, ...]:
+        """The open boxes, in card order."""
         return _open_boxes(self.boxes)
 
     @property
     def filled_boxes(self) -> tuple[Category, ...]:
+        """The boxes that hold points, in card order."""
         return tuple(
             c for c, points in zip(_CATEGORIES, self.boxes, strict=True) if points is not None
         )
 
     @property
     def is_complete(self) -> bool:
+        """Whether every box is filled."""
         return None not in self.boxes
 
     @property
@@ -92,6 +97,7 @@ class Scorecard:
 
     @property
     def upper_total(self) -> int:
+        """The upper subtotal plus the upper bonus."""
         return self.upper_subtotal + self.upper_bonus
 
     @property
@@ -131,7 +137,7 @@ class Scorecard:
         return _placements(dice, boxes, boxes, self.boxes[_YAHTZEE], rules, categories=True)
 
     def legal_boxes(self, dice: Dice, rules: RuleSet | None = None) -> tuple[Category, ...]:
-        """The boxes of :meth:`placements`, in scorecard order, without working out their
+        """The boxes of `placements`, in scorecard order, without working out their
         points: every open box, unless a Joker rule decides."""
         rules = rules or RuleSet.official()
         boxes = self.boxes
@@ -142,7 +148,7 @@ class Scorecard:
     def placement(
         self, dice: Dice, category: Category | int | str, rules: RuleSet | None = None
     ) -> Placement:
-        """The placement of the dice in ``category``, or :class:`IllegalMove` saying why not."""
+        """The placement of the dice in ``category``, or `IllegalMove` saying why not."""
         if type(category) is not Category:  # (Category.of returns a Category as it is)
             category = Category.of(category)
         rules = rules or RuleSet.official()
@@ -162,6 +168,8 @@ class Scorecard:
         return self.with_placement(self.placement(dice, category, rules))
 
     def with_placement(self, placement: Placement) -> Self:
+        """A new card with ``placement``'s points in its box (``IllegalMove`` if the box is
+        filled)."""
         category = placement.category
         if self.boxes[category] is not None:  # not self.is_open(category)
             raise IllegalMove(self._filled_message(category, ()), code="box_filled")
@@ -204,11 +212,12 @@ class Scorecard:
         }
 
     def to_json(self) -> str:
+        """The card as JSON text (``from_json`` reads it back)."""
         return json.dumps(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: object) -> Self:
-        """Read a card written by :meth:`to_dict`; anything impossible is :class:`InvalidInput`."""
+        """Read a card written by `to_dict`; anything impossible is `InvalidInput`."""
         if not isinstance(data, Mapping):
             raise InvalidInput("Card data must be a JSON object with a 'boxes' object.")
         raw = data.get("boxes")
@@ -235,6 +244,7 @@ class Scorecard:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Self:
+        """A card from ``to_json``'s text (checked: ``InvalidInput`` says what is wrong)."""
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:

@@ -132,7 +132,7 @@ def _natural_row(dice: Dice, bonus: int) -> tuple[Placement, ...]:
 def joker_decides(dice: Dice, yahtzee_box: int | None, rules: RuleSet) -> bool:
     """Whether a Joker rule decides where ``dice`` may go (an extra Yahtzee, rolled with
     the Yahtzee box filled). If not, they may go in any open box, at their natural points:
-    :func:`natural_placement`."""
+    `natural_placement`."""
     faces = dice.faces
     return faces[0] == faces[-1] and yahtzee_box is not None and rules.joker is not _NO_JOKER
 
@@ -147,7 +147,7 @@ def natural_placement(
     dice: Dice, category: Category, yahtzee_box: int | None, rules: RuleSet
 ) -> Placement:
     """The placement of the dice in open box ``category`` when no Joker rule decides
-    (see :func:`joker_decides`): what :func:`placements` offers for that box."""
+    (see `joker_decides`): what `placements` offers for that box."""
     return _natural_row(dice, _bonus(dice, yahtzee_box, rules))[category]
 
 
@@ -174,7 +174,7 @@ def _placements(
     *,
     categories: bool,
 ) -> tuple[Placement, ...]:
-    """:func:`placements` for the open ``boxes`` already distinct and in scorecard order
+    """`placements` for the open ``boxes`` already distinct and in scorecard order
     (``open_set`` holds the same boxes, for membership tests). ``categories`` says that
     every box is a ``Category`` member: then the natural placements come from a cached row."""
     bonus = _bonus(dice, yahtzee_box, rules)

@@ -44,6 +44,7 @@ class Situation:
 
     @classmethod
     def of(cls, card: Scorecard, dice: Dice | str | None, rolls_left: int) -> Self:
+        """The situation of ``card`` with ``dice`` showing and ``rolls_left`` rolls left."""
         if dice is None:
             raise InvalidInput("Roll the dice first: a situation needs the dice showing.")
         return cls(dice if isinstance(dice, Dice) else Dice.parse(dice), rolls_left, card)

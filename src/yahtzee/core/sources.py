@@ -15,7 +15,7 @@ from .errors import InvalidInput
 
 @runtime_checkable
 class DiceSource(Protocol):
-    """Throws the dice not kept. Every source draws from :func:`chance_outcomes`."""
+    """Throws the dice not kept. Every source draws from `chance_outcomes`."""
 
     def throw(self, keep: Keep) -> Dice:
         """The dice showing after throwing all dice not in ``keep``."""
@@ -37,18 +37,18 @@ _SAMPLERS: dict[tuple[int, ...], tuple[tuple[Dice, ...], tuple[int, ...], int]] 
 
 
 def sample(keep: Keep, rng: random.Random) -> Dice:
-    """Draw one outcome of :func:`chance_outcomes` with its exact probability."""
+    """Draw one outcome of `chance_outcomes` with its exact probability."""
     return RandomDice(rng).throw(keep)
 
 
 class RandomDice:
-    """Dice from a :class:`random.Random`: ``RandomDice(42)`` gives a reproducible game."""
+    """Dice from a `random.Random`: ``RandomDice(42)`` gives a reproducible game."""
 
     def __init__(self, seed: int | str | random.Random | None = None) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
     def throw(self, keep: Keep) -> Dice:
-        """Draw one outcome of :func:`chance_outcomes` with its exact probability."""
+        """Draw one outcome of `chance_outcomes` with its exact probability."""
         sampler = _SAMPLERS.get(keep.faces)  # by faces: at most 462 keeps
         if sampler is None:
             bounds, scale = _cumulative(keep)
@@ -80,9 +80,12 @@ class ScriptedDice:
 
     @property
     def remaining(self) -> int:
+        """How many scripted rolls are left."""
         return len(self._rolls) - self._next
 
     def throw(self, keep: Keep) -> Dice:
+        """The next scripted roll around ``keep`` (``InvalidInput`` when the script has run out or
+        does not fit the keep)."""
         outcomes = chance_outcomes(keep)
         if len(outcomes) == 1:
             return outcomes[0].dice

@@ -1,8 +1,8 @@
 """The game state machine as pure functions over immutable states.
 
-Every change of state goes through :func:`apply`, for live play and replay alike, so a
+Every change of state goes through `apply`, for live play and replay alike, so a
 replayed game is the live game by construction. The ``check_*`` functions raise
-:class:`IllegalMove` before anything changes.
+`IllegalMove` before anything changes.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ MAX_NAME_LENGTH = 40
 
 
 class Phase(StrEnum):
+    """Where a game is: turns, the tie-break playoff, or over."""
+
     TURN = "turn"
     """Players take turns filling boxes."""
     PLAYOFF = "playoff"
@@ -51,6 +53,7 @@ class Turn:
 
     @property
     def rolls_left(self) -> int:
+        """Rolls still allowed this turn (0-2 once the dice are rolled)."""
         return ROLLS_PER_TURN - self.rolls
 
 
@@ -72,6 +75,8 @@ class Playoff:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class GameState:
+    """A game at one moment, as an immutable value: rules, players, cards, phase and turn."""
+
     rules: RuleSet
     players: tuple[str, ...]
     cards: tuple[Scorecard, ...]
@@ -81,7 +86,7 @@ class GameState:
     winners: tuple[int, ...] = ()
     before_placement: GameState | None = None
     """The state before the last placement, while it may be taken back (until the next
-    roll, and not once the game has ended): see :func:`check_undo`."""
+    roll, and not once the game has ended): see `check_undo`."""
 
     @property
     def current_player(self) -> int | None:
@@ -140,7 +145,7 @@ def check_actor(state: GameState, player: int | None) -> int:
 
 
 def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
-    """Raise :class:`IllegalMove` unless the acting player may keep ``keep`` and roll."""
+    """Raise `IllegalMove` unless the acting player may keep ``keep`` and roll."""
     turn = state.turn
     if player is None and state.phase is _TURN and state.playoff is None and turn is not None:
         # The usual cases, which pass every check below, seen at once.
@@ -179,7 +184,7 @@ def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
 
 
 def check_score(state: GameState, category: Category, player: int | None = None) -> Placement:
-    """The placement the acting player would make in ``category``, or :class:`IllegalMove`."""
+    """The placement the acting player would make in ``category``, or `IllegalMove`."""
     turn = state.turn
     if not (  # the usual case, dice showing in a turn, passes the checks below at once
         player is None
@@ -234,7 +239,7 @@ def _turn(state: GameState) -> Turn:
 
 
 def after_roll(state: GameState, keep: Keep, dice: Dice) -> GameState:
-    """The state after a checked turn roll (:func:`check_roll` passed, ``dice`` hold ``keep``)."""
+    """The state after a checked turn roll (`check_roll` passed, ``dice`` hold ``keep``)."""
     turn = state.turn
     assert turn is not None  # checked: a turn roll
     return GameState(  # _with_turn, inlined: the most frequent transition
@@ -249,7 +254,7 @@ def after_roll(state: GameState, keep: Keep, dice: Dice) -> GameState:
 
 
 def after_score(state: GameState, placement: Placement) -> GameState:
-    """The state after a placement that :func:`check_score` returned."""
+    """The state after a placement that `check_score` returned."""
     turn = state.turn
     assert turn is not None  # checked: a placement
     cards = list(state.cards)
@@ -272,7 +277,7 @@ def after_score(state: GameState, placement: Placement) -> GameState:
 
 
 def check_undo(state: GameState, player: int | None = None) -> GameState:
-    """The state the last placement is taken back to, or :class:`IllegalMove` saying why
+    """The state the last placement is taken back to, or `IllegalMove` saying why
     it cannot be: only the player who placed it, before anyone rolls again, and not once
     the game has ended."""
     before = state.before_placement

@@ -2,10 +2,10 @@
 
 ``import yahtzee.envs`` registers the Gymnasium environment ``yahtzee/Solitaire-v0`` (one
 player). ``gymnasium.make_vec`` gives its vectorised form: by default the compiled
-:class:`yahtzee.envs.vector.SolitaireVectorEnv`, or with ``vectorization_mode="sync"`` or
+`yahtzee.envs.vector.SolitaireVectorEnv`, or with ``vectorization_mode="sync"`` or
 ``"async"`` Gymnasium's vector envs over copies of the Python environment. The PettingZoo
-AEC environment for 2-8 players is :func:`yahtzee.envs.multiplayer.env`. Both share the
-encoding in :mod:`yahtzee.envs.encoding`; :mod:`yahtzee.envs.baselines` reports the return
+AEC environment for 2-8 players is `yahtzee.envs.multiplayer.env`. Both share the
+encoding in `yahtzee.envs.encoding`; `yahtzee.envs.baselines` reports the return
 of the project's strategies.
 """
 

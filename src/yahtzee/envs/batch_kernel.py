@@ -3,7 +3,7 @@
 Each game is (filled-box ``mask``, ``yf`` = the Yahtzee box holds 50, uncapped ``upper``
 subtotal, ``total``, ``roll`` index, ``rolls_left``, ``done``) plus its own splitmix64
 random state. Legal boxes and points come from the solver's kernels over the rule set's
-scoring arrays (:mod:`yahtzee.solver.tables`, built from ``core.placements``), so these
+scoring arrays (`yahtzee.solver.tables`, built from ``core.placements``), so these
 kernels hold no rule of their own.
 """
 

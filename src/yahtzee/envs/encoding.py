@@ -95,7 +95,7 @@ def _keep_mask(dice: Dice) -> Mask:
 
 
 NO_ACTIONS = bytes(N_ACTIONS)
-"""The legal actions as bytes when none is (see :func:`legal_bytes`)."""
+"""The legal actions as bytes when none is (see `legal_bytes`)."""
 _NO_KEEPS = bytes(N_KEEPS)
 _KEEP_BYTES: dict[tuple[int, ...], bytes] = {}  # by the dice's faces: at most 252
 _N_BOXES = len(Category)
@@ -109,7 +109,7 @@ def legal_bytes(
 ) -> bytes:
     """The legal actions, one byte each (1 legal): the keeps the dice allow while rolls
     are left, and ``boxes`` (the card's legal boxes for the dice). Cheap to build and to
-    read from Python; :func:`mask_of` makes the mask array. When ``boxes`` are the open
+    read from Python; `mask_of` makes the mask array. When ``boxes`` are the open
     boxes of the card whose ``features`` are given, their bytes come from there."""
     keeps = _KEEP_BYTES.get(dice.faces)
     if keeps is None:
@@ -124,7 +124,7 @@ def legal_bytes(
 
 
 def mask_of(legal: bytes) -> Mask:
-    """A fresh, writeable mask array of :func:`legal_bytes` (a single NumPy call)."""
+    """A fresh, writeable mask array of `legal_bytes` (a single NumPy call)."""
     return np.frombuffer(bytearray(legal), np.int8)
 
 
@@ -179,7 +179,7 @@ class CardFeatures(NamedTuple):
     yahtzee_box: np.int64
     open_boxes: tuple[Category, ...]
     open_bytes: bytes
-    """A byte per box, 1 for the open ones: the boxes part of :func:`legal_bytes`."""
+    """A byte per box, 1 for the open ones: the boxes part of `legal_bytes`."""
 
     @classmethod
     def of(cls, card: Scorecard) -> CardFeatures:
@@ -204,7 +204,7 @@ class CardFeatures(NamedTuple):
 
 @lru_cache(maxsize=256)
 def card_features(card: Scorecard) -> CardFeatures:
-    """:meth:`CardFeatures.of`, remembered for the cards seen last."""
+    """`CardFeatures.of`, remembered for the cards seen last."""
     return CardFeatures.of(card)
 
 
@@ -240,7 +240,7 @@ def mask_space() -> spaces.Box:
 
 def check_action(game: Game, action: object, legal: Mask | bytes) -> Keep | Score:
     """The engine action for ``action``, or ``IllegalMove`` saying why it is not allowed
-    (``legal``: the mask, or its :func:`legal_bytes`)."""
+    (``legal``: the mask, or its `legal_bytes`)."""
     index = action_number(action)
     chosen = ACTIONS[index]
     if not legal[index]:
@@ -253,7 +253,7 @@ NOT_OFFERED = "Keeping all five dice and rolling is not offered: it only wastes 
 
 
 def dice_for(rng: np.random.Generator, options: dict[str, Any] | None) -> DiceSource:
-    """The episode's dice: ``options["dice"]`` (a :class:`DiceSource`, for scripted
+    """The episode's dice: ``options["dice"]`` (a `DiceSource`, for scripted
     games) or a generator drawn from the environment's seeded random numbers."""
     source = (options or {}).get("dice")
     if source is None:

@@ -3,7 +3,7 @@
 Agents are ``player_0`` ... ``player_{n-1}`` in seat order; the agent to act is always the
 player whose turn it is (the environment makes each turn's first roll and any playoff rolls).
 
-* Actions: the shared ``Discrete(475)`` encoding (:mod:`yahtzee.envs.encoding`).
+* Actions: the shared ``Discrete(475)`` encoding (`yahtzee.envs.encoding`).
 * Observation, as PettingZoo's classic games: ``{"observation": ..., "action_mask": ...}``.
   ``observation`` holds the agent's own ``dice``, ``rolls_left``, ``filled``,
   ``upper_subtotal``, ``yahtzee_box``, its ``total`` and ``opponent_totals`` (the others'
@@ -12,12 +12,12 @@ player whose turn it is (the environment makes each turn's first roll and any pl
 * Reward: the points each of the agent's placements adds, so its return is its final total;
   ``win_reward=w`` adds ``+w`` to each winner (a shared win counts for each) and ``-w`` to
   every other player when the game ends. ``reward_shaping=True`` adds the solver-based
-  potential shaping of :mod:`yahtzee.envs.shaping` to each player.
+  potential shaping of `yahtzee.envs.shaping` to each player.
 * ``rules``: any rule-set name; with a ``+playoff`` rule set, ties are settled by the
   one-roll playoff before the game ends (``infos[agent]["winners"]`` names the winners).
 * An illegal action changes nothing: with ``illegal_action="noop"`` (default) the agent
   stays selected, gets ``illegal_penalty`` and ``infos[agent]["illegal_action"]`` saying
-  why; with ``"raise"`` it raises :class:`IllegalMove`.
+  why; with ``"raise"`` it raises `IllegalMove`.
 * ``reset(options={"dice": source})`` plays the game with a given dice source.
 """
 
@@ -49,6 +49,9 @@ AgentID = str
 MIN_PLAYERS = 2  # one player is the solitaire environment
 
 
+__all__ = ["env", "raw_env"]
+
+
 def env(**kwargs: Any) -> AECEnv[AgentID, dict[str, Any], int]:
     """The environment wrapped as PettingZoo recommends (order of calls enforced)."""
     wrapped: AECEnv[AgentID, dict[str, Any], int] = wrappers.OrderEnforcingWrapper(
@@ -58,6 +61,9 @@ def env(**kwargs: Any) -> AECEnv[AgentID, dict[str, Any], int]:
 
 
 class raw_env(AECEnv[AgentID, dict[str, Any], int]):
+    """A game for 2-8 players as a PettingZoo AEC environment, without PettingZoo's wrappers
+    (``env`` adds them)."""
+
     metadata = {  # noqa: RUF012 - PettingZoo declares it so
         "render_modes": ["ansi"],
         "name": "yahtzee_v0",
@@ -106,12 +112,15 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
         self._mask: Mask = mask(self.game)
 
     def observation_space(self, agent: AgentID) -> spaces.Space[Any]:
+        """The observation and its action mask, as PettingZoo's classic games give them."""
         return self._observation_space
 
     def action_space(self, agent: AgentID) -> spaces.Space[Any]:
+        """The same ``Discrete(475)`` for every agent."""
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game (``seed`` seeds the dice) and make the first player's first roll."""
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         self.game = Game(len(self.possible_agents), self.rules, dice_for(self._np_random, options))
@@ -128,6 +137,8 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
             self._shaping.reset(self.game)
 
     def observe(self, agent: AgentID) -> dict[str, Any]:
+        """What ``agent`` sees: its own dice and card, its total, the others' totals from the next
+        seat on, and its action mask."""
         seat = self._seat[agent]
         totals = [card.total for card in self.game.cards]
         others = totals[seat + 1 :] + totals[:seat]
@@ -145,6 +156,7 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
         return self._mask.astype(bool)
 
     def step(self, action: int | None) -> None:
+        """Play the selected agent's action and move to whoever acts next."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -199,6 +211,8 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
         self.terminations = dict.fromkeys(self.agents, True)
 
     def render(self) -> str | None:
+        """The turn, the dice and every total as one line of text (``render_mode="ansi"``), else
+        ``None``."""
         if self.render_mode is None:
             return None
         turn = self.game.turn
@@ -211,4 +225,4 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
         return f"{who}{totals}"
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""

@@ -1,14 +1,14 @@
 """``yahtzee/Solitaire-v0``: one player, the whole game, on the project's rules engine.
 
-* Actions, ``Discrete(475)`` (see :mod:`yahtzee.envs.encoding`): ``k`` (0-461) keeps
+* Actions, ``Discrete(475)`` (see `yahtzee.envs.encoding`): ``k`` (0-461) keeps
   ``Keep.all()[k]`` and rolls the other dice; ``462 + c`` scores box ``c``. The first roll
   of each turn is made by the environment, so the dice always show at a decision.
 * ``info["action_mask"]`` (and ``action_masks()``) marks the legal actions. An illegal
   action changes nothing: by default (``illegal_action="noop"``) the step returns the same
   observation, reward ``illegal_penalty`` (0) and ``info["illegal_action"]`` saying why;
-  with ``illegal_action="raise"`` it raises :class:`IllegalMove`. (An agent that may repeat
+  with ``illegal_action="raise"`` it raises `IllegalMove`. (An agent that may repeat
   illegal actions forever wants ``gymnasium.wrappers.TimeLimit``: a game takes at most 39
-  legal steps.) Stepping after the end raises :class:`IllegalMove`: call ``reset()``.
+  legal steps.) Stepping after the end raises `IllegalMove`: call ``reset()``.
 * ``action_masks()`` is a method of the environment: through wrappers, call
   ``env.unwrapped.action_masks()`` or ``env.get_wrapper_attr("action_masks")()``.
 * Observation, a ``Dict``: ``dice`` (count of each face, 0-5), ``rolls_left`` (0-2),
@@ -20,12 +20,12 @@
 * Reward: the points each placement adds (box, upper bonus when it is reached, Yahtzee
   bonus), so an episode's return is the final total (``info["total"]``).
 * ``reward_shaping=True`` adds potential-based shaping with the optimal solver's expected
-  points still to come as the potential (:mod:`yahtzee.envs.shaping`): the optimal policy
+  points still to come as the potential (`yahtzee.envs.shaping`): the optimal policy
   is unchanged and the return becomes the final total less the expected future at the
   first decision. The unshaped points are always in ``info["points"]``.
 * ``rules`` is any rule-set name (``yahtzee rules`` lists them).
 * ``reset(options={"dice": source})`` plays the episode with a given
-  :class:`~yahtzee.core.DiceSource` (``ScriptedDice`` for a scripted game).
+  `DiceSource` (``ScriptedDice`` for a scripted game).
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ _OVER = Phase.OVER
 
 
 class SolitaireEnv(gym.Env[dict[str, Any], int]):
+    """One player's whole game as a Gymnasium environment (``yahtzee/Solitaire-v0``): see the RL
+    guide for its spaces, masks and rewards."""
+
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
 
     def __init__(
@@ -110,6 +113,8 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start a new game (``seed`` seeds the dice; ``options={"dice": ...}`` scripts them) and
+        make its first roll."""
         super().reset(seed=seed)
         self.game = Game(1, self.rules, dice_for(self.np_random, options))
         self.game.roll()
@@ -122,6 +127,8 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
         return mask_of(self._legal).astype(bool)
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Play one action: keep a multiset and roll the rest, or score a box. An illegal action
+        changes nothing."""
         game = self.game
         before = self._features.total
         if not (type(action) is int and 0 <= action < N_ACTIONS and self._legal[action]):
@@ -151,6 +158,7 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
         return observed, reward, game.state.phase is _OVER, False, info
 
     def render(self) -> str | None:
+        """The dice and the total as one line of text (``render_mode="ansi"``), else ``None``."""
         if self.render_mode is None:
             return None
         card = self.game.cards[0]

@@ -10,7 +10,7 @@ step (``AutoresetMode.NEXT_STEP``, as ``SyncVectorEnv``), when that lane's actio
 ignored. ``info["action_mask"]`` is ``(num_envs, 475)``, as is ``action_masks()``;
 ``info["total"]`` and ``info["points"]`` are per lane. An illegal action changes nothing
 in its lane: it gets ``illegal_penalty`` and ``info["illegal_action"][i]`` is true
-(``illegal_action="raise"``: :class:`IllegalMove`, and no lane moves). Dice come from one
+(``illegal_action="raise"``: `IllegalMove`, and no lane moves). Dice come from one
 splitmix64 stream per lane, seeded from ``reset(seed=...)`` (one seed, or a list of one per
 lane), so equal seeds replay;
 ``reset(options={"reset_mask": m})`` starts new games only in the lanes ``m`` marks.

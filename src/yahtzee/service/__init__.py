@@ -1,9 +1,9 @@
 """The game service: a game being played, with its seats, record, bots, hints and review.
 
-One place drives every game, whatever the front end: :class:`GameSession` (a game with its
-seats, its record in the store, its bots, hints and end-of-game review), :class:`LiveGame`
+One place drives every game, whatever the front end: `GameSession` (a game with its
+seats, its record in the store, its bots, hints and end-of-game review), `LiveGame`
 (the same served to many clients at once, with group commits, paced bots and a turn
-timer) and :class:`Lobby` (online tables with secret seat tokens). It imports the core,
+timer) and `Lobby` (online tables with secret seat tokens). It imports the core,
 the solver and the store, never a front end.
 """
 

@@ -1,21 +1,21 @@
 """Several server nodes sharing one database and one Redis server.
 
 The database is the record: every move is appended there under a compare-and-set on its
-sequence number (:meth:`~yahtzee.store.Store.save_many`), so two nodes can never both write
+sequence number (`save_many`), so two nodes can never both write
 one event. Redis only carries news between the nodes, and who is alive:
 
 - after a commit, the node publishes the move on one channel; every other node that holds
-  the table takes it in (:meth:`LiveGame.sync`) and forwards it to its connections. A node
+  the table takes it in (`LiveGame.sync`) and forwards it to its connections. A node
   that missed a message (Redis gone for a moment) finds the gap at the next one, or at the
   periodic check against the database, and reads the missing events from there;
 - each node renews a heartbeat in a sorted set (scored by Redis's own clock); a table's
   bots and turn timer run on the live node that rendezvous hashing picks for it
-  (:func:`owner`), so when a node dies the others take its tables over within about one
+  (`owner`), so when a node dies the others take its tables over within about one
   lease. A node that cannot renew its heartbeat stops driving tables until it can. Two
   nodes that both think they drive a table cannot both move it: the sequence check lets
   only one write.
 
-Without Redis the server is one node alone (:class:`Cluster`): it drives every table and
+Without Redis the server is one node alone (`Cluster`): it drives every table and
 has nobody to tell.
 """
 
@@ -92,7 +92,7 @@ class Cluster:
         pass
 
     def check_reachable(self) -> None:
-        """Raise :class:`InvalidInput` if what the cluster needs does not answer (a node
+        """Raise `InvalidInput` if what the cluster needs does not answer (a node
         alone needs nothing)."""
 
     async def stop(self) -> None:
@@ -139,7 +139,7 @@ class RedisCluster(Cluster):
         self._outbox.put_nowait({**message, "n": self.node_id})
 
     def check_reachable(self) -> None:
-        """Ping Redis now (before the server starts): an :class:`InvalidInput` that says
+        """Ping Redis now (before the server starts): an `InvalidInput` that says
         where, without a password, when it does not answer."""
         import redis  # noqa: PLC0415 (only clustered servers need it)
 
@@ -185,7 +185,7 @@ class RedisCluster(Cluster):
 
     async def _send(self) -> None:
         """Publish queued news in order: what queued meanwhile goes out as one message
-        (``{"n": node, "b": [news, ...]}``, at most :data:`BATCH` news), so that the
+        (``{"n": node, "b": [news, ...]}``, at most `BATCH` news), so that the
         other nodes parse one Redis message for many moves."""
         while True:
             batch = [await self._outbox.get()]

@@ -1,4 +1,4 @@
-"""The lobby of one node among several (see :mod:`.cluster`).
+"""The lobby of one node among several (see `cluster`).
 
 Any node serves any table: a table is loaded from the records when a client asks for it
 (once, however many ask at the same moment), kept up to date by the other nodes' news
@@ -34,7 +34,7 @@ EVICT_AFTER = 2
 
 
 class ClusterLobby(Lobby):
-    """A :class:`Lobby` whose tables live in the records, shared with other nodes."""
+    """A `Lobby` whose tables live in the records, shared with other nodes."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -3,7 +3,7 @@ committed (together with other tables' actions) before it is published, bots pac
 turn timer that moves for a player who does not.
 
 An action is applied in memory first and then committed; until the commit returns,
-nobody may see it. :meth:`LiveGame.committed_game` is the game as committed (what a new
+nobody may see it. `LiveGame.committed_game` is the game as committed (what a new
 connection or a resync is shown); hints and the review wait for a commit under way.
 """
 
@@ -52,7 +52,7 @@ class Repeated(YahtzeeError):
 class GroupCommit:
     """Saves the sessions that ask at about the same time in one transaction, so that
     many tables do not queue on the database's write lock one by one. Each is written
-    only if the records still end where its move began (see :meth:`Store.save_many`)."""
+    only if the records still end where its move began (see `Store.save_many`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -99,7 +99,7 @@ class LiveGame:
     """One served game: its actions in order, its bots and its turn timer.
 
     On several server nodes each node holds a copy: moves made elsewhere come in through
-    :meth:`sync` (or are read back from the records by sequence number), and only the
+    `sync` (or are read back from the records by sequence number), and only the
     node that ``drives`` the table runs its bots and its turn timer."""
 
     def __init__(
@@ -137,7 +137,7 @@ class LiveGame:
 
     def committed_game(self) -> Game:
         """The game as the store holds it: without an action applied but not yet
-        committed (one is between :meth:`act`'s apply and its commit)."""
+        committed (one is between `act`'s apply and its commit)."""
         game = self.session.game
         if len(game.event_log) == self.committed_seq:
             return game
@@ -152,7 +152,7 @@ class LiveGame:
     async def act(self, action: Action, seat: int, intent: str | None = None) -> Move:
         """Check, commit, then publish one action of ``seat``; then let bots and the timer
         go on. Raises the engine's error (nothing changes) for an action not allowed now,
-        :class:`Repeated` for an ``intent`` (a key unique per seat) recorded before.
+        `Repeated` for an ``intent`` (a key unique per seat) recorded before.
 
         When another node wrote first, this node catches up and tries the action again
         against the game as it now is (as if it had come later).
@@ -191,7 +191,7 @@ class LiveGame:
         return move
 
     async def _repeated(self, intent: str | None) -> None:
-        """Under the lock: raise :class:`Repeated` if this intent made a move already
+        """Under the lock: raise `Repeated` if this intent made a move already
         (through another node, say, before a reconnection), after catching up with it."""
         session = self.session
         if intent is None or session.store is None or session.game_id is None:
@@ -335,7 +335,7 @@ class LiveGame:
     def _restart_timer(self, deadline: float | None = None) -> None:
         """The turn timer for the decision now (a human's, in a game with a timer): kept
         if it already runs for this decision, else started afresh (or at ``deadline``,
-        when the move was committed elsewhere); :attr:`deadline` says when it runs out.
+        when the move was committed elsewhere); `deadline` says when it runs out.
         Only the node that drives the table runs it."""
         seat = self.session.current
         seq = len(self.session.game.event_log)

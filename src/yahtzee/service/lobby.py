@@ -2,12 +2,12 @@
 
 The lobby is the authority: it rolls the dice (a cryptographic source), seats players by
 secret tokens (only their hashes are recorded), starts each table's game as a
-:class:`LiveGame`, and records every table, so that a restarted server serves every
+`LiveGame`, and records every table, so that a restarted server serves every
 unfinished table again from its event log, and every finished one read-only.
 
-A table that never starts expires :data:`LOBBY_IDLE_S` after its last change (created, a
+A table that never starts expires `LOBBY_IDLE_S` after its last change (created, a
 seat taken or handed to a bot), and its host can cancel it before it starts; either way it
-is gone, and no longer counts against its owner's quota (:data:`MAX_TABLES_PER_CLIENT`).
+is gone, and no longer counts against its owner's quota (`MAX_TABLES_PER_CLIENT`).
 Once a game is over nothing at its table changes any more (``finished``).
 """
 
@@ -121,7 +121,7 @@ class Lobby:
 
     def load_unfinished(self) -> int:
         """Serve every table of the records in the lobby or in play again, and those
-        finished within :data:`FINISHED_LOADED_S` (read-only); a lobby idle too long
+        finished within `FINISHED_LOADED_S` (read-only); a lobby idle too long
         expires now (call before serving, outside the event loop)."""
         found = records.open_tables(self.store, finished_since=self.clock() - FINISHED_LOADED_S)
         for row in found:
@@ -207,7 +207,7 @@ class Lobby:
         return self.tables.setdefault(table_id, loaded)
 
     async def lookup(self, table_id: str) -> Table:
-        """:meth:`find`, or ``no_table``."""
+        """`find`, or ``no_table``."""
         table = await self.find(table_id)
         if table is None:
             raise InvalidInput("No such table (or it has ended).", code="no_table")
@@ -335,7 +335,7 @@ class Lobby:
             raise InvalidInput("No such table (or it has ended).", code="no_table")
 
     async def start(self, table: Table, token: str | None) -> None:
-        """The host starts the game once every seat is taken (:meth:`play` lets it go)."""
+        """The host starts the game once every seat is taken (`play` lets it go)."""
         self._require_host(table, token)
         async with table.lock:
             fresh = False  # whether this node's copy was just read from the records

@@ -1,10 +1,10 @@
-"""The win-chance meter, read once for every face: :func:`read_meter` and its value.
+"""The win-chance meter, read once for every face: `read_meter` and its value.
 
 While the score-curve tables that give the exact chances are not there (the first time,
 minutes), the meter is an estimate at once, from the tables that ship with the package
-(:mod:`..solver.interim`), marked as one with its margin, beside how far the build got.
-A face shows a :class:`MeterReading` and, while :attr:`MeterReading.settled` is false,
-reads it again every :data:`POLL_S` seconds (:class:`MeterWatch` says when to stop).
+(`solver.interim`), marked as one with its margin, beside how far the build got.
+A face shows a `MeterReading` and, while `MeterReading.settled` is false,
+reads it again every `POLL_S` seconds (`MeterWatch` says when to stop).
 """
 
 from __future__ import annotations
@@ -78,15 +78,15 @@ def read_meter(session: GameSession) -> MeterReading:
 
 @dataclass
 class MeterWatch:
-    """When a face reads the meter again: every :data:`POLL_S` seconds while a build is
-    under way, until its progress stalls for :data:`STALL_S` seconds."""
+    """When a face reads the meter again: every `POLL_S` seconds while a build is
+    under way, until its progress stalls for `STALL_S` seconds."""
 
     stall_s: float = STALL_S
     moved_at: float = 0.0
     last: tuple[int, int] | None = None
 
     def again(self, reading: MeterReading, now: float) -> bool:
-        """Whether to read again in :data:`POLL_S` seconds, after ``reading`` at ``now``
+        """Whether to read again in `POLL_S` seconds, after ``reading`` at ``now``
         (a monotonic clock's seconds)."""
         if reading.progress != self.last or self.last is None:
             self.moved_at, self.last = now, reading.progress

@@ -1,7 +1,7 @@
 """A game being played: the one place that drives a game for every front end.
 
-A :class:`GameSession` owns the :class:`Game` and its dice, the seats (a human by name or
-a bot by :class:`BotSpec`), the record in the store (every action saved as it happens),
+A `GameSession` owns the `Game` and its dice, the seats (a human by name or
+a bot by `BotSpec`), the record in the store (every action saved as it happens),
 the bots' moves, the hints (allowed or not, and who used them), the dice the player to act
 has selected to keep (saved as they are selected), taking back the last placement (where
 the game allows it), the end-of-game review of every human seat (saved with the record),
@@ -87,7 +87,7 @@ class GameSession:
     _review_has_win: bool = field(default=False, repr=False)
     bot_methods: dict[int, dict[str, int]] = field(default_factory=dict)
     """Per bot seat that plays to win: how many of its decisions each method made (see
-    :data:`..solver.interim.INTERIM_METHOD`), for the review to say."""
+    `solver.interim.INTERIM_METHOD`), for the review to say."""
 
     # Starting ------------------------------------------------------------------------
 
@@ -105,7 +105,7 @@ class GameSession:
     ) -> GameSession:
         """A new game (recorded when ``store`` is given). ``seed`` makes the dice and the
         bots reproducible; ``dice`` replaces the dice source (the server's is secure);
-        ``undo``: see :attr:`undo_allowed`."""
+        ``undo``: see `undo_allowed`."""
         if store is None:
             game = Game([s.name for s in seats], rules, dice or RandomDice(seed))
             return cls(game, list(seats), None, None, seed, hints, undo_allowed=undo)
@@ -216,7 +216,7 @@ class GameSession:
 
     @property
     def keep(self) -> Keep:
-        """The dice :attr:`held`, as the keep of the next roll."""
+        """The dice `held`, as the keep of the next roll."""
         dice = self.game.dice
         if dice is None:
             return Keep.NONE
@@ -274,7 +274,7 @@ class GameSession:
     def act(self, action: Action, seat: int | None = None, *, review: bool = True) -> Move:
         """Check and apply one action of ``seat`` (the player to act by default), save it,
         and when it ends the game, review and record the game (``review=False``: the
-        caller runs :meth:`finish` itself, say in the background)."""
+        caller runs `finish` itself, say in the background)."""
         move = self.apply(action, seat)
         self.save()
         if review and self.game.is_over:
@@ -291,8 +291,8 @@ class GameSession:
         return self.act(Score(chosen), seat, review=review)
 
     def apply(self, action: Action, seat: int | None = None) -> Move:
-        """Check and apply one action in memory only; :meth:`save` (or a group commit)
-        records it, :meth:`reload` takes it back if that fails."""
+        """Check and apply one action in memory only; `save` (or a group commit)
+        records it, `reload` takes it back if that fails."""
         player = self.current if seat is None else seat
         if player is None:
             raise IllegalMove("The game is over.", code="game_over")
@@ -390,7 +390,7 @@ class GameSession:
         from here, ties shared; alone, the chance to beat the player's best finished score
         under these rules (``None`` without one). ``None`` while the table that answers is
         not loaded: it is then loaded (or built) in the background, see
-        :meth:`win_meter_progress`."""
+        `win_meter_progress`."""
         from ..solver.curve_table import cached_table  # noqa: PLC0415
         from ..solver.winning import beat_chance, win_chances  # noqa: PLC0415
 
@@ -405,15 +405,15 @@ class GameSession:
         return None if best is None else [beat_chance(cards[0], best, table)]
 
     def win_meter_ready(self) -> bool:
-        """Whether the meter's table is loaded (until then :meth:`win_chances` has nothing
-        to work out: it only asks for the table, see :meth:`request_win_meter`)."""
+        """Whether the meter's table is loaded (until then `win_chances` has nothing
+        to work out: it only asks for the table, see `request_win_meter`)."""
         from ..solver.curve_table import table_loaded  # noqa: PLC0415
 
         return table_loaded("distribution", self.rules)
 
     def request_win_meter(self) -> tuple[int, int] | None:
         """Ask for the meter's tables (loaded or built in the background, once) and say
-        how far they are, as :meth:`win_meter_progress` (quick: no table is read)."""
+        how far they are, as `win_meter_progress` (quick: no table is read)."""
         self._request_meter_tables()
         return self.win_meter_progress()
 
@@ -441,7 +441,7 @@ class GameSession:
 
     def meter(self) -> MeterReading:
         """The win-chance meter as every face shows it: exact, or an estimate while the
-        exact tables are prepared (see :mod:`.meter`; a worker thread's job)."""
+        exact tables are prepared (see `meter`; a worker thread's job)."""
         from .meter import read_meter  # noqa: PLC0415
 
         return read_meter(self)
@@ -497,7 +497,7 @@ class GameSession:
 
     def review_has_win(self) -> bool:
         """Whether a review made now has its win column (against others, once the tables
-        that tell are loaded; :meth:`review` is then made again if it had none)."""
+        that tell are loaded; `review` is then made again if it had none)."""
         from ..solver.review import has_win_swings  # noqa: PLC0415
 
         return has_win_swings(self.game)

@@ -16,7 +16,7 @@ TIE = 1e-9  # options closer than this are equal: the first listed is taken
 
 ACTIONS: tuple[Action, ...] = (*(Score(c) for c in Category), *Keep.all())
 """The action of each option code: box ``c`` is code ``c``, keep ``k`` (in
-:meth:`Keep.all` order) code ``KEEP_CODE + k``."""
+`Keep.all` order) code ``KEEP_CODE + k``."""
 assert len(ACTIONS) == KEEP_CODE + len(Keep.all())
 
 _set = object.__setattr__
@@ -38,15 +38,16 @@ class Option:
 
     @property
     def text(self) -> str:
+        """The action in words (``"keep 3 3"``, ``"score Full House"``)."""
         return action_text(self.action)
 
 
 class Advice:
     """The options of a situation, best first (boxes before keeps on equal values).
 
-    Immutable, like :class:`Option`. Advice from the compiled kernels holds its options as
-    arrays (every value computed and ranked) and makes the :class:`Option` objects on first
-    use (:attr:`best` alone makes one).
+    Immutable, like `Option`. Advice from the compiled kernels holds its options as
+    arrays (every value computed and ranked) and makes the `Option` objects on first
+    use (`best` alone makes one).
     """
 
     __slots__ = ("_fields",)
@@ -73,9 +74,9 @@ class Advice:
     def ranked(
         cls, situation: Situation, rules: RuleSet, out: npt.NDArray[np.float64], at: int, count: int
     ) -> Self:
-        """Advice from ``count`` options already ranked as :meth:`from_options` ranks them:
+        """Advice from ``count`` options already ranked as `from_options` ranks them:
         their expected final totals in ``out[at:][:count]`` and their codes (see
-        :data:`ACTIONS`) in ``out[at + MAX_OPTIONS:][:count]``. The :class:`Option`
+        `ACTIONS`) in ``out[at + MAX_OPTIONS:][:count]``. The `Option`
         objects are made on first use."""
         advice = _new(cls)
         _set(advice, "_fields", (situation, rules, None, (out, at, count)))
@@ -83,14 +84,17 @@ class Advice:
 
     @property
     def situation(self) -> Situation:
+        """The situation advised on."""
         return self._fields[0]
 
     @property
     def rules(self) -> RuleSet:
+        """The rule set the values are for."""
         return self._fields[1]
 
     @property
     def options(self) -> tuple[Option, ...]:
+        """Every distinct option, best first."""
         situation, rules, options, ranked = self._fields
         if options is None:
             assert ranked is not None
@@ -103,6 +107,7 @@ class Advice:
 
     @property
     def best(self) -> Option:
+        """The best option (the first listed on a tie)."""
         _, _, options, ranked = self._fields
         if options is None and ranked is not None:
             out, at, _ = ranked
@@ -145,7 +150,7 @@ class Advice:
 
     def value(self, action: Action | str) -> float:
         """The expected final total after ``action``; an action that is not an option here
-        raises :class:`IllegalMove`."""
+        raises `IllegalMove`."""
         wanted = _action(action)
         for option in self.options:
             if option.action == wanted:
@@ -157,6 +162,7 @@ class Advice:
         return self.best.value - self.value(action)
 
     def to_dict(self) -> dict[str, Any]:
+        """The advice as JSON-ready data (``yahtzee advise --json`` prints it)."""
         return {
             "situation": str(self.situation),
             "rules": self.rules.name,

@@ -1,7 +1,7 @@
 """One build of the win tables at a time on this machine, never lost.
 
 Every process of the user (terminal game, server, command line, benchmark) goes through
-:func:`obtain` for a table that is not on disk yet. Three files in the cache folder:
+`obtain` for a table that is not on disk yet. Three files in the cache folder:
 
 * ``builds.lock``: held (``flock``) by the one process that builds, for as long as it
   builds. The kernel lets go of it when that process ends, even killed by SIGKILL, so a
@@ -11,7 +11,7 @@ Every process of the user (terminal game, server, command line, benchmark) goes 
   it started, the size and time it is expected to take, how it ended.
 * ``builds.log``: what detached builders printed (their start, their end, an error).
 
-When nobody builds and a table is missing, :func:`obtain` takes the lock itself and
+When nobody builds and a table is missing, `obtain` takes the lock itself and
 starts a *detached* builder (its own session, stdin and stdout away from any terminal, a
 low priority, one thread) that inherits the held lock: there is no moment when a second
 process could start another. The builder goes on after the program that started it ends,
@@ -20,8 +20,8 @@ A builder that died (the lock is free, the tables are not all there) is replaced
 one, which starts over: tables are written atomically (a temporary file renamed over the
 table), so a killed builder leaves nothing half-written under a table's name.
 
-Nothing here knows the tables' format: a :class:`Job` names its file, and whoever builds
-passes the function that builds one (see :mod:`.win_tables`).
+Nothing here knows the tables' format: a `Job` names its file, and whoever builds
+passes the function that builds one (see `win_tables`).
 """
 
 from __future__ import annotations
@@ -54,16 +54,23 @@ MB = 1_000_000
 # The other rule sets' tables are about as big and as long to build.
 EXPECTED_BYTES: dict[Kind, int] = {"distribution": 79 * MB, "target": 69 * MB}
 """Bytes each kind of table takes on disk (measured: docs/benchmarks/winning.md)."""
-EXPECTED_SECONDS: dict[Kind, int] = {"distribution": 110, "target": 310}
-"""Seconds each kind of table takes the background builder (one core) on a quiet 2-core
-machine, the kernels' compiling included: about twice the benchmark's two-core builds."""
+EXPECTED_SECONDS: dict[Kind, int] = {"distribution": 80, "target": 115}
+"""Seconds each kind of table takes a builder on one core of a quiet 2-core machine, the
+kernels' compiling included (measured: docs/benchmarks/winning.md)."""
+PARALLEL_SHARE = 0.5
+"""How much of a build's time more cores take off (the kernels' compiling runs on one, and
+two cores of this machine build the curves 1.6 times as fast as one): its time on ``n``
+cores is about ``1 - share + share / n`` of its time on one (measured: 194 s on one core
+from empty caches, 147 s on two)."""
 
 NICE = 10
 """The builder's priority (``os.nice``): below a game or a server beside it."""
 THREADS = 1
-"""The builder's threads (``NUMBA_NUM_THREADS``): one core, the others stay free."""
+"""The background builder's threads (``NUMBA_NUM_THREADS``): one core, the others stay
+free for the game or the server that asked for it. ``yahtzee tables build``, which a
+player runs to wait for the tables, gives its builder every core."""
 MAX_STARTS = 3
-"""Builders one :func:`obtain` starts for its tables before it gives up (each dead one
+"""Builders one `obtain` starts for its tables before it gives up (each dead one
 is replaced; one that reports an error is not)."""
 POLL_S = 0.25
 """Seconds between two looks at the state file while following a build."""
@@ -134,6 +141,7 @@ class BuildState:
     detached: bool
     ended: float | None = None
     error: str | None = None
+    threads: int = THREADS
     live: bool = field(default=False, compare=False)
 
     def job(self, path: Path) -> JobState | None:
@@ -153,7 +161,7 @@ class BuildState:
     @property
     def expected_seconds(self) -> int:
         """How long the build takes on a quiet machine, about."""
-        return sum(EXPECTED_SECONDS[j.kind] for j in self.jobs)
+        return expected_seconds([j.kind for j in self.jobs], self.threads)
 
 
 def registered(rules: RuleSet) -> bool:
@@ -170,20 +178,28 @@ def may_detach(rules: RuleSet) -> bool:
 
 
 def restricted_base_mask() -> int:
-    """The boxes a test restricts builds to (:data:`BASE_MASK_ENV`), else 0 (every state)."""
+    """The boxes a test restricts builds to (`BASE_MASK_ENV`), else 0 (every state)."""
     return int(os.environ.get(BASE_MASK_ENV) or 0)
 
 
-def notice(jobs: Sequence[Job]) -> str:
+def expected_seconds(kinds: Sequence[Kind], threads: int = THREADS) -> int:
+    """How long a builder with ``threads`` threads takes for these tables, about."""
+    cores = max(1, min(threads, os.cpu_count() or 1))
+    one = sum(EXPECTED_SECONDS[k] for k in kinds)
+    return round(one * (1 - PARALLEL_SHARE + PARALLEL_SHARE / cores))
+
+
+def notice(jobs: Sequence[Job], threads: int = THREADS) -> str:
     """What a first build says once: what it builds, its size on disk and its time."""
     names = sorted({j.rules for j in jobs})
     size = sum(EXPECTED_BYTES[j.kind] for j in jobs)
-    seconds = sum(EXPECTED_SECONDS[j.kind] for j in jobs)
+    seconds = expected_seconds([j.kind for j in jobs], threads)
     minutes = max(1, round(seconds / 60))
     tables = "table" if len(jobs) == 1 else "tables"
+    cores = "one core" if threads == 1 else "every core"
     return (
         f"Building the win-chance {tables} of {', '.join(names)} in the background: about "
-        f"{size // MB} MB on disk, about {minutes} min on a quiet machine (once; one core, "
+        f"{size // MB} MB on disk, about {minutes} min on a quiet machine (once; {cores}, "
         "low priority)."
     )
 
@@ -283,13 +299,12 @@ JobProgress = Callable[[Job, int, int], None]
 
 def run_jobs(
     directory: Path, jobs: Sequence[Job], build_one: BuildOne, *, detached: bool,
-    progress: JobProgress | None = None,
+    progress: JobProgress | None = None, threads: int = THREADS,
 ) -> None:  # fmt: skip
     """Build every job whose table is missing, keeping the state file up to date. Only
     for the holder of the build lock (a detached builder, or a process building itself)."""
-    state = BuildState(
-        os.getpid(), time.time(), [JobState(j.rules, j.kind, str(j.path)) for j in jobs], detached
-    )
+    listed = [JobState(j.rules, j.kind, str(j.path)) for j in jobs]
+    state = BuildState(os.getpid(), time.time(), listed, detached, threads=threads)
     write_state(directory, state)
     _tidy(directory)
     delay = float(os.environ.get(LAYER_DELAY_ENV) or 0)
@@ -326,7 +341,7 @@ def _tidy(directory: Path) -> None:
                 leftover.unlink()
 
 
-def _spawn(directory: Path, jobs: Sequence[Job], fd: int) -> int:
+def _spawn(directory: Path, jobs: Sequence[Job], fd: int, threads: int) -> int:
     """Start a detached builder for ``jobs`` that inherits the held lock ``fd``."""
     root = str(Path(__file__).resolve().parents[2])  # where this package is: the builder's
     path = os.environ.get("PYTHONPATH")
@@ -334,10 +349,10 @@ def _spawn(directory: Path, jobs: Sequence[Job], fd: int) -> int:
         **os.environ,
         CACHE_ENV: str(directory),
         "PYTHONPATH": root + (os.pathsep + path if path else ""),
-        "NUMBA_NUM_THREADS": str(THREADS),
-        "OMP_NUM_THREADS": str(THREADS),
-        "OPENBLAS_NUM_THREADS": str(THREADS),
-        "MKL_NUM_THREADS": str(THREADS),
+        "NUMBA_NUM_THREADS": str(threads),
+        "OMP_NUM_THREADS": str(threads),
+        "OPENBLAS_NUM_THREADS": str(threads),
+        "MKL_NUM_THREADS": str(threads),
     }
     log = directory / LOG_NAME
     with contextlib.suppress(OSError):
@@ -358,7 +373,7 @@ def _spawn(directory: Path, jobs: Sequence[Job], fd: int) -> int:
     # reaped as soon as it ends (no zombie in ``ps`` while this process lives on)
     threading.Thread(target=child.wait, name=f"builder {child.pid}", daemon=True).start()
     told = [JobState(j.rules, j.kind, str(j.path)) for j in jobs]
-    started = BuildState(child.pid, time.time(), told, detached=True)
+    started = BuildState(child.pid, time.time(), told, detached=True, threads=threads)
     write_state(directory, started)
     return child.pid
 
@@ -372,16 +387,18 @@ def obtain(
     on_ready: Callable[[Job], None] | None = None,
     detach: bool = True,
     build_here: BuildOne | None = None,
+    threads: int = THREADS,
 ) -> None:
     """Return once every job's table file is there: a build already running is followed
     (``progress`` hears its layers), and when none runs, one is started: with ``detach``
     a detached builder that goes on after this process ends, else ``build_here`` in this
-    process, under the lock. ``on_notice`` hears what a build this call starts will take;
+    process, under the lock (a builder started here uses ``threads`` threads).
+    ``on_notice`` hears what a build this call starts will take;
     ``on_ready`` hears each job as soon as its table is there. Blocks, but each wait is a
     short sleep: a Ctrl-C or the end of the process stops it (a detached build goes on).
 
-    Raises :class:`TableBuildError`: the cache cannot be written, no room on the disk, a
-    builder this call started reported an error or died :data:`MAX_STARTS` times."""
+    Raises `TableBuildError`: the cache cannot be written, no room on the disk, a
+    builder this call started reported an error or died `MAX_STARTS` times."""
     folder = directory or cache_dir()
     starts, mine = 0, 0
     told: dict[Job, tuple[int, int]] = {}
@@ -409,18 +426,21 @@ def obtain(
                 if not missing:
                     continue  # finished meanwhile
                 _may_start(folder, missing, starts, mine)
+                _log.info("%s", notice(missing, threads))
                 if on_notice and not starts:
-                    on_notice(notice(missing))
+                    on_notice(notice(missing, threads))
                 starts += 1
                 if detach or build_here is None:
                     try:
-                        mine = _spawn(folder, missing, fd)
+                        mine = _spawn(folder, missing, fd, threads)
                         continue  # and follow it
                     except OSError as error:
                         if build_here is None:
                             raise TableBuildError(describe(error)) from error
                         _log.warning("cannot start a table builder (%s); building here", error)
-                run_jobs(folder, missing, build_here, detached=False, progress=progress)
+                here = os.cpu_count() or 1  # numba's own default in this process
+                run_jobs(folder, missing, build_here, detached=False, progress=progress,
+                         threads=here)  # fmt: skip
                 look()
                 return  # (a table that could not be saved is the caller's, in memory)
             finally:
@@ -446,4 +466,3 @@ def _may_start(folder: Path, missing: Sequence[Job], starts: int, mine: int) -> 
             f"The table builder stopped {starts} times before the end (see {folder / LOG_NAME})."
         )
     check_room(folder, missing)
-    _log.info("%s", notice(missing))

@@ -3,7 +3,7 @@
 A file holds one line of JSON (the header: format, solver version, rule set's scoring,
 shape, SHA-256 of the payload) and then the raw little-endian float64 payload. Anything
 that does not match exactly (truncated, flipped bytes, other version, other rules) is
-refused with :class:`CorruptTable`, and the caller rebuilds.
+refused with `CorruptTable`, and the caller rebuilds.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def write_atomic(path: Path, header: dict[str, object], payload: list[bytes]) ->
 def read_table(
     path: Path, *, scoring_key: str, version: int, shape: tuple[int, ...] | None = None
 ) -> npt.NDArray[np.float64]:
-    """The table at ``path``, or :class:`CorruptTable` if it is not exactly what was written
+    """The table at ``path``, or `CorruptTable` if it is not exactly what was written
     (``OSError`` when the file cannot be read at all)."""
     data = path.read_bytes()
     line, newline, payload = data.partition(b"\n")

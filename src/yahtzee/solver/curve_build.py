@@ -1,4 +1,4 @@
-"""Building score curves layer by layer (see :mod:`.curves`).
+"""Building score curves layer by layer (see `curves`).
 
 A state's curve needs only the curves of states with one more box filled, so the build
 keeps one layer of float curves at a time (as bands: 1 below, 0 above) and hands each
@@ -144,7 +144,7 @@ def build_layers(
 ) -> Iterator[Layer]:
     """Solve the curves of every state whose card holds the boxes of ``base_mask``, from
     the full card back to the base, yielding each chunk of each layer as it is done (only
-    the :func:`canonical` states: the others have the same curves).
+    the `canonical` states: the others have the same curves).
 
     ``cap``: points still to come beyond which curves are not computed (``None``: every
     possible point). ``eps``: curves are kept as 1 or 0 within ``eps`` of them (and a

@@ -1,7 +1,7 @@
 """The two score-curve tables of a rule set, quantised, cached and checked.
 
 * ``target``: per turn-start state, the highest chance of scoring at least ``n`` more
-  points, for ``n`` up to :data:`TABLE_CAP` (for :class:`~.target.TargetSolver` and the
+  points, for ``n`` up to `TABLE_CAP` (for `TargetSolver` and the
   ``winning`` strategy);
 * ``distribution``: per state, the chance of scoring at least ``n`` more points under the
   expected-value-optimal play (the win-chance meter, and the opponents the ``winning``
@@ -9,7 +9,7 @@
 
 Each curve is kept as its band of 16-bit levels (``level / 65535``; 1 below the band, 0
 above; a level is within 0.000008 of the value the build computed). States whose upper
-bonus is out of reach share one band (see :func:`.curve_build.canonical`). On disk the
+bonus is out of reach share one band (see `curve_build.canonical`). On disk the
 levels are stored as the steps between neighbours (curves only fall, so the steps are
 small), low and high bytes apart, compressed: 70-80 MB a table for the official rules
 instead of 400 MB; in memory they are plain levels again.
@@ -72,7 +72,7 @@ def encode_levels(levels: U16) -> list[bytes]:
 
 
 def decode_levels(low: bytes, high: bytes, count: int) -> U16:
-    """The inverse of :func:`encode_levels` (``ValueError`` when the bytes do not fit)."""
+    """The inverse of `encode_levels` (``ValueError`` when the bytes do not fit)."""
     steps = np.empty(count, dtype="<u2")
     pairs = steps.view(np.uint8).reshape(count, 2)
     for byte, part in enumerate((low, high)):
@@ -155,7 +155,7 @@ class CurveTable:
 
     @classmethod
     def read(cls, kind: Kind, rules: RuleSet, directory: Path | None = None) -> CurveTable:
-        """The cached table, or :class:`CorruptTable` unless it is exactly what was
+        """The cached table, or `CorruptTable` unless it is exactly what was
         written for these rules (``FileNotFoundError`` when there is none)."""
         path = cls.path_for(kind, rules, directory)
         data = path.read_bytes()
@@ -249,12 +249,12 @@ def load(
     on_notice: Callable[[str], None] | None = None,
 ) -> CurveTable:
     """The cached table, checked; when missing or not trustworthy, built and cached by
-    the machine's one builder (see :mod:`.builds`): a build already running is followed
+    the machine's one builder (see `builds`): a build already running is followed
     (``progress`` hears its layers), else a detached builder is started and followed
     (``on_notice`` hears what it will take). A rule set that is not registered, or
-    builds aside turned off (:data:`~.builds.NO_BUILDS_ENV`), build in this process,
+    builds aside turned off (`NO_BUILDS_ENV`), build in this process,
     still one build at a time; a cache that cannot be written, in memory (with a warning).
-    Raises :class:`~.builds.TableBuildError` when the build cannot be done."""
+    Raises `TableBuildError` when the build cannot be done."""
     path = CurveTable.path_for(kind, rules, directory)
     seen: os.stat_result | None = None
     try:
@@ -318,5 +318,5 @@ def cached_table(kind: Kind, rules: RuleSet, *, progress: Progress | None = None
 
 
 def table_loaded(kind: Kind, rules: RuleSet) -> bool:
-    """Whether this process holds the table (:func:`cached_table` answers at once)."""
+    """Whether this process holds the table (`cached_table` answers at once)."""
     return (kind, rules.scoring_key) in _LOADED

@@ -57,7 +57,7 @@ def curve_at(kind, values, start, lo, hi, idx, n):
 
 @jit
 def successors(mask, yf, u, m, succ, gain):
-    """Per row of the turn's table (see :mod:`.layout`): the next state's index and the
+    """Per row of the turn's table (see `layout`): the next state's index and the
     points a placement on it gains before the per-roll points (upper boxes: all of them,
     the upper bonus included). Rows of filled boxes get -1."""
     for j in range(N_ROWS):
@@ -74,7 +74,7 @@ def successors(mask, yf, u, m, succ, gain):
 
 @jit
 def _keep_means(A, n, add):
-    """:func:`.kernel.keep_means` in the arrays' own precision (float32 stays float32)."""
+    """`kernel.keep_means` in the arrays' own precision (float32 stays float32)."""
     sixth = A.dtype.type(1.0 / FACE_COUNT)
     for k in range(ROLL_BASE - 1, -1, -1):
         c0, c1, c2, c3, c4, c5 = add[k, 0], add[k, 1], add[k, 2], add[k, 3], add[k, 4], add[k, 5]
@@ -116,7 +116,7 @@ def _level_maxes(out, smaller, nb, below):
 @jit
 def _sub_maxes(A, nb, sub):
     """``A[s]`` becomes the max of ``A`` over every sub-multiset of ``s`` (as
-    :func:`.kernel.sub_maxes`), one size at a time from the smallest."""
+    `kernel.sub_maxes`), one size at a time from the smallest."""
     below, starts = sub
     for k in range(1, DICE_COUNT + 1):
         a, b, c = starts[k - 1], starts[k], starts[k + 1]
@@ -218,7 +218,7 @@ def survival_turn(mask, yf, u, width, m, pad, values, start, lo, hi, F, A, crow,
 def survival_layer(states, widths, m, pad, values, start, lo, hi, eps, smaller, probability, out,
                    window):  # fmt: skip
     """``out[i, :widths[i]]``: the survival curve of each state ``(mask, yf, u)``;
-    ``window[i]``: where it was worked out (see :func:`survival_turn`)."""
+    ``window[i]``: where it was worked out (see `survival_turn`)."""
     for i in prange(states.shape[0]):
         width = widths[i]
         F = np.empty((N_ROWS, pad + width), dtype=out.dtype)
@@ -245,8 +245,8 @@ def survival_layer(states, widths, m, pad, values, start, lo, hi, eps, smaller, 
 def turn_outcomes(mask, yf, u, E, m, probability, R, K1, K2, box_value, box_row, box_add, mass,
                   keeps, rows, adds, cats, landed):  # fmt: skip
     """``landed[row, a]``: the chance that the turn, played by the expected-value policy
-    (ties to the first option, as the bots play: :func:`.policy.pick` over
-    :func:`.policy.turn_options`), ends on that row of the turn's table with ``a`` points
+    (ties to the first option, as the bots play: `policy.pick` over
+    `policy.turn_options`), ends on that row of the turn's table with ``a`` points
     added on top of the row's own gain.
 
     A roll's best box is the same with any rolls left, so it is found once per roll; with
@@ -393,7 +393,7 @@ def copy_bands(curves, lo, hi, offsets, out):
 
 @jit_parallel
 def level_bands(curves, lo, hi, offsets, levels, out):
-    """:func:`copy_bands` as 16-bit levels: ``round(clip(value, 0, 1) * levels)``."""
+    """`copy_bands` as 16-bit levels: ``round(clip(value, 0, 1) * levels)``."""
     for i in prange(curves.shape[0]):
         at = offsets[i] - lo[i]
         for n in range(lo[i], hi[i] + 1):

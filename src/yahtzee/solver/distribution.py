@@ -1,7 +1,7 @@
 """The distribution of the final score under the expected-value-optimal play.
 
-:func:`exact_distribution` is exact (float64, every possible point) from any card: it
-solves the distribution curves of every state the card can reach (see :mod:`.curves`).
+`exact_distribution` is exact (float64, every possible point) from any card: it
+solves the distribution curves of every state the card can reach (see `curves`).
 The empty card's is about a minute to compute, so the official rules' ships with the
 package and any other is cached on disk once computed.
 """
@@ -38,10 +38,12 @@ class ScoreDistribution:
 
     @property
     def mean(self) -> float:
+        """The expected final total."""
         return float(np.dot(np.arange(len(self.pmf)), self.pmf))
 
     @property
     def std(self) -> float:
+        """The standard deviation of the final total."""
         t = np.arange(len(self.pmf))
         return float(np.sqrt(np.dot((t - self.mean) ** 2, self.pmf)))
 
@@ -61,9 +63,11 @@ class ScoreDistribution:
         return float(max(0.0, 1.0 - self._cdf[total - 1]))
 
     def percentiles(self, points: tuple[int, ...] = (1, 5, 25, 50, 75, 95, 99)) -> dict[str, int]:
+        """The final total at each of these percentiles, keyed by the percentile."""
         return {str(p): self.quantile(p / 100) for p in points}
 
     def to_dict(self) -> dict[str, Any]:
+        """Mean, standard deviation and percentiles as JSON-ready data."""
         return {"mean": self.mean, "std": self.std, "percentiles": self.percentiles()}
 
 
@@ -97,7 +101,7 @@ _DISTRIBUTIONS: dict[tuple[str, Scorecard], ScoreDistribution] = {}
 def cached_distribution(
     rules: RuleSet, expected: F64, card: Scorecard, progress: Progress | None = None
 ) -> ScoreDistribution:
-    """:func:`exact_distribution` under the policy of ``expected`` (the solver's table of
+    """`exact_distribution` under the policy of ``expected`` (the solver's table of
     ``rules``), kept for the process; the empty card's also on disk (a minute to compute,
     a few kilobytes to keep)."""
     key = (rules.scoring_key, card)

@@ -5,15 +5,15 @@ Each player's final total is taken as normal: the mean is the total so far plus 
 expected points still to come (the expected-value table, shipped), the variance that of
 the points still to come under expected-value play (a second table, shipped beside it:
 ``solver/data/<rules>.variance.npz``, made by ``scripts/make_shipped_tables.py``, see
-:mod:`.interim_kernel`).
+`interim_kernel`).
 
-* :func:`estimate_chances` and :func:`estimate_beat`: the meter's estimate, good to
-  :data:`ESTIMATE_MARGIN` (``tests/solver/test_interim.py`` compares it with the exact
-  meter on late-game cards); in the last rounds (at most :data:`LATE_OPEN_BOXES` boxes
+* `estimate_chances` and `estimate_beat`: the meter's estimate, good to
+  `ESTIMATE_MARGIN` (``tests/solver/test_interim.py`` compares it with the exact
+  meter on late-game cards); in the last rounds (at most `LATE_OPEN_BOXES` boxes
   open) a card's distribution is worked out exactly instead, once the curve kernels are
-  compiled, and the margin is :data:`LATE_MARGIN`;
-* :func:`interim_options`: every option of a turn valued by the chance to finish ahead of
-  the best rival (:data:`INTERIM_METHOD`), what the ``winning`` bot plays by until its
+  compiled, and the margin is `LATE_MARGIN`;
+* `interim_options`: every option of a turn valued by the chance to finish ahead of
+  the best rival (`INTERIM_METHOD`), what the ``winning`` bot plays by until its
   tables are there.
 """
 
@@ -162,8 +162,8 @@ def normal_pmf(mean: float, var: float) -> F64:
 
 def late_pmf(card: Scorecard, rules: RuleSet) -> F64 | None:
     """The exact distribution of ``card``'s final total under expected-value play when
-    it is quick to work out: at most :data:`LATE_OPEN_BOXES` boxes open and the curve
-    kernels already compiled (0.2-0.4 s a card; the last :data:`LATE_KEPT` are kept);
+    it is quick to work out: at most `LATE_OPEN_BOXES` boxes open and the curve
+    kernels already compiled (0.2-0.4 s a card; the last `LATE_KEPT` are kept);
     else None."""
     from .compiling import cached  # noqa: PLC0415
     from .distribution import exact_distribution  # noqa: PLC0415
@@ -192,8 +192,8 @@ def estimate_pmfs(
     cards: Sequence[Scorecard], rules: RuleSet, *, exact_late: bool = True
 ) -> tuple[list[F64], float]:
     """Each card's estimated final distribution, and the margin of chances worked out
-    from them: :data:`LATE_MARGIN` when every card's is exact (late in a game), else
-    :data:`ESTIMATE_MARGIN` (``exact_late=False``: the normal approximation only)."""
+    from them: `LATE_MARGIN` when every card's is exact (late in a game), else
+    `ESTIMATE_MARGIN` (``exact_late=False``: the normal approximation only)."""
     pmfs, margin = [], LATE_MARGIN
     for card in cards:
         pmf = late_pmf(card, rules) if exact_late else None
@@ -233,8 +233,8 @@ def estimate_chances(
     cards: Sequence[Scorecard], rules: RuleSet, *, exact_late: bool = True
 ) -> tuple[list[float], float]:
     """Each player's estimated chance to finish first (ties shared) and its margin: how
-    far each may be from what :func:`.winning.win_chances` says (see
-    :func:`estimate_pmfs`)."""
+    far each may be from what `winning.win_chances` says (see
+    `estimate_pmfs`)."""
     pmfs, margin = estimate_pmfs(cards, rules, exact_late=exact_late)
     return chances_of(pmfs), margin
 
@@ -243,7 +243,7 @@ def estimate_beat(
     card: Scorecard, score: int, rules: RuleSet, *, exact_late: bool = True
 ) -> tuple[float, float]:
     """The estimated chance to finish above ``score`` and its margin (see
-    :func:`.winning.beat_chance`)."""
+    `winning.beat_chance`)."""
     (pmf,), margin = estimate_pmfs([card], rules, exact_late=exact_late)
     return (float(pmf[score + 1 :].sum()) if score + 1 < len(pmf) else 0.0), margin
 
@@ -306,7 +306,7 @@ def interim_options(
     situation: Situation, rivals: Sequence[Scorecard], rules: RuleSet
 ) -> tuple[list[int], list[float]]:
     """Every option's code and its estimated chance to finish ahead of the best rival
-    (:data:`INTERIM_METHOD`), listed as the expected-value advice lists them."""
+    (`INTERIM_METHOD`), listed as the expected-value advice lists them."""
     from . import interim_kernel as k  # noqa: PLC0415 - numba loads with the first call
     from . import win_kernel as w  # noqa: PLC0415
     from .layout import MAX_CANDIDATES, MAX_OPTIONS, N_MS, N_ROWS  # noqa: PLC0415

@@ -4,20 +4,20 @@ Until the score-curve tables are built, a player's final total is taken as norma
 the mean from the expected-value table ``E`` (points still to come under expected-value
 play) and the variance from a second table ``D`` of the same shape, the variance of the
 points still to come under that same play (shipped in ``solver/data``, built by
-:func:`moment_layer`).
+`moment_layer`).
 
-* :func:`moment_layer` builds ``D`` layer by layer, as the expected-value table is built:
+* `moment_layer` builds ``D`` layer by layer, as the expected-value table is built:
   a placement leading to next state ``s'`` with ``g`` points this turn has the leaf
   ``L = g + E[s']``; under expected-value play ``Var = E_pi[L^2 + D[s']] - E[s]^2``.
   ``E_pi`` is read off the same turn solved on the leaves ``L + eps (L^2 + D[s'])``
   (to first order in ``eps`` the turn's value moves by ``eps E_pi[...]``, and the
   choices stay the expected-value ones but for ties closer than ``eps`` times a square);
-* :func:`normal_turn` solves one turn for the chance to beat a rival whose final total
+* `normal_turn` solves one turn for the chance to beat a rival whose final total
   is normal with mean ``mu`` and variance ``var``: a leaf is
   ``Phi((T + g + E[s'] - mu) / sqrt(D[s'] + var))`` (ties count half);
-* :func:`rival_normal` is the best of the other players' final totals, each normal and
+* `rival_normal` is the best of the other players' final totals, each normal and
   independent, as one normal of the same mean and variance;
-* :func:`.match_kernel.simulate_match` plays the interim ``winning`` seat(s) by these.
+* `match_kernel.simulate_match` plays the interim ``winning`` seat(s) by these.
 """
 
 from __future__ import annotations
@@ -43,12 +43,12 @@ from .policy import (
 from .tables import N_BOXES, N_ROLLS, ROLL_BASE, UPPER_CAP
 
 EPS = 1e-9
-"""The weight of the second moment beside the expected points in :func:`moment_turn`."""
+"""The weight of the second moment beside the expected points in `moment_turn`."""
 POINT_WORTH = 1e-5
 """What an expected point is worth beside the chance to win (a share of 1) in
-:func:`normal_turn`: where the estimate sees the game as settled, play for points."""
+`normal_turn`: where the estimate sees the game as settled, play for points."""
 INTERIM = -2  # a seat's kind: this, WINNING, or the index of the table it plays by
-GRID = 2400  # above any final total of any rule set, for :func:`rival_normal`
+GRID = 2400  # above any final total of any rule set, for `rival_normal`
 
 
 @jit
@@ -113,7 +113,7 @@ def beat(diff, var):
 @jit
 def normal_turn(mask, yf, u, total, mu, var, E, D, m, succ, gain, Q, K1, K2, rows, adds, cats):
     """Solve one state's turn for the chance to beat ``N(mu, var)``: ``Q[row, a]`` (leaf
-    values, -1 where not needed), ``K1`` and ``K2`` as :func:`.win_kernel.value_turn`."""
+    values, -1 where not needed), ``K1`` and ``K2`` as `win_kernel.value_turn`."""
     successors(mask, yf, u, m, succ, gain)
     Q[:, :] = -1.0
     for r in range(N_ROLLS):

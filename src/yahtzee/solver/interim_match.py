@@ -1,5 +1,5 @@
-"""Many games of the interim ``winning`` bot (:mod:`.interim`) at compiled speed, turn
-by turn against expected-value bots, as :func:`.simulate.simulate` plays the exact one."""
+"""Many games of the interim ``winning`` bot (`interim`) at compiled speed, turn
+by turn against expected-value bots, as `simulate.simulate` plays the exact one."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def simulate_interim(
 ) -> npt.NDArray[np.int64]:
     """Play ``games`` games turn by turn, one seat per strategy (``"winning"``: the interim
     bot; else an expected-value bot, ``optimal`` or a level), the first seat alternating
-    from game to game, as :func:`.simulate.simulate` plays the exact one; every seat
+    from game to game, as `simulate.simulate` plays the exact one; every seat
     starts on ``start`` (by default an empty card). Returns the totals, one row a game."""
     from . import interim_kernel as k  # noqa: PLC0415 - numba loads only to simulate
     from . import match_kernel  # noqa: PLC0415

@@ -11,7 +11,7 @@ capped upper subtotal ``u``, ``yf`` = the Yahtzee box holds 50). Inside a turn:
 
 Every kernel works on ``n`` lanes of upper subtotals ``u0 .. u0 + n - 1`` at once (the
 rows of the work arrays), so the build vectorises over the subtotal. Advice and
-simulation solve one state at a time with the one-lane turn of :mod:`.policy`: the same
+simulation solve one state at a time with the one-lane turn of `policy`: the same
 arithmetic, so the same values bit for bit (``tests/solver`` checks it).
 """
 

@@ -1,6 +1,6 @@
 """One compiled loop of many games turn by turn between bots (numba): expected-value
-bots of any level, the ``winning`` bot on its score-curve tables (:mod:`.win_kernel`),
-and the interim ``winning`` bot on what ships (:mod:`.interim_kernel`)."""
+bots of any level, the ``winning`` bot on its score-curve tables (`win_kernel`),
+and the interim ``winning`` bot on what ships (`interim_kernel`)."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ _reach: list[int] = []  # reach_table() as a list (quicker to index one by one),
 
 
 def _read(card: Scorecard) -> tuple[int, int, int, int]:
-    """The card's state (see :func:`state_of`) and its total: on the path of every advice,
+    """The card's state (see `state_of`) and its total: on the path of every advice,
     so written out box by box (a third of the time of a loop)."""
     b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12 = card.boxes
     mask = upper = 0
@@ -116,7 +116,7 @@ class TurnPlanner:
     """Values every option of a turn against ``table`` (expected points still to come).
 
     One turn at a time is solved in numpy (well under a millisecond, nothing to compile);
-    after :func:`use_compiled_kernels`, by the compiled kernels (microseconds: one call
+    after `use_compiled_kernels`, by the compiled kernels (microseconds: one call
     solves the turn, then values and ranks every option).
     """
 
@@ -138,7 +138,7 @@ class TurnPlanner:
         return turn_scoring(self.rules)
 
     def _kernel_args(self) -> tuple[bool, tuple[object, ...]]:
-        """The arguments :func:`.policy.advise` takes after the situation's, and whether
+        """The arguments `policy.advise` takes after the situation's, and whether
         they have the types it was compiled for (a table of float64, C order, writable)."""
         found = self._args
         table = self.table
@@ -202,7 +202,7 @@ class TurnPlanner:
         """Every option in one compiled call (which first solves the turn when it is not
         kept), listed or ranked best first: ``(out, at, count)``, where ``out[at:][:count]``
         holds their expected final totals and ``out[at + MAX_OPTIONS:][:count]`` their
-        codes (see :data:`.advice.ACTIONS`). A turn solved now is kept in the same array
+        codes (see `advice.ACTIONS`). A turn solved now is kept in the same array
         as its options, before them."""
         mask, yf, u, total = _read(situation.card)
         key = (mask, yf, u)
@@ -291,15 +291,15 @@ class TurnPlanner:
 
 class _Kernels(NamedTuple):
     advise: Callable[..., int]
-    """:func:`.policy.advise`: its dispatcher checks the arguments' types."""
+    """`policy.advise`: its dispatcher checks the arguments' types."""
     direct: Callable[..., int]
-    """Its machine code for the types a planner passes (a table as :meth:`_kernel_args`
+    """Its machine code for the types a planner passes (a table as `_kernel_args`
     checks it), called without the dispatcher's checks."""
 
 
 _compiled = threading.Event()
 _kernels: _Kernels | None = None
-"""Set with :data:`_compiled`: the kernels the planners call."""
+"""Set with `_compiled`: the kernels the planners call."""
 BULK_TURNS = 2000
 """After this many turns solved in numpy, a process is doing bulk work (simulating,
 training, serving many tables): it compiles the kernels, which then pay for themselves.

@@ -2,7 +2,7 @@
 
 The same compiled functions serve the advisor, the bots in a live game and the fast
 simulation, so the three always agree. A single state's turn runs on one lane of 1-D
-arrays (the multi-lane kernels in :mod:`.kernel` build the table), with the same
+arrays (the multi-lane kernels in `kernel` build the table), with the same
 arithmetic, so it gives the same values.
 """
 
@@ -133,10 +133,10 @@ def _sub_maxes(A, packed):
 
 @jit
 def solve_turn(mask, yf, u, E, packed, joker, joker_bonus, cap, upper_bonus, R, K1, K2):
-    """One state's turn on one lane, as :func:`.kernel.turn` solves it: ``R`` (next-state
+    """One state's turn on one lane, as `kernel.turn` solves it: ``R`` (next-state
     values per placement row), ``K1`` (keeps with one roll left; ``K1[ROLL_BASE + r]`` is
     the value of standing on roll ``r``) and ``K2`` (keeps with two rolls left), all 1-D.
-    ``packed`` is :data:`.tables.Model.packed`."""
+    ``packed`` is `tables.Model.packed`."""
     _next_rows(mask, yf, u, E, cap, upper_bonus, R)
     _final_values(mask, yf, R, packed, joker, joker_bonus, K1)
     _keep_means(K1, packed)
@@ -148,7 +148,7 @@ def solve_turn(mask, yf, u, E, packed, joker, joker_bonus, cap, upper_bonus, R, 
 @jit
 def turn_options(mask, yf, r, rolls_left, packed, joker, joker_bonus, R, K1, K2, codes, values):
     """Every distinct option for roll ``r``: boxes first (scorecard order), then keeps of
-    under five dice (in :meth:`Keep.all` order), each as a code (box ``c``, or
+    under five dice (in `Keep.all` order), each as a code (box ``c``, or
     ``KEEP_CODE + k`` for keep ``k``) and a value. Returns how many were written."""
     points = packed[PACK_POINTS + N_BOXES * r : PACK_POINTS + N_BOXES * (r + 1)]
     counts = packed[PACK_COUNTS + FACE_COUNT * r : PACK_COUNTS + FACE_COUNT * (r + 1)]
@@ -205,14 +205,14 @@ def keep_options(keeps, rolls_left, K1, K2, codes, values, count):
 @jit
 def turn_tables(mask, yf, u, E, m, R, K1, K2):
     """One state's turn into the columns ``R[:, 0]``, ``K1[:, 0]`` and ``K2[:, 0]`` (see
-    :func:`solve_turn`)."""
+    `solve_turn`)."""
     solve_turn(mask, yf, u, E, m.packed, m.joker, m.joker_bonus, m.cap, m.upper_bonus,
                R[:, 0], K1[:, 0], K2[:, 0])  # fmt: skip
 
 
 @jit
 def option_values(mask, yf, r, rolls_left, m, R, K1, K2, kinds, ids, values):
-    """:func:`turn_options` from the columns of :func:`turn_tables`, each option as its
+    """`turn_options` from the columns of `turn_tables`, each option as its
     kind (``SCORE`` or ``KEEP``) and its box or keep index."""
     count = turn_options(mask, yf, r, rolls_left, m.packed, m.joker, m.joker_bonus, R[:, 0],
                          K1[:, 0], K2[:, 0], ids, values)  # fmt: skip
@@ -262,8 +262,8 @@ def advise(mask, yf, u, r, rolls_left, base, solve, ranked, E, packed, joker, jo
     """A whole advice in one call. With ``solve``, first solve the state's turn into
     ``T[:TURN_SIZE]`` (``R``, ``K1``, ``K2`` one after the other); then, for a roll
     ``r >= 0``, write every option's expected final total (``base`` plus its value) from
-    ``out[at]`` on and its code (see :func:`turn_options`) from ``out[at + MAX_OPTIONS]``
-    on, listed as :func:`turn_options` lists them, or ranked best first when ``ranked``.
+    ``out[at]`` on and its code (see `turn_options`) from ``out[at + MAX_OPTIONS]``
+    on, listed as `turn_options` lists them, or ranked best first when ``ranked``.
     Returns how many options were written."""
     R = T[:N_ROWS]
     K1 = T[N_ROWS : N_ROWS + N_MS]

@@ -59,7 +59,7 @@ def encode(table: npt.NDArray[np.float64], rules: RuleSet, version: int) -> byte
 
 
 def decode(data: bytes, rules: RuleSet, version: int) -> npt.NDArray[np.float64]:
-    """The table, or :class:`CorruptTable` unless it is exactly the one that was encoded."""
+    """The table, or `CorruptTable` unless it is exactly the one that was encoded."""
     line, _, body = data.partition(b"\n")
     try:
         header = json.loads(line)

@@ -57,12 +57,15 @@ class SeatResult:
 
 @dataclass(frozen=True)
 class Simulation:
+    """The result of ``simulate``: each seat's totals and bonuses over every game, and the wins."""
+
     rules: RuleSet
     seed: int
     seats: tuple[SeatResult, ...]
 
     @property
     def games(self) -> int:
+        """How many games were played."""
         return len(self.seats[0].totals)
 
     def win_rates(self) -> list[float]:
@@ -74,6 +77,7 @@ class Simulation:
         return [float(x) for x in shares.mean(axis=0)]
 
     def to_dict(self) -> dict[str, Any]:
+        """The rule set, seed, games and each seat's summary as JSON-ready data."""
         data: dict[str, Any] = {
             "rules": self.rules.name,
             "seed": self.seed,

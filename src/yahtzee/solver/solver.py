@@ -120,9 +120,11 @@ class Solver(TurnPlanner):
 
     @staticmethod
     def path_for(rules: RuleSet, directory: Path | None = None) -> Path:
+        """Where the table of ``rules`` is cached (in ``directory``, else the user cache folder)."""
         return table_path(rules.scoring_key, SOLVER_VERSION, directory)
 
     def save(self, directory: Path | None = None) -> Path:
+        """Write the table to the cache (atomically, with its SHA-256); returns its path."""
         path = self.path_for(self.rules, directory)
         write_table(path, self.table, scoring_key=self.rules.scoring_key, version=SOLVER_VERSION)
         return path
@@ -169,5 +171,5 @@ def cached_solver(rules: RuleSet, *, progress: Progress | None = None) -> Solver
 
 
 def solver_loaded(rules: RuleSet) -> bool:
-    """Whether :func:`cached_solver` answers at once for ``rules``."""
+    """Whether `cached_solver` answers at once for ``rules``."""
     return rules.scoring_key in _LOADED

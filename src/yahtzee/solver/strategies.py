@@ -1,4 +1,4 @@
-"""Computer players behind one :class:`Strategy` protocol, and difficulty levels 1 to 5.
+"""Computer players behind one `Strategy` protocol, and difficulty levels 1 to 5.
 
 * ``random``: any legal option, uniformly (a baseline, not an opponent).
 * ``greedy``: the most points this turn. It plans its re-rolls for this turn's best box
@@ -10,7 +10,7 @@
   (three of each number), and plans each turn's re-rolls for those values.
 * ``optimal``: the exact solver; no strategy has a higher expected score.
 * ``winning``: against others, each decision maximises the chance to finish first
-  (:mod:`.winning`); alone, it plays as ``optimal``.
+  (`winning`); alone, it plays as ``optimal``.
 
 Levels are for opponents: level 5 is ``optimal``. Levels 4 to 1 are the optimal player
 with human-sized mistakes. Each decision is a softmax draw over the options' exact values,
@@ -49,7 +49,10 @@ class Strategy(Protocol):
 
     name: str
 
-    def choose(self, situation: Situation) -> Action: ...
+    def choose(self, situation: Situation) -> Action:
+        """The action this player takes in ``situation``: a ``Keep`` to roll around, or a
+        ``Score``."""
+        ...
 
 
 @runtime_checkable
@@ -58,12 +61,14 @@ class RivalAware(Protocol):
 
     name: str
 
-    def choose_against(self, situation: Situation, rivals: Sequence[Scorecard]) -> Action: ...
+    def choose_against(self, situation: Situation, rivals: Sequence[Scorecard]) -> Action:
+        """The action this player takes in ``situation`` against ``rivals``' cards."""
+        ...
 
 
 @dataclass
 class PlannedStrategy:
-    """Plays by a :class:`TurnPlanner`, optionally with softmax noise."""
+    """Plays by a `TurnPlanner`, optionally with softmax noise."""
 
     name: str
     planner: TurnPlanner
@@ -146,7 +151,7 @@ def _winning(rules: RuleSet) -> Strategy:
 def strategy(
     spec: BotSpec | str, rules: RuleSet | None = None, seed: int | random.Random | None = None
 ) -> Strategy:
-    """A strategy for a :class:`BotSpec` (or its text: ``random``, ``greedy``, ``heuristic``,
+    """A strategy for a `BotSpec` (or its text: ``random``, ``greedy``, ``heuristic``,
     ``optimal``, ``level1``-``level5``; ``"5"`` and ``"Level 5"`` mean ``level5``)."""
     key = strategy_name(spec)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)

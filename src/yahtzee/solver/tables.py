@@ -1,10 +1,10 @@
 """Index tables over dice multisets, and a rule set's scoring as arrays.
 
-Everything here is data derived from :mod:`yahtzee.core`; the solver's kernels read
+Everything here is data derived from `yahtzee.core`; the solver's kernels read
 these arrays and hold no rule of their own. A variant changes the arrays, not the code.
 
-Multisets of 0 to 5 dice are indexed in :meth:`Keep.all` order; the 252 of size 5 are the
-rolls, in :meth:`Dice.all` order, at indices ``ROLL_BASE`` to ``ROLL_BASE + 251``.
+Multisets of 0 to 5 dice are indexed in `Keep.all` order; the 252 of size 5 are the
+rolls, in `Dice.all` order, at indices ``ROLL_BASE`` to ``ROLL_BASE + 251``.
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def reach_table() -> I32:
 
 @dataclass(frozen=True, eq=False)
 class TurnScoring:
-    """What one turn in numpy reads: a :class:`Model` less the full Joker table, whose
+    """What one turn in numpy reads: a `Model` less the full Joker table, whose
     rows are derived when a state needs them (the full table takes a while to derive)."""
 
     rules: RuleSet

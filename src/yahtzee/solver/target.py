@@ -29,6 +29,7 @@ class TargetSolver:
 
     @classmethod
     def build(cls, rules: RuleSet | str | None = None, *, progress: Progress | None = None) -> Self:
+        """Build the target table of ``rules`` now (minutes; ``progress`` hears each layer)."""
         rule_set = resolve_rules(rules)
         return cls(rule_set, build("target", rule_set, progress=progress))
 
@@ -100,7 +101,7 @@ def target_options(
     table: CurveTable, situation: Situation, w: F64, weights: F64, xmax: int
 ) -> tuple[list[int], list[float]]:
     """The codes and values of every option of ``situation`` against weights ``w`` (see
-    :mod:`.win_kernel`), listed as the expected-value advice lists them."""
+    `win_kernel`), listed as the expected-value advice lists them."""
     from . import win_kernel as k  # noqa: PLC0415
 
     m = model(table.rules)

@@ -6,7 +6,7 @@ upper box adds its points to the subtotal and earns the upper bonus when the sub
 reaches the cap from below; the Yahtzee box sets ``yf``.
 
 Plain Python, no compiler to import: the numpy turn calls these as they are, and
-:mod:`.kernel` registers them with numba, which compiles them inline into every kernel
+`kernel` registers them with numba, which compiles them inline into every kernel
 that calls them (so a kernel runs as if it wrote them out itself). numba's cache looks
 at a kernel's own file only: after editing this one, clear ``NUMBA_CACHE_DIR``.
 """
@@ -30,7 +30,7 @@ def upper_step(u: int, p: int, cap: int, bonus: float) -> tuple[int, float]:
 
 
 def box_rows(c: int) -> int:
-    """How many rows box ``c`` has in a turn's table of next states (see :mod:`.layout`)."""
+    """How many rows box ``c`` has in a turn's table of next states (see `layout`)."""
     if c < N_UPPER:
         return UPPER_ROWS
     return YAHTZEE_ROWS if c == YAHTZEE_BOX else 1

@@ -2,7 +2,7 @@
 
 A fresh install has no compiled kernels, and compiling them takes many seconds. The
 advisor, the bots and the reviews need only one turn at a time, which numpy solves in
-well under a millisecond from the same :class:`~.tables.Model` arrays, so they answer at
+well under a millisecond from the same `Model` arrays, so they answer at
 once while the compiled kernels are built (or are never needed). ``tests/solver`` checks
 that both give the same values.
 """
@@ -127,7 +127,7 @@ def _sub_maxes(A: F64, m: TurnScoring) -> None:
 def turn_tables(mask: int, yf: int, u: int, E: F64, m: TurnScoring) -> tuple[F64, F64, F64]:
     """``R`` (next-state values per placement row), ``K1`` and ``K2`` (keep values with
     one and two rolls left; ``K1[ROLL_BASE + r]`` stands on roll ``r``), as columns, like
-    :func:`.policy.turn_tables`."""
+    `policy.turn_tables`."""
     R = next_rows(mask, yf, u, E, m)
     A = np.empty(N_MULTISETS)
     _final_values(mask, yf, R, m, A)
@@ -141,7 +141,7 @@ def turn_tables(mask: int, yf: int, u: int, E: F64, m: TurnScoring) -> tuple[F64
 def option_values(
     mask: int, yf: int, r: int, rolls_left: int, m: TurnScoring, R: F64, K1: F64, K2: F64
 ) -> Options:
-    """Every distinct option for roll ``r``, in the order of :func:`.policy.option_values`:
+    """Every distinct option for roll ``r``, in the order of `policy.option_values`:
     boxes first (scorecard order), then keeps of under five dice."""
     boxes, rows, adds = candidates(mask, yf, r, m)
     kinds, ids, values = [np.full(boxes.size, SCORE)], [boxes], [R[rows, 0] + adds]

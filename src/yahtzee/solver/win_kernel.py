@@ -75,7 +75,7 @@ def value_turn(mask, yf, u, total, w, C, xmax, levels, start, lo, hi, m, succ, g
 @jit
 def value_options(mask, yf, r, rolls_left, m, Q, K1, K2, rows, adds, cats, codes, values):
     """Every distinct option for roll ``r`` and its value, listed as
-    :func:`.policy.turn_options` lists them. Returns how many."""
+    `policy.turn_options` lists them. Returns how many."""
     count = candidates(mask, yf, r, m, rows, adds, cats)
     for i in range(count):
         codes[i] = cats[i]

@@ -1,15 +1,15 @@
 """The win tables on this machine: ask for them, see how far they are, clear them.
 
 The two score-curve tables of a rule set (``distribution`` for the win meter, ``target``
-for the ``winning`` strategy, see :mod:`.curve_table`) take minutes to build; the machine
-builds them once, in one detached builder at a time (:mod:`.builds`).
+for the ``winning`` strategy, see `curve_table`) take minutes to build; the machine
+builds them once, in one detached builder at a time (`builds`).
 
-* :func:`ensure_tables`: wait until a rule set's tables are on disk, joining a build
+* `ensure_tables`: wait until a rule set's tables are on disk, joining a build
   under way or starting one (``yahtzee tables build``);
-* :func:`request_tables` and :func:`table_progress`: the same from a background thread,
+* `request_tables` and `table_progress`: the same from a background thread,
   once per process, then loaded (the win meter of a game or of the server);
-* :func:`tables_status` and :func:`clear_tables`: what ``yahtzee tables`` shows and removes;
-* :func:`builder_main`: the program of the detached builder.
+* `tables_status` and `clear_tables`: what ``yahtzee tables`` shows and removes;
+* `builder_main`: the program of the detached builder.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from ..core import RuleSet
 from .builds import (
     NICE,
     NO_BUILDS_ENV,
+    THREADS,
     BuildState,
     Job,
     JobProgress,
@@ -64,14 +65,17 @@ def ensure_tables(
     progress: JobProgress | None = None,
     on_notice: Callable[[str], None] | None = None,
     on_ready: Callable[[Job], None] | None = None,
+    threads: int = THREADS,
 ) -> None:
     """Return once these tables are on disk: a build under way is joined (``progress``
-    hears its layers), else a detached builder is started (``on_notice`` hears what it
-    will take once); ``on_ready`` hears each table as soon as it is there. An explicit
-    request: it builds aside even with :data:`~.builds.NO_BUILDS_ENV` set. Raises
-    :class:`~.builds.TableBuildError` (for a player, in one line)."""
+    hears its layers), else a detached builder with ``threads`` threads is started
+    (``on_notice`` hears what it will take once); ``on_ready`` hears each table as soon
+    as it is there. An explicit request: it builds aside even with
+    `NO_BUILDS_ENV` set. Raises `TableBuildError` (for a
+    player, in one line)."""
     jobs = jobs_for(rules, kinds, directory)
-    obtain(jobs, directory, progress=progress, on_notice=on_notice, on_ready=on_ready)
+    obtain(jobs, directory, progress=progress, on_notice=on_notice, on_ready=on_ready,
+           threads=threads)  # fmt: skip
 
 
 # The background requests of one process (the win meter) ------------------------------
@@ -82,7 +86,7 @@ _GUARD = threading.Lock()
 
 def request_tables(rules: RuleSet, kinds: Sequence[Kind] = WIN_KINDS) -> None:
     """Load (or have built, then load) these tables in a background thread, once per
-    process; :func:`table_progress` says how far they are."""
+    process; `table_progress` says how far they are."""
     if os.environ.get(NO_BUILDS_ENV):
         return
     wanted = [k for k in kinds if not table_loaded(k, rules)]
@@ -183,7 +187,7 @@ def current_build(directory: Path | None = None) -> BuildState | None:
 
 def clear_tables(rules: RuleSet | None = None, directory: Path | None = None) -> list[TableInfo]:
     """Remove the tables of ``rules`` (default: every rule set's) and return those
-    removed. Refused (:class:`~.builds.TableBuildError`, nothing removed) while they are
+    removed. Refused (`TableBuildError`, nothing removed) while they are
     being built or when the cache cannot be written."""
     infos, _ = tables_status([rules] if rules else None, directory)
     busy = [i for i in infos if i.building is not None]
@@ -212,12 +216,13 @@ def clear_tables(rules: RuleSet | None = None, directory: Path | None = None) ->
 
 
 def builder_main(argv: Sequence[str] | None = None) -> None:
-    """The detached builder (see :mod:`.builds`): ``FD FOLDER RULES:KIND...``. It holds the
+    """The detached builder (see `builds`): ``FD FOLDER RULES:KIND...``. It holds the
     build lock ``FD`` that the process that started it took, builds each table that is
     missing, saves it atomically, and exits (1 after an error, which the state file and
     the log tell)."""
     args = list(sys.argv[1:] if argv is None else argv)
     fd, folder, specs = int(args[0]), Path(args[1]), args[2:]
+    threads = int(os.environ.get("NUMBA_NUM_THREADS") or THREADS)
     os.set_inheritable(fd, False)  # the lock stays with this process (not its children)
     with contextlib.suppress(OSError):
         os.nice(NICE)
@@ -238,7 +243,7 @@ def builder_main(argv: Sequence[str] | None = None) -> None:
             table.save(folder)
             _say(f"builder {pid}: the {job.kind} table of {job.rules} is ready")
 
-        run_jobs(folder, jobs, build_one, detached=True)
+        run_jobs(folder, jobs, build_one, detached=True, threads=threads)
     except BaseException as error:
         _say(f"builder {pid} stopped: {describe(error)}")
         state = read_state(folder)  # (run_jobs tells its own errors)

@@ -1,8 +1,8 @@
 """Playing to win: the chance of each player to win, and the ``winning`` strategy.
 
-* :func:`win_chances`: each player's chance to finish first if everyone plays the
+* `win_chances`: each player's chance to finish first if everyone plays the
   expected-value-optimal way from here (ties shared), from the ``distribution`` table;
-* :class:`WinningStrategy`: each decision maximises the chance to finish ahead of the
+* `WinningStrategy`: each decision maximises the chance to finish ahead of the
   best of the other players' final totals. The method (Holderied's "beat an opponent",
   Pawlewicz's multi-player heuristic): the others' final totals are taken as independent
   and distributed as under expected-value play from their current cards (the
@@ -13,8 +13,8 @@
   with the highest such sum; re-deciding at every step keeps it close.
 
 Both tables are built on first use (minutes); until then the strategy plays by the
-interim method of :mod:`.interim` (a normal approximation from the shipped tables) and
-says so (:attr:`WinningStrategy.method`), and the meter shows an estimate.
+interim method of `interim` (a normal approximation from the shipped tables) and
+says so (`WinningStrategy.method`), and the meter shows an estimate.
 """
 
 from __future__ import annotations
@@ -92,8 +92,8 @@ class WinningStrategy:
         return cached_solver(self.rules).choose(situation)
 
     method: str = field(default=EXACT_METHOD, init=False)
-    """How the last decision against others was made: :data:`.interim.EXACT_METHOD`, or
-    until the tables are there :data:`.interim.INTERIM_METHOD` (the expected-value way
+    """How the last decision against others was made: `interim.EXACT_METHOD`, or
+    until the tables are there `interim.INTERIM_METHOD` (the expected-value way
     where neither is at hand: rules with no shipped variance table, or its kernels are
     being compiled)."""
 
@@ -122,7 +122,7 @@ class WinningStrategy:
     def options(
         self, situation: Situation, rivals: Sequence[Scorecard]
     ) -> tuple[list[int], list[float]]:
-        """Every option's code and its chance to win (see :mod:`.win_kernel`)."""
+        """Every option's code and its chance to win (see `win_kernel`)."""
         from .target import target_options  # noqa: PLC0415
 
         distribution, target = self.tables or (
@@ -136,7 +136,7 @@ class WinningStrategy:
 def rival_weights(
     card: Scorecard, rivals: Sequence[Scorecard], table: CurveTable
 ) -> tuple[F64, F64, int]:
-    """The weights of the best rival's final total (see :func:`.win_kernel.rival_weights`)."""
+    """The weights of the best rival's final total (see `win_kernel.rival_weights`)."""
     from . import win_kernel as k  # noqa: PLC0415
 
     cards = [card, *rivals]

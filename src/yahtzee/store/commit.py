@@ -31,7 +31,7 @@ class StoreError(YahtzeeError):
 
 @dataclass(frozen=True, slots=True)
 class Commit:
-    """A game's new events for :meth:`Store.save_many`: those after its first ``base``
+    """A game's new events for `Store.save_many`: those after its first ``base``
     (the events the records held when they were made), with the intent that made them."""
 
     game_id: str
@@ -42,7 +42,7 @@ class Commit:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What :meth:`Store.save_many` did with one game: ``saved`` (``seq``: the events it
+    """What `Store.save_many` did with one game: ``saved`` (``seq``: the events it
     now holds), ``repeat`` (the intent was written before; ``seq``: the end of that move)
     or ``conflict`` (another writer came first; ``seq``: the events the records hold)."""
 
@@ -51,6 +51,7 @@ class Outcome:
 
     @property
     def saved(self) -> bool:
+        """Whether the commit was written."""
         return self.kind == SAVED
 
 

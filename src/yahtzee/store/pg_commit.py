@@ -1,4 +1,4 @@
-"""The group commit on PostgreSQL (see :mod:`.commit`): the same decisions, made on a
+"""The group commit on PostgreSQL (see `commit`): the same decisions, made on a
 connection of its own, in one round trip to the server whatever the batch holds.
 
 Its connection is taken from the engine's pool once and kept (no check-out, no ping per
@@ -9,7 +9,7 @@ committed before it began, so also what a writer that held the rows wrote) it re
 batch's intents recorded before, and writes the new events, counts, finished games and
 their cards of every game whose records end where its events began, unless its intent was
 among those. It answers, per game, the events its records held and the sequence number of
-an intent recorded before, from which :func:`.commit.decide` gives each game's outcome as
+an intent recorded before, from which `commit.decide` gives each game's outcome as
 on SQLite. The parameters are arrays, so the statement is the same text every time.
 
 A connection that breaks is dropped and the error raised (the next batch takes a fresh

@@ -16,6 +16,9 @@ from .store import ACTIVE, FINISHED, GameSummary, Store, utc
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
+    """One player's statistics over the records: games, wins, average, best, spread, bonus rates,
+    advisor loss."""
+
     player: str
     games: int
     wins: int
@@ -31,11 +34,14 @@ class PlayerStats:
     loss_per_decision: float | None
 
     def to_dict(self) -> dict[str, Any]:
+        """The statistics as JSON-ready data."""
         return {name: getattr(self, name) for name in self.__slots__}
 
 
 @dataclass(frozen=True, slots=True)
 class HighScore:
+    """One line of the high-score table: rank, player, total, game and date."""
+
     rank: int
     player: str
     total: int

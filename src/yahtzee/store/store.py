@@ -36,11 +36,14 @@ class Seat:
 
     @property
     def kind(self) -> str:
+        """``"bot"`` or ``"human"``."""
         return "bot" if self.bot else "human"
 
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
+    """One recorded game as history lists it: id, rule set, status, when, seats and totals."""
+
     id: str
     rules: str
     status: str
@@ -69,6 +72,7 @@ class Store:
         self._direct = DirectCommit(self.engine) if postgres else None
 
     def close(self) -> None:
+        """Close the store's connections."""
         if self._direct is not None:
             self._direct.close()
         self.engine.dispose()
@@ -122,7 +126,7 @@ class Store:
     def save_many(self, commits: Sequence[Commit]) -> dict[str, Outcome]:
         """Save several games in one transaction (a group commit: one lock, one sync),
         each only if the records still end where its new events began
-        (:attr:`Commit.base`): a compare-and-set, so that of two writers (two server nodes)
+        (`Commit.base`): a compare-and-set, so that of two writers (two server nodes)
         that extended one game from the same point only the first is written. Returns the
         outcome per game; a game that is not written changes nothing."""
 
@@ -202,8 +206,8 @@ class Store:
             return _selection(connection, game_id)
 
     def resumable(self, game_id: str, dice: DiceSource | None = None) -> Resumable:
-        """What resuming a game reads (:meth:`load`, :meth:`seats_of`,
-        :meth:`hinted_seats`, :meth:`selection_of`), on one connection."""
+        """What resuming a game reads (`load`, `seats_of`,
+        `hinted_seats`, `selection_of`), on one connection."""
         with self.engine.connect() as connection:
             log = _event_log(connection, game_id)
             if not log:
@@ -254,6 +258,7 @@ class Store:
         return str(found[0][0])
 
     def event_log(self, game_id: str) -> list[dict[str, Any]]:
+        """One game's events, in order, as ``Game.replay`` takes them."""
         with self.engine.connect() as connection:
             return _event_log(connection, game_id)
 
@@ -265,12 +270,14 @@ class Store:
         return Game.replay(log, dice)
 
     def summary(self, game_id: str) -> GameSummary:
+        """One game's summary (``InvalidInput`` when there is no such game)."""
         found = self.summaries([game_id])
         if not found:
             raise InvalidInput(f"No game with id {game_id!r} in the records.")
         return found[0]
 
     def seats_of(self, game_id: str) -> list[Seat]:
+        """One game's seats, in order."""
         with self.engine.connect() as connection:
             return _seats_of(connection, game_id)
 
@@ -321,6 +328,7 @@ class Store:
         return result
 
     def count_events(self, game_id: str | None = None) -> int:
+        """How many events are recorded (of one game, or of all)."""
         with self.engine.connect() as connection:
             query = select(func.count()).select_from(events)
             if game_id is not None:
@@ -417,7 +425,7 @@ def utc(stamp: datetime) -> datetime:
 
 @dataclass(frozen=True, slots=True)
 class Resumable:
-    """A recorded game as resuming it needs it (see :meth:`Store.resumable`)."""
+    """A recorded game as resuming it needs it (see `Store.resumable`)."""
 
     game: Game
     seats: list[Seat]

@@ -32,6 +32,8 @@ ENDED = (FINISHED, CANCELLED, EXPIRED)
 
 @dataclass(frozen=True, slots=True)
 class TableSeatRecord:
+    """One seat of an online table: a named player (by token hash) or a bot."""
+
     seat: int
     name: str | None = None
     bot: BotSpec | None = None
@@ -40,6 +42,8 @@ class TableSeatRecord:
 
 @dataclass(frozen=True, slots=True)
 class TableRecord:
+    """An online table as recorded: rule set, settings, seats, its game and its state."""
+
     id: str
     rules: str
     hints_allowed: bool
@@ -65,7 +69,7 @@ def _stamp(value: datetime) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Quota:
-    """At most ``limit`` open tables per owner (as :func:`count_open` counts them, with
+    """At most ``limit`` open tables per owner (as `count_open` counts them, with
     ``active_since``)."""
 
     active_since: float

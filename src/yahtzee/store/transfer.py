@@ -72,6 +72,7 @@ def export_games(store: Store) -> list[dict[str, Any]]:
 
 
 def export_json(store: Store) -> str:
+    """Every recorded game as a JSON export (full event logs, so an import re-checks each game)."""
     data = {"format": FORMAT, "version": VERSION, "games": export_games(store)}
     return json.dumps(data, indent=1) + "\n"
 
@@ -204,13 +205,13 @@ def parse_export(text: str, fmt: str | None = None) -> list[dict[str, Any]]:
 
 
 def import_games(store: Store, text: str, fmt: str | None = None) -> tuple[int, int]:
-    """Import every game of an export (``fmt``: see :func:`parse_export`); returns
+    """Import every game of an export (``fmt``: see `parse_export`); returns
     (imported, skipped as already present)."""
     return import_parsed(store, parse_export(text, fmt))
 
 
 def import_parsed(store: Store, items: list[dict[str, Any]]) -> tuple[int, int]:
-    """Import the games :func:`parse_export` read; returns (imported, skipped)."""
+    """Import the games `parse_export` read; returns (imported, skipped)."""
     imported = skipped = 0
     for number, item in enumerate(items, start=1):
         try:

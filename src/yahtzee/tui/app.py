@@ -159,7 +159,7 @@ def run(
     resume: str | None = None,
 ) -> None:
     """The terminal game. ``record=False`` keeps nothing (no database is opened); see
-    :class:`YahtzeeApp` for ``rules``, ``seats`` and ``resume``."""
+    `YahtzeeApp` for ``rules``, ``seats`` and ``resume``."""
     options = {"seed": seed, "dark": not light, "rules": rules, "seats": seats}
     if not record:
         YahtzeeApp(None, offer_resume=False, **options).run()  # type: ignore[arg-type]

@@ -109,7 +109,7 @@ class ReplayScreen(Screen[None]):
         return self._games[end]
 
     def show_step(self) -> None:
-        """The turn at :attr:`index`, and the cards after it with its box highlighted."""
+        """The turn at `index`, and the cards after it with its box highlighted."""
         card = self.query_one(ScoreCard)
         if not self.steps:
             self.query_one("#replay-turn", Static).update("No turn was played.")

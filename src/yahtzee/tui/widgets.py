@@ -234,7 +234,7 @@ class WinChances:
 
     @classmethod
     def of(cls, reading: MeterReading) -> WinChances | None:
-        """The row of a meter reading (:meth:`GameSession.meter`); None with nothing to
+        """The row of a meter reading (`GameSession.meter`); None with nothing to
         show. Alone, the chance is to beat the player's best: "Beat best 312"."""
         if reading.chances is None:
             return None

@@ -1,9 +1,9 @@
 """The server: REST for the lobby, a WebSocket per client for play (FastAPI + uvicorn).
 
-The routes live in :mod:`.routers` (one router per resource); the live-table hub, on
-``app.state.hub``, reaches them through :mod:`.deps`; the game service behind the hub owns
+The routes live in `routers` (one router per resource); the live-table hub, on
+``app.state.hub``, reaches them through `deps`; the game service behind the hub owns
 every game, its bots, its records and its reviews. The origins the server answers for are
-on ``app.state.allowed_hosts`` (:mod:`.security`). Every refusal is ``{"code",
+on ``app.state.allowed_hosts`` (`security`). Every refusal is ``{"code",
 "message"}``: validation errors are 400 ``bad_request`` with a sentence a player can act
 on, and nothing answers with a traceback.
 """
@@ -152,10 +152,10 @@ def create_app(
 ) -> FastAPI:
     """The application. Tables live in the store at ``database_url`` (or ``store``).
     ``seed`` (tests only) makes every table's dice and bots reproducible.
-    ``allowed_hosts``: the origins it answers for (default :meth:`AllowedHosts.local`;
+    ``allowed_hosts``: the origins it answers for (default `AllowedHosts.local`;
     ``yahtzee serve`` passes the address it listens on). A table that does not start
     expires ``lobby_idle`` seconds after its last change. ``cluster``: this server is one
-    node of several (a :class:`~yahtzee.service.RedisCluster`), sharing the database."""
+    node of several (a `RedisCluster`), sharing the database."""
     node = cluster if cluster is not None else Cluster()
 
     @contextlib.asynccontextmanager

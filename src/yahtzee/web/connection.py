@@ -1,10 +1,10 @@
 """One client's connection: a bounded queue of messages and the one task that sends them.
 
 Nobody ever waits on a client's socket: the hub puts each message on the connection's
-queue (:meth:`Connection.offer`, never awaited) and the connection's own sender task
+queue (`Connection.offer`, never awaited) and the connection's own sender task
 writes them out. A client that does not read fills its queue; it is then closed (1013)
 and a warning is logged, while everyone else goes on. A close that cannot be written
-(the client's buffers are full) is given :data:`CLOSE_WAIT` seconds, then the connection
+(the client's buffers are full) is given `CLOSE_WAIT` seconds, then the connection
 is cut.
 """
 
@@ -22,7 +22,7 @@ log = logging.getLogger("yahtzee.web")
 CLOSE_SLOW: Final = 1013
 """The client did not read its messages (its queue filled up): try again later."""
 CLOSE_UNKNOWN: Final = 4401
-"""No hello with a known token or spectator key (within :data:`HELLO_TIMEOUT`), an unknown
+"""No hello with a known token or spectator key (within `HELLO_TIMEOUT`), an unknown
 table, or a token in the URL."""
 CLOSE_ORIGIN: Final = 4403
 """A browser page from another origin (or a ``Host`` this server does not answer for)."""

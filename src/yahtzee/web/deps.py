@@ -56,7 +56,7 @@ def _finite(text: str) -> float:
 
 def strict_json(body: bytes | str) -> Any:
     """JSON as RFC 8259 has it: no ``NaN``, ``Infinity`` or numbers too large for a
-    float (``1e400``). :class:`json.JSONDecodeError` for anything else."""
+    float (``1e400``). `json.JSONDecodeError` for anything else."""
     text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
     try:
         return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
@@ -78,7 +78,7 @@ class _StrictRequest(Request):
 
 
 class StrictJSONRoute(APIRoute):
-    """A route whose JSON body is read by :func:`strict_json`: ``NaN``, ``Infinity`` and
+    """A route whose JSON body is read by `strict_json`: ``NaN``, ``Infinity`` and
     ``1e400`` are refused (400) instead of reaching the models as floats."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:

@@ -1,17 +1,17 @@
 """The live-table hub: which connections watch which table, and what they are sent.
 
-The game service (:class:`~yahtzee.service.Lobby`) owns the tables, their games, bots and
+The game service (`Lobby`) owns the tables, their games, bots and
 records; the hub only turns its committed moves into messages for the connected clients.
 Sending never waits on a client: each message is serialized once and put on every
-connection's own queue (:class:`~.connection.Connection`), so a move is published without
+connection's own queue (`Connection`), so a move is published without
 yielding, inside or outside any lock. Someone coming or going sends a small ``presence``
-message (:mod:`.presence`: at most one per table every half second), never the full
+message (`presence`: at most one per table every half second), never the full
 state to everyone.
 
 The win-chance meter is read from the game session in a worker thread, under the live
 game's lock (so that it is the committed game's), after each placement and when someone
 connects; each change goes out as a ``meter`` message. While the meter's table is being
-prepared its progress is looked at every :attr:`Hub.meter_interval` seconds.
+prepared its progress is looked at every `Hub.meter_interval` seconds.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ Progress = tuple[int, int]
 
 @dataclass(frozen=True, slots=True)
 class Meter:
-    """A table's win-chance meter as last read (:meth:`GameSession.meter`), and the cards
+    """A table's win-chance meter as last read (`GameSession.meter`), and the cards
     it was read for."""
 
     cards: tuple[Scorecard, ...]
@@ -345,8 +345,8 @@ class Hub:
 
     async def _watch_meter(self, table: Table, wake: asyncio.Event) -> None:
         """Read the meter until it is settled, then once more for each wake-up; while its
-        table is being prepared, every :attr:`meter_interval` seconds (until the progress
-        stalls for :attr:`meter_stall` seconds or nobody watches)."""
+        table is being prepared, every `meter_interval` seconds (until the progress
+        stalls for `meter_stall` seconds or nobody watches)."""
         loop = asyncio.get_running_loop()
         watch = MeterWatch(stall_s=self.meter_stall)
         try:
@@ -405,7 +405,7 @@ class Hub:
     # News from other nodes ---------------------------------------------------------
 
     def _heard(self, table: Table, message: dict[str, Any]) -> None:
-        """Another node's news: a chat line, or who is connected (see :class:`Presence`)."""
+        """Another node's news: a chat line, or who is connected (see `Presence`)."""
         if message.get("k") == "chat":
             seat, text = message.get("s"), message.get("x")
             if isinstance(seat, int) and 0 <= seat < len(table.seats) and isinstance(text, str):

@@ -274,7 +274,7 @@ class StateMessage(_Message):
     you: You
     game: GameView | None
     chat: list[ChatMessage] = Field(default_factory=list)
-    """The table's recent chat (the last :data:`~yahtzee.web.hub.CHAT_KEPT` lines)."""
+    """The table's recent chat (the last `CHAT_KEPT` lines)."""
     turn_deadline: float | None = None
     """When the turn timer decides for the player to act (Unix time, seconds)."""
     spectators: int = 0
@@ -325,7 +325,7 @@ class MeterMessage(_Message):
 
     @classmethod
     def of(cls, seq: int, reading: MeterReading) -> MeterMessage:
-        """The message of a meter reading (:meth:`GameSession.meter`)."""
+        """The message of a meter reading (`GameSession.meter`)."""
         chances = list(reading.chances) if reading.chances is not None else None
         return cls(
             seq=seq,

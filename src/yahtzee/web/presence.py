@@ -1,7 +1,7 @@
 """Who is connected at each table: the seats and the spectators, through this node and,
 on a site of several nodes, through the others (each node tells the others its part;
 a node that has just loaded a table asks). Someone coming or going sends a small
-``presence`` message, at most one per table every :data:`PRESENCE_INTERVAL` seconds."""
+``presence`` message, at most one per table every `PRESENCE_INTERVAL` seconds."""
 
 from __future__ import annotations
 

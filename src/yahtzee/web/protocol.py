@@ -1,7 +1,7 @@
 """The WebSocket protocol (version 1): client intents in, state and events out.
 
 Every message is a JSON object with ``"v": 1`` and a ``"type"``. A connection's first
-message is a :class:`Hello` (the seat's token or the spectator key: never in the URL);
+message is a `Hello` (the seat's token or the spectator key: never in the URL);
 every later one is an intent, with an optional ``"id"`` that makes it idempotent. See
 ``docs/protocol.md``.
 """
@@ -126,7 +126,7 @@ def parse_hello(raw: str | bytes) -> Hello:
 
 
 def parse_intent(raw: str | bytes) -> AnyIntent:
-    """A client message, or :class:`ProtocolError` with a code a client can act on."""
+    """A client message, or `ProtocolError` with a code a client can act on."""
     data = _object(raw)
     kind = data.get("type")
     if kind not in INTENT_TYPES:

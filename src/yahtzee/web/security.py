@@ -1,6 +1,6 @@
 """Who may talk to the server, and the headers every answer carries.
 
-:class:`AllowedHosts` is the list of origins (scheme, host and port) the server answers
+`AllowedHosts` is the list of origins (scheme, host and port) the server answers
 for: by default the address it listens on (``http``) and, when that is a loopback or
 wildcard address, its aliases ``localhost``, ``127.0.0.1`` and ``[::1]``; ``yahtzee serve
 --allowed-host`` adds more (``host``, ``host:port`` or ``https://host``). Two checks use it:
@@ -10,8 +10,8 @@ wildcard address, its aliases ``localhost``, ``127.0.0.1`` and ``[::1]``; ``yaht
 - a browser's ``Origin`` must be one of them, scheme included (a request without
   ``Origin`` comes from no browser page and passes).
 
-:func:`origin_allowed` makes both checks; the WebSocket route and the HTTP middleware
-(:class:`HostCheck`) call it. :class:`SecurityHeaders` adds the Content-Security-Policy
+`origin_allowed` makes both checks; the WebSocket route and the HTTP middleware
+(`HostCheck`) call it. `SecurityHeaders` adds the Content-Security-Policy
 and its companions to every HTTP answer, static files included.
 """
 
@@ -142,7 +142,7 @@ class AllowedHosts:
     def local(cls) -> AllowedHosts:
         """``create_app``'s default (tests, embedding): the loopback names on any port,
         ``http`` or ``https``, and Starlette's test client. ``yahtzee serve`` always
-        passes the exact list of :meth:`for_server`."""
+        passes the exact list of `for_server`."""
         return cls(
             tuple(
                 AllowedOrigin(scheme, name, None)
@@ -237,7 +237,7 @@ class HostCheck:
 
 
 class SecurityHeaders:
-    """Adds :data:`SECURITY_HEADERS` to every HTTP answer (pages, API, static files,
+    """Adds `SECURITY_HEADERS` to every HTTP answer (pages, API, static files,
     errors) that does not set them itself, and ``X-Yahtzee-Node`` when ``node`` names
     this server node."""
 

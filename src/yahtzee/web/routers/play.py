@@ -3,7 +3,7 @@
 Every connection is accepted first, so that a refusal reaches the browser as a close code
 (an HTTP refusal of the handshake would not say why): 4403 for another origin, 4429 over
 the caps, 4401 without a good ``hello`` (the seat's token or the spectator key, never in
-the URL) within :data:`~yahtzee.web.hub.HELLO_TIMEOUT` seconds.
+the URL) within `HELLO_TIMEOUT` seconds.
 """
 
 from __future__ import annotations
