@@ -35,8 +35,8 @@ def cli_reference() -> str:
 
 def _commands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
     found: list[tuple[str, argparse.ArgumentParser]] = []
-    for action in parser._actions:  # noqa: SLF001 - argparse has no public walk
-        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
             seen: set[int] = set()
             for name, sub in action.choices.items():
                 if id(sub) not in seen:  # an alias names the same parser again
@@ -45,5 +45,5 @@ def _commands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.Argum
     return found
 
 
-def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:  # noqa: ARG001
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return markdown.replace(MARKER, cli_reference()) if MARKER in markdown else markdown

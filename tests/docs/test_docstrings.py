@@ -23,7 +23,9 @@ def _own_doc(obj: object) -> str | None:
         name = obj.__name__
         if doc and doc.startswith(f"{name}("):  # what dataclasses write when there is none
             return None
-        if doc is not None and any(doc is getattr(base, "__doc__", None) for base in obj.__mro__[1:]):
+        if doc is not None and any(
+            doc is getattr(base, "__doc__", None) for base in obj.__mro__[1:]
+        ):
             return None  # inherited
     return doc.strip() if doc else None
 
