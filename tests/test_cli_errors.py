@@ -42,9 +42,11 @@ CASES: list[tuple[list[str], str]] = [
     (["score", "12345", "--box", HUGE], "Unknown box"),
     (["score", "12345", "--card", HUGE], ""),
     (["rules", HUGE], "rule"),
+    (["rules", "bogus"], "no-bonus-no-joker (add '+playoff' to any of them)"),  # was cut
     (["solve", "--rules", "nope"], "rule"),
     (["advise", HUGE], ""),
     (["advise", "13356", "2", "--top", "-1"], "--top"),
+    (["advise", "13356", "2", "--top", "0"], "--top: takes a whole number from 1"),  # listed all
     (["advise", "13356", "2", "--top", "many"], "--top"),
     (["advise", "13356", "2", "--target", "many"], "--target: takes a whole number"),
     (["advise", "13356", "2", "--target", "-300"], "--target"),

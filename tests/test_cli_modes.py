@@ -110,7 +110,15 @@ def test_resume_reaches_the_terminal_game_with_the_full_id(terminal: Modes, tmp_
     assert kwargs["resume"] == game_id and kwargs["record"] is True
 
 
-@pytest.mark.parametrize("argv", [["play", "--plain"], ["play", "--plain", "Ann", "--bot", "2"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--plain"],
+        ["play", "--plain", "Ann", "--bot", "2"],
+        ["--plain"],  # `yahtzee` takes play's options: regression, it refused them
+        ["--plain", "--rules", "no-joker", "--no-record"],
+    ],
+)
 def test_plain_when_asked_for(argv: list[str], terminal: Modes) -> None:
     assert terminal(argv) == 0
     assert terminal.plain == 1 and terminal.terminal == []
@@ -123,9 +131,17 @@ def test_plain_off_a_terminal(argv: list[str], monkeypatch: pytest.MonkeyPatch) 
     assert modes.plain == 1 and modes.terminal == []
 
 
+def test_bare_options_are_play_s(terminal: Modes, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    assert terminal(["--database-url", url, "--rules", "no-joker"]) == 0
+    args, _ = terminal.call
+    assert args[0] == url
+
+
 @pytest.mark.parametrize(
     "argv",
     [
+        ["--seed", "abc"],
         ["play", "--seed", "abc"],
         ["play", "--seed", "-3"],
         ["play", "Ann", "ann"],

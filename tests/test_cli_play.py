@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from tests.cli_helpers import run_cli, score_lines
+import os
+import re
+import signal
+import subprocess
+import threading
+from pathlib import Path
+
+from tests.cli_helpers import run_cli, score_lines, yahtzee_command
+from tests.waiting import ended, wait_until
 from yahtzee import Category
 
 BOXES = ["aces", "twos", "threes", "fours", "fives", "sixes", "3k", "4k", "fh", "ss", "ls",
@@ -90,3 +98,30 @@ def test_hint_is_in_help_and_answers() -> None:
     assert "  hint " in help_text
     advisor = result.stdout.split("Advisor (expected final total with optimal play):")[1]
     assert "best  keep" in advisor
+
+
+def test_ctrl_c_in_plain_mode_says_how_to_go_on(tmp_path: Path) -> None:
+    """Regression: Ctrl-C left without the "Saved: go on later with ..." line that quit
+    prints; the game is kept as it stood."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    proc = subprocess.Popen(
+        [*yahtzee_command(), "play", "--plain", "--seed", "7", "--database-url", url],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )  # fmt: skip
+    seen: list[str] = []
+    reader = threading.Thread(target=lambda: seen.extend(iter(lambda: proc.stdout.read(1), "")))  # type: ignore[union-attr]
+    with ended(proc):
+        reader.start()
+        wait_until(lambda: "You> " in "".join(seen), timeout=60, what="the first prompt")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+        reader.join(timeout=10)
+        errors = proc.stderr.read()  # type: ignore[union-attr]
+    out = "".join(seen)
+    assert "Game stopped." in out
+    saved = re.search(r"Saved: go on later with 'yahtzee play --resume (\w+)'", out)
+    assert saved is not None, out
+    assert "Traceback" not in errors
+    resumed = run_cli("play", "--plain", "--resume", saved[1], "--database-url", url, stdin="quit")
+    assert resumed.returncode == 0 and saved[1] in resumed.stdout, resumed.stdout

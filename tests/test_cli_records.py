@@ -131,3 +131,19 @@ def test_bad_input_one_line(args: list[str], db: str) -> None:
     if "--database-url" not in args:
         args = [*args, "--database-url", db]
     assert_one_line_error(run_cli(*args, stdin="quit\n"))
+
+
+def test_history_says_how_far_an_unfinished_game_got(db: str) -> None:
+    """Regression: an unfinished game was listed as "You -, Bot 2 - (in progress)"; the
+    terminal game's history says the round reached and the scores so far."""
+    started = run_cli(
+        "play", "--plain", "Ann", "--seed", "3", "--bot", "2", "--database-url", db,
+        stdin="score chance\nquit\n",
+    )  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    listed = run_cli("history", "--database-url", db)
+    assert listed.returncode == 0, listed.stderr
+    line = listed.stdout.strip()
+    assert line.endswith("(unfinished, round 2 of 13)"), line
+    you, bot = re.findall(r"(?:Ann|Bot \d \(level 2\)) (\d+)", line)
+    assert int(you) > 0 and int(bot) > 0

@@ -343,6 +343,17 @@ def test_level5_plays_optimal_so_gets_the_curve(
     assert status == 0 and "exact, optimal play" in out and len(exact_spread) == 1
 
 
+def test_plot_without_matplotlib_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: it exited 0, drew no picture and did not say what was missing."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib: ImportError
+    png = tmp_path / "scores.png"
+    status, out, err = _run(["simulate", "-n", "10", "--plot", str(png)], capsys)
+    assert status == 2 and out == "" and not png.exists()
+    assert "pip install 'yahtzee[plot]'" in err and len(err.strip().splitlines()) == 1
+
+
 def test_plot_without_matplotlib_marks_the_exact_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib: ImportError
     totals = np.array([200] * 3 + [250] * 6 + [300] * 3, dtype=np.int64)

@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .. import __version__
 from ..core import YahtzeeError
@@ -34,13 +34,28 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="yahtzee",
-        description="Yahtzee with the official rules exactly. With no command, starts a game.",
+        description="Yahtzee with the official rules exactly. With no command, starts a game: "
+        "'yahtzee' alone, or with play's options ('yahtzee --plain', 'yahtzee --rules "
+        "no-joker'), is 'yahtzee play'.",
     )
     parser.add_argument("--version", action="version", version=f"yahtzee {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in _COMMANDS:
         module.register(commands)
+    _describe(commands)
     return parser
+
+
+def _describe(commands: argparse._SubParsersAction[Any]) -> None:
+    """A command registered with a one-line ``help`` only gets it as its ``--help``
+    description too (argparse shows none otherwise), its subcommands as well."""
+    for choice in commands._choices_actions:
+        parser = commands.choices[choice.dest]
+        if not parser.description and choice.help:
+            parser.description = choice.help[0].upper() + choice.help[1:] + "."
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _describe(action)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdin.reconfigure(errors="replace")  # odd bytes become a visible mistake, not a crash
     _log_warnings()
     parser = build_parser()
-    args = parser.parse_args(args_list or ["play"])
+    args = parser.parse_args(_as_command(args_list))
     try:
         return int(args.run(args))
     except YahtzeeError as error:
@@ -71,6 +86,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fail(f"internal error ({type(error).__name__}); set YAHTZEE_DEBUG=1 for details")
         return EXIT_INTERNAL
     return EXIT_ERROR
+
+
+def _as_command(argv: list[str]) -> list[str]:
+    """``yahtzee`` alone, or followed by options and no command, is ``yahtzee play``."""
+    if not argv or (argv[0].startswith("-") and argv[0] not in _OWN_OPTIONS):
+        return ["play", *argv]
+    return argv
+
+
+_OWN_OPTIONS = frozenset({"-h", "--help", "--version"})
 
 
 def _log_warnings() -> None:

@@ -51,13 +51,19 @@ def seed(text: str) -> int:
     return int(digits)
 
 
-def add_rules_option(parser: Any) -> None:
-    parser.add_argument(
-        "--rules",
-        default="official",
-        metavar="NAME",
-        help=f"rule set: {', '.join(RuleSet.names())} (default: official)",
+def rules_help(what: str = "rule set", default: str | None = "official") -> str:
+    """The help of a ``--rules`` option: every rule set's name, and ``+playoff``."""
+    after = f"default: {default}" if default else "default: every rule set"
+    return (
+        f"{what}: {', '.join(RuleSet.names())}; add +playoff (official+playoff) to settle a "
+        f"tie for first by a roll-off ({after})"
     )
+
+
+def add_rules_option(
+    parser: Any, *, default: str | None = "official", what: str = "rule set"
+) -> None:
+    parser.add_argument("--rules", default=default, metavar="NAME", help=rules_help(what, default))
 
 
 def add_database_option(parser: Any) -> None:
@@ -87,7 +93,11 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2))
 
 
-_QUOTED = re.compile(rf"'[^'\n]{{{SHOWN},}}'|\"[^\"\n]{{{SHOWN},}}\"")
+# a quote opens where a word could start, and closes where one could end (the text between
+# the closing quote of 'bogus'. and the opening one of (add '+playoff' is not a quote)
+_QUOTED = re.compile(
+    rf"(?<![\w'\"])'[^'\n]{{{SHOWN},}}'(?![\w])|(?<![\w'\"])\"[^\"\n]{{{SHOWN},}}\"(?![\w])"
+)
 
 
 def short_message(message: str) -> str:

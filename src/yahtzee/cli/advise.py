@@ -10,6 +10,8 @@ from ..core import InvalidInput, RuleSet, Situation
 from ._io import add_rules_option, print_json, whole_number
 from .progress import solver_progress
 
+MAX_TOP = 1000  # more than any situation has options
+
 if TYPE_CHECKING:
     from ..solver import Advice
 
@@ -34,14 +36,15 @@ def register(commands: Any) -> None:
         metavar="N",
         help="rank by the chance of a final total of at least N (for example 300)",
     )
-    parser.add_argument("--top", type=int, default=0, metavar="N", help="show the best N only")
+    parser.add_argument(
+        "--top", type=whole_number(1, MAX_TOP), default=None, metavar="N",
+        help=f"show the best N options only, 1 to {MAX_TOP} (default: every option)",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.top < 0:
-        raise InvalidInput("--top takes 0 (every option) or a positive number.")
     situation = Situation.parse(" ".join(args.situation))
     rules = RuleSet.named(args.rules)
     if args.target is not None:
@@ -51,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     with solver_progress(f"Solving {rules.name}") as progress:
         solver = cached_solver(rules, progress=progress)
     advice = solver.advise(situation)
-    options = advice.options[: args.top] if args.top > 0 else advice.options
+    options = advice.options[: args.top]
     if args.json:
         data = advice.to_dict()
         data["options"] = data["options"][: len(options)]
@@ -80,7 +83,7 @@ def _run_target(args: argparse.Namespace, situation: Situation, rules: RuleSet) 
     with solver_progress(f"Building the target table ({rules.name})") as progress:
         solver = TargetSolver.load(rules, progress=progress)
     advice = solver.advise(situation, target=target)
-    options = advice.options[: args.top] if args.top > 0 else advice.options
+    options = advice.options[: args.top]
     if args.json:
         print_json(target_dict(advice, target, len(options)))
         return 0

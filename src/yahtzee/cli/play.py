@@ -63,7 +63,8 @@ def register(commands: Any) -> None:
         action="append",
         default=[],
         metavar="STRATEGY",
-        help="add a computer player: 1-5 (difficulty), greedy, heuristic or optimal; repeatable",
+        help="add a computer player: 1-5 (difficulty, the same as level1-level5), random, "
+        "greedy, heuristic, optimal or winning (plays to finish first) (repeatable)",
     )
     parser.add_argument("--resume", metavar="GAME_ID", help="go on with a recorded game")
     parser.add_argument(
@@ -140,12 +141,16 @@ def _wants_terminal_game(args: argparse.Namespace) -> bool:
     return True
 
 
+EXIT_INTERRUPTED = 130  # the shell's status for a program stopped by Ctrl-C
+
+
 def run_plain(args: argparse.Namespace, rules: RuleSet, seats: list[Seat]) -> int:
     from ..service import GameSession  # noqa: PLC0415
     from ..store import Seat, Store, unfinished  # noqa: PLC0415
 
     seats = seats or [Seat(DEFAULT_NAME)]
     store = None if args.no_record else Store(args.database_url)
+    status = 0
     try:
         if args.resume:
             assert store is not None
@@ -155,13 +160,17 @@ def run_plain(args: argparse.Namespace, rules: RuleSet, seats: list[Seat]) -> in
                 print(f"You have {len(waiting)} unfinished game(s); the latest goes on with "
                       f"'yahtzee play --resume {waiting[0].id[:8]}'.")  # fmt: skip
             session = GameSession.new(seats, rules, store=store, seed=args.seed)
-        PlainGame(session, _read_line, print).play()
+        try:
+            PlainGame(session, _read_line, print).play()
+        except KeyboardInterrupt:  # Ctrl-C: stopped as 'quit' stops it (every move is saved)
+            print("\nGame stopped.")
+            status = EXIT_INTERRUPTED
     finally:
         if store is not None:
             store.close()
     if session.game_id and not session.is_over:
         print(f"Saved: go on later with 'yahtzee play --resume {session.game_id[:8]}'.")
-    return 0
+    return status
 
 
 def _read_line(prompt: str) -> str | None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import Game, InvalidInput, RuleSet
 from ..core.errors import show
-from ._io import add_database_option, print_json, whole_number
+from ._io import add_database_option, add_rules_option, print_json, whole_number
 
 if TYPE_CHECKING:
     from ..store import GameSummary, Store
@@ -50,38 +50,47 @@ def _date(text: str) -> datetime:
 
 def register(commands: Any) -> None:
     p = commands.add_parser("history", help="list recorded games, newest first")
-    p.add_argument("--player", metavar="NAME")
-    p.add_argument("--rules", metavar="NAME")
+    p.add_argument("--player", metavar="NAME", help="only games this player sat in")
+    add_rules_option(p, default=None, what="only games under this rule set")
     p.add_argument("--since", type=_date, metavar="DATE", help="started on or after DATE")
     p.add_argument("--until", type=_date, metavar="DATE", help="started before DATE")
     p.add_argument("--unfinished", action="store_true", help="only games still in progress")
-    p.add_argument("--limit", type=whole_number(1, MAX_LIMIT), default=50, metavar="N")
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--limit", type=whole_number(1, MAX_LIMIT), default=50, metavar="N",
+        help=f"at most N games, 1 to {MAX_LIMIT} (default 50)",
+    )  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print JSON")
     add_database_option(p)
     p.set_defaults(run=history)
 
     p = commands.add_parser("stats", help="statistics per player")
     p.add_argument("player", nargs="?", help="one player (default: everyone)")
-    p.add_argument("--rules", metavar="NAME")
-    p.add_argument("--json", action="store_true")
+    add_rules_option(p, default=None, what="only games under this rule set")
+    p.add_argument("--json", action="store_true", help="print JSON")
     add_database_option(p)
     p.set_defaults(run=stats)
 
     p = commands.add_parser("highscores", help="the best totals under a rule set")
-    p.add_argument("--rules", default="official", metavar="NAME")
-    p.add_argument("--limit", type=whole_number(1, MAX_LIMIT), default=10, metavar="N")
-    p.add_argument("--json", action="store_true")
+    add_rules_option(p, what="the rule set whose scores to rank")
+    p.add_argument(
+        "--limit", type=whole_number(1, MAX_LIMIT), default=10, metavar="N",
+        help=f"the best N totals, 1 to {MAX_LIMIT} (default 10)",
+    )  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print JSON")
     add_database_option(p)
     p.set_defaults(run=highscores)
 
     p = commands.add_parser("export", help="write every recorded game as JSON or CSV")
-    p.add_argument("--format", choices=FORMATS, default="json")
+    p.add_argument(
+        "--format", choices=FORMATS, default="json",
+        help="json (every event, for import) or csv (one row per player and game)",
+    )  # fmt: skip
     p.add_argument("--out", metavar="FILE", help="write to FILE (default: standard output)")
     add_database_option(p)
     p.set_defaults(run=export)
 
     p = commands.add_parser("import", help="read games from an export (JSON or CSV)")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="an export written by 'yahtzee export'")
     add_database_option(p)
     p.set_defaults(run=import_)
 
@@ -91,7 +100,7 @@ def register(commands: Any) -> None:
     p.set_defaults(run=replay)
 
     p = commands.add_parser("card", help="the printable scorecard of a game")
-    p.add_argument("game_id", metavar="GAME_ID")
+    p.add_argument("game_id", metavar="GAME_ID", help="a game id or its first characters")
     p.add_argument("--html", metavar="FILE", required=True, help="write the page to FILE")
     add_database_option(p)
     p.set_defaults(run=card)
@@ -99,6 +108,7 @@ def register(commands: Any) -> None:
 
 def history(args: argparse.Namespace) -> int:
     from ..store import history as query  # noqa: PLC0415
+    from ..store import progress_of  # noqa: PLC0415
 
     if args.rules:
         args.rules = RuleSet.named(args.rules).name
@@ -106,6 +116,8 @@ def history(args: argparse.Namespace) -> int:
         found = query(store, player=args.player, rules=args.rules, since=args.since,
                       until=args.until, status="active" if args.unfinished else None,
                       limit=args.limit)  # fmt: skip
+        # where each unfinished game stands, as the terminal game's history says
+        now = {g.id: progress_of(store, g.id) for g in found if g.status == "active"}
     if args.json:
         print_json([_summary(g) for g in found])
         return 0
@@ -114,11 +126,16 @@ def history(args: argparse.Namespace) -> int:
         print("No games match." if filtered or args.unfinished else "No games recorded yet.")
         return 0
     for g in found:
+        totals: tuple[int | None, ...] = g.totals
+        mark = ""
+        if g.status == "active":
+            reached = now.get(g.id)
+            mark = f"  (unfinished, {reached.stage if reached else 'unreadable'})"
+            totals = reached.totals if reached else totals
         scores = ", ".join(
             f"{name} {'-' if total is None else total}"
-            for name, total in zip(g.players, g.totals or (None,) * len(g.players), strict=False)
+            for name, total in zip(g.players, totals or (None,) * len(g.players), strict=False)
         )
-        mark = "  (in progress)" if g.status == "active" else ""
         won = f"  won by {' and '.join(g.winners)}" if g.winners else ""
         print(f"{g.id[:8]}  {g.created_at:%Y-%m-%d %H:%M}  {g.rules:<18} {scores}{won}{mark}")
     return 0

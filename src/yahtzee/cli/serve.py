@@ -32,9 +32,12 @@ def register(commands: Any) -> None:
         ),
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     add_database_option(parser)
-    parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS")
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.6, metavar="SECONDS",
+        help="pause before each bot action, so players see it (default 0.6)",
+    )  # fmt: skip
     parser.add_argument(
         "--allowed-host",
         action="append",

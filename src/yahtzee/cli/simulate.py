@@ -52,7 +52,12 @@ def register(commands: Any) -> None:
         "a list gives one seat each",
     )
     parser.add_argument(
-        "-n", "--games", type=whole_number(1, MAX_GAMES), default=10_000, metavar="N"
+        "-n",
+        "--games",
+        type=whole_number(1, MAX_GAMES),
+        default=10_000,
+        metavar="N",
+        help=f"games to play, 1 to {MAX_GAMES:,} (default 10,000)",
     )
     parser.add_argument("--seed", type=seed, default=0, help="a whole number (default 0)")
     parser.add_argument(
@@ -73,8 +78,8 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.plot and Path(args.plot).suffix.lower() != ".png":
-        raise InvalidInput("--plot writes a PNG file: give a name ending in .png.")
+    if args.plot:
+        _check_plot(Path(args.plot))
     names = [s for s in args.strategy.split(",") if s.strip()]
     if not names:
         raise InvalidInput("--strategy names a strategy, or several separated by commas.")
@@ -165,6 +170,20 @@ def exact_distribution(rules: RuleSet, card: Scorecard | None = None) -> ScoreDi
     solver = cached_solver(rules)
     with solver_progress(f"Exact distribution ({rules.name})") as progress:
         return solver.distribution(card or Scorecard.empty(), progress=progress)
+
+
+def _check_plot(path: Path) -> None:
+    """Before any game is played: ``--plot`` writes a PNG, drawn with matplotlib (an
+    optional part)."""
+    if path.suffix.lower() != ".png":
+        raise InvalidInput("--plot writes a PNG file: give a name ending in .png.")
+    try:
+        import matplotlib  # noqa: F401, PLC0415 - optional
+    except ImportError:
+        raise InvalidInput(
+            "--plot draws the picture with matplotlib, which is not installed: "
+            "pip install 'yahtzee[plot]' (or leave out --plot for a text histogram)."
+        ) from None
 
 
 def plot(result: Simulation, path: Path, exact: ScoreDistribution | None = None) -> str:

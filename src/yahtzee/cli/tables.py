@@ -23,6 +23,7 @@ from ..core import RuleSet
 from ..solver.builds import LOG_NAME, MB, BuildState, Job, JobProgress, read_state
 from ..solver.cache import cache_dir
 from ..solver.win_tables import TableInfo, clear_tables, ensure_tables, tables_status
+from ._io import rules_help
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -47,10 +48,15 @@ def register(commands: Any) -> None:
     build = actions.add_parser(
         "build", help="build a rule set's tables (or join the build under way)"
     )
-    build.add_argument("--rules", default="official", help="rule set name (default: official)")
+    build.add_argument("--rules", default="official", metavar="NAME", help=rules_help())
     build.set_defaults(run=_build)
     clear = actions.add_parser("clear", help="remove tables (every rule set's by default)")
-    clear.add_argument("--rules", default=None, help="only this rule set's tables")
+    clear.add_argument(
+        "--rules",
+        default=None,
+        metavar="NAME",
+        help=rules_help("only this rule set's tables", None),
+    )
     clear.set_defaults(run=_clear)
 
 

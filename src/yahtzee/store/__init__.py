@@ -2,7 +2,16 @@
 
 from .commit import CONFLICT, REPEAT, SAVED, Commit, Outcome, StoreError
 from .engine import DATABASE_ENV, default_url
-from .queries import HighScore, PlayerStats, high_scores, history, stats, unfinished
+from .queries import (
+    GameProgress,
+    HighScore,
+    PlayerStats,
+    high_scores,
+    history,
+    progress_of,
+    stats,
+    unfinished,
+)
 from .store import GameSummary, Seat, Store
 from .tables import TableRecord, TableSeatRecord
 from .transfer import export_csv, export_json, import_games
@@ -13,6 +22,7 @@ __all__ = [
     "REPEAT",
     "SAVED",
     "Commit",
+    "GameProgress",
     "GameSummary",
     "HighScore",
     "Outcome",
@@ -28,6 +38,7 @@ __all__ = [
     "high_scores",
     "history",
     "import_games",
+    "progress_of",
     "stats",
     "unfinished",
 ]

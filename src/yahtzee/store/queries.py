@@ -9,7 +9,14 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..core import UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, YAHTZEE_POINTS, BotSpec, YahtzeeError
+from ..core import (
+    ROUNDS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS,
+    YAHTZEE_POINTS,
+    BotSpec,
+    YahtzeeError,
+)
 from .schema import cards, games, players, seats
 from .store import ACTIVE, FINISHED, GameSummary, Store, utc
 
@@ -47,6 +54,29 @@ class HighScore:
     total: int
     game_id: str
     finished_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameProgress:
+    """How far an unfinished game got, read from its event log: where it stands
+    (``round 5 of 13``, or ``playoff``) and each player's total so far."""
+
+    stage: str
+    totals: tuple[int, ...]
+
+
+def progress_of(store: Store, game_id: str) -> GameProgress | None:
+    """The progress of a recorded game (``None``: a record this version cannot read)."""
+    try:
+        game = store.load(game_id)
+    except YahtzeeError:
+        return None
+    turn = game.turn
+    if game.is_over:
+        stage = "over"
+    else:
+        stage = f"round {turn.round} of {ROUNDS}" if turn is not None else "playoff"
+    return GameProgress(stage, tuple(card.total for card in game.cards))
 
 
 def unfinished(store: Store, player: str | None = None) -> list[GameSummary]:

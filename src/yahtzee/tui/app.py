@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from textual.app import App
 from textual.binding import Binding
 
-from ..core import InvalidInput, RuleSet, YahtzeeError
+from ..core import InvalidInput, RuleSet
 from ..service import GameSession
-from ..store import Seat, Store, stats, unfinished
+from ..store import Seat, Store, progress_of, stats, unfinished
 from .help_screen import HelpScreen
 from .play_screen import PlayScreen
-from .records_screen import HistoryScreen, StatsScreen, progress
+from .records_screen import HistoryScreen, StatsScreen
 from .setup_screen import NewGameScreen, ResumeScreen
 from .threads import DaemonThreads
 
@@ -71,10 +71,8 @@ class YahtzeeApp(App[None]):
         waiting = unfinished(self.store) if self.store and self.offer_resume else []
         if waiting and self.store is not None:
             latest = waiting[0]
-            try:
-                reached = progress(self.store.load(latest.id))
-            except YahtzeeError:  # a record this version cannot read: offered, not described
-                reached = ""
+            found = progress_of(self.store, latest.id)
+            reached = "" if found is None else found.stage  # unreadable: offered, not described
             self.push_screen(
                 ResumeScreen(latest, len(waiting), reached),
                 lambda answer: self._after_offer(answer, latest.id),

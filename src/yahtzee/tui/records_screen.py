@@ -10,21 +10,13 @@ from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from ..core import ROUNDS, Game, YahtzeeError
-from ..store import GameSummary, Store, history, stats, unfinished
+from ..core import YahtzeeError
+from ..store import GameSummary, Store, history, progress_of, stats, unfinished
 from .printing import SHORT_ID, write_card
 from .replay_screen import ReplayScreen
 
 FINISHED_SHOWN = 200
 """How many finished games the history lists (every unfinished one is listed)."""
-
-
-def progress(game: Game) -> str:
-    """How far an unfinished game got: ``round 5 of 13``, or its playoff."""
-    turn = game.turn
-    if game.is_over:
-        return "over"
-    return f"round {turn.round} of {ROUNDS}" if turn is not None else "playoff"
 
 
 class OpenTable(DataTable[Text]):
@@ -77,13 +69,12 @@ class HistoryScreen(Screen[None]):
     def _add(self, table: OpenTable, summary: GameSummary, *, unfinished: bool) -> None:
         totals: tuple[int | None, ...] = summary.totals
         if unfinished:
-            try:
-                game = self.store.load(summary.id)
-            except YahtzeeError:  # a record this version cannot read: listed, not opened
+            found = progress_of(self.store, summary.id)
+            if found is None:  # a record this version cannot read: listed, not opened
                 status = Text("unreadable", style="bold red")
             else:
-                status = Text(f"unfinished, {progress(game)}", style="bold")
-                totals = tuple(card.total for card in game.cards)
+                status = Text(f"unfinished, {found.stage}", style="bold")
+                totals = found.totals
         elif summary.winners and len(summary.players) > 1:
             status = Text("won by " + " and ".join(summary.winners))
         else:
