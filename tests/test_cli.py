@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from subprocess import CompletedProcess
 
@@ -198,3 +200,28 @@ def test_solve_advise_and_simulate(
 )
 def test_solver_commands_bad_input_one_line(args: list[str]) -> None:
     assert_one_line_error(run_cli(*args))
+
+
+def test_solve_says_it_compiles_before_the_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: on a fresh install the bar sat at 0% with no word while numba compiled."""
+    from yahtzee.cli import solve as solve_command
+    from yahtzee.solver import compiling
+
+    steps: list[str] = []
+
+    @contextlib.contextmanager
+    def working(label: str) -> Iterator[None]:
+        steps.append(label)
+        yield
+
+    monkeypatch.setattr(compiling, "cached", lambda kind: False)
+    monkeypatch.setattr(compiling, "compile_aside", lambda kind: steps.append(f"compiled {kind}"))
+    monkeypatch.setattr(solve_command, "working", working)
+    solve_command._compile_first("build", 20)
+    assert steps == [
+        "Compiling the solver's kernels (once after an install, about 20 s)",
+        "compiled build",
+    ]
+    monkeypatch.setattr(compiling, "cached", lambda kind: True)
+    solve_command._compile_first("curves", 45)
+    assert len(steps) == 2  # compiled already: nothing said

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -147,3 +149,40 @@ def test_history_says_how_far_an_unfinished_game_got(db: str) -> None:
     assert line.endswith("(unfinished, round 2 of 13)"), line
     you, bot = re.findall(r"(?:Ann|Bot \d \(level 2\)) (\d+)", line)
     assert int(you) > 0 and int(bot) > 0
+
+
+@pytest.fixture
+def read_only_copy(tmp_path: Path) -> Iterator[Path]:
+    """A folder mounted read-only over another (a read-only file system, as on a live CD
+    or a locked-down share); skipped where this process may not mount."""
+    source, view = tmp_path / "source", tmp_path / "view"
+    source.mkdir()
+    view.mkdir()
+    try:
+        subprocess.run(["mount", "--bind", str(source), str(view)], check=True,
+                       capture_output=True, timeout=30)  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        pytest.skip("this process may not mount a folder read-only (needs root)")
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(view)], check=True,
+                       capture_output=True, timeout=30)  # fmt: skip
+        yield source
+    finally:
+        subprocess.run(["umount", str(view)], check=False, capture_output=True, timeout=30)
+
+
+def test_the_records_read_on_a_read_only_file_system(read_only_copy: Path) -> None:
+    """Regression: every reading command said "Cannot open the database"."""
+    writable_url = f"sqlite:///{read_only_copy / 'games.db'}"
+    play_game(writable_url, 5, ["Ann"])
+    listed = json.loads(run_cli("history", "--json", "--database-url", writable_url).stdout)
+    game_id = listed[0]["id"][:8]
+    url = f"sqlite:///{read_only_copy.parent / 'view' / 'games.db'}"
+    for command in (["history"], ["stats"], ["highscores"], ["export"], ["replay", game_id]):
+        done = run_cli(*command, "--database-url", url)
+        assert done.returncode == 0, (command, done.stderr)
+        assert "Ann" in done.stdout, (command, done.stdout)
+    export = read_only_copy.parent / "export.json"
+    export.write_text(run_cli("export", "--database-url", url).stdout)
+    written = run_cli("import", str(export), "--database-url", url)
+    assert written.returncode == 2 and len(written.stderr.strip().splitlines()) == 1

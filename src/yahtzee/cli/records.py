@@ -33,10 +33,11 @@ def reading(args: argparse.Namespace) -> Iterator[Store]:
     """The records for a command that only reads them. Where there is no database yet,
     an empty one in memory: reading finds no games and leaves no file or folder behind."""
     from ..store import Store  # noqa: PLC0415
-    from ..store.engine import database_exists  # noqa: PLC0415
+    from ..store.engine import database_exists, sqlite_path, writable  # noqa: PLC0415
 
     url = args.database_url if database_exists(args.database_url) else IN_MEMORY
-    with Store(url) as store:
+    path = sqlite_path(url)
+    with Store(url, read_only=path is not None and not writable(path)) as store:
         yield store
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -89,13 +90,15 @@ POOL_SIZE = 15
 connection opened and closed for each burst costs a new server process every time)."""
 
 
-def make_engine(url: str | None = None) -> Engine:
-    """An engine for ``url`` (the default database when ``None``)."""
+def make_engine(url: str | None = None, *, read_only: bool = False) -> Engine:
+    """An engine for ``url`` (the default database when ``None``); ``read_only``: a SQLite
+    file that cannot be written (a read-only file system) is opened for reading only."""
     text = url or default_url()
     parsed = _parse(text)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
-        return _sqlite_engine(text)
+        path = sqlite_path(text)
+        return _read_only_engine(path) if read_only and path else _sqlite_engine(text)
     if backend == "postgresql":
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
@@ -177,6 +180,30 @@ def _sqlite_engine(url: str) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+def writable(path: Path) -> bool:
+    """Whether a SQLite file (and its folder, for the journal) can be written here."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def _read_only_engine(path: Path) -> Engine:
+    """A SQLite file opened read-only: first as a shared database (``mode=ro``), and where
+    even that needs a write (a WAL database's shared-memory file on a read-only file
+    system), as an immutable one, which nothing can change there anyway."""
+    where = path.resolve().as_uri()
+
+    def connect() -> sqlite3.Connection:
+        try:
+            connection = sqlite3.connect(f"{where}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError:
+            connection = sqlite3.connect(f"{where}?immutable=1", uri=True)
+        connection.isolation_level = None
+        connection.execute("PRAGMA foreign_keys = ON")
+        return connection
+
+    return create_engine("sqlite://", creator=connect)
 
 
 def cannot_open(url: str | None, error: DBAPIError) -> InvalidInput:

@@ -36,6 +36,20 @@ def current(connection: Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
+def check_current(engine: Engine) -> None:
+    """Refuse records that are not of this version's schema (read-only: none is migrated)."""
+    try:
+        with engine.connect() as connection:
+            found = current(connection)
+    except DBAPIError as error:
+        raise cannot_open(engine.url.render_as_string(hide_password=False), error) from None
+    if found != head():
+        raise InvalidInput(
+            "These records are of another version of yahtzee and cannot be written here "
+            "to upgrade them: open them once where they can be written."
+        )
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Upgrade under a lock: SQLite's ``BEGIN IMMEDIATE`` or a PostgreSQL advisory lock.
 

@@ -65,9 +65,15 @@ def now() -> datetime:
 class Store:
     """Game records on SQLite (default) or PostgreSQL, migrated to the current schema."""
 
-    def __init__(self, url: str | None = None) -> None:
-        self.engine = make_engine(url)
-        migrate.upgrade(self.engine)
+    def __init__(self, url: str | None = None, *, read_only: bool = False) -> None:
+        """Open the records at ``url`` (the default database when ``None``), migrating
+        them to this version's schema; ``read_only``: for reading only (a SQLite file on
+        a read-only file system), not migrated: they must be of this version already."""
+        self.engine = make_engine(url, read_only=read_only)
+        if read_only:
+            migrate.check_current(self.engine)
+        else:
+            migrate.upgrade(self.engine)
         postgres = self.engine.dialect.name == "postgresql"
         self._direct = DirectCommit(self.engine) if postgres else None
 
