@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets.data_table import ColumnKey
 
 from tests.tui.helpers import play_to_the_end, screen_name, settle
 from yahtzee import Category, Undone
@@ -26,8 +27,11 @@ def run_app(
     players: int = 1,
     size: tuple[int, int] = (80, 24),
     seed: int = 21,
+    names: list[str] | None = None,
 ) -> None:
     seats = [Seat("You"), *(Seat(f"Player {n}") for n in range(2, players + 1))]
+    if names is not None:
+        seats = [Seat(name) for name in names]
 
     async def run() -> None:
         with Store(f"sqlite:///{tmp_path / 'r.db'}") as store:
@@ -139,6 +143,42 @@ def test_undo_takes_back_the_last_placement_and_is_recorded(tmp_path: Path) -> N
         assert session.store is not None and session.game_id is not None
         assert session.store.event_log(session.game_id)[-1]["type"] == "undo"
         assert cell(app, Category.CHANCE).startswith("(")  # a proposal again
+
+    run_app(tmp_path, steps)
+
+
+def test_regression_the_undo_offer_goes_with_the_next_roll(tmp_path: Path) -> None:
+    """Issue 25: "(u takes it back)" stayed on screen after the next roll, when undo no
+    longer applies."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        info = app.screen.query_one("#turn-info")
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert "u takes it back" in str(info.render())
+        await pilot.press("r")  # the next turn's first roll
+        await pilot.pause()
+        assert "scored" in str(info.render()) and "u takes it back" not in str(info.render())
+
+    run_app(tmp_path, steps)
+
+
+def test_regression_keys_1_to_5_before_the_roll_say_why_nothing_happens(tmp_path: Path) -> None:
+    """Issue 25: 1-5 before the first roll did nothing and said nothing."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        info = app.screen.query_one("#turn-info")
+        await pilot.press("3")
+        await pilot.pause()
+        assert "Roll first" in str(info.render())
+        assert app.session is not None and app.session.game.dice is None  # nothing changed
+        await pilot.press("r", "r", "r")  # no rolls left
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        assert "No rolls left" in str(info.render())
 
     run_app(tmp_path, steps)
 
@@ -266,6 +306,24 @@ def test_at_80x24_four_cards_and_the_whole_advisor_box_fit(tmp_path: Path) -> No
         assert "Your keep" in str(hint.render())
 
     run_app(tmp_path, steps, players=4)
+
+
+def test_regression_four_long_names_fit_at_80x24(tmp_path: Path) -> None:
+    """Issue 25: names of 9 characters or more made every column 10 wide, and the fourth
+    card was cut at 80x24 (its name, "need 6", the win bar)."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        table = app.screen.query_one(ScoreCard)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        assert str(table.columns[ColumnKey("p3")].label) == "Dominiqu"
+        await pilot.press("r")
+        await settle(pilot)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        await pilot.resize_terminal(120, 40)  # room again: the whole names
+        await settle(pilot)
+        assert str(table.columns[ColumnKey("p3")].label) == "Dominique"
+
+    run_app(tmp_path, steps, names=["Alexandra", "Bernadette", "Christopher", "Dominique"])
 
 
 def test_the_footer_shows_theme_and_help(tmp_path: Path) -> None:

@@ -35,6 +35,8 @@ from .widgets import (
 )
 
 HINT_OPTIONS = 5
+UNDO_OFFER = "  (u takes it back)"
+"""Said after a placement while it can be taken back (not once the next roll is made)."""
 WIN_POLL_S = POLL_S
 """Seconds between looks at the win chances' table while it is being prepared."""
 
@@ -215,8 +217,11 @@ class PlayScreen(Screen[None]):
                 lines.append("Score: a box's key (on the card) or click it.")
             else:
                 lines.append("No rolls left: score a box (its key, or click it).")
-        if self.log_line:
-            lines.append(self.log_line)
+        line = self.log_line
+        if line.endswith(UNDO_OFFER) and not self.session.can_undo:
+            line = line.removesuffix(UNDO_OFFER)  # the next roll was made: no longer
+        if line:
+            lines.append(line)
         return "\n".join(lines)
 
     def _hint_text(self) -> str:
@@ -300,7 +305,15 @@ class PlayScreen(Screen[None]):
 
     def action_keep_die(self, index: int) -> None:
         turn = self.session.game.turn
-        if not self._human_turn() or turn is None or turn.dice is None or not turn.rolls_left:
+        if not self._human_turn() or turn is None:
+            return
+        if turn.dice is None or not turn.rolls_left:  # say why the key does nothing now
+            self.log_line = (
+                f"Roll first (r or space); then 1-5 keep dice. (Die {index + 1} is not rolled.)"
+                if turn.dice is None
+                else "No rolls left: dice are kept only to roll again. Score a box."
+            )
+            self.refresh_view()
             return
         held = self.held
         held[index] = not held[index]
@@ -323,7 +336,7 @@ class PlayScreen(Screen[None]):
         def score() -> None:
             move = self.session.score(category, review=False)
             assert move.placement is not None
-            again = "  (u takes it back)" if self.session.can_undo else ""
+            again = UNDO_OFFER if self.session.can_undo else ""
             self.log_line = (
                 f"{move.name} scored {move.placement.total} in {category.display_name}.{again}"
             )

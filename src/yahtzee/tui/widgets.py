@@ -102,11 +102,15 @@ NAME_WIDTH = (7, 9)
 """A player's column holds 7 to 9 characters of the name ("need 18" fits)."""
 
 
-def player_width(names: tuple[str, ...]) -> int:
+def player_width(names: tuple[str, ...], room: int | None = None) -> int:
     """One width for every player's column: the longest name (7 to 9 characters shown),
-    and a space."""
+    and a space; narrower, down to 7 characters, where the card has only ``room``
+    columns for the box names and every player (so that four cards fit in 80x24)."""
     low, high = NAME_WIDTH
-    return max(low, min(high, max(len(n) for n in names))) + 1
+    width = max(low, min(high, max(len(n) for n in names))) + 1
+    if room is not None:
+        width = max(low + 1, min(width, (room - BOX_WIDTH) // len(names)))
+    return width
 
 
 class ScoreCard(DataTable[Text]):
@@ -123,23 +127,34 @@ class ScoreCard(DataTable[Text]):
     def __init__(self) -> None:
         super().__init__(id="scorecard", cursor_type="row", zebra_stripes=False, cell_padding=0)
         self.fixed_columns = 1
-        self._players: tuple[str, ...] = ()
+        self._layout: tuple[tuple[str, ...], int] = ((), 0)  # players, column width
+        self._shown: tuple[Game, WinChances | None] | None = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the columns out again for the new width (the last cards shown again)."""
+        if self._shown is not None:
+            self.show(*self._shown)
+
+    def _room(self) -> int | None:
+        """Columns the card has for the box names and the players (without a vertical
+        scrollbar's); ``None`` before it is laid out."""
+        return self.scrollable_content_region.width or None
 
     def show(self, game: Game, win: WinChances | None = None) -> None:
         """The cards of ``game``; ``win``: a last row, each player's chance to win."""
+        self._shown = (game, win)
         cursor = self.cursor_row
         kept_row = self._box_at(cursor)
-        if game.players != self._players:  # columns are laid out once, with fixed widths
+        width = player_width(game.players, self._room())
+        if (game.players, width) != self._layout:  # columns are laid out with fixed widths
             self.clear(columns=True)
-            self._players = game.players
+            self._layout = (game.players, width)
             self.add_column("Box", key="box", width=BOX_WIDTH)
-            width = player_width(game.players)
             for seat, name in enumerate(game.players):
                 self.add_column(column_name(name, width), key=f"p{seat}", width=width)
         else:
             self.clear()
         current = game.current_player
-        width = player_width(game.players)
         for seat, name in enumerate(game.players):  # the player to act: underlined
             style = "bold underline" if seat == current else "bold"
             self.columns[ColumnKey(f"p{seat}")].label = Text(column_name(name, width), style=style)
