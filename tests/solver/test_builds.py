@@ -87,7 +87,7 @@ def test_a_builder_killed_mid_build_leaves_nothing_corrupt_and_the_next_request_
         # detached (a session of its own), low priority, one thread
         assert os.getsid(state.pid) == state.pid != os.getsid(first.pid)
         assert os.getpriority(os.PRIO_PROCESS, state.pid) >= builds.NICE
-        assert b"\0-P\0" in Path(f"/proc/{state.pid}/cmdline").read_bytes()  # no cwd on the path
+        assert b"\0-I\0" in Path(f"/proc/{state.pid}/cmdline").read_bytes()  # isolated
         environ = Path(f"/proc/{state.pid}/environ").read_bytes().split(b"\0")
         assert f"NUMBA_NUM_THREADS={builds.THREADS}".encode() in environ
         first.kill()  # the program that asked goes, and its builder is killed

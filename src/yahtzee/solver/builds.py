@@ -34,7 +34,6 @@ import logging
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -44,6 +43,7 @@ from pathlib import Path
 
 from ..core import RuleSet, YahtzeeError
 from .cache import CACHE_ENV, cache_dir
+from .child import python_child
 from .curve_build import Kind, Progress
 
 _log = logging.getLogger(__name__)
@@ -343,12 +343,9 @@ def _tidy(directory: Path) -> None:
 
 def _spawn(directory: Path, jobs: Sequence[Job], fd: int, threads: int) -> int:
     """Start a detached builder for ``jobs`` that inherits the held lock ``fd``."""
-    root = str(Path(__file__).resolve().parents[2])  # where this package is: the builder's
-    path = os.environ.get("PYTHONPATH")
     env = {
         **os.environ,
         CACHE_ENV: str(directory),
-        "PYTHONPATH": root + (os.pathsep + path if path else ""),
         "NUMBA_NUM_THREADS": str(threads),
         "OMP_NUM_THREADS": str(threads),
         "OPENBLAS_NUM_THREADS": str(threads),
@@ -361,7 +358,7 @@ def _spawn(directory: Path, jobs: Sequence[Job], fd: int, threads: int) -> int:
     specs = [f"{j.rules}:{j.kind}" for j in jobs]
     with log.open("ab") as out:
         child = subprocess.Popen(
-            [sys.executable, "-P", "-c", _BUILDER, str(fd), str(directory), *specs],
+            python_child(_BUILDER, str(fd), str(directory), *specs),
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -12,9 +12,10 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Literal
+
+from .child import python_child
 
 _log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ def compile_aside(kind: Kind) -> bool:
         return bool(not os.environ.get(CHILD_ENV))
     try:
         done = subprocess.run(
-            [sys.executable, "-c", _COMPILE[kind]],
+            python_child(_COMPILE[kind]),
             env={**os.environ, CHILD_ENV: "1"},
             capture_output=True,
             timeout=TIMEOUT_S,

@@ -23,7 +23,6 @@ import io
 import math
 import os
 import subprocess
-import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -34,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import RuleSet, Scorecard, Situation
+from .child import python_child
 from .compiling import CHILD_ENV, TIMEOUT_S
 from .planner import state_of
 from .shipped import DATA
@@ -280,7 +280,7 @@ def _compile_aside() -> None:
     code = "from yahtzee.solver.interim import compile_interim; compile_interim()"
     try:
         done = subprocess.run(
-            [sys.executable, "-c", code],
+            python_child(code),
             env={**os.environ, CHILD_ENV: "1"},
             capture_output=True,
             timeout=TIMEOUT_S,
