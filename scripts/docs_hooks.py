@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 MARKER = "<!-- cli-reference -->"
-WIDTH = "88"  # columns argparse formats the help for
+WIDTH = "80"  # columns argparse formats the help for
 
 
 def cli_reference() -> str:
