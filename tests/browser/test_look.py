@@ -76,9 +76,18 @@ def test_the_desktop_puts_the_card_beside_the_dice_and_the_advisor(
     assert card["y"] + card["height"] <= DESKTOP[1]  # the whole card above the fold
     die = page.locator("#dice .die").first.bounding_box()
     assert die is not None and die["width"] >= 64
-    # Proposals are outlined, filled boxes are not; a bar per player for the upper bonus.
-    proposal = page.locator("#scorecard .propose").first
-    assert proposal.evaluate("(e) => getComputedStyle(e).borderTopStyle") == "dashed"
+    # The best boxes for the roll stand out, zeros are quiet, filled boxes are plain text;
+    # a bar per player for the upper bonus.
+    looks = page.evaluate(
+        """() => Object.fromEntries(['.propose.best', '.propose:not(.best):not(.zero)',
+              '.propose.zero'].map((s) => { const e = document.querySelector('#scorecard ' + s);
+              if (!e) return [s, null]; const c = getComputedStyle(e);
+              return [s, [c.backgroundColor, c.borderTopStyle, Number(c.fontWeight)]]; }))"""
+    )
+    best, plain, zero = looks.values()
+    plain_background = plain[0] if plain else None
+    assert best is not None and best[0] not in (plain_background, "rgba(0, 0, 0, 0)")
+    assert zero is None or (zero[1] == "dotted" and zero[2] < best[2])
     assert page.locator("#scorecard tr.upper progress").count() == 4
     colours = page.locator("#scorecard th.player").evaluate_all(
         "(cells) => cells.map((c) => getComputedStyle(c).borderTopColor)"

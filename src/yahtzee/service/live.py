@@ -20,6 +20,7 @@ from ..core import Action, Event, Game, IllegalMove, YahtzeeError
 from ..core.events import event_to_dict
 from ..store import REPEAT, Commit, Outcome, Store
 from .session import GameSession, Move
+from .tray import Tray, follow, tray_of
 
 if TYPE_CHECKING:
     from ..solver import Advice
@@ -134,6 +135,8 @@ class LiveGame:
         self._timer: asyncio.Task[None] | None = None
         self._timer_key: tuple[int, int] | None = None
         self._over_seen = session.is_over
+        self.tray: Tray = tray_of(session.game)
+        """The dice as they lie, for the committed game: places and the places held."""
 
     def committed_game(self) -> Game:
         """The game as the store holds it: without an action applied but not yet
@@ -149,10 +152,35 @@ class LiveGame:
             )
         return before
 
-    async def act(self, action: Action, seat: int, intent: str | None = None) -> Move:
+    def tray_for(self, game: Game) -> Tray:
+        """The row of dice ``game`` shows (the committed game's as played here)."""
+        return self.tray if len(game.event_log) == self.committed_seq else tray_of(game)
+
+    def hold(self, seat: int, slots: tuple[int, ...]) -> int:
+        """``seat`` holds the dice in ``slots`` (its choice before the next roll, kept
+        until it rolls); the committed sequence number it is for."""
+        game = self.committed_game()
+        turn = game.turn
+        if game.is_over or turn is None or game.current_player != seat:
+            raise IllegalMove("It is not your turn.", code="not_your_turn")
+        if turn.dice is None:
+            raise IllegalMove("Roll the dice before holding any.", code="not_rolled")
+        if turn.rolls_left == 0:
+            raise IllegalMove("There is no roll left to hold dice for.", code="no_rolls_left")
+        self.tray = self.tray.holding(slots)
+        return self.committed_seq
+
+    async def act(
+        self,
+        action: Action,
+        seat: int,
+        intent: str | None = None,
+        held: tuple[int, ...] | None = None,
+    ) -> Move:
         """Check, commit, then publish one action of ``seat``; then let bots and the timer
         go on. Raises the engine's error (nothing changes) for an action not allowed now,
         `Repeated` for an ``intent`` (a key unique per seat) recorded before.
+        ``held``: for a roll, the places of the dice kept (they stay in place).
 
         When another node wrote first, this node catches up and tries the action again
         against the game as it now is (as if it had come later).
@@ -182,6 +210,7 @@ class LiveGame:
             else:
                 raise IllegalMove("The table is busy: try again.", code="busy")
             self.committed_seq = move.seq
+            self.tray = follow(self.tray, self.session.game, move.events, held)
             self._restart_timer()
         self.publish(move.seq, move.events)
         if self.relay is not None:
@@ -282,8 +311,10 @@ class LiveGame:
 
     def _announce(self, before: int, deadline: float | None) -> None:
         """Events after ``before`` were taken in: committed, timed, published."""
-        log = self.session.game.event_log
+        game = self.session.game
+        log = game.event_log
         self.committed_seq = len(log)
+        self.tray = follow(self.tray, game, log[before:])
         self._restart_timer(deadline)
         self.publish(self.committed_seq, log[before:])
 

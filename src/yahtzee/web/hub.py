@@ -23,15 +23,17 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..core import Event, Scorecard, clean_text
+from ..core import Event, IllegalMove, Scorecard, YahtzeeError, clean_text
 from ..service import Cluster, ClusterLobby, Lobby, Table, warm_up
 from ..service.meter import NOTHING, POLL_S, STALL_S, MeterReading, MeterWatch
+from ..service.tray import check_slots
 from ..store import Store
 from .connection import CLOSE_SEAT_GONE, Answers, Connection, RateLimit
 from .models import (
     ChatMessage,
     EventMessage,
     GameView,
+    HoldMessage,
     LobbyMessage,
     LobbyView,
     MeterMessage,
@@ -239,7 +241,7 @@ class Hub:
             seq=live.committed_seq if live is not None else 0,
             table=self.lobby_view(table),
             you=You(seat=seat, role="spectator" if seat is None else "player"),
-            game=GameView.of(game) if game is not None else None,
+            game=GameView.of(game, live.tray_for(game)) if live and game else None,
             chat=list(self.chats.get(table.id, ())),
             turn_deadline=live.deadline if live is not None else None,
             spectators=self.spectators(table.id),
@@ -277,6 +279,31 @@ class Hub:
         kept.append(message)
         self.broadcast(table.id, message)
 
+    def hold(self, table: Table, seat: int, held: tuple[int, ...]) -> int:
+        """The player to move holds these dice: kept, and shown to everyone at the table
+        (on every node); the committed sequence number it is for."""
+        seq = self._show_hold(table, seat, held)
+        self.lobby.cluster.publish({"k": "hold", "t": table.id, "s": seat, "h": held, "q": seq})
+        return seq
+
+    def _show_hold(self, table: Table, seat: int, held: tuple[int, ...]) -> int:
+        live = table.live
+        if live is None:
+            raise IllegalMove("The game has not started yet.", code="not_started")
+        seq = live.hold(seat, held)
+        self.broadcast(table.id, HoldMessage(seq=seq, player=seat, held=list(held)))
+        return seq
+
+    def _hold_here(self, table: Table, message: dict[str, Any]) -> None:
+        """Another node's news of a hold: taken when it is for the game as it is here."""
+        live, seat, held = table.live, message.get("s"), message.get("h")
+        if live is None or not isinstance(seat, int) or message.get("q") != live.committed_seq:
+            return
+        try:
+            self._show_hold(table, seat, check_slots(held if isinstance(held, list) else ()))
+        except YahtzeeError:
+            return
+
     async def push_lobby(self, table: Table) -> None:
         """The lobby changed: connections of a seat handed on are closed (4409), each
         other one gets the lobby, or the whole state once its game has started. A table
@@ -309,7 +336,7 @@ class Hub:
             if live.session.game.is_over:
                 self._meters.pop(table.id, None)
             return
-        view = GameView.of(live.session.game)
+        view = GameView.of(live.session.game, live.tray)
         deadline = live.deadline
         first = seq - len(events) + 1
         for offset, event in enumerate(events):
@@ -406,7 +433,9 @@ class Hub:
 
     def _heard(self, table: Table, message: dict[str, Any]) -> None:
         """Another node's news: a chat line, or who is connected (see `Presence`)."""
-        if message.get("k") == "chat":
+        if message.get("k") == "hold":
+            self._hold_here(table, message)
+        elif message.get("k") == "chat":
             seat, text = message.get("s"), message.get("x")
             if isinstance(seat, int) and 0 <= seat < len(table.seats) and isinstance(text, str):
                 self._chat_here(table, seat, clean_text(text, MAX_CHAT))

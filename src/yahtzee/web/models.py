@@ -26,6 +26,7 @@ from ..core import (
 )
 from ..core.events import event_to_dict
 from ..service import Table
+from ..service.tray import Tray, tray_of
 from .protocol import VERSION
 
 if TYPE_CHECKING:
@@ -199,17 +200,24 @@ class GameView(BaseModel):
     dice: str | None
     rolls_left: int | None
     kept: str | None
+    slots: str | None = None
+    """The dice as they lie, place by place (``dice`` is the same dice in order): held
+    dice keep their places through a roll."""
+    held: list[int] = Field(default_factory=list)
+    """The places (0 to 4) of ``slots`` the player to move holds for the next roll."""
     cards: list[dict[str, Any]]
     placements: list[PlacementView]
     winners: list[int]
     standings: list[StandingView] | None = None
 
     @classmethod
-    def of(cls, game: Game) -> GameView:
+    def of(cls, game: Game, tray: Tray | None = None) -> GameView:
         """Built for every move on every node that shows it: from the engine's values,
-        so without validation (the card dicts of unchanged cards are reused)."""
+        so without validation (the card dicts of unchanged cards are reused); ``tray``:
+        the dice's places, when the game is played here."""
         turn = game.turn
         rolled = turn is not None and turn.dice is not None
+        lying = tray if tray is not None else tray_of(game)
         return cls.model_construct(
             phase=game.phase.value,
             players=list(game.players),
@@ -218,6 +226,8 @@ class GameView(BaseModel):
             dice=str(turn.dice) if turn and turn.dice else None,
             rolls_left=turn.rolls_left if turn else None,
             kept=str(turn.kept) if turn and rolled else None,
+            slots="".join(map(str, lying.faces)) or None,
+            held=sorted(lying.held),
             cards=[_card_dict(card) for card in game.cards],
             placements=[_placement_view(p) for p in game.placements()],
             winners=list(game.winners),
@@ -351,6 +361,16 @@ class LobbyMessage(_Message):
     table: LobbyView
 
 
+class HoldMessage(_Message):
+    """The player to move holds the dice in ``held`` (places of the game's ``slots``),
+    as of the committed event ``seq``."""
+
+    type: Literal["hold"] = "hold"
+    seq: int
+    player: int
+    held: list[int]
+
+
 class AckMessage(_Message):
     """An intent that carried an ``id`` was handled; ``seq`` is the committed sequence
     number after it."""
@@ -455,5 +475,6 @@ Outbound = (
     | PresenceMessage
     | MeterMessage
     | LobbyMessage
+    | HoldMessage
     | AckMessage
 )

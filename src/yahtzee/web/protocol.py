@@ -13,7 +13,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..core import YahtzeeError
+from ..core import DICE_COUNT, YahtzeeError
 
 VERSION: Final = 1
 MAX_MESSAGE_BYTES = 4096
@@ -32,10 +32,21 @@ class _Intent(BaseModel):
 
 
 class RollIntent(_Intent):
-    """Keep these dice (text like ``"335"``; empty or ``"-"`` keeps none) and roll."""
+    """Keep these dice (text like ``"335"``; empty or ``"-"`` keeps none) and roll; or
+    keep the dice in the places ``held`` (0 to 4, as the game's ``slots`` show them):
+    they stay in their places. With both, they must name the same dice."""
 
     type: Literal["roll"]
     keep: str = Field(default="", max_length=MAX_KEEP_TEXT)
+    held: list[int] | None = Field(default=None, max_length=DICE_COUNT)
+
+
+class HoldIntent(_Intent):
+    """Hold the dice in these places (0 to 4) for the next roll: everyone at the table
+    sees it, and it is kept until the roll (through reconnections)."""
+
+    type: Literal["hold"]
+    held: list[int] = Field(max_length=DICE_COUNT)
 
 
 class ScoreIntent(_Intent):
@@ -78,9 +89,11 @@ class Hello(BaseModel):
     watch: str | None = Field(default=None, min_length=1, max_length=MAX_SECRET)
 
 
-AnyIntent = RollIntent | ScoreIntent | ChatIntent | ResyncIntent | HintIntent | ReviewIntent
+AnyIntent = (
+    RollIntent | HoldIntent | ScoreIntent | ChatIntent | ResyncIntent | HintIntent | ReviewIntent
+)
 Intent = Annotated[AnyIntent, Field(discriminator="type")]
-INTENT_TYPES = ("roll", "score", "chat", "resync", "hint", "review")
+INTENT_TYPES = ("roll", "hold", "score", "chat", "resync", "hint", "review")
 _READER: TypeAdapter[Any] = TypeAdapter(Intent)
 
 

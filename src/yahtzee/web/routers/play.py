@@ -15,9 +15,10 @@ from typing import Any, assert_never
 from fastapi import APIRouter, WebSocket
 from starlette.types import Message
 
-from ...core import Category, IllegalMove, Keep, Score, YahtzeeError, clean_text
+from ...core import Category, IllegalMove, InvalidInput, Keep, Score, YahtzeeError, clean_text
 from ...service import LiveGame, Repeated, Table
 from ...service.meter import play_notes
+from ...service.tray import check_slots
 from ..connection import (
     CLOSE_ORIGIN,
     CLOSE_SEAT_GONE,
@@ -33,6 +34,7 @@ from ..protocol import (
     AnyIntent,
     ChatIntent,
     HintIntent,
+    HoldIntent,
     ProtocolError,
     ResyncIntent,
     ReviewIntent,
@@ -206,15 +208,33 @@ async def _handle(hub: Hub, table: Table, connection: Connection, intent: AnyInt
             reviews = await _live(table).review()
             notes = play_notes(_live(table).session)
             hub.send(connection, ReviewMessage.of(reviews, notes))
+        case HoldIntent():
+            return hub.hold(table, _player(seat), check_slots(intent.held))
         case RollIntent():
-            keep = Keep.parse(intent.keep) if intent.keep.strip() else Keep.NONE
-            return (await _live(table).act(keep, _player(seat), _key(seat, intent.id))).seq
+            live = _live(table)
+            keep, held = _roll_keep(live, intent)
+            return (await live.act(keep, _player(seat), _key(seat, intent.id), held)).seq
         case ScoreIntent():
             action = Score(Category.parse(intent.box))
             return (await _live(table).act(action, _player(seat), _key(seat, intent.id))).seq
         case _:
             assert_never(intent)
     return table.live.committed_seq if table.live is not None else 0
+
+
+def _roll_keep(live: LiveGame, intent: RollIntent) -> tuple[Keep, tuple[int, ...] | None]:
+    """The dice a roll keeps, and their places when it names them."""
+    named = Keep.parse(intent.keep) if intent.keep.strip() else None
+    if intent.held is None:
+        return (named or Keep.NONE), None
+    held = check_slots(intent.held)
+    tray = live.tray_for(live.committed_game())
+    if held and not tray.faces:
+        raise IllegalMove("Roll the dice before holding any.", code="not_rolled")
+    keep = Keep.of(tray.faces[slot] for slot in held)
+    if named is not None and named != keep:
+        raise InvalidInput(f"The dice held ({keep}) are not the dice named ({named}).")
+    return keep, held
 
 
 def _key(seat: int | None, intent_id: str | None) -> str | None:

@@ -1,0 +1,200 @@
+// The scorecard and the players around the table: one column per player (on a narrow
+// screen, as many as fit: the player to move, you, and the one you pick), the real choices
+// for the roll standing out, zero boxes quiet, and the win-chance meter.
+
+import { $, BOXES, el, initial, isMyTurn, levelOf, playerClass, playerName, state } from "./state.js";
+import { act } from "./net.js";
+import { flashCell } from "./fx.js";
+
+const NARROW = 700;  // px: below it, phone layout (see style.css)
+const filledBefore = new Map();  // card element -> set of "seat:box" already drawn filled
+
+function columnWidth() { return innerWidth < NARROW ? 56 : 66; }
+function labelWidth() { return innerWidth < NARROW ? 96 : 168; }
+
+// The seats whose columns fit: all when they do; else the player to move, you, the one
+// picked in the strip, then the next to play.
+export function visibleSeats(game, width) {
+  const seats = game.players.map((_, seat) => seat);
+  const fit = Math.max(1, Math.floor((width - labelWidth()) / columnWidth()));
+  if (seats.length <= fit) return seats;
+  const order = [];
+  const add = (seat) => { if (seat !== null && seat !== undefined && seat >= 0 && seat < seats.length && !order.includes(seat)) order.push(seat); };
+  add(game.current);
+  add(state.seat);
+  add(state.pinned);
+  const start = game.current === null ? 0 : game.current;
+  for (let i = 1; i <= seats.length; i++) add((start + i) % seats.length);
+  return order.slice(0, fit).sort((a, b) => a - b);
+}
+
+function rowHeader(label, short) {
+  const cell = el("th", { scope: "row" });
+  if (short === label) cell.textContent = label;
+  else cell.append(el("span", { class: "long" }, label), el("span", { class: "short", "aria-hidden": "true" }, short));
+  return cell;
+}
+
+function totalRow(label, short, seats, cls, fill) {
+  const row = el("tr", { class: `total ${cls}` });
+  row.append(rowHeader(label, short));
+  for (const seat of seats) {
+    const cell = el("td", { class: playerClass(seat) });
+    fill(state.game.cards[seat], cell, seat);
+    row.append(cell);
+  }
+  return row;
+}
+
+// The best choices for this roll: the proposals with the most points (never a zero).
+function bestBoxes(placements) {
+  const points = placements.map((p) => p.points + p.yahtzee_bonus);
+  const top = Math.max(0, ...points);
+  return new Set(top > 0 ? placements.filter((_, i) => points[i] === top).map((p) => p.box) : []);
+}
+
+function proposal(option, label, mine, best) {
+  const points = option.points + option.yahtzee_bonus;
+  const kind = points === 0 ? " zero" : best ? " best" : "";
+  const button = el("button", { type: "button", class: `propose${kind}`, "data-box": option.box, "data-focus": `box-${option.box}`,
+                                 "aria-label": `Score ${points} in ${label}${option.joker ? " (Joker)" : ""}${best ? ", the most points" : ""}` }, String(points));
+  if (option.joker) button.append(el("span", { class: "joker", "aria-hidden": "true" }, "J"));
+  if (!mine) button.setAttribute("aria-disabled", "true");
+  button.onclick = () => {
+    if (!mine || button.getAttribute("aria-disabled") === "true") return;
+    if (points === 0 && !confirm(`Score 0 in ${label}?`)) return;
+    act({ type: "score", box: option.box });
+  };
+  return button;
+}
+
+export function drawCard(table, live) {
+  const game = state.game;
+  const mine = live && isMyTurn() && state.online && !state.pending;
+  const seats = visibleSeats(game, table.parentElement.clientWidth || innerWidth);
+  // The player to move is marked during the game, the winners after it.
+  const marked = (seat) => (live ? seat === game.current : (game.winners || []).includes(seat));
+  const head = el("tr");
+  head.append(el("th", { scope: "col", class: "box-col" }, "Box"));
+  for (const seat of seats) {
+    const cell = el("th", { scope: "col", class: `player ${playerClass(seat)}${marked(seat) ? " current" : ""}` });
+    cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, playerName(seat)));
+    if (seat === state.seat) cell.append(el("span", { class: "badge" }, "you"));
+    else if (levelOf(seat)) cell.append(el("span", { class: "badge" }, `level ${levelOf(seat)}`));
+    head.append(cell);
+  }
+  table.tHead.replaceChildren(head);
+  const options = Object.fromEntries(game.placements.map((p) => [p.box, p]));
+  const best = bestBoxes(game.placements);
+  const seen = filledBefore.get(table) || new Set();
+  const flash = [];
+  const rows = [];
+  const meter = live ? meterRow(game, seats) : null;
+  if (meter) rows.push(meter);
+  BOXES.forEach(([key, label, short], index) => {
+    if (index === 6) {
+      rows.push(totalRow("Upper", "Upper", seats, "upper", (card, cell, seat) => {
+        const sub = card.upper_subtotal;
+        const at = state.bonusAt;
+        if (at === null) { cell.append(el("span", { class: "sub" }, String(sub))); return; }
+        const bar = el("progress", { max: String(at), value: String(Math.min(sub, at)), "aria-label": `${playerName(seat)}: upper section ${sub} of ${at}` });
+        cell.append(el("span", { class: "sub" }, `${sub}/${at}`), bar);
+      }));
+      rows.push(totalRow("Bonus", "Bonus", seats, "bonus", (card, cell) => {
+        cell.textContent = card.upper_bonus ? `+${card.upper_bonus}` : "";
+        if (card.upper_bonus) cell.classList.add("made");
+        else cell.append(el("span", { class: "visually-hidden" }, "none yet"));
+      }));
+    }
+    const row = el("tr", { class: index < 6 ? "upper-box" : "lower-box" });
+    row.append(rowHeader(label, short));
+    for (const seat of seats) {
+      const cell = el("td", { class: `${playerClass(seat)}${marked(seat) ? " current" : ""}` });
+      const value = game.cards[seat].boxes[key];
+      const option = options[key];
+      if (value !== null && value !== undefined) {
+        cell.textContent = String(value);
+        cell.classList.add("filled");
+        if (value === 0) cell.classList.add("scratched");
+        if (!seen.has(`${seat}:${key}`)) flash.push(cell);
+        seen.add(`${seat}:${key}`);
+      } else if (live && seat === game.current && option && game.dice) {
+        const points = option.points + option.yahtzee_bonus;
+        if (seat === state.seat) cell.append(proposal(option, label, mine, best.has(key)));
+        else cell.append(el("span", { class: `proposal${points === 0 ? " zero" : best.has(key) ? " best" : ""}`, title: `${playerName(seat)} could score ${points} here` }, String(points)));
+      }
+      row.append(cell);
+    }
+    rows.push(row);
+  });
+  rows.push(totalRow("Yahtzee bonus", "Yz. bonus", seats, "ybonus", (card, cell) => { cell.textContent = card.yahtzee_bonus ? `+${card.yahtzee_bonus}` : ""; }));
+  rows.push(totalRow("Total", "Total", seats, "grand", (card, cell) => { cell.textContent = String(card.total); }));
+  table.tBodies[0].replaceChildren(...rows);
+  table.classList.toggle("many", seats.length > 4);
+  if (filledBefore.has(table)) flash.forEach(flashCell);  // not on the first drawing
+  filledBefore.set(table, seen);
+}
+
+export function forgetCards() { filledBefore.clear(); }
+
+// --- The players around the table ------------------------------------------------------------
+
+export function drawStrip(strip, live) {
+  const game = state.game;
+  const shown = new Set(visibleSeats(game, $("scorecard").parentElement.clientWidth || innerWidth));
+  strip.replaceChildren(...game.players.map((_, seat) => {
+    const info = state.lobby.seats[seat] || {};
+    const current = live && seat === game.current;
+    const chip = el("button", { type: "button", class: `chip ${playerClass(seat)}${current ? " current" : ""}${shown.has(seat) ? " shown" : ""}`,
+                                "data-focus": `chip-${seat}`, "aria-pressed": String(shown.has(seat)) });
+    const status = current ? (seat === state.seat ? "your turn" : "playing") : seat === state.seat ? "you"
+      : info.bot ? `bot, level ${levelOf(seat) || "?"}` : live && !info.connected ? "away" : "";
+    // its name is what it shows (and "points", for a screen reader); pressed: its column shown
+    const score = el("span", { class: "score" }, String(game.cards[seat].total));
+    score.append(el("span", { class: "visually-hidden" }, " points"));
+    chip.append(el("span", { class: "avatar", "aria-hidden": "true" }, initial(playerName(seat))),
+      el("span", { class: "who" }, playerName(seat)), score, el("span", { class: "state" }, status));
+    chip.onclick = () => { state.pinned = seat; document.dispatchEvent(new Event("yahtzee:redraw")); };
+    return chip;
+  }));
+}
+
+// --- The win-chance meter -------------------------------------------------------------------
+
+function percent(p) {
+  if (p > 0 && p < 0.005) return "<1%";
+  if (p < 1 && p > 0.995) return ">99%";
+  return `${Math.round(p * 100)}%`;
+}
+
+// A row at the top of the card: each seat's chance to finish first (alone: to beat the
+// player's best score), as text and a thin bar; while its table is being prepared, how far
+// that is; nothing when the server has no meter to show.
+function meterRow(game, seats) {
+  const { chances, progress, estimate, margin } = state.meter;
+  const alone = game.players.length === 1;
+  const row = el("tr", { class: "meter" });
+  if (chances && chances.length === game.players.length) {
+    const mine = alone && state.seat === 0;
+    row.append(alone ? rowHeader(mine ? "Chance to beat your best" : "Chance to beat the best", "Beat best") : rowHeader("Chance to win", "Win chance"));
+    for (const seat of seats) {
+      const p = chances[seat];
+      const cell = el("td", { class: playerClass(seat) });
+      const text = (estimate ? "≈" : "") + percent(p);
+      const about = estimate ? ` (an estimate${margin !== null ? `, within ${Math.round(margin * 100)} points` : ""} while the exact chances are prepared)` : "";
+      const what = (alone ? `chance to beat ${mine ? "your" : "their"} best score` : "chance to win") + about;
+      cell.append(el("span", { class: "pct" }, text),
+        el("progress", { class: "win", max: "100", value: String(Math.round(p * 100)), "aria-label": `${playerName(seat)}: ${text} ${what}` }));
+      row.append(cell);
+    }
+    return row;
+  }
+  if (progress) {
+    row.classList.add("preparing");
+    row.append(rowHeader("Chance to win", "Win chance"));
+    const [done, total] = progress;
+    row.append(el("td", { colspan: String(seats.length), class: "preparing-note" }, `Preparing win chances ${done}/${total}`));
+    return row;
+  }
+  return null;
+}

@@ -1,0 +1,46 @@
+// The table's chat (kept by the server with the table) and the turn timer.
+
+import { $, el, playerClass, state } from "./state.js";
+import { send } from "./net.js";
+
+function chatLine(message) {
+  const line = el("p", { class: `chat-line ${playerClass(message.seat || 0)}` });
+  line.append(el("span", { class: "dot", "aria-hidden": "true" }), el("strong", {}, `${message.name || "?"}: `), document.createTextNode(message.text));
+  return line;
+}
+export function drawChat(lines) {
+  $("chat-log").replaceChildren(...lines.map(chatLine));
+  $("chat-log").scrollTop = $("chat-log").scrollHeight;
+}
+export function addChatLine(message) {
+  const log = $("chat-log");
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
+  log.append(chatLine(message));
+  while (log.children.length > 200) log.firstChild.remove();
+  if (atEnd) log.scrollTop = log.scrollHeight;
+}
+export function drawChatBox() {
+  const spectator = state.seat === null;
+  const watching = state.spectators;
+  $("watchers").textContent = watching ? `${watching} watching` : "";
+  $("chat-form").hidden = spectator;
+  $("chat-note").hidden = !spectator;
+  $("send").disabled = !state.online;
+}
+export function wireChat() {
+  $("chat-form").onsubmit = (event) => {
+    event.preventDefault();
+    const message = $("chat-text").value.trim();
+    if (message && send({ type: "chat", text: message })) $("chat-text").value = "";
+  };
+}
+
+export function drawTimer() {
+  const timer = $("timer");
+  const live = state.game && state.game.phase !== "over" && state.deadline;
+  timer.hidden = !live;
+  if (!live) return;
+  const left = Math.max(0, Math.ceil(state.deadline - Date.now() / 1000));
+  timer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  timer.classList.toggle("urgent", left <= 10);
+}

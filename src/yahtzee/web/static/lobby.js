@@ -1,0 +1,125 @@
+// Before the game: the new-table form, the invite's join form, and the waiting room, drawn
+// as a table with its seats around it.
+
+import { $, LEVELS, MAX_OTHER_SEATS, RULES, api, botLevel, el, goTo, initial, levelOf, playerClass, playerName, remember, state } from "./state.js";
+import { showBanner } from "./net.js";
+import { dieFace } from "./dice.js";
+import { enterTable, showScreen } from "./app.js";
+
+export function setupCreate() {
+  showScreen("create");
+  document.title = "New table - Yahtzee";
+  $("turn").textContent = "Online tables for friends and bots";
+  const hero = $("hero-dice");
+  hero.replaceChildren(...[5, 2, 6, 3, 1].map((face) => { const d = el("span", { class: "die static" }); d.append(dieFace(face)); return d; }));
+  for (const name of RULES) $("rules").append(el("option", { value: name }, name));
+  const seats = [];
+  const draw = (focusKey) => {
+    $("seat-list").replaceChildren(...seats.map((s, i) => {
+      const item = el("li", { class: "seat-item" });
+      const label = el("span", { class: "seat-label" }, `Seat ${i + 2}: ${s.kind === "bot" ? "a bot" : "a friend (invite link)"}`);
+      item.append(el("span", { class: `dot ${playerClass(i + 1)}`, "aria-hidden": "true" }), label);
+      if (s.kind === "bot") {
+        const id = `bot-level-${i}`;
+        const select = el("select", { id, "data-focus": `level-${i}`, class: "level" });
+        for (const level of LEVELS) select.append(el("option", { value: String(level) }, `level ${level}`));
+        select.value = String(s.level);
+        select.onchange = () => { s.level = Number(select.value); };
+        item.append(el("label", { for: id, class: "visually-hidden" }, `Seat ${i + 2} bot level`), select);
+      }
+      const remove = el("button", { type: "button", class: "small", "data-focus": `remove-${i}`, "aria-label": `Remove seat ${i + 2}` }, "Remove");
+      remove.onclick = () => { seats.splice(i, 1); draw(seats.length ? `remove-${Math.min(i, seats.length - 1)}` : "add-human"); };
+      item.append(remove);
+      return item;
+    }));
+    $("seats-empty").hidden = seats.length > 0;
+    $("add-human").disabled = $("add-bot").disabled = seats.length >= MAX_OTHER_SEATS;
+    if (focusKey) { const target = document.querySelector(`[data-focus="${focusKey}"]`) || $(focusKey); if (target) target.focus(); }
+  };
+  $("add-human").onclick = () => { if (seats.length < MAX_OTHER_SEATS) seats.push({ kind: "human" }); draw(); };
+  $("add-bot").onclick = () => { if (seats.length < MAX_OTHER_SEATS) seats.push({ kind: "bot", level: 3 }); draw(); };
+  draw();
+  $("create-form").onsubmit = async (event) => {
+    event.preventDefault();
+    try {
+      const made = await api("/api/tables", {
+        host: $("host-name").value, rules: $("rules").value, seats, hints: $("hints").checked,
+        turn_timer: $("timer-choice").value ? Number($("timer-choice").value) : null,
+      });
+      openCreated(made, $("host-name").value);
+    } catch (error) { showBanner(error.message, []); }
+  };
+}
+
+export function openCreated(made, name) {
+  remember(made.table.id, made.seat || 0, made.token, name);
+  if (made.invite) localStorage.setItem(`yahtzee-links:${made.table.id}`, JSON.stringify({ invite: made.invite, spectate: made.spectate }));
+  goTo(made.table.id);
+  enterTable(made.table.id, "start");
+}
+
+export function setupJoin() {
+  showScreen("join");
+  document.title = "Join a table - Yahtzee";
+  const invite = sessionStorage.getItem("yahtzee:join");
+  if (!invite) {
+    $("turn").textContent = "This invite is no longer in this tab: open the invite link again.";
+    $("join-form").hidden = true;
+    return;
+  }
+  $("turn").textContent = "You are invited to a table";
+  $("create-instead").onclick = () => sessionStorage.removeItem("yahtzee:join");
+  $("join-form").onsubmit = async (event) => {
+    event.preventDefault();
+    try {
+      const joined = await api(`/api/join/${encodeURIComponent(invite)}`, { name: $("join-name").value });
+      sessionStorage.removeItem("yahtzee:join");
+      remember(joined.table.id, joined.seat, joined.token, $("join-name").value);
+      goTo(joined.table.id);
+      enterTable(joined.table.id, null);
+    } catch (error) { showBanner(error.message, []); }
+  };
+}
+
+export function seatName(s) {
+  if (s.open) return s.name ? `${s.name} (not here yet)` : "(waiting for a friend)";
+  return playerName(s.seat) || `Seat ${s.seat + 1}`;
+}
+
+export function drawLobby() {
+  showScreen("lobby");
+  const lobby = state.lobby;
+  const open = lobby.seats.filter((s) => s.open).length;
+  const host = lobby.seats[0] ? seatName(lobby.seats[0]) : "the host";
+  const isHost = state.seat === 0;
+  const links = state.links;
+  $("links").hidden = !links;
+  if (links) {
+    $("invite-link").value = `${location.origin}/?join=${links.invite}`;
+    $("watch-link").value = `${location.origin}/?watch=${links.spectate}&table=${lobby.id}`;
+  }
+  $("lobby-seats").replaceChildren(...lobby.seats.map((s) => {
+    const item = el("li", { class: `seat ${playerClass(s.seat)}${s.open ? " open" : ""}${s.seat === state.seat ? " me" : ""}` });
+    const avatar = el("span", { class: "avatar", "aria-hidden": "true" }, s.open && !s.name ? "?" : initial(s.name));
+    const what = [];
+    if (s.seat === 0) what.push("host");
+    if (s.seat === state.seat) what.push("you");
+    if (s.bot) what.push(`bot, level ${levelOf(s.seat) || botLevel(s)}`);
+    else if (s.open) what.push("open seat");
+    else what.push(s.connected ? "here" : "away");
+    item.append(avatar, el("span", { class: "who" }, seatName(s)), el("span", { class: "what" }, what.join(", ")));
+    return item;
+  }));
+  const start = $("start");
+  start.hidden = !isHost;
+  start.disabled = open > 0 || !state.online;
+  start.dataset.focus = "start";
+  let note;
+  if (open > 0) note = isHost ? `Waiting for ${open === 1 ? "a friend" : `${open} friends`} to join: send the invite link.` : `Waiting for ${open === 1 ? "one more player" : `${open} more players`} to join.`;
+  else note = isHost ? "Everyone is here: start the game when you are ready." : `Everyone is here: waiting for the host (${host}) to start the game.`;
+  if (!isHost && open > 0) note += ` Then the host (${host}) starts the game.`;
+  $("lobby-note").textContent = note;
+  const timer = lobby.turn_timer ? `${lobby.turn_timer} s a decision` : "no turn timer";
+  $("table-info").textContent = `Rules: ${lobby.rules}, ${lobby.hints_allowed ? "hints allowed" : "no hints"}, ${timer}.`;
+  $("turn").textContent = open > 0 ? "Waiting for players" : isHost ? "Ready to start" : `Waiting for ${host} to start`;
+}

@@ -1,0 +1,98 @@
+// After the game: the standings, the highlights, the review, and the rematch that the
+// whole table takes together (one new table, the same seats: the first to ask makes it,
+// everyone else is offered their seat at it).
+
+import { $, BOXES, api, el, levelOf, playerClass, playerName, say, state } from "./state.js";
+import { disconnect, send, showBanner } from "./net.js";
+import { drawCard, forgetCards } from "./card.js";
+import { openCreated } from "./lobby.js";
+import { showScreen } from "./app.js";
+
+export function drawOver() {
+  showScreen("over");
+  const game = state.game;
+  const standings = game.standings || [];
+  const winners = standings.filter((s) => s.winner).map((s) => playerName(s.seat));
+  $("turn").textContent = winners.length === 1 ? `Game over: ${winners[0]} wins` : winners.length ? `Game over: ${winners.join(" and ")} share the win` : "Game over";
+  $("turn").className = "";
+  $("timer").hidden = true;
+  $("standings").replaceChildren(...standings.map((s) => {
+    const item = el("li", { class: `standing ${playerClass(s.seat)}${s.winner ? " winner" : ""}` });
+    item.append(el("span", { class: "place" }, `${s.place}.`), el("span", { class: "dot", "aria-hidden": "true" }),
+                el("span", { class: "name" }, playerName(s.seat)));
+    if (levelOf(s.seat)) item.lastChild.append(el("span", { class: "badge" }, `bot, level ${levelOf(s.seat)}`));
+    item.append(el("span", { class: "total" }, String(s.total)));
+    if (s.winner) item.append(el("span", { class: "badge win" }, "winner"));
+    return item;
+  }));
+  $("highlights").replaceChildren(...game.cards.map((card, seat) => {
+    let best = null;
+    for (const [key, label] of BOXES) {
+      const value = card.boxes[key];
+      if (value !== null && value !== undefined && (!best || value >= best.value)) best = { label, value };
+    }
+    const yahtzees = (card.boxes.yahtzee === 50 ? 1 : 0) + (card.yahtzee_bonus > 0 ? Math.max(1, Math.round(card.yahtzee_bonus / 100)) : 0);
+    const parts = [];
+    if (best && best.value > 0) parts.push(`best box ${best.label} (${best.value})`);
+    parts.push(yahtzees === 0 ? "no Yahtzee" : yahtzees === 1 ? "1 Yahtzee" : `${yahtzees} Yahtzees`);
+    parts.push(card.upper_bonus ? "upper bonus made" : state.bonusAt === null ? `upper ${card.upper_subtotal}` : `upper ${card.upper_subtotal}/${state.bonusAt}`);
+    const item = el("li", { class: playerClass(seat) });
+    item.append(el("span", { class: "dot", "aria-hidden": "true" }), el("strong", {}, playerName(seat)), document.createTextNode(`: ${parts.join(", ")}`));
+    return item;
+  }));
+  drawRematch();
+  drawCard($("final-card"), false);
+  if (!state.reviewAsked && state.online) { state.reviewAsked = true; send({ type: "review" }); }
+  drawReview();
+}
+
+function drawRematch() {
+  const button = $("rematch");
+  const offer = state.lobby && state.lobby.rematch;
+  button.hidden = state.seat === null;
+  button.dataset.focus = "rematch";
+  button.textContent = offer ? "Take your seat at the rematch" : "Rematch";
+  const note = $("rematch-note");
+  note.hidden = !offer || state.seat === null;
+  note.textContent = offer ? "A rematch is ready at a new table with the same seats: one tap takes yours." : "";
+}
+
+export function drawReview() {
+  const box = $("review");
+  const players = state.review;
+  box.hidden = !players || players.length === 0 || state.screen !== "over";
+  if (box.hidden) return;
+  const parts = players.map((p) => {
+    const part = el("section", { class: `review-player ${playerClass(p.seat)}` });
+    part.append(el("h3", {}, `${p.name}: ${p.total_loss.toFixed(1)} points lost to the best choices (${p.decisions} decisions)`));
+    const list = el("ol");
+    for (const d of p.costliest) {
+      const cost = [`-${d.loss.toFixed(2)} points`];
+      if (typeof d.win_swing === "number") cost.push(d.win_swing < 0.0005 ? "same chance to win" : `-${(d.win_swing * 100).toFixed(1)}% chance to win`);
+      list.append(el("li", {}, `Round ${d.round}, dice ${d.dice}: ${d.chosen}; best was ${d.best} (${cost.join(", ")})`));
+    }
+    part.append(list);
+    return part;
+  });
+  const notes = (state.reviewNotes || []).map((n) => el("p", { class: "review-note" }, n));
+  box.replaceChildren(el("h2", {}, "Review"), ...notes, ...parts);
+}
+
+// The first player to ask makes the new table; every later ask (from anyone at this
+// table) takes that player's seat at the same one.
+export async function rematch() {
+  const button = $("rematch");
+  if (button.getAttribute("aria-busy") === "true") return;
+  button.setAttribute("aria-busy", "true");
+  const name = playerName(state.seat);
+  try {
+    const made = await api(`/api/tables/${encodeURIComponent(state.table)}/rematch`, {}, state.token);
+    disconnect();
+    Object.assign(state, { seq: 0, lobby: null, game: null, hint: null, review: null, reviewAsked: false, token: null, watch: null, seat: null,
+                           myHold: null, pinned: null, meter: { chances: null, progress: null, estimate: false, margin: null } });
+    $("chat-log").replaceChildren();
+    forgetCards();
+    openCreated(made, name);
+  } catch (error) { say(error.message); showBanner(error.message, []); }
+  finally { button.removeAttribute("aria-busy"); }
+}

@@ -1,0 +1,87 @@
+// What the page knows: the table, the seat, the game as the server last sent it, and the
+// small helpers every part of the page draws with. Text from players (names, chat) is
+// always set as text, never as HTML.
+
+export const $ = (id) => document.getElementById(id);
+const SVG_NS = "http://www.w3.org/2000/svg";
+// key, long label, short label (phones)
+export const BOXES = [
+  ["ones", "Aces", "Aces"], ["twos", "Twos", "Twos"], ["threes", "Threes", "Threes"],
+  ["fours", "Fours", "Fours"], ["fives", "Fives", "Fives"], ["sixes", "Sixes", "Sixes"],
+  ["three_of_a_kind", "Three of a Kind", "3 of a kind"], ["four_of_a_kind", "Four of a Kind", "4 of a kind"],
+  ["full_house", "Full House", "Full house"], ["small_straight", "Small Straight", "Sm. straight"],
+  ["large_straight", "Large Straight", "Lg. straight"], ["yahtzee", "Yahtzee", "Yahtzee"],
+  ["chance", "Chance", "Chance"],
+];
+export const BOX_NAMES = Object.fromEntries(BOXES.map(([key, label]) => [key, label]));
+export const RULES = ["official", "free-choice-joker", "no-joker", "no-yahtzee-bonus", "no-bonus-no-joker"];
+export const LEVELS = [1, 2, 3, 4, 5];
+export const MAX_OTHER_SEATS = 7;
+
+export const state = {
+  table: null, seat: null, role: null, token: null, watch: null, links: null,
+  seq: 0, lobby: null, game: null, spectators: 0,
+  hint: null, review: null, reviewAsked: false, reviewNotes: [],
+  socket: null, retry: 0, online: false, fatal: null, retryTimer: null,
+  pending: null, deadline: null, wasMyTurn: false, refocus: null, screen: null,
+  pinned: null,  // on a narrow screen: the other player whose column is shown
+  // The upper bonus's threshold and the win-chance meter come from the server.
+  bonusAt: null, meter: { chances: null, progress: null, estimate: false, margin: null },
+};
+
+export function el(tag, attrs = {}, content = "") {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
+  if (content !== "") node.textContent = content;
+  return node;
+}
+export function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+export function say(message) { $("status").textContent = message; }
+export function readJson(storage, key) {
+  try { return JSON.parse(storage.getItem(key) || "null"); } catch { return null; }
+}
+export function saved(tableId) { return readJson(localStorage, `yahtzee:${tableId}`); }
+export function remember(tableId, seat, token, name) {
+  localStorage.setItem(`yahtzee:${tableId}`, JSON.stringify({ seat, token, name }));
+}
+export function playerClass(seat) { return `p${seat % 8}`; }
+// A bot's name says its level ("Bot 3 (level 5)"): the page shows the level apart.
+const BOT_NAME = /^(.*) \(level (\d+)\)$/;
+export function isBot(seat) { return !!(state.lobby && state.lobby.seats[seat] && state.lobby.seats[seat].bot); }
+export function playerName(seat) {
+  const name = (state.game && state.game.players[seat]) || (state.lobby && state.lobby.seats[seat] && state.lobby.seats[seat].name) || "";
+  const bot = isBot(seat) ? BOT_NAME.exec(name) : null;
+  return bot ? bot[1] : name;
+}
+export function levelOf(seat) {
+  const bot = isBot(seat) ? BOT_NAME.exec((state.lobby.seats[seat].name) || "") : null;
+  return bot ? Number(bot[2]) : null;
+}
+export function botLevel(seat) { return Number((String(seat.bot || "").match(/(\d+)$/) || ["", "3"])[1]); }
+export function initial(name) { return (name || "?").trim().charAt(0).toUpperCase() || "?"; }
+export function pluralDice(n) { return n === 1 ? "1 die" : `${n} dice`; }
+
+export async function api(path, body, token) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method: body === undefined ? "GET" : "POST", headers,
+                                      body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok) throw new Error((data && data.message) || `Refused (${response.status}).`);
+  return data;
+}
+export function goTo(tableId) {
+  // The address bar only ever shows the table's id: secrets stay in local storage.
+  history.replaceState(null, "", `/?table=${encodeURIComponent(tableId)}`);
+}
+
+export function isMyTurn() {
+  const game = state.game;
+  return !!game && game.phase !== "over" && state.seat !== null && game.current === state.seat;
+}
+export function canAct() { return isMyTurn() && state.online && !state.pending; }
