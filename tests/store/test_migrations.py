@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from tests.waiting import ended
 from yahtzee import Game, RandomDice
-from yahtzee.store import Store, migrate, stats
+from yahtzee.store import Store, migrate, stats, tables
 from yahtzee.store.engine import make_engine
 
 
@@ -85,3 +85,40 @@ def test_many_processes_migrate_a_new_database_at_once(db_url: str) -> None:
             assert out.strip() == "ok"
     with Store(db_url) as store, store.engine.connect() as c:
         assert migrate.current(c) == migrate.head()
+
+
+def test_tables_recorded_before_sittings_keep_their_rows_each_a_sitting_of_its_own(
+    db_url: str,
+) -> None:
+    """A database of schema 0008 (tables in the lobby and finished, with their seats)
+    upgrades to sittings: every row kept, each table its own sitting, no rematch."""
+    engine = make_engine(db_url)
+    migrate.upgrade(engine, "0008")
+    stamp = datetime(2026, 3, 4, tzinfo=UTC)
+    made = {"t-lobby": "lobby", "t-finished": "finished"}
+    with engine.begin() as c:
+        for n, (table_id, status) in enumerate(made.items()):
+            c.execute(
+                text("INSERT INTO tables (id, rules, hints_allowed, turn_timer, invite_token, "
+                     "spectator_token, status, game_id, owner, created_at, active_at) VALUES "
+                     "(:id, 'official', true, 30, :inv, :spec, :st, NULL, '10.0.0.1', :t, :t)"),
+                {"id": table_id, "inv": f"i{n}", "spec": f"s{n}", "st": status, "t": stamp},
+            )  # fmt: skip
+            c.execute(
+                text("INSERT INTO table_seats (table_id, seat, name, bot, token_hash) VALUES "
+                     "(:id, 0, 'Ann', NULL, :h), (:id, 1, NULL, NULL, NULL)"),
+                {"id": table_id, "h": "a" * 64},
+            )  # fmt: skip
+    engine.dispose()
+    with Store(db_url) as store:  # opening migrates to the current schema
+        with store.engine.connect() as c:
+            assert migrate.current(c) == migrate.head()
+            stored = c.execute(text("SELECT id, sitting, rematch FROM tables ORDER BY id")).all()
+        assert [tuple(r) for r in stored] == [(t, t, None) for t in sorted(made)]
+        for table_id, status in made.items():
+            row = tables.load_table(store, table_id)
+            assert row is not None
+            assert (row.status, row.turn_timer, row.sitting, row.rematch) == (
+                status, 30, table_id, None,
+            )  # fmt: skip
+            assert [(s.name, s.token_hash) for s in row.seats] == [("Ann", "a" * 64), (None, None)]

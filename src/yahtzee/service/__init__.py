@@ -11,6 +11,7 @@ from .cluster import Cluster, RedisCluster, owner
 from .cluster_lobby import ClusterLobby
 from .live import GroupCommit, LiveGame, Repeated
 from .lobby import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Forbidden, Lobby
+from .rematch import Rematch, rematch
 from .session import GameSession, Move, warm_up
 from .table import SeatState, Table
 
@@ -26,9 +27,11 @@ __all__ = [
     "Lobby",
     "Move",
     "RedisCluster",
+    "Rematch",
     "Repeated",
     "SeatState",
     "Table",
     "owner",
+    "rematch",
     "warm_up",
 ]

@@ -117,12 +117,10 @@ class ClusterLobby(Lobby):
             raise self._bad_invite()
         return table
 
-    async def _record_new(self, table: Table) -> None:
+    def _quota(self, owner: str) -> records.Quota:
         """Tables are counted in the records (the owner's others may be on other nodes),
         in the transaction that records the new one."""
-        quota = records.Quota(self.clock() - self.idle_timeout, self.max_tables_per_client)
-        if not await asyncio.to_thread(records.create_table, self.store, table.record(), quota):
-            raise self._over_quota()
+        return records.Quota(self.clock() - self.idle_timeout, self.max_tables_per_client)
 
     # Lobby changes -------------------------------------------------------------------
 
@@ -134,6 +132,7 @@ class ClusterLobby(Lobby):
 
     async def _apply(self, table: Table, row: records.TableRecord) -> None:
         table.status, table.active_at = row.status, row.active_at
+        table.rematch = row.rematch or table.rematch
         for state, seat in zip(table.seats, row.seats, strict=True):
             if (state.name, state.bot, state.token_hash) == (seat.name, seat.bot, seat.token_hash):
                 continue

@@ -138,7 +138,7 @@ class Lobby:
         table = Table(
             row.id, RuleSet.named(row.rules), row.hints_allowed, row.turn_timer,
             row.invite_token, row.spectator_token, row.owner, row.status, seats,
-            active_at=row.active_at,
+            active_at=row.active_at, sitting=row.sitting_id, rematch=row.rematch,
         )  # fmt: skip
         if row.game_id:
             self._serve(table, self._resume(row))
@@ -260,7 +260,14 @@ class Lobby:
 
     async def _record_new(self, table: Table) -> None:
         """Record a new table, unless its owner has reached the quota."""
-        owner = table.owner
+        quota = self._quota(table.owner)
+        if not await asyncio.to_thread(records.create_table, self.store, table.record(), quota):
+            raise self._over_quota()
+
+    def _quota(self, owner: str) -> records.Quota | None:
+        """Before a new table is recorded: the quota the records are to count it against,
+        in the transaction that records it; None when this node counts it (one node alone
+        has every table in memory): over the quota, ``too_many_tables``."""
         if (
             sum(
                 1
@@ -272,7 +279,7 @@ class Lobby:
             >= self.max_tables_per_client
         ):
             raise self._over_quota()
-        await asyncio.to_thread(records.create_table, self.store, table.record())
+        return None
 
     def _over_quota(self) -> Forbidden:
         return Forbidden(
@@ -304,7 +311,11 @@ class Lobby:
             clean = player_name(name)
             if any(s.name and s.name.casefold() == clean.casefold() for s in table.seats):
                 raise InvalidInput("That name is taken at this table.", code="name_taken")
-            free = next((s for s in table.seats if s.open), None)
+            free = next((s for s in table.seats if s.open and not s.reserved), None)
+            if free is None and any(s.reserved for s in table.seats):
+                raise IllegalMove(
+                    "Every seat is kept for the players of the last game.", code="table_full"
+                )
             if free is None:
                 raise IllegalMove("Every seat is taken.", code="table_full")
             token = new_token()
@@ -379,6 +390,12 @@ class Lobby:
             return error
         if table.status != records.LOBBY:
             return IllegalMove("The game has already started.", code="started")
+        waited = [s.name for s in table.seats if s.reserved]
+        if waited:
+            return IllegalMove(
+                f"{waited[0]} has not taken their seat yet: wait, or hand it to a bot.",
+                code="seats_open",
+            )
         if any(s.open for s in table.seats):
             return IllegalMove("Every seat needs a player or a bot first.", code="seats_open")
         return None

@@ -36,7 +36,14 @@ class SeatState:
 
     @property
     def open(self) -> bool:
+        """Nobody sits here yet (nor a bot)."""
         return self.bot is None and self.token_hash is None
+
+    @property
+    def reserved(self) -> bool:
+        """Open, but kept for the player named (a rematch's seat, taken by that player's
+        rematch call; never through the invite link)."""
+        return self.open and self.name is not None
 
     def record(self) -> records.TableSeatRecord:
         return records.TableSeatRecord(self.seat, self.name, self.bot, self.token_hash)
@@ -57,6 +64,14 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     active_at: float = field(default_factory=time.time)
     """When the table last changed (Unix time)."""
+    sitting: str = ""
+    """The sitting: the table's own id (set so when empty), or for a rematch the sitting
+    of the table it follows."""
+    rematch: str | None = None
+    """The id of the table made as this one's rematch, once a player asked for it."""
+
+    def __post_init__(self) -> None:
+        self.sitting = self.sitting or self.id
 
     @property
     def session(self) -> GameSession | None:
@@ -78,7 +93,7 @@ class Table:
             self.id, self.rules.name, self.hints_allowed, self.turn_timer, self.invite_token,
             self.spectator_token, self.owner, self.status,
             session.game_id if session else None, tuple(s.record() for s in self.seats),
-            self.active_at,
+            self.active_at, self.sitting, self.rematch,
         )  # fmt: skip
 
 

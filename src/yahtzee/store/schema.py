@@ -104,7 +104,14 @@ tables = Table(
     # the last change (created, a seat taken or handed to a bot, started, finished, ended);
     # NULL in rows older than migration 0006: created_at stands in
     Column("active_at", DateTime(timezone=True), nullable=True),
+    # the sitting: the table's own id, or for a rematch the sitting of the table it follows
+    # (NULL never written; rows older than migration 0009 were given their own id by it)
+    Column("sitting", String(36), nullable=True),
+    # the id of the table made as this one's rematch (NULL until a player asks for it; set
+    # once, by a compare-and-set: not a foreign key, it is set before that table is written)
+    Column("rematch", String(36), nullable=True),
     Index("ix_tables_owner_status", "owner", "status"),
+    Index("ix_tables_sitting", "sitting"),
 )
 
 table_seats = Table(

@@ -2,6 +2,12 @@
 status and last change, so that a restarted server serves every table in play again, and
 a finished one read-only.
 
+A finished table may have a rematch: a new table with the same settings and seats, made
+once (the first player who asks makes it; `create_rematch` is a compare-and-set, so that
+two asking at the same moment, through any server nodes, get the same one). A table and
+its rematches, one after the other, are one sitting: each table records its ``sitting``
+(the id of the first table), and a game's sitting is its table's (`sitting_of_game`).
+
 A table's status is ``lobby`` (waiting for players), ``playing``, ``finished``, or, for a
 lobby that never started, ``cancelled`` (by its host) or ``expired`` (idle too long).
 """
@@ -56,6 +62,15 @@ class TableRecord:
     seats: tuple[TableSeatRecord, ...]
     active_at: float = 0.0
     """When the table last changed (Unix time, seconds)."""
+    sitting: str = ""
+    """The sitting the table belongs to (its own id when empty, as for a new table)."""
+    rematch: str | None = None
+    """The id of the table made as this one's rematch (None until a player asks)."""
+
+    @property
+    def sitting_id(self) -> str:
+        """The sitting, the table's own id standing in for an empty one."""
+        return self.sitting or self.id
 
 
 def _when(stamp: float | None) -> datetime:
@@ -84,20 +99,87 @@ def create_table(store: Store, table: TableRecord, quota: Quota | None = None) -
         with store.engine.begin() as c:
             if quota is not None and _open(c, table.owner, quota.active_since) >= quota.limit:
                 return False
-            created = _when(table.active_at or None)
-            c.execute(
-                insert(tables).values(
-                    id=table.id, rules=table.rules, hints_allowed=table.hints_allowed,
-                    turn_timer=table.turn_timer, invite_token=table.invite_token,
-                    spectator_token=table.spectator_token, status=table.status,
-                    game_id=table.game_id, owner=table.owner, created_at=created,
-                    active_at=created,
-                )
-            )  # fmt: skip
-            c.execute(insert(table_seats), [_seat_row(table.id, s) for s in table.seats])
+            _insert(c, table)
             return True
 
     return retrying(work)
+
+
+def _insert(c: Connection, table: TableRecord) -> None:
+    created = _when(table.active_at or None)
+    c.execute(
+        insert(tables).values(
+            id=table.id, rules=table.rules, hints_allowed=table.hints_allowed,
+            turn_timer=table.turn_timer, invite_token=table.invite_token,
+            spectator_token=table.spectator_token, status=table.status,
+            game_id=table.game_id, owner=table.owner, created_at=created,
+            active_at=created, sitting=table.sitting_id, rematch=table.rematch,
+        )
+    )  # fmt: skip
+    c.execute(insert(table_seats), [_seat_row(table.id, s) for s in table.seats])
+
+
+class _OverQuota(Exception):
+    """A rematch over its owner's quota: nothing is written (the transaction rolls back)."""
+
+
+def create_rematch(
+    store: Store, table_id: str, rematch: TableRecord, quota: Quota | None = None
+) -> str | None:
+    """Record ``rematch`` as the rematch of the table ``table_id``, unless that table has
+    one already: a compare-and-set on the table's ``rematch``, so that of two players
+    asking at the same moment (through any server nodes) one table is made. With
+    ``quota``, only if the rematch's owner has fewer open tables than that (counted in
+    the same transaction). Returns the id of the table's rematch: ``rematch.id`` when
+    it was recorded now, the one recorded before otherwise; None when the quota refused
+    (nothing written)."""
+
+    def work() -> str | None:
+        try:
+            with store.engine.begin() as c:
+                claimed = c.execute(
+                    update(tables)
+                    .where(tables.c.id == table_id, tables.c.rematch.is_(None))
+                    .values(rematch=rematch.id)
+                ).rowcount
+                if not claimed:
+                    found = c.execute(
+                        select(tables.c.rematch).where(tables.c.id == table_id)
+                    ).scalar()
+                    if found is None:
+                        raise StoreError(f"No table {table_id} in the records.")
+                    return str(found)
+                if quota is not None and (
+                    _open(c, rematch.owner, quota.active_since) >= quota.limit
+                ):
+                    raise _OverQuota
+                _insert(c, rematch)
+                return rematch.id
+        except _OverQuota:
+            return None
+
+    return retrying(work)
+
+
+def sitting_of_game(store: Store, game_id: str) -> str | None:
+    """The sitting of the table that played this game (None for a game of no table: a
+    terminal game, or one imported)."""
+    with store.engine.connect() as c:
+        row = c.execute(
+            select(tables.c.id, tables.c.sitting).where(tables.c.game_id == game_id)
+        ).first()
+    return None if row is None else str(row.sitting or row.id)
+
+
+def sitting_games(store: Store, sitting: str) -> list[str]:
+    """The games played at a sitting's tables, the first table's first."""
+    with store.engine.connect() as c:
+        query = (
+            select(tables.c.game_id)
+            .where(tables.c.sitting == sitting, tables.c.game_id.is_not(None))
+            .order_by(tables.c.created_at, tables.c.id)
+        )
+        return [str(r) for r in c.execute(query).scalars()]
 
 
 def start_table(
@@ -272,6 +354,8 @@ def _with_seats(c: Connection, rows: Sequence[Row[Any]]) -> list[TableRecord]:
             r.game_id,
             tuple(by_table.get(r.id, ())),
             _stamp(r.active_at or r.created_at),
+            r.sitting or r.id,
+            r.rematch,
         )
         for r in rows
     ]
@@ -298,12 +382,15 @@ __all__ = [
     "TableRecord",
     "TableSeatRecord",
     "count_open",
+    "create_rematch",
     "create_table",
     "load_table",
     "open_tables",
     "playing_ids",
     "save_table_seat",
     "set_table_status",
+    "sitting_games",
+    "sitting_of_game",
     "start_table",
     "table_by_invite",
 ]

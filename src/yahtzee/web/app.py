@@ -41,6 +41,7 @@ HTTP_FORBIDDEN = 403
 HTTP_NOT_FOUND = 404
 HTTP_METHOD_NOT_ALLOWED = 405
 HTTP_CONFLICT = 409
+HTTP_GONE = 410
 HTTP_SERVER_ERROR = 500
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,8 @@ def _status(error: YahtzeeError) -> int:
         return HTTP_FORBIDDEN
     if error.code == "no_table":
         return HTTP_NOT_FOUND
+    if error.code == "rematch_gone":
+        return HTTP_GONE
     return HTTP_CONFLICT if isinstance(error, IllegalMove) else HTTP_BAD_REQUEST
 
 

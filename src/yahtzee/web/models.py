@@ -79,6 +79,9 @@ class SeatView(BaseModel):
     bot: str | None
     open: bool
     connected: bool
+    reserved: bool = False
+    """Open, but kept for the player ``name`` (a rematch's seat, until that player takes
+    it with their rematch call; the invite link seats nobody there)."""
 
 
 class LobbyView(BaseModel):
@@ -88,6 +91,12 @@ class LobbyView(BaseModel):
     turn_timer: int | None
     status: str
     seats: list[SeatView]
+    sitting: str
+    """The sitting the table belongs to: its own id, or for a rematch the sitting of the
+    table it follows (a series of rematches is one sitting)."""
+    rematch: str | None = None
+    """Once the game is over and a player asked for a rematch: the id of the new table
+    (each other player takes their seat there with their own rematch call)."""
 
     @classmethod
     def of(cls, table: Table, connected: set[int]) -> LobbyView:
@@ -104,9 +113,12 @@ class LobbyView(BaseModel):
                     bot=s.bot.key if s.bot else None,
                     open=s.open,
                     connected=s.seat in connected,
+                    reserved=s.reserved,
                 )
                 for s in table.seats
             ],
+            sitting=table.sitting,
+            rematch=table.rematch,
         )
 
 
@@ -122,6 +134,19 @@ class Joined(BaseModel):
     table: LobbyView
     seat: int
     token: str
+
+
+class Rematched(BaseModel):
+    """A player's seat at the rematch (the same answer each time they ask)."""
+
+    table: LobbyView
+    seat: int
+    token: str
+    """The player's secret token at the new table."""
+    invite: str | None = None
+    """The new table's invite link key, for its host (seat 0) only."""
+    spectate: str | None = None
+    """The new table's spectator key, for its host only."""
 
 
 class TableBuild(BaseModel):

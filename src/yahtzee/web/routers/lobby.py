@@ -1,13 +1,15 @@
 """The lobby (REST): create a table, join it, look at it, start it, hand a seat to a bot,
-call it off. Bodies are read as strict JSON (no ``NaN``, no ``Infinity``)."""
+call it off, and once its game is over sit down again at its rematch. Bodies are read as
+strict JSON (no ``NaN``, no ``Infinity``)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
 from ...core import BotSpec, RuleSet
+from ...service import rematch as rematch_of
 from ..deps import HubDep, StrictJSONRoute, TokenDep
-from ..models import BotSeat, Created, CreateTable, Joined, JoinTable, LobbyView
+from ..models import BotSeat, Created, CreateTable, Joined, JoinTable, LobbyView, Rematched
 
 router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
 
@@ -75,3 +77,23 @@ async def to_bot(
     await hub.push_lobby(table)
     hub.lobby.play(table)
     return hub.lobby_view(table)
+
+
+@router.post("/tables/{table_id}/rematch")
+async def rematch(table_id: str, hub: HubDep, token: TokenDep) -> Rematched:
+    """A player of a finished table (by its seat token) sits down at its rematch: the
+    first call makes the new table (same settings, the same seats in the same order, each
+    human's kept for them), every later one (by any player, at the same moment too) gets
+    the same table, with the caller's own seat and token there."""
+    table = await hub.lobby.lookup(table_id)
+    seat = await rematch_of(hub.lobby, table, token)
+    for changed in seat.changed:
+        await hub.push_lobby(changed)
+    after, host = seat.table, seat.seat == 0
+    return Rematched(
+        table=hub.lobby_view(after),
+        seat=seat.seat,
+        token=seat.token,
+        invite=after.invite_token if host else None,
+        spectate=after.spectator_token if host else None,
+    )
