@@ -162,7 +162,7 @@ def score_best(page: Any) -> None:
 
 def play_greedy_turn(page: Any) -> None:
     """Roll, hold the most common face, roll twice more (if useful), score the best box."""
-    page.wait_for_selector("#roll:enabled")
+    page.wait_for_selector("#roll[aria-disabled='false']")
     roll(page)
     for _ in range(2):
         dice = faces(page)

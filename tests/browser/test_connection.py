@@ -179,7 +179,7 @@ def test_a_lost_connection_shows_a_banner_at_the_top(browser: Any, server: Serve
     assert ann.is_disabled("#roll")
     server.start()
     ann.wait_for_selector("#banner", state="hidden", timeout=30_000)
-    ann.wait_for_selector("#roll:enabled")
+    ann.wait_for_selector("#roll[aria-disabled='false']")
     token = stored_token(ann)
     assert all(token not in line for line in ann.console_lines)  # the failed connects too
 

@@ -50,7 +50,7 @@ def all_over(pages: list[Any]) -> bool:
 def take_turn(page: Any) -> None:
     """Roll (unless rolled already), keep the first die and roll again (with two rolls
     left), then score the first box offered."""
-    page.wait_for_selector("#roll:enabled", timeout=TIMEOUT)
+    page.wait_for_selector("#roll[aria-disabled='false']", timeout=TIMEOUT)
     if not page.text_content("#rolls-left"):
         page.click("#roll")
         page.wait_for_selector("#scorecard td button:enabled", timeout=TIMEOUT)

@@ -160,7 +160,7 @@ def test_the_end_review_for_spectators_and_a_rematch(browser: Any, server: Serve
     start(ann)
     for _ in range(13):
         ann.wait_for_function(
-            "() => !document.getElementById('roll').disabled"
+            "() => document.getElementById('roll').getAttribute('aria-disabled') === 'false'"
             " || !document.getElementById('over').hidden"
         )
         if game_over(ann):

@@ -94,6 +94,8 @@ export function drawLobby() {
   const isHost = state.seat === 0;
   const links = state.links;
   $("links").hidden = !links;
+  // A rematch keeps every seat for its player: nobody is invited.
+  $("invite-part").hidden = !lobby.seats.some((s) => s.open && !s.reserved);
   if (links) {
     $("invite-link").value = `${location.origin}/?join=${links.invite}`;
     $("watch-link").value = `${location.origin}/?watch=${links.spectate}&table=${lobby.id}`;
@@ -105,7 +107,7 @@ export function drawLobby() {
     if (s.seat === 0) what.push("host");
     if (s.seat === state.seat) what.push("you");
     if (s.bot) what.push(`bot, level ${levelOf(s.seat) || botLevel(s)}`);
-    else if (s.open) what.push("open seat");
+    else if (s.open) what.push(s.reserved ? "kept for the rematch" : "open seat");
     else what.push(s.connected ? "here" : "away");
     item.append(avatar, el("span", { class: "who" }, seatName(s)), el("span", { class: "what" }, what.join(", ")));
     return item;
@@ -115,7 +117,9 @@ export function drawLobby() {
   start.disabled = open > 0 || !state.online;
   start.dataset.focus = "start";
   let note;
-  if (open > 0) note = isHost ? `Waiting for ${open === 1 ? "a friend" : `${open} friends`} to join: send the invite link.` : `Waiting for ${open === 1 ? "one more player" : `${open} more players`} to join.`;
+  const kept = lobby.seats.filter((s) => s.open && s.reserved).length;
+  if (kept > 0 && kept === open) note = `Waiting for ${kept === 1 ? "one player" : `${kept} players`} of the last game to take their seat${kept === 1 ? "" : "s"}.`;
+  else if (open > 0) note = isHost ? `Waiting for ${open === 1 ? "a friend" : `${open} friends`} to join: send the invite link.` : `Waiting for ${open === 1 ? "one more player" : `${open} more players`} to join.`;
   else note = isHost ? "Everyone is here: start the game when you are ready." : `Everyone is here: waiting for the host (${host}) to start the game.`;
   if (!isHost && open > 0) note += ` Then the host (${host}) starts the game.`;
   $("lobby-note").textContent = note;

@@ -1,0 +1,90 @@
+"""Rematch together (issue 26, item 4), as the players meet it: the host's Rematch makes the
+new table, the friend's game-over screen offers their seat at once, one tap takes it, and
+both are at the same new table."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+
+from tests.browser.support import PHONE, open_page, table_id, wait_text
+from tests.server_process import ServerProcess
+from tests.web.helpers import intent_for, next_of, seated
+from yahtzee.web.hub import RATE_PER_SECOND
+
+
+def finished_game(base: str) -> tuple[str, str, str]:
+    """Ann (host) and Bob play a whole game (each rolls once and fills the first legal
+    box); the table's id and their tokens."""
+    with httpx.Client(base_url=base, timeout=10) as api:
+        made = api.post("/api/tables", json={"host": "Ann", "seats": [{"kind": "human"}]}).json()
+        bob = api.post(f"/api/join/{made['invite']}", json={"name": "Bob"}).json()
+        table = made["table"]["id"]
+        auth = {"Authorization": f"Bearer {made['token']}"}
+        assert api.post(f"/api/tables/{table}/start", headers=auth).is_success
+    where = base.split("//")[1]
+    with (
+        seated(where, table, token=made["token"]) as ann,
+        seated(where, table, token=bob["token"]) as bo,
+    ):
+        sockets = [ann, bo]
+        game = next_of(ann, "state")["game"]
+        next_of(bo, "state")
+        for turn in range(200):
+            if game["phase"] == "over":
+                break
+            actor = sockets[game["current"]]
+            actor.send_json({**intent_for(game), "id": f"t{turn}"})
+            while True:  # every event up to this intent's answer (the socket's backlog too)
+                answer = next_of(actor, "event", "ack", "error")
+                if answer["type"] == "event":
+                    game = answer["game"]
+                elif answer.get("id") == f"t{turn}":
+                    break
+            if answer["type"] == "error":  # faster than a person: the rate limit's pause
+                assert answer["code"] == "rate_limited", answer
+                time.sleep(1 / RATE_PER_SECOND)
+    return table, made["token"], bob["token"]
+
+
+def at_game_over(browser: Any, base: str, table: str, seat: int, token: str, **kw: Any) -> Any:
+    page = open_page(browser, base, **kw)
+    page.evaluate(
+        "([id, seat, token, name]) => localStorage.setItem('yahtzee:' + id,"
+        " JSON.stringify({ seat, token, name }))",
+        [table, seat, token, ["Ann", "Bob"][seat]],
+    )
+    page.goto(f"{base}/?table={table}")
+    page.wait_for_selector("#over:not([hidden])")
+    return page
+
+
+def test_the_host_and_the_friend_land_at_the_same_new_table(
+    browser: Any, server: ServerProcess
+) -> None:
+    old, ann_token, bob_token = finished_game(server.base)
+    ann = at_game_over(browser, server.base, old, 0, ann_token)
+    bob = at_game_over(browser, server.base, old, 1, bob_token, size=PHONE)
+    assert bob.locator("#rematch-note").is_hidden()
+    ann.click("#rematch")
+    ann.wait_for_selector("#lobby:not([hidden])")
+    new = table_id(ann)
+    assert new != old
+    wait_text(ann, "#lobby-seats", "Bob")
+    assert ann.locator("#invite-part").is_hidden()  # every seat is kept: nobody to invite
+    # Bob, still on the game-over screen, is offered his seat without reloading
+    bob.wait_for_selector("#rematch-note:not([hidden])")
+    wait_text(bob, "#rematch", "Take your seat")
+    bob.click("#rematch")
+    bob.wait_for_selector("#lobby:not([hidden])")
+    assert table_id(bob) == new  # the same table, never a second one
+    ann.wait_for_selector("#start:enabled")
+    ann.click("#start")
+    for page in (ann, bob):
+        page.wait_for_selector("#play:not([hidden])")
+        wait_text(page, "#turn", "Round 1 of 13")
+    with httpx.Client(base_url=server.base, timeout=10) as api:
+        lobby = api.get(f"/api/tables/{new}").json()
+    assert lobby["sitting"] == old and [s["name"] for s in lobby["seats"]] == ["Ann", "Bob"]
