@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import json
 import socket
+import sqlite3
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
+from tests.live_server import client
 from tests.server_process import ServerProcess
+from tests.web.helpers import next_of, seated
 from yahtzee.web.limits import MAX_BODY_BYTES
 
 HEADER_TIMEOUT = 1.0
@@ -40,11 +44,106 @@ def http(server: ServerProcess) -> Iterator[httpx.Client]:
         yield client
 
 
+def tables_recorded(server: ServerProcess) -> int:
+    with sqlite3.connect(server.url.removeprefix("sqlite:///")) as db:
+        count: int = db.execute("SELECT count(*) FROM tables").fetchone()[0]
+    return count
+
+
 def new_table(http: httpx.Client, host: str = "Ann", **body: Any) -> dict[str, Any]:
     made = http.post("/api/tables", json={"host": host, **body})
     assert made.status_code == 201, made.text
     table: dict[str, Any] = made.json()
     return table
+
+
+def refused(answer: httpx.Response, status: int, code: str) -> str:
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert set(body) == {"code", "message"} and body["code"] == code, body
+    message: str = body["message"]
+    return message
+
+
+# Strict types ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"host": True}, "Your name must be text."),
+        ({"host": 5}, "Your name must be text."),
+        ({"host": "A", "turn_timer": True}, "The turn timer must be a whole number"),
+        ({"host": "A", "turn_timer": 30.0}, "The turn timer must be a whole number"),
+        ({"host": "A", "turn_timer": "30"}, "The turn timer must be a whole number"),
+        ({"host": "A", "hints": 1}, "Hints allowed must be true or false."),
+        ({"host": "A", "hints": 0}, "Hints allowed must be true or false."),
+        ({"host": "A", "hints": "yes"}, "Hints allowed must be true or false."),
+        ({"host": "A", "rules": 1}, "The rules must be text."),
+        ({"host": "A", "seats": [{"kind": "bot", "level": True}]}, "The bot level of seat 2"),
+        ({"host": "A", "seats": [{"kind": "bot", "level": 3.0}]}, "The bot level of seat 2"),
+        ({"host": "A", "seats": [{"kind": "bot", "level": "3"}]}, "The bot level of seat 2"),
+    ],
+)
+def test_a_new_table_takes_json_types_only(
+    server: ServerProcess, http: httpx.Client, body: dict[str, Any], said: str
+) -> None:
+    before = tables_recorded(server)
+    assert refused(http.post("/api/tables", json=body), 400, "bad_request").startswith(said)
+    assert tables_recorded(server) == before
+
+
+def test_joining_and_handing_to_a_bot_take_json_types_only(http: httpx.Client) -> None:
+    host = new_table(http, seats=[{"kind": "human"}])
+    table = host["table"]
+    auth = {"Authorization": f"Bearer {host['token']}"}
+    for name in (5, True, ["Bob"]):
+        refused(http.post(f"/api/join/{host['invite']}", json={"name": name}), 400, "bad_request")
+    for level in (True, 3.0, "3"):
+        message = refused(
+            http.post(
+                f"/api/tables/{table['id']}/seats/1/bot", json={"level": level}, headers=auth
+            ),
+            400,
+            "bad_request",
+        )
+        assert message == "The bot level must be a whole number from 1 to 5."
+    assert http.get(f"/api/tables/{table['id']}").json() == table  # seat 1 still open
+
+
+def test_websocket_messages_take_json_types_only(server: ServerProcess, http: httpx.Client) -> None:
+    host = new_table(http)
+    table_id = host["table"]["id"]
+    auth = {"Authorization": f"Bearer {host['token']}"}
+    assert http.post(f"/api/tables/{table_id}/start", headers=auth).status_code == 200
+    base = server.base.removeprefix("http://")
+    for version in (True, 1.0, "1"):  # Python takes the first two for 1
+        with client(f"ws://{base}/ws/{table_id}") as ws:
+            ws.send_json({"v": version, "type": "hello", "token": host["token"]})
+            with pytest.raises(ConnectionClosed) as closed:
+                next_of(ws, "state", timeout=WAIT)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    with seated(base, table_id, token=host["token"]) as ann:
+        state = next_of(ann, "state", timeout=WAIT)
+        hostile = [
+            ({"v": True, "type": "roll", "id": "a"}, "bad_version"),
+            ({"v": 1.0, "type": "roll", "id": "b"}, "bad_version"),
+            ({"v": "1", "type": "roll", "id": "c"}, "bad_version"),
+            ({"v": 1, "type": "roll", "keep": 335, "id": "d"}, "bad_message"),
+            ({"v": 1, "type": "score", "box": 12, "id": "e"}, "bad_message"),
+            ({"v": 1, "type": "chat", "text": 5, "id": "f"}, "bad_message"),
+        ]
+        for intent, code in hostile:
+            ann.send_json(intent)
+            error = next_of(ann, "error", "event", "ack", timeout=WAIT)
+            assert (error["type"], error["code"], error["id"]) == ("error", code, intent["id"])
+        ann.send_json({"v": 1, "type": "resync"})
+        again = next_of(ann, "state", timeout=WAIT)
+        assert (again["seq"], again["game"], again["chat"]) == (
+            state["seq"],
+            state["game"],
+            state["chat"],
+        )
 
 
 # The body limit and the header deadline (raw sockets) ---------------------------------
