@@ -146,6 +146,34 @@ def test_websocket_messages_take_json_types_only(server: ServerProcess, http: ht
         )
 
 
+# Names -------------------------------------------------------------------------------
+
+
+def test_a_name_that_only_looks_different_is_taken(
+    server: ServerProcess, http: httpx.Client
+) -> None:
+    """After NFKC and case folding: capitals, fullwidth letters, the ligature fi and an
+    invisible joiner make no other name; a bot's name counts too."""
+    host = new_table(http, "Fifi", seats=[{"kind": "human"}, {"kind": "bot", "level": 3}])
+    table = host["table"]
+    assert table["seats"][2]["name"] == "Bot 3 (level 3)"
+    alike = ["FIFI", "\ufb01\ufb01", "\uff26\uff49\uff46\uff49", "Fi\u200dfi"]
+    for name in [*alike, "BOT 3 (LEVEL 3)", "Bot \uff13 (level 3)"]:
+        message = refused(
+            http.post(f"/api/join/{host['invite']}", json={"name": name}), 400, "name_taken"
+        )
+        assert "taken at this table" in message and "capitals" in message, message
+    assert http.get(f"/api/tables/{table['id']}").json() == table  # seat 1 still open
+    before = tables_recorded(server)
+    made = http.post(
+        "/api/tables", json={"host": "bot 2 (LEVEL 3)", "seats": [{"kind": "bot", "level": 3}]}
+    )
+    refused(made, 400, "name_taken")  # the game could not start with two such names
+    assert tables_recorded(server) == before
+    bob = http.post(f"/api/join/{host['invite']}", json={"name": "Bob"})
+    assert bob.status_code == 200 and bob.json()["seat"] == 1
+
+
 # The body limit and the header deadline (raw sockets) ---------------------------------
 
 
