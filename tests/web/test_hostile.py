@@ -236,8 +236,16 @@ def test_a_body_over_the_limit_is_refused_unread(server: ServerProcess, http: ht
 def test_headers_that_never_end_are_cut(server: ServerProcess, http: httpx.Client) -> None:
     """A connection that sends nothing is closed after --header-timeout; one that trickles
     header lines (each well within the time) gets 408 ``too_slow`` after it too: the time
-    counts from the start. Everyone else is served meanwhile."""
-    with connect(server) as silent, connect(server) as slow:
+    counts from the start. Everyone else is served meanwhile, a player's WebSocket (past
+    its headers long since) stays open."""
+    host = new_table(http)
+    base = server.base.removeprefix("http://")
+    with (
+        seated(base, host["table"]["id"], token=host["token"]) as ann,
+        connect(server) as silent,
+        connect(server) as slow,
+    ):
+        next_of(ann, "state", timeout=WAIT)
         started = time.monotonic()
         slow.sendall(f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n".encode())
         slow.settimeout(HEADER_TIMEOUT / 5)
@@ -256,6 +264,8 @@ def test_headers_that_never_end_are_cut(server: ServerProcess, http: httpx.Clien
             got += chunk
         cut_after = time.monotonic() - started
         assert silent.recv(1) == b""  # closed long since, with nothing said
+        ann.send_json({"v": 1, "type": "resync"})
+        assert next_of(ann, "state", timeout=WAIT)["you"]["seat"] == 0
     assert HEADER_TIMEOUT * 0.9 <= cut_after < HEADER_TIMEOUT + 2, cut_after
     status, headers, body = answer_of(got)
     assert (status, body["code"], headers["connection"]) == (408, "too_slow", "close")
