@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yahtzee.core import clean_text
+from yahtzee.core import clean_text, name_key, same_name
 from yahtzee.core.players import JOINERS, MAX_MARKS, ZWJ, ZWNJ
 
 LIMIT = 200
@@ -91,3 +91,33 @@ PLAIN = st.characters(categories=["Lu", "Ll", "Lo", "Nd", "Po", "So", "Sm"], exc
 def test_plain_text_with_joiners_passes_unchanged(parts: list[tuple[str, str]]) -> None:
     text = unicodedata.normalize("NFC", "".join(ch + sep for ch, sep in parts).rstrip())
     assert clean_text(text, LIMIT) == text[:LIMIT].rstrip()
+
+
+# Names compared ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Ann", "ANN"),
+        ("Ann", "\uff21\uff4e\uff4e"),  # fullwidth
+        ("fifi", "\ufb01\ufb01"),  # the ligature fi
+        ("Stra\u00dfe", "STRASSE"),
+        ("Ann", "Ann\u200d"),  # an invisible joiner
+        ("Bot 2 (level 3)", "bot \uff12 (LEVEL 3)"),
+        ("Jose\u0301", "Jos\u00e9"),  # composed or not
+    ],
+)
+def test_names_that_look_alike_are_the_same(one: str, other: str) -> None:
+    assert name_key(one) == name_key(other)
+    assert same_name(other, ["Bob", None, one]) == one
+
+
+@given(st.text(max_size=40))
+def test_the_name_key_is_settled(name: str) -> None:
+    """A key is its own key: comparing keys is an equivalence."""
+    assert name_key(name_key(name)) == name_key(name)
+
+
+def test_different_names_stay_different() -> None:
+    assert same_name("Ann", ["Anne", "Bob", "A nn", "\u0410nn"]) is None  # Cyrillic A: not NFKC

@@ -15,7 +15,7 @@ from tests.waiting import wait_until
 from tests.web.conftest import new_table, started_table
 from tests.web.helpers import joined, next_of, receive_json
 from yahtzee.web.app import create_app
-from yahtzee.web.hub import MAX_PER_ADDRESS, MAX_PER_TABLE, Hub
+from yahtzee.web.hub import MAX_PER_ADDRESS, MAX_PER_SEAT, MAX_SPECTATORS_PER_TABLE, Hub
 
 
 def hub_of(client: TestClient) -> Hub:
@@ -96,18 +96,31 @@ def test_connections_per_address_are_capped(client: TestClient) -> None:
             assert next_of(again, "state")["you"]["role"] == "spectator"
 
 
-def test_connections_per_table_are_capped(client: TestClient) -> None:
-    assert MAX_PER_TABLE == 64
+def test_spectators_have_their_own_budget_and_never_keep_a_player_out(
+    client: TestClient,
+) -> None:
+    """The spectator link is public: a crowd that fills the spectators' budget gets 4429
+    for one more, and the players are admitted all the same (each seat within its own cap)."""
+    assert (MAX_SPECTATORS_PER_TABLE, MAX_PER_SEAT) == (64, 8)
     hub_of(client).max_per_address = 1000
     host = new_table(client)
     table_id = host["table"]["id"]
     with ExitStack() as stack:
-        for _ in range(MAX_PER_TABLE):
+        for _ in range(MAX_SPECTATORS_PER_TABLE):
             next_of(stack.enter_context(joined(client, table_id, watch=host["spectate"])), "state")
+        with joined(client, table_id, watch=host["spectate"]) as extra:
+            assert closed_with(extra) == 4429
+        seat = [stack.enter_context(joined(client, table_id, token=host["token"]))]
+        seat += [
+            stack.enter_context(joined(client, table_id, token=host["token"]))
+            for _ in range(MAX_PER_SEAT - 1)
+        ]
+        for ws in seat:
+            assert next_of(ws, "state")["you"] == {"seat": 0, "role": "player"}
         with joined(client, table_id, token=host["token"]) as extra:
             assert closed_with(extra) == 4429
-    with joined(client, table_id, token=host["token"]) as ws:
-        next_of(ws, "state")
+        seat[0].send_json({"type": "resync"})
+        assert next_of(seat[0], "state")["spectators"] == MAX_SPECTATORS_PER_TABLE
 
 
 def test_the_rate_limit_is_per_seat_not_per_connection(db: str) -> None:

@@ -1,5 +1,5 @@
-"""``yahtzee serve``: whom it trusts for X-Forwarded-For, which hosts it answers for, and
-uvicorn's WebSocket message limit at the protocol's."""
+"""``yahtzee serve``: whom it trusts for X-Forwarded-For, which hosts it answers for,
+uvicorn's WebSocket message limit at the protocol's, and its deadline for headers."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from websockets.sync.client import connect
 from tests.server_process import ROOT, START_TIMEOUT, free_port
 from yahtzee.cli import main
 from yahtzee.service import MAX_TABLES_PER_CLIENT
+from yahtzee.web.header_deadline import HEADER_TIMEOUT_S, HeaderDeadline
 from yahtzee.web.protocol import MAX_MESSAGE_BYTES
 from yahtzee.web.security import origin_allowed
 
@@ -47,6 +48,10 @@ def test_uvicorn_is_told_whom_to_trust_and_how_big_a_message_is(
 ) -> None:
     assert serve(db) == 0
     assert started["ws_max_size"] == MAX_MESSAGE_BYTES
+    assert issubclass(started["http"], HeaderDeadline)  # uvicorn has no deadline of its own
+    assert started["http"].header_timeout == HEADER_TIMEOUT_S  # the default, as the web has it
+    assert serve(db, "--header-timeout", "2.5") == 0
+    assert started["http"].header_timeout == 2.5
     assert started["proxy_headers"] is False  # uvicorn would trust 127.0.0.1 otherwise
     assert serve(db, "--forwarded-allow-ips", "10.0.0.1, 10.1.0.0/16") == 0
     assert started.get("proxy_headers") is True
@@ -80,6 +85,8 @@ def test_allowed_hosts_reach_the_app(
         (["--allowed-host", "x/y"], "--allowed-host"),
         (["--forwarded-allow-ips", "proxy.example"], "--forwarded-allow-ips"),
         (["--forwarded-allow-ips", ","], "--forwarded-allow-ips"),
+        (["--header-timeout", "0"], "--header-timeout"),
+        (["--header-timeout", "1e9"], "--header-timeout"),
         (["--node-id", "a"], "--node-id needs --redis-url"),
         (["--lease-ttl", "2"], "--lease-ttl needs --redis-url"),
         (["--redis-url", "redis://127.0.0.1:1/0"], "PostgreSQL"),  # the db here is SQLite

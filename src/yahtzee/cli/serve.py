@@ -18,6 +18,10 @@ MAX_PORT = 65535
 SHOWN = 40
 MIN_LEASE_S, MAX_LEASE_S = 0.5, 60.0
 MAX_NODE_ID = 100
+HEADER_TIMEOUT_S = 10.0
+"""The default of --header-timeout (the web layer's `HEADER_TIMEOUT_S`: not imported here,
+the server's modules load only when it starts)."""
+MAX_HEADER_TIMEOUT_S = 600.0
 
 
 def register(commands: Any) -> None:
@@ -37,6 +41,13 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, metavar="SECONDS",
         help="pause before each bot action, so players see it (default 0.6)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--header-timeout", type=float, default=HEADER_TIMEOUT_S, metavar="SECONDS",
+        help=(
+            "how long a client has to send a request's headers, whole, once it connects or "
+            f"has its last answer; a slower one is cut (default {HEADER_TIMEOUT_S:g})"
+        ),
     )  # fmt: skip
     parser.add_argument(
         "--allowed-host",
@@ -156,12 +167,17 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn  # noqa: PLC0415
 
         from ..web.app import create_app  # noqa: PLC0415
+        from ..web.header_deadline import with_header_timeout  # noqa: PLC0415
         from ..web.protocol import MAX_MESSAGE_BYTES  # noqa: PLC0415
         from ..web.security import AllowedHosts  # noqa: PLC0415
     except ImportError:
         raise InvalidInput("The server needs: pip install 'yahtzee[web]'.") from None
     if not 0 < args.port <= MAX_PORT:
         raise InvalidInput(f"--port takes a number from 1 to {MAX_PORT}.")
+    if not 0 < args.header_timeout <= MAX_HEADER_TIMEOUT_S:
+        raise InvalidInput(
+            f"--header-timeout takes more than 0 and at most {MAX_HEADER_TIMEOUT_S:g} seconds."
+        )
     try:
         allowed = AllowedHosts.for_server(args.host, args.port, args.allowed_host)
     except ValueError as error:
@@ -182,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        http=with_header_timeout(args.header_timeout),  # uvicorn has no such deadline
         ws_per_message_deflate=False,  # small JSON messages: compression costs more
         ws_max_size=MAX_MESSAGE_BYTES,  # a bigger frame closes the connection unread
         proxy_headers=proxies is not None,  # uvicorn trusts 127.0.0.1 unless told

@@ -12,7 +12,9 @@ from .players import (
     MIN_LEVEL,
     BotSpec,
     clean_text,
+    name_key,
     player_name,
+    same_name,
 )
 from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, JokerRule, RuleSet, TieBreak
 from .scorecard import Scorecard
@@ -72,7 +74,9 @@ __all__ = [
     "chance_outcomes",
     "clean_text",
     "joker_score",
+    "name_key",
     "placements",
     "player_name",
+    "same_name",
     "score",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Self
 
@@ -69,6 +70,21 @@ def player_name(text: str) -> str:
     if not name:
         raise InvalidInput(f"Give a name of 1 to {MAX_NAME_LENGTH} characters.")
     return name
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: two names are the same when their keys are. The
+    compatibility forms (NFKC: fullwidth letters, the ligature ``ﬁ``, superscripts)
+    and capitals (case folding: ``ANN``, ``Straße`` and ``STRASSE``) count as the same
+    letters, and the invisible joiners as nothing."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return "".join(ch for ch in folded if ch not in JOINERS)
+
+
+def same_name(name: str, names: Iterable[str | None]) -> str | None:
+    """The first of ``names`` that is the same as ``name`` (`name_key`), or None."""
+    key = name_key(name)
+    return next((n for n in names if n is not None and name_key(n) == key), None)
 
 
 @dataclass(frozen=True, slots=True)

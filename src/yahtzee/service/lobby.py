@@ -32,6 +32,7 @@ from ..core import (
     SecureDice,
     YahtzeeError,
     player_name,
+    same_name,
 )
 from ..store import Seat, Store
 from ..store import tables as records
@@ -53,6 +54,19 @@ FINISHED_LOADED_S = 24 * 60 * 60
 
 class Forbidden(YahtzeeError):
     default_code = "forbidden"
+
+
+def _check_free(name: str, taken: Sequence[str | None]) -> None:
+    """`InvalidInput` (``name_taken``) when a seat's name is the same as ``name``, in
+    capitals or in the form of its letters (`same_name`): the cards could not tell them
+    apart."""
+    holder = same_name(name, taken)
+    if holder is not None:
+        raise InvalidInput(
+            f"That name is taken at this table ({holder}): names that differ only in "
+            "capitals or letter forms count as the same.",
+            code="name_taken",
+        )
 
 
 TablePublish = Callable[[Table, int, tuple[Event, ...]], None]
@@ -247,7 +261,9 @@ class Lobby:
         if not 1 <= 1 + len(seats) <= MAX_PLAYERS:
             raise InvalidInput(f"A table has 1 to {MAX_PLAYERS} seats.")
         token = new_token()
-        states = [SeatState(0, player_name(host), None, token_hash(token))]
+        host_name = player_name(host)
+        _check_free(host_name, [bot.seat_name(n) for n, bot in enumerate(seats, 1) if bot])
+        states = [SeatState(0, host_name, None, token_hash(token))]
         for index, bot in enumerate(seats, start=1):
             states.append(SeatState(index, bot.seat_name(index) if bot else None, bot))
         table = Table(
@@ -309,8 +325,7 @@ class Lobby:
                     "The game has started; only its players can come back.", code="started"
                 )
             clean = player_name(name)
-            if any(s.name and s.name.casefold() == clean.casefold() for s in table.seats):
-                raise InvalidInput("That name is taken at this table.", code="name_taken")
+            _check_free(clean, [s.name for s in table.seats])
             free = next((s for s in table.seats if s.open and not s.reserved), None)
             if free is None and any(s.reserved for s in table.seats):
                 raise IllegalMove(

@@ -3,9 +3,10 @@
 The routes live in `routers` (one router per resource); the live-table hub, on
 ``app.state.hub``, reaches them through `deps`; the game service behind the hub owns
 every game, its bots, its records and its reviews. The origins the server answers for are
-on ``app.state.allowed_hosts`` (`security`). Every refusal is ``{"code",
-"message"}``: validation errors are 400 ``bad_request`` with a sentence a player can act
-on, and nothing answers with a traceback.
+on ``app.state.allowed_hosts`` (`security`); a request body is at most
+`MAX_BODY_BYTES` (`limits`). Every refusal is ``{"code", "message"}``: validation errors
+(bodies are read strictly, JSON's own types only) are 400 ``bad_request`` with a sentence
+a player can act on, and nothing answers with a traceback.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, IllegalMove, YahtzeeError
 from ..service import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Cluster, Forbidden
 from ..store import Store
 from .hub import RATE_PER_SECOND, Hub
+from .limits import BodyLimit
 from .models import MAX_TURN_TIMER_S, Refusal
 from .protocol import VERSION
 from .routers import lobby, pages, play
@@ -239,6 +241,7 @@ def create_app(
             SECURITY_HEADERS,  # this answer comes from outside the middleware below
         )
 
+    app.add_middleware(BodyLimit)  # inside the two below: its refusal is checked and dressed
     app.add_middleware(HostCheck, allowed=allowed)
     app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")

@@ -50,8 +50,12 @@ RATE_PER_SECOND: Final = 10.0
 RATE_BURST: Final = 20.0
 MAX_PER_ADDRESS: Final = 8
 """Connections from one client address at once (before their hello too)."""
-MAX_PER_TABLE: Final = 64
-"""Connections to one table at once (players and spectators)."""
+MAX_SPECTATORS_PER_TABLE: Final = 64
+"""Spectators' connections to one table at once (a spectator link is public: a crowd of
+them never keeps a player out)."""
+MAX_PER_SEAT: Final = 8
+"""Connections of one seat at once (tabs and devices): a player is admitted whatever the
+spectators, within this."""
 HELLO_TIMEOUT: Final = 10.0
 CHAT_KEPT: Final = 50
 BUCKETS_KEPT: Final = 4096
@@ -108,7 +112,8 @@ class Hub:
         self.rate = rate
         self.burst = max(RATE_BURST, 2 * rate)
         self.max_per_address = MAX_PER_ADDRESS
-        self.max_per_table = MAX_PER_TABLE
+        self.max_spectators = MAX_SPECTATORS_PER_TABLE
+        self.max_per_seat = MAX_PER_SEAT
         self.hello_timeout = HELLO_TIMEOUT
         self.connections: dict[str, dict[Connection, None]] = {}
         """The connections that said hello, by table (in the order they came)."""
@@ -146,18 +151,22 @@ class Hub:
         connection.admitted = True
         return True
 
-    def join(self, table: Table, connection: Connection) -> bool:
+    def join(self, table: Table, connection: Connection) -> str | None:
         """A connection that said hello (``connection.seat`` set) joins its table: it
-        gets the state, everyone else a presence update. False: the table is full."""
+        gets the state, everyone else a presence update. Else why not: its seat has
+        `MAX_PER_SEAT` connections, or the spectators' `MAX_SPECTATORS_PER_TABLE`."""
         watching = self.connections.setdefault(table.id, {})
-        if len(watching) >= self.max_per_table:
-            return False
+        alike = sum(1 for c in watching if c.seat == connection.seat)
+        if connection.seat is not None and alike >= self.max_per_seat:
+            return "too many connections for this seat"
+        if connection.seat is None and alike >= self.max_spectators:
+            return "too many spectators at this table"
         connection.table_id = table.id
         watching[connection] = None
         self.send(connection, self.snapshot(table, connection.seat))
         connection.saw_game = table.session is not None
         self.presence.changed(table.id)
-        return True
+        return None
 
     def leave(self, connection: Connection) -> None:
         """A connection ended (whether or not it was admitted, or joined a table)."""
@@ -453,7 +462,8 @@ __all__ = [
     "CHAT_KEPT",
     "HELLO_TIMEOUT",
     "MAX_PER_ADDRESS",
-    "MAX_PER_TABLE",
+    "MAX_PER_SEAT",
+    "MAX_SPECTATORS_PER_TABLE",
     "METER_INTERVAL",
     "Hub",
 ]

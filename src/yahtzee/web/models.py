@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..core import (
     DEFAULT_LEVEL,
@@ -43,7 +43,14 @@ HINT_OPTIONS_SHOWN = 5
 # Lobby requests ----------------------------------------------------------------------
 
 
-class SeatRequest(BaseModel):
+class _Body(BaseModel):
+    """A request body, read strictly: JSON's own types only (``true`` is no number,
+    ``1.0`` and ``"3"`` no whole number, ``5`` no text, ``0`` and ``"yes"`` no yes or no)."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class SeatRequest(_Body):
     kind: Literal["human", "bot"]
     level: int | None = Field(default=None, ge=MIN_LEVEL, le=MAX_LEVEL)
 
@@ -54,7 +61,7 @@ class SeatRequest(BaseModel):
         return BotSpec.at_level(DEFAULT_LEVEL if self.level is None else self.level)
 
 
-class CreateTable(BaseModel):
+class CreateTable(_Body):
     host: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
     rules: str = "official"
     seats: list[SeatRequest] = Field(default_factory=list, max_length=MAX_PLAYERS - 1)
@@ -62,11 +69,11 @@ class CreateTable(BaseModel):
     turn_timer: int | None = Field(default=None, ge=1, le=MAX_TURN_TIMER_S)
 
 
-class JoinTable(BaseModel):
+class JoinTable(_Body):
     name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
 
 
-class BotSeat(BaseModel):
+class BotSeat(_Body):
     level: int = Field(default=DEFAULT_LEVEL, ge=MIN_LEVEL, le=MAX_LEVEL)
 
 

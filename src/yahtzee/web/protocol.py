@@ -11,7 +11,14 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from ..core import DICE_COUNT, YahtzeeError
 
@@ -24,9 +31,27 @@ MAX_ID = 64
 MAX_SECRET = 128
 
 
-class _Intent(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+def speaks_version(value: object) -> bool:
+    """Whether ``value`` is this protocol's version: the JSON number 1 exactly (not
+    ``true`` nor ``1.0``, which Python takes for 1)."""
+    return type(value) is int and value == VERSION
+
+
+class _Inbound(BaseModel):
+    """A client's message, read strictly: JSON's own types only, no unknown fields."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
     v: Literal[1] = 1
+
+    @field_validator("v", mode="before")
+    @classmethod
+    def _exact_version(cls, value: object) -> object:
+        if not speaks_version(value):  # a Literal takes True and 1.0 for 1, strict or not
+            raise ValueError(f"the protocol version is the number {VERSION}")
+        return value
+
+
+class _Intent(_Inbound):
     id: str | None = Field(default=None, min_length=1, max_length=MAX_ID)
     """Optional: an intent repeated with the same id is answered again, applied once."""
 
@@ -79,11 +104,9 @@ class ResyncIntent(_Intent):
     type: Literal["resync"]
 
 
-class Hello(BaseModel):
+class Hello(_Inbound):
     """A connection's first message: who it is (a seat's token, or the spectator key)."""
 
-    model_config = ConfigDict(extra="forbid")
-    v: Literal[1] = 1
     type: Literal["hello"]
     token: str | None = Field(default=None, min_length=1, max_length=MAX_SECRET)
     watch: str | None = Field(default=None, min_length=1, max_length=MAX_SECRET)
@@ -149,7 +172,7 @@ def parse_intent(raw: str | bytes) -> AnyIntent:
             code="unknown_type",
             id=_readable_id(data),
         )
-    if data.get("v", VERSION) != VERSION:
+    if not speaks_version(data.get("v", VERSION)):
         raise ProtocolError(
             f"This server speaks protocol version {VERSION}.",
             code="bad_version",

@@ -30,6 +30,7 @@ DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 LOOPBACK_NAMES: Final = ("localhost", "127.0.0.1", "::1")
 TEST_CLIENT_HOST: Final = "testserver"
 """The host Starlette's test client names in its requests."""
+HTTP_FORBIDDEN: Final = 403
 
 CONTENT_SECURITY_POLICY: Final = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -198,8 +199,30 @@ def origin_allowed(headers: Mapping[str, str], allowed: AllowedHosts) -> bool:
     return origin is None or allowed.allows_origin(origin)
 
 
-def _refusal(code: str, message: str) -> bytes:
+def refusal_body(code: str, message: str) -> bytes:
+    """A refusal's JSON, ``{"code", "message"}``, for answers made below the app."""
     return json.dumps({"code": code, "message": message}).encode()
+
+
+async def send_refusal(
+    send: Send, status: int, code: str, message: str, *, close: bool = False
+) -> None:
+    """Answer a request with a refusal from an ASGI middleware (the app's handlers are
+    not reached), with `SECURITY_HEADERS`; ``close``: the connection ends after it."""
+    body = refusal_body(code, message)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *((k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()),
+                *([(b"connection", b"close")] if close else []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 class HostCheck:
@@ -219,21 +242,12 @@ class HostCheck:
         if origin_allowed(headers, self.allowed):
             await self.app(scope, receive, send)
             return
-        body = _refusal(
-            "bad_origin", "This server does not answer for that address (see --allowed-host)."
+        await send_refusal(
+            send,
+            HTTP_FORBIDDEN,
+            "bad_origin",
+            "This server does not answer for that address (see --allowed-host).",
         )
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 403,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    *((k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
 
 
 class SecurityHeaders:
@@ -270,4 +284,6 @@ __all__ = [
     "HostCheck",
     "SecurityHeaders",
     "origin_allowed",
+    "refusal_body",
+    "send_refusal",
 ]

@@ -78,10 +78,11 @@ async def play(socket: WebSocket, table_id: str, hub: SocketHubDep) -> None:
             connection.close(CLOSE_TOO_MANY, "too many connections from this address")
         else:
             table = await _hello(hub, socket, connection, table_id)
+            refused = hub.join(table, connection) if table is not None else None
             if table is None:
                 connection.close(CLOSE_UNKNOWN, "unknown table or token")
-            elif not hub.join(table, connection):
-                connection.close(CLOSE_TOO_MANY, "too many connections at this table")
+            elif refused is not None:
+                connection.close(CLOSE_TOO_MANY, refused)
             else:
                 await _serve(hub, table, connection, socket)
     finally:

@@ -1,0 +1,77 @@
+"""The size limit of a request body, below the routes: a client that sends (or says it
+will send) more than `MAX_BODY_BYTES` gets ``413 too_large`` and its connection is closed,
+the rest of its body unread. Every body the lobby takes is a few hundred bytes."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Final
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .security import send_refusal
+
+MAX_BODY_BYTES: Final = 16 * 1024
+HTTP_TOO_LARGE: Final = 413
+
+
+def declared_length(scope: Scope) -> int | None:
+    """The body's size as its ``Content-Length`` says (None without one: a chunked body,
+    or none at all)."""
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None  # the server's parser refuses it before it gets here
+    return None
+
+
+class BodyLimit:
+    """Refuses a request whose body is over ``limit`` bytes: at once when its
+    ``Content-Length`` says so, else as soon as what has come of it (a chunked body)
+    passes the limit. Below the limit the body is read here (at most ``limit`` bytes
+    held) and handed on to the app as it came."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = declared_length(scope)
+        if declared is not None and declared > self.limit:
+            await self._refuse(send)
+            return
+        came: deque[Message] = deque()
+        size = 0
+        while True:
+            message = await receive()
+            came.append(message)
+            if message["type"] != "http.request":  # the client left: the app hears it
+                break
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await self._refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return came.popleft() if came else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        await send_refusal(
+            send,
+            HTTP_TOO_LARGE,
+            "too_large",
+            f"A request's body is at most {self.limit} bytes.",
+            close=True,
+        )
+
+
+__all__ = ["HTTP_TOO_LARGE", "MAX_BODY_BYTES", "BodyLimit", "declared_length"]
