@@ -79,9 +79,9 @@ MOMENTS = {
 }
 
 
-def stage(page: Any, moment: str) -> None:
+def stage(page: Any, moment: str | tuple[str, dict[str, Any], list[dict[str, Any]], str]) -> None:
     """The stand-in server: the state, then the event that the page's score intent makes."""
-    dice, ann, options, _ = MOMENTS[moment]
+    dice, ann, options, _ = MOMENTS[moment] if isinstance(moment, str) else moment
     state = staged(dice, ann, options)
 
     def route(socket: Any) -> None:
@@ -135,6 +135,33 @@ def test_big_moments_are_celebrated(
     animations = page.evaluate("() => document.getAnimations().length")
     assert (animations > 0) == (motion == "no-preference")
     page.wait_for_selector("#celebration", state="hidden", timeout=5000)  # then out of the way
+
+
+def test_strong_choices_stand_out_and_zeros_are_quiet(browser: Any, server: ServerProcess) -> None:
+    page = open_page(browser, server.base)
+    choices = (
+        "66662",
+        card(ones=3, twos=6),
+        [option("sixes", 24), option("four_of_a_kind", 26), option("chance", 26),
+         option("threes", 0), option("fives", 0), option("full_house", 0)],
+        "",
+    )  # fmt: skip
+    stage(page, choices)
+    kinds = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('#scorecard .propose')]"
+        ".map((b) => [b.dataset.box, b.className]))"
+    )
+    assert "best" in kinds["sixes"] and "best" in kinds["four_of_a_kind"]  # par and more
+    assert "best" not in kinds["chance"] and "zero" not in kinds["chance"]  # a plain choice
+    assert all("zero" in kinds[box] for box in ("threes", "fives", "full_house"))
+    styles = page.evaluate(
+        "() => ['sixes', 'chance', 'threes'].map((b) => { const c = getComputedStyle("
+        "document.querySelector(`#scorecard .propose[data-box='${b}']`));"
+        " return [c.backgroundColor, c.borderTopStyle, Number(c.fontWeight)]; })"
+    )
+    strong, plain, zero = styles
+    assert strong[0] != plain[0]  # gold against the card
+    assert zero[1] == "dotted" and zero[2] < plain[2]  # quiet
 
 
 def test_a_placed_score_lights_up_and_sound_is_a_toggle(

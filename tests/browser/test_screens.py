@@ -16,6 +16,7 @@ from typing import Any
 
 from tests.browser.support import (
     DESKTOP,
+    PHONE,
     SCHEMES,
     SIZES,
     SLOW,
@@ -83,8 +84,8 @@ def can_start_turn(page: Any) -> bool:
 def tour(browser: Any, base: str, visit: Visit, axe: Path | None) -> None:
     """Every screen in turn, handed to ``visit`` with the page showing it."""
 
-    def page_at(url: str | None) -> Any:
-        page = open_page(browser, None, reduced_motion="reduce")
+    def page_at(url: str | None, size: tuple[int, int] = DESKTOP, **touch: Any) -> Any:
+        page = open_page(browser, None, size, reduced_motion="reduce", **touch)
         if axe is not None:
             with_axe(page, axe)
         if url:
@@ -96,7 +97,7 @@ def tour(browser: Any, base: str, visit: Visit, axe: Path | None) -> None:
     visit("new-table", ann)
     invite = create_table(ann, friends=1, bots=(3, 5))
     watch = ann.input_value("#watch-link")
-    bob = page_at(invite)
+    bob = page_at(invite, PHONE, has_touch=True, is_mobile=True)  # a friend on a phone
     visit("join", bob)
     bob.fill("#join-name", "Bob")
     bob.click("#join-table")
@@ -137,7 +138,10 @@ def tour(browser: Any, base: str, visit: Visit, axe: Path | None) -> None:
 
 
 def views(page: Any, each: Callable[[str, tuple[int, int], str], None]) -> None:
-    """The page at each size in each colour scheme, scrolled to the top."""
+    """The page at each size in each colour scheme, scrolled to the top (then back at its
+    own size)."""
+    own = page.viewport_size
+    page.wait_for_selector("#celebration", state="hidden", timeout=TIMEOUT)  # a bot's moment
     for size_name, size in SIZES.items():
         page.set_viewport_size({"width": size[0], "height": size[1]})
         for scheme in SCHEMES:
@@ -146,7 +150,7 @@ def views(page: Any, each: Callable[[str, tuple[int, int], str], None]) -> None:
             page.mouse.move(0, size[1] - 1)  # no hover left from the last click
             page.wait_for_timeout(150)
             each(size_name, size, scheme)
-    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    page.set_viewport_size(own)
 
 
 def test_no_screen_has_an_axe_violation(browser: Any) -> None:

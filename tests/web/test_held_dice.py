@@ -72,7 +72,7 @@ def test_a_hold_out_of_turn_or_out_of_range_is_refused_and_changes_nothing(
         slots = rolled(ann)["slots"]
         other.send_json({"type": "hold", "held": [0], "id": "theirs"})
         assert answer(other, "theirs")["code"] == "not_your_turn"
-        for bad in ([5], [0, 0], [-1], [0, 1, 2, 3, 4, 0]):
+        for bad in ([5], [0, 0], [-1], [0, 1, 2, 3, 4, 0], [True], [1.0], ["1"], "01", 1):
             ann.send_json({"type": "hold", "held": bad, "id": f"bad{bad}"})
             assert answer(ann, f"bad{bad}")["type"] == "error"
         # held places and named dice must agree

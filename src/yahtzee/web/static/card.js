@@ -46,18 +46,25 @@ function totalRow(label, short, seats, cls, fill) {
   return row;
 }
 
-// The best choices for this roll: the proposals with the most points (never a zero).
-function bestBoxes(placements) {
-  const points = placements.map((p) => p.points + p.yahtzee_bonus);
-  const top = Math.max(0, ...points);
-  return new Set(top > 0 ? placements.filter((_, i) => points[i] === top).map((p) => p.box) : []);
+// The strong choices for this roll stand out: an upper box on par for the bonus (three of
+// its face, when the bonus needs 63), or a lower box other than Chance that scores at all.
+// Chance and the weak ones are plain, zeros quiet.
+const UPPER = BOXES.slice(0, 6).map(([key]) => key);
+function strongBoxes(placements) {
+  const par = state.bonusAt === null ? null : state.bonusAt / 21;  // 21: the faces 1 to 6
+  return new Set(placements.filter((p) => {
+    const points = p.points + p.yahtzee_bonus;
+    const upper = UPPER.indexOf(p.box);
+    if (points === 0 || p.box === "chance") return false;
+    return upper < 0 || (par !== null && p.points >= par * (upper + 1));
+  }).map((p) => p.box));
 }
 
 function proposal(option, label, mine, best) {
   const points = option.points + option.yahtzee_bonus;
   const kind = points === 0 ? " zero" : best ? " best" : "";
   const button = el("button", { type: "button", class: `propose${kind}`, "data-box": option.box, "data-focus": `box-${option.box}`,
-                                 "aria-label": `Score ${points} in ${label}${option.joker ? " (Joker)" : ""}${best ? ", the most points" : ""}` }, String(points));
+                                 "aria-label": `Score ${points} in ${label}${option.joker ? " (Joker)" : ""}${best ? ", a strong choice" : ""}` }, String(points));
   if (option.joker) button.append(el("span", { class: "joker", "aria-hidden": "true" }, "J"));
   if (!mine) button.setAttribute("aria-disabled", "true");
   button.onclick = () => {
@@ -85,7 +92,7 @@ export function drawCard(table, live) {
   }
   table.tHead.replaceChildren(head);
   const options = Object.fromEntries(game.placements.map((p) => [p.box, p]));
-  const best = bestBoxes(game.placements);
+  const best = strongBoxes(game.placements);
   const seen = filledBefore.get(table) || new Set();
   const flash = [];
   const rows = [];
@@ -145,10 +152,11 @@ export function drawStrip(strip, live) {
   strip.replaceChildren(...game.players.map((_, seat) => {
     const info = state.lobby.seats[seat] || {};
     const current = live && seat === game.current;
-    const chip = el("button", { type: "button", class: `chip ${playerClass(seat)}${current ? " current" : ""}${shown.has(seat) ? " shown" : ""}`,
+    const away = live && !info.bot && !info.connected && seat !== state.seat;
+    const chip = el("button", { type: "button", class: `chip ${playerClass(seat)}${current ? " current" : ""}${shown.has(seat) ? " shown" : ""}${away ? " away" : ""}`,
                                 "data-focus": `chip-${seat}`, "aria-pressed": String(shown.has(seat)) });
     const status = current ? (seat === state.seat ? "your turn" : "playing") : seat === state.seat ? "you"
-      : info.bot ? `bot, level ${levelOf(seat) || "?"}` : live && !info.connected ? "away" : "";
+      : info.bot ? `bot, level ${levelOf(seat) || "?"}` : away ? "away" : "";
     // its name is what it shows (and "points", for a screen reader); pressed: its column shown
     const score = el("span", { class: "score" }, String(game.cards[seat].total));
     score.append(el("span", { class: "visually-hidden" }, " points"));
