@@ -132,16 +132,21 @@ def test_eight_seats_with_long_names_fit_every_phone(browser: Any, server: Serve
     wait_text(page, "#scorecard thead", name[:6])
 
 
-def test_held_dice_keep_their_places_through_a_roll_and_a_reload(
-    browser: Any, server: ServerProcess
-) -> None:
-    page = open_page(browser, server.base)
+def start_against_a_bot(page: Any) -> None:
+    """Ann against a bot, started: her first roll is up."""
     page.fill("#host-name", "Ann")
     page.click("#add-bot")
     page.click("#create-table")
     page.wait_for_selector("#start:enabled")
     page.click("#start")
     page.wait_for_selector("#roll[aria-disabled='false']")
+
+
+def test_held_dice_keep_their_places_through_a_roll_and_a_reload(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = open_page(browser, server.base)
+    start_against_a_bot(page)
     roll(page)
     first = faces(page)
     page.click("#dice .die >> nth=4")  # the last two dice, wherever sorting would put them
@@ -182,12 +187,7 @@ def test_a_roll_whose_message_is_lost_is_sent_again_and_rolls_once(
         upstream.on_message(socket.send)
 
     page.route_web_socket("**/ws/*", route)
-    page.fill("#host-name", "Ann")
-    page.click("#add-bot")
-    page.click("#create-table")
-    page.wait_for_selector("#start:enabled")
-    page.click("#start")
-    page.wait_for_selector("#roll[aria-disabled='false']")
+    start_against_a_bot(page)
     page.click("#roll")
     wait_text(page, "#rolls-left", "Rolls left: 2", timeout=TIMEOUT)  # the resend rolled
     assert len(dropped) == 1

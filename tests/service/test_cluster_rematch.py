@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.test_cluster_lobby import Bus, Node, until
-from yahtzee.core import Keep, RuleSet, Score
+from tests.service.test_cluster_lobby import Node, a_table_b_sees, until
+from yahtzee.core import Keep, Score
 from yahtzee.service import Table, rematch
 from yahtzee.store import Store
 from yahtzee.store import tables as records
@@ -25,12 +25,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 async def finished_on_two_nodes(store: Store) -> tuple[Node, Node, Table, Table, str, str]:
     """Ann (through a) and Bob (through b) played a game to its end; both nodes serve it."""
-    bus = Bus()
-    a, b = Node("a", store, bus), Node("b", store, bus)
-    await a.start()
-    await b.start()
-    table, ann = await a.lobby.create("x", "Ann", [None], RuleSet.official())
-    other = await b.lobby.by_invite(table.invite_token)
+    _, a, b, table, other, ann = await a_table_b_sees(store)
     _, _, bob = await b.lobby.join(table.invite_token, "Bob")
     await a.lobby.start(table, ann)
     live = table.live

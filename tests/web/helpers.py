@@ -95,6 +95,15 @@ def next_of(socket: Any, *types: str, timeout: float = RECEIVE_TIMEOUT) -> dict[
     raise AssertionError(f"no {types} message")
 
 
+def answer(ws: Any, key: str) -> dict[str, Any]:
+    """The ack or error that answers the intent with id ``key`` (other messages skipped)."""
+    for _ in range(100):
+        message = next_of(ws, "ack", "error")
+        if message.get("id") == key:
+            return message
+    raise AssertionError(f"no answer to {key}")
+
+
 def intent_for(game: dict[str, Any]) -> dict[str, Any]:
     """A simple legal move: roll once, then fill the first legal box."""
     if game["dice"] is None:

@@ -3,20 +3,27 @@ at the table sees the hold live (issue 26, item 2)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import started_table
-from tests.web.helpers import joined, next_of
+from tests.web.helpers import answer, joined, next_of
 
 
-def answer(ws: Any, key: str) -> dict[str, Any]:
-    for _ in range(100):
-        message = next_of(ws, "ack", "error")
-        if message.get("id") == key:
-            return message
-    raise AssertionError(f"no answer to {key}")
+@contextmanager
+def ann_and_bob(client: TestClient) -> Iterator[tuple[Any, Any, str, str]]:
+    """Ann (to move) and Bob connected to a started table; its id and Ann's token."""
+    host, bob = started_table(client)
+    table_id = host["table"]["id"]
+    with (
+        joined(client, table_id, token=host["token"]) as ann,
+        joined(client, table_id, token=bob["token"]) as other,
+    ):
+        next_of(ann, "state"), next_of(other, "state")
+        yield ann, other, table_id, host["token"]
 
 
 def rolled(ws: Any) -> dict[str, Any]:
@@ -25,13 +32,7 @@ def rolled(ws: Any) -> dict[str, Any]:
 
 
 def test_held_dice_stay_in_their_places_and_everyone_sees_the_hold(client: TestClient) -> None:
-    host, bob = started_table(client)
-    table_id = host["table"]["id"]
-    with (
-        joined(client, table_id, token=host["token"]) as ann,
-        joined(client, table_id, token=bob["token"]) as watcher,
-    ):
-        next_of(ann, "state"), next_of(watcher, "state")
+    with ann_and_bob(client) as (ann, watcher, table_id, token):
         ann.send_json({"type": "roll", "id": "r1"})
         game = rolled(ann)
         slots = game["slots"]
@@ -41,7 +42,7 @@ def test_held_dice_stay_in_their_places_and_everyone_sees_the_hold(client: TestC
         seen = next_of(watcher, "hold")
         assert (seen["player"], seen["held"], seen["seq"]) == (0, [1, 4], 2)
         # a reconnection (a closed tab) and a resync show the hold chosen, not rolled yet
-        with joined(client, table_id, token=host["token"]) as again:
+        with joined(client, table_id, token=token) as again:
             state = next_of(again, "state")["game"]
             assert state["slots"] == slots and state["held"] == [1, 4]
         ann.send_json({"type": "resync"})
@@ -52,20 +53,14 @@ def test_held_dice_stay_in_their_places_and_everyone_sees_the_hold(client: TestC
         assert after["held"] == [1, 4] and sorted(after["slots"]) == list(after["dice"])
         assert after["kept"] == "".join(sorted(slots[1] + slots[4]))
         assert rolled(watcher)["slots"] == after["slots"]
-        with joined(client, table_id, token=host["token"]) as again:
+        with joined(client, table_id, token=token) as again:
             assert next_of(again, "state")["game"]["slots"] == after["slots"]
 
 
 def test_a_hold_out_of_turn_or_out_of_range_is_refused_and_changes_nothing(
     client: TestClient,
 ) -> None:
-    host, bob = started_table(client)
-    table_id = host["table"]["id"]
-    with (
-        joined(client, table_id, token=host["token"]) as ann,
-        joined(client, table_id, token=bob["token"]) as other,
-    ):
-        next_of(ann, "state"), next_of(other, "state")
+    with ann_and_bob(client) as (ann, other, _, _):
         ann.send_json({"type": "hold", "held": [0], "id": "early"})
         assert answer(ann, "early")["code"] == "not_rolled"
         ann.send_json({"type": "roll", "id": "r1"})

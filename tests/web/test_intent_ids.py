@@ -16,19 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import new_table, started_table
-from tests.web.helpers import joined, next_of
+from tests.web.helpers import answer, joined, next_of
 from yahtzee.web.app import create_app
 
 POSTGRES_URL = os.environ.get("YAHTZEE_TEST_POSTGRES_URL")
-
-
-def answer(ws: Any, key: str) -> dict[str, Any]:
-    """The ack or error that answers the intent with id ``key`` (other messages skipped)."""
-    for _ in range(100):
-        message = next_of(ws, "ack", "error")
-        if message.get("id") == key:
-            return message
-    raise AssertionError(f"no answer to {key}")
 
 
 def test_a_repeated_roll_is_answered_twice_and_rolled_once(client: TestClient) -> None:

@@ -334,17 +334,27 @@ class Lobby:
             if free is None:
                 raise IllegalMove("Every seat is taken.", code="table_full")
             token = new_token()
-            taken = SeatState(free.seat, clean, None, token_hash(token))
-            active_at = self.clock()
-            if not await asyncio.to_thread(
-                records.save_table_seat, self.store, table.id, taken.record(), active_at,
-                only_if_open=True,
-            ):  # fmt: skip
-                await self._fresh(table)  # taken through another node meanwhile
+            if not await self.take_seat(
+                table, SeatState(free.seat, clean, None, token_hash(token))
+            ):
                 raise IllegalMove("That seat was just taken: try again.", code="table_full")
-            free.name, free.token_hash, table.active_at = clean, taken.token_hash, active_at
             self._told(table)
         return table, free.seat, token
+
+    async def take_seat(self, table: Table, taken: SeatState) -> bool:
+        """A player takes an open seat (``taken``: its name and token hash): recorded only
+        if the seat is still open in the records, else False and the table read again
+        (another node took it meanwhile)."""
+        active_at = self.clock()
+        if not await asyncio.to_thread(
+            records.save_table_seat, self.store, table.id, taken.record(), active_at,
+            only_if_open=True,
+        ):  # fmt: skip
+            await self._fresh(table)
+            return False
+        seat = table.seats[taken.seat]
+        seat.name, seat.token_hash, table.active_at = taken.name, taken.token_hash, active_at
+        return True
 
     def _require_host(self, table: Table, token: str | None) -> None:
         if table.seat_of(token) != 0:

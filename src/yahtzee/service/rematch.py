@@ -137,17 +137,11 @@ async def _take(lobby: Lobby, table: Table, seat: int, digest: str) -> bool:
         return False
     if not state.reserved:
         raise _seat_gone()
-    taken = SeatState(seat, state.name, None, digest)
-    active_at = lobby.clock()
-    if not await asyncio.to_thread(
-        records.save_table_seat, lobby.store, table.id, taken.record(), active_at,
-        only_if_open=True,
-    ):  # fmt: skip
-        await lobby._fresh(table)  # changed through another node meanwhile
-        if state.token_hash == digest:
-            return False  # (the same player, asking twice at once)
+    if not await lobby.take_seat(table, SeatState(seat, state.name, None, digest)):
+        # changed through another node meanwhile (or the same player, asking twice at once)
+        if table.seats[seat].token_hash == digest:
+            return False
         raise _seat_gone()
-    state.token_hash, table.active_at = digest, active_at
     return True
 
 
