@@ -29,7 +29,8 @@ from tests.browser.support import (
 from tests.browser.test_look import CONTRAST
 from tests.server_process import ServerProcess
 from yahtzee.core import Game, RandomDice, RuleSet
-from yahtzee.web.models import GameView, MeterMessage
+from yahtzee.web.messages import MeterMessage
+from yahtzee.web.models import GameView
 
 NAMES = ["Ann", "Bob", "Bot 3 (level 3)", "Bot 4 (level 5)"]
 CHANCES = [0.4137, 0.2712, 0.1893, 0.1258]

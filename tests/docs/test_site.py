@@ -64,13 +64,13 @@ def _section(text: str, heading: str) -> str:
 
 def test_the_protocol_page_and_the_messages_agree() -> None:
     pytest.importorskip("fastapi")
-    from yahtzee.web import models, protocol
+    from yahtzee.web import messages, protocol
 
     text = (DOCS / "protocol.md").read_text()
     to_client = {
         get_args(cls.model_fields["type"].annotation)[0]
-        for _, cls in inspect.getmembers(models, inspect.isclass)
-        if issubclass(cls, models.BaseModel) and "type" in getattr(cls, "model_fields", {})
+        for _, cls in inspect.getmembers(messages, inspect.isclass)
+        if issubclass(cls, messages.BaseModel) and "type" in getattr(cls, "model_fields", {})
     }
     from_client = {
         get_args(cls.model_fields["type"].annotation)[0]

@@ -29,18 +29,17 @@ from ..service.meter import NOTHING, POLL_S, STALL_S, MeterReading, MeterWatch
 from ..service.tray import check_slots
 from ..store import Store
 from .connection import CLOSE_SEAT_GONE, Answers, Connection, RateLimit
-from .models import (
+from .messages import (
     ChatMessage,
     EventMessage,
-    GameView,
     HoldMessage,
     LobbyMessage,
-    LobbyView,
     MeterMessage,
     Outbound,
     StateMessage,
     You,
 )
+from .models import GameView, LobbyView
 from .presence import Presence
 from .protocol import MAX_CHAT
 

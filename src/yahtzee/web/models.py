@@ -1,4 +1,4 @@
-"""Typed models of every message the server sends, and of the lobby's request bodies.
+"""Typed models of the lobby's request bodies and answers, and of the game as clients see it.
 
 Each outbound message is built from the engine and the game service, never by hand: see
 ``docs/protocol.md`` for the protocol they make.
@@ -17,28 +17,20 @@ from ..core import (
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
     MIN_LEVEL,
-    UPPER_BONUS_THRESHOLD,
     BotSpec,
-    Event,
     Game,
     Placement,
     Scorecard,
 )
-from ..core.events import event_to_dict
 from ..service import Table
 from ..service.tray import Tray, tray_of
-from .protocol import VERSION
 
 if TYPE_CHECKING:
-    from ..service.meter import MeterReading
-    from ..solver import Advice
-    from ..solver.review import PlayerReview
+    pass
 
 MAX_TURN_TIMER_S = 600
 CARDS_KEPT = 8192
 """Card dicts kept for views (a card changes once a turn; every event shows them all)."""
-COSTLIEST_SHOWN = 3
-HINT_OPTIONS_SHOWN = 5
 
 # Lobby requests ----------------------------------------------------------------------
 
@@ -285,228 +277,3 @@ def _placement_view(placement: Placement) -> PlacementView:
 def _card_dict(card: Scorecard) -> dict[str, Any]:
     """A card as a view shows it (shared: never changed once made)."""
     return card.to_dict()
-
-
-# WebSocket messages from the server --------------------------------------------------
-
-
-class _Message(BaseModel):
-    v: Literal[1] = VERSION
-
-
-class You(BaseModel):
-    seat: int | None
-    role: Literal["player", "spectator"]
-
-
-class ChatMessage(_Message):
-    type: Literal["chat"] = "chat"
-    seat: int
-    name: str | None
-    text: str
-
-
-class StateMessage(_Message):
-    """The full state: on connecting, on ``resync``, and to each connection when the game
-    starts. Built from what the store has committed, never from a move still being saved."""
-
-    type: Literal["state"] = "state"
-    seq: int
-    table: LobbyView
-    you: You
-    game: GameView | None
-    chat: list[ChatMessage] = Field(default_factory=list)
-    """The table's recent chat (the last `CHAT_KEPT` lines)."""
-    turn_deadline: float | None = None
-    """When the turn timer decides for the player to act (Unix time, seconds)."""
-    spectators: int = 0
-    win_chances: list[float] | None = None
-    """The win-chance meter as of this state: each seat's chance (0 to 1) to finish first
-    if everyone plays for the most expected points from here (ties shared); a game alone,
-    one number: the chance to beat the player's best finished score. ``None`` when there
-    is nothing to show (no estimate for these rules while the meter's table is not
-    loaded, no best score, the game over)."""
-    meter_progress: tuple[int, int] | None = None
-    """``[done, total]`` while the meter's table is being prepared, else ``None``."""
-    meter_estimate: bool = False
-    """The chances are an estimate (the exact table is being prepared), each within
-    ``meter_margin`` of the exact one."""
-    meter_margin: float | None = None
-    """With an estimate: how far each chance may be from the exact one (0 to 1)."""
-    upper_bonus_threshold: int = UPPER_BONUS_THRESHOLD
-    """The upper section's subtotal that earns the bonus."""
-
-
-class EventMessage(_Message):
-    type: Literal["event"] = "event"
-    seq: int
-    event: dict[str, Any]
-    game: GameView
-    turn_deadline: float | None = None
-
-    @classmethod
-    def of(
-        cls, seq: int, event: Event, game: GameView, turn_deadline: float | None = None
-    ) -> EventMessage:
-        return cls(seq=seq, event=event_to_dict(event), game=game, turn_deadline=turn_deadline)
-
-
-class MeterMessage(_Message):
-    """The win-chance meter changed: after a placement (when there is a meter to show),
-    while its table is being prepared, and when it is ready. Fields as in the state."""
-
-    type: Literal["meter"] = "meter"
-    seq: int
-    """The committed event the meter is as of (the events up to it came first)."""
-    win_chances: list[float] | None
-    meter_progress: tuple[int, int] | None
-    estimate: bool = False
-    """The chances are an estimate, each within ``margin`` of the exact one (a client
-    that knows no estimate shows them as they are)."""
-    margin: float | None = None
-
-    @classmethod
-    def of(cls, seq: int, reading: MeterReading) -> MeterMessage:
-        """The message of a meter reading (`GameSession.meter`)."""
-        chances = list(reading.chances) if reading.chances is not None else None
-        return cls(
-            seq=seq,
-            win_chances=chances,
-            meter_progress=reading.progress,
-            estimate=reading.estimate,
-            margin=reading.margin,
-        )
-
-
-class PresenceMessage(_Message):
-    """Who is connected now (sent instead of the full state when someone comes or goes)."""
-
-    type: Literal["presence"] = "presence"
-    connected: list[int]
-    spectators: int
-
-
-class LobbyMessage(_Message):
-    """The lobby changed: a seat was taken or handed to a bot."""
-
-    type: Literal["lobby"] = "lobby"
-    table: LobbyView
-
-
-class HoldMessage(_Message):
-    """The player to move holds the dice in ``held`` (places of the game's ``slots``),
-    as of the committed event ``seq``."""
-
-    type: Literal["hold"] = "hold"
-    seq: int
-    player: int
-    held: list[int]
-
-
-class AckMessage(_Message):
-    """An intent that carried an ``id`` was handled; ``seq`` is the committed sequence
-    number after it."""
-
-    type: Literal["ack"] = "ack"
-    id: str
-    seq: int
-
-
-class HintOption(BaseModel):
-    action: str
-    value: float
-    regret: float
-
-
-class HintMessage(_Message):
-    type: Literal["hint"] = "hint"
-    situation: str
-    options: list[HintOption]
-
-    @classmethod
-    def of(cls, advice: Advice) -> HintMessage:
-        best = advice.best.value
-        return cls(
-            situation=str(advice.situation),
-            options=[
-                HintOption(action=o.text, value=o.value, regret=best - o.value)
-                for o in advice.options[:HINT_OPTIONS_SHOWN]
-            ],
-        )
-
-
-class CostlyDecision(BaseModel):
-    round: int
-    dice: str
-    chosen: str
-    best: str
-    loss: float
-    win_swing: float | None = None
-    """Against others: the chance to finish first (0 to 1) this decision gave up against
-    the best choice for winning; ``None`` when not known (alone, or the tables that tell
-    were not loaded)."""
-
-
-class PlayerReviewView(BaseModel):
-    seat: int
-    name: str
-    total_loss: float
-    decisions: int
-    costliest: list[CostlyDecision]
-
-
-class ReviewMessage(_Message):
-    type: Literal["review"] = "review"
-    players: list[PlayerReviewView]
-    notes: list[str] = Field(default_factory=list)
-    """How each bot that plays to win made its decisions (which method), one sentence
-    each."""
-
-    @classmethod
-    def of(cls, reviews: list[PlayerReview], notes: list[str] | None = None) -> ReviewMessage:
-        return cls(
-            notes=list(notes or ()),
-            players=[
-                PlayerReviewView(
-                    seat=p.player,
-                    name=p.name,
-                    total_loss=p.total_loss,
-                    decisions=len(p.decisions),
-                    costliest=[
-                        CostlyDecision(
-                            round=d.round,
-                            dice=d.situation.dice.spaced(),
-                            chosen=d.text,
-                            best=d.best_text,
-                            loss=d.loss,
-                            win_swing=d.win_swing,
-                        )
-                        for d in p.costliest(COSTLIEST_SHOWN)
-                    ],
-                )
-                for p in reviews
-            ],
-        )
-
-
-class ErrorMessage(_Message):
-    type: Literal["error"] = "error"
-    code: str
-    message: str
-    id: str | None = None
-    """The refused intent's ``id``, when it carried one."""
-
-
-Outbound = (
-    StateMessage
-    | EventMessage
-    | ChatMessage
-    | HintMessage
-    | ReviewMessage
-    | ErrorMessage
-    | PresenceMessage
-    | MeterMessage
-    | LobbyMessage
-    | HoldMessage
-    | AckMessage
-)

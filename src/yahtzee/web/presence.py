@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from ..service import Cluster
 from .connection import Connection
-from .models import Outbound, PresenceMessage
+from .messages import Outbound, PresenceMessage
 
 PRESENCE_INTERVAL: Final = 0.5
 

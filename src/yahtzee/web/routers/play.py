@@ -28,7 +28,7 @@ from ..connection import (
 )
 from ..deps import SocketHubDep
 from ..hub import Hub
-from ..models import AckMessage, ErrorMessage, HintMessage, ReviewMessage
+from ..messages import AckMessage, ErrorMessage, HintMessage, ReviewMessage
 from ..protocol import (
     MAX_CHAT,
     AnyIntent,
