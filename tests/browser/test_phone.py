@@ -9,7 +9,18 @@ from typing import Any
 
 import httpx
 
-from tests.browser.support import TIMEOUT, faces, held, open_page, roll, wait_text
+from tests.browser.support import (
+    TIMEOUT,
+    axe_path,
+    axe_violations,
+    faces,
+    held,
+    open_page,
+    roll,
+    wait_text,
+    with_axe,
+)
+from tests.browser.test_look import CONTRAST
 from tests.server_process import ServerProcess
 
 NAMES = [
@@ -89,8 +100,12 @@ def seated_table(base: str, friends: list[str] | None = None) -> tuple[str, str]
     return table_id, token
 
 
-def host_page(browser: Any, base: str, table_id: str, token: str, size: tuple[int, int]) -> Any:
+def host_page(
+    browser: Any, base: str, table_id: str, token: str, size: tuple[int, int], *, axe: bool = False
+) -> Any:
     page = open_page(browser, base, size, has_touch=True, is_mobile=True)
+    if axe:
+        with_axe(page, axe_path())
     page.evaluate(
         "([id, token, name]) => localStorage.setItem('yahtzee:' + id,"
         " JSON.stringify({ seat: 0, token, name }))",
@@ -103,9 +118,10 @@ def host_page(browser: Any, base: str, table_id: str, token: str, size: tuple[in
 
 def test_eight_seats_with_long_names_fit_every_phone(browser: Any, server: ServerProcess) -> None:
     table_id, token = seated_table(server.base)
-    page = host_page(browser, server.base, table_id, token, SIZES[0])
+    page = host_page(browser, server.base, table_id, token, SIZES[0], axe=True)
     wait_text(page, "#turn", "your turn")
     roll(page)
+    found: list[str] = []
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_function(
@@ -121,6 +137,11 @@ def test_eight_seats_with_long_names_fit_every_phone(browser: Any, server: Serve
         columns = page.locator("#scorecard thead th.player").count()
         assert 2 <= columns <= 8, where  # as many as fit: the player to move and more
         assert page.evaluate(BOXES_HIDDEN) == [], where
+        found.extend(axe_violations(page, where))
+        # the drawn initials (axe cannot read them): white on each seat's colour
+        for ratio in page.locator("#players .avatar").evaluate_all(f"(all) => all.map({CONTRAST})"):
+            assert ratio >= 4.5, (where, ratio)
+    assert not found, "\n".join(found)
     # another player's column on demand: press their chip
     page.set_viewport_size({"width": 320, "height": 640})
     page.wait_for_timeout(250)
@@ -193,3 +214,35 @@ def test_a_roll_whose_message_is_lost_is_sent_again_and_rolls_once(
     assert len(dropped) == 1
     page.wait_for_timeout(500)
     assert "Rolls left: 2" in (page.text_content("#rolls-left") or "")  # and only once
+
+
+def test_after_scoring_the_focus_rests_on_roll_while_the_others_play(
+    browser: Any, server: ServerProcess
+) -> None:
+    with httpx.Client(base_url=server.base, timeout=10) as client:
+        made = client.post("/api/tables", json={"host": "Ann", "seats": [{"kind": "human"}]})
+        host = made.json()
+        assert client.post(f"/api/join/{host['invite']}", json={"name": "Bob"}).is_success
+        table_id = host["table"]["id"]
+        auth = {"Authorization": f"Bearer {host['token']}"}
+        assert client.post(f"/api/tables/{table_id}/start", headers=auth).is_success
+    page = open_page(browser, server.base)
+    page.evaluate(
+        "([id, token]) => localStorage.setItem('yahtzee:' + id,"
+        " JSON.stringify({ seat: 0, token, name: 'Ann' }))",
+        [table_id, host["token"]],
+    )
+    page.goto(f"{server.base}/?table={table_id}")
+    page.wait_for_selector("#roll[aria-disabled='false']")
+    page.focus("#roll")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#scorecard .propose:not(.zero)")
+    page.focus("#scorecard .propose:not(.zero)")
+    page.keyboard.press("Enter")
+    wait_text(page, "#turn", "Bob's turn")
+    focused = page.evaluate("() => document.activeElement.id")
+    assert focused == "roll"  # not dropped to the page: where the game goes on
+    assert page.get_attribute("#roll", "aria-disabled") == "true"
+    assert "Bob is playing" in (page.text_content("#roll") or "")
+    page.keyboard.press("Enter")  # pressed anyway: it says why nothing rolls
+    wait_text(page, "#status", "Bob's turn")

@@ -9,7 +9,15 @@ from typing import Any
 
 import httpx
 
-from tests.browser.support import PHONE, open_page, table_id, wait_text
+from tests.browser.support import (
+    PHONE,
+    axe_path,
+    axe_violations,
+    open_page,
+    table_id,
+    wait_text,
+    with_axe,
+)
 from tests.server_process import ServerProcess
 from tests.web.helpers import intent_for, next_of, seated
 from yahtzee.web.hub import RATE_PER_SECOND
@@ -51,6 +59,7 @@ def finished_game(base: str) -> tuple[str, str, str]:
 
 def at_game_over(browser: Any, base: str, table: str, seat: int, token: str, **kw: Any) -> Any:
     page = open_page(browser, base, **kw)
+    with_axe(page, axe_path())
     page.evaluate(
         "([id, seat, token, name]) => localStorage.setItem('yahtzee:' + id,"
         " JSON.stringify({ seat, token, name }))",
@@ -77,6 +86,7 @@ def test_the_host_and_the_friend_land_at_the_same_new_table(
     # Bob, still on the game-over screen, is offered his seat without reloading
     bob.wait_for_selector("#rematch-note:not([hidden])")
     wait_text(bob, "#rematch", "Take your seat")
+    assert axe_violations(bob, "the rematch offered") == []
     bob.click("#rematch")
     bob.wait_for_selector("#lobby:not([hidden])")
     assert table_id(bob) == new  # the same table, never a second one

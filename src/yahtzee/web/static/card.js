@@ -160,7 +160,7 @@ export function drawStrip(strip, live) {
     // its name is what it shows (and "points", for a screen reader); pressed: its column shown
     const score = el("span", { class: "score" }, String(game.cards[seat].total));
     score.append(el("span", { class: "visually-hidden" }, " points"));
-    chip.append(el("span", { class: "avatar", "aria-hidden": "true" }, initial(playerName(seat))),
+    chip.append(el("span", { class: "avatar", "aria-hidden": "true", "data-initial": initial(playerName(seat)) }),
       el("span", { class: "who" }, playerName(seat)), score, el("span", { class: "state" }, status));
     chip.onclick = () => { state.pinned = seat; document.dispatchEvent(new Event("yahtzee:redraw")); };
     return chip;

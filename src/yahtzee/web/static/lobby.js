@@ -102,7 +102,7 @@ export function drawLobby() {
   }
   $("lobby-seats").replaceChildren(...lobby.seats.map((s) => {
     const item = el("li", { class: `seat ${playerClass(s.seat)}${s.open ? " open" : ""}${s.seat === state.seat ? " me" : ""}` });
-    const avatar = el("span", { class: "avatar", "aria-hidden": "true" }, s.open && !s.name ? "?" : initial(s.name));
+    const avatar = el("span", { class: "avatar", "aria-hidden": "true", "data-initial": s.open && !s.name ? "?" : initial(s.name) });
     const what = [];
     if (s.seat === 0) what.push("host");
     if (s.seat === state.seat) what.push("you");
