@@ -35,6 +35,8 @@ class Player:
         self.reconnects = 0
         self.presence: tuple[list[int], int] = ([], 0)
         """Who is connected (seats, spectators), as last told."""
+        self.chat: list[tuple[int, str | None, str]] = []
+        """The table's chat as shown: (seat, name, text), the last state's and after."""
         self.connect()
 
     # Connecting ----------------------------------------------------------------------
@@ -85,6 +87,8 @@ class Player:
             self.presence = (connected, message["spectators"])
         elif message["type"] == "presence":
             self.presence = (message["connected"], message["spectators"])
+        elif message["type"] == "chat":
+            self.chat.append(_line(message))
         return message
 
     def _next(self, *types: str, timeout: float = RECEIVE_S) -> dict[str, Any]:
@@ -120,6 +124,7 @@ class Player:
     def _take_state(self, message: dict[str, Any]) -> None:
         assert message["seq"] >= self.seq, "a state older than what was seen"
         self.seq, self.game = message["seq"], message["game"]
+        self.chat = [_line(line) for line in message["chat"]]
 
     def send(self, intent: dict[str, Any]) -> None:
         assert self.ws is not None
@@ -160,6 +165,19 @@ class Player:
                 raise AssertionError(
                     f"seq {seq} not seen (at {self.seq}, node {self.node}): {error}"
                 ) from None
+
+    def until_chat(self, lines: int, timeout: float = RECEIVE_S) -> None:
+        """Read until this client has been shown this many chat lines."""
+        deadline = time.monotonic() + timeout
+        while len(self.chat) < lines:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{len(self.chat)} chat lines, not {lines} (node {self.node})")
+            self.next("chat", "state", timeout=left)
+
+
+def _line(message: dict[str, Any]) -> tuple[int, str | None, str]:
+    return message["seat"], message["name"], message["text"]
 
 
 def intent_for(game: dict[str, Any], intent_id: str) -> dict[str, Any]:

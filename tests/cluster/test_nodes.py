@@ -140,6 +140,32 @@ def test_two_players_and_a_spectator_on_three_nodes_play_a_whole_game(site: Site
             client.close()
 
 
+def test_a_chat_line_said_on_one_node_is_in_the_state_of_another_started_after(
+    site: Site,
+) -> None:
+    """A line is recorded, then relayed: a node watching the table shows it at once, and
+    one started after it was said has it in the state (read from PostgreSQL)."""
+    made, table = two_players(site, "n1", "n2")
+    players = [Player(site.base("n1"), table, token=made["token"])]
+    try:
+        players.append(Player(site.base("n2"), table, token=made["bob_token"]))
+        ann, bob = players
+        assert ann.act({"type": "chat", "text": "hello from n1", "id": "c1"})["type"] == "ack"
+        bob.until_chat(1)
+        assert bob.chat == [(0, "Ann", "hello from n1")]
+        site.revive("n3")  # a node started after the line was said
+        players.append(Player(site.base("n3"), table, watch=made["spectate"]))
+        fan = players[-1]
+        assert fan.chat == [(0, "Ann", "hello from n1")]
+        assert bob.act({"type": "chat", "text": "hi from n2", "id": "c2"})["type"] == "ack"
+        for player in players:
+            player.until_chat(2)
+            assert player.chat == [(0, "Ann", "hello from n1"), (1, "Bob", "hi from n2")]
+    finally:
+        for player in players:
+            player.close()
+
+
 def test_a_node_killed_mid_turn_and_its_players_go_on_through_nginx(site: Site) -> None:
     made, table = two_players(site, "n1", "n2")
     ann = Player(site.front, table, token=made["token"])

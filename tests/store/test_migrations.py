@@ -12,6 +12,7 @@ from sqlalchemy import text
 from tests.waiting import ended
 from yahtzee import Game, RandomDice
 from yahtzee.store import Store, migrate, stats, tables
+from yahtzee.store.chat import add_line, chat_of
 from yahtzee.store.engine import make_engine
 
 
@@ -122,3 +123,37 @@ def test_tables_recorded_before_sittings_keep_their_rows_each_a_sitting_of_its_o
                 status, 30, table_id, None,
             )  # fmt: skip
             assert [(s.name, s.token_hash) for s in row.seats] == [("Ann", "a" * 64), (None, None)]
+
+
+def test_tables_recorded_before_chat_keep_their_rows_and_take_chat_lines(db_url: str) -> None:
+    """A database of schema 0009 (a table in the lobby with its seats) upgrades to chat
+    in the records: every row kept, no chat yet, and a line said at the old table is
+    recorded and read back."""
+    engine = make_engine(db_url)
+    migrate.upgrade(engine, "0009")
+    stamp = datetime(2026, 3, 4, tzinfo=UTC)
+    with engine.begin() as c:
+        c.execute(
+            text("INSERT INTO tables (id, rules, hints_allowed, turn_timer, invite_token, "
+                 "spectator_token, status, game_id, owner, created_at, active_at, sitting) "
+                 "VALUES ('t-old', 'official', true, NULL, 'i', 's', 'lobby', NULL, "
+                 "'10.0.0.1', :t, :t, 't-old')"),
+            {"t": stamp},
+        )  # fmt: skip
+        c.execute(
+            text("INSERT INTO table_seats (table_id, seat, name, bot, token_hash) VALUES "
+                 "('t-old', 0, 'Ann', NULL, :h), ('t-old', 1, 'Bob', NULL, :h)"),
+            {"h": "a" * 64},
+        )  # fmt: skip
+    engine.dispose()
+    with Store(db_url) as store:  # opening migrates to the current schema
+        with store.engine.connect() as c:
+            assert migrate.current(c) == migrate.head()
+        row = tables.load_table(store, "t-old")
+        assert row is not None and (row.status, row.sitting) == ("lobby", "t-old")
+        assert [(s.name, s.token_hash) for s in row.seats] == [("Ann", "a" * 64), ("Bob", "a" * 64)]
+        assert chat_of(store, "t-old") == []
+        add_line(store, "t-old", 1, "Bob", "still here")
+        assert [(x.seq, x.name, x.text) for x in chat_of(store, "t-old")] == [
+            (1, "Bob", "still here")
+        ]

@@ -186,6 +186,7 @@ class ClusterLobby(Lobby):
             self._ticking.add_done_callback(_report)
 
     async def on_reconnect(self) -> None:
+        self.missed()
         self._spawn(self._tick(adopt=True, missed=True))
 
     async def _tick(self, *, adopt: bool, missed: bool = False) -> None:

@@ -107,6 +107,9 @@ class Lobby:
         """Whether anyone is connected to a table through this node (the server says)."""
         self.heard: Callable[[Table, dict[str, Any]], None] | None = None
         """Told of other nodes' news for the front end (chat lines, who is connected)."""
+        self.missed: Callable[[], None] = lambda: None
+        """Told when other nodes' news may have been lost (the front end reads its chat
+        again from the records)."""
 
     def _dice(self) -> DiceSource:
         return SecureDice() if self.seed is None else RandomDice(self.seed)

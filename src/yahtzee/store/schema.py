@@ -114,6 +114,18 @@ tables = Table(
     Index("ix_tables_sitting", "sitting"),
 )
 
+chat_lines = Table(
+    "chat_lines",
+    metadata,
+    Column("table_id", String(36), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    # the line's place in the table's chat: 1, 2, ... (older lines are pruned, never renumbered)
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(40), nullable=True),  # the seat's name as shown when it was said
+    Column("text", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 table_seats = Table(
     "table_seats",
     metadata,

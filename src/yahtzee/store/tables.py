@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Row, func, insert, or_, select, update
 
 from ..core import BotSpec, Game
+from .chat import forget_chat
 from .commit import StoreError
 from .engine import retrying
 from .schema import table_seats, tables
@@ -260,7 +261,8 @@ def set_table_status(
     expect: str | None = None,
 ) -> bool:
     """Record a table's status; with ``expect``, only if the table still has that status
-    (a compare-and-set between server nodes). Returns whether it was recorded."""
+    (a compare-and-set between server nodes). Returns whether it was recorded. A table
+    that ends unplayed (cancelled, expired) loses its chat in the same transaction."""
 
     def work() -> bool:
         with store.engine.begin() as c:
@@ -268,7 +270,10 @@ def set_table_status(
             if expect is not None:
                 query = query.where(tables.c.status == expect)
             values = query.values(status=status, game_id=game_id, active_at=_when(active_at))
-            return bool(c.execute(values).rowcount)
+            done = bool(c.execute(values).rowcount)
+            if done and status in (CANCELLED, EXPIRED):
+                forget_chat(c, table_id)
+            return done
 
     return retrying(work)
 

@@ -6,7 +6,8 @@ Sending never waits on a client: each message is serialized once and put on ever
 connection's own queue (`Connection`), so a move is published without
 yielding, inside or outside any lock. Someone coming or going sends a small ``presence``
 message (`presence`: at most one per table every half second), never the full
-state to everyone.
+state to everyone. A chat line is recorded before anyone is shown it, and each table's
+last lines are cached (`Chats`).
 
 The win-chance meter is read from the game session in a worker thread, under the live
 game's lock (so that it is the committed game's), after each placement and when someone
@@ -18,19 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter, OrderedDict, deque
+from collections import Counter, OrderedDict
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..core import Event, IllegalMove, Scorecard, YahtzeeError, clean_text
+from ..core import Event, IllegalMove, Scorecard, YahtzeeError
 from ..service import Cluster, ClusterLobby, Lobby, Table, warm_up
 from ..service.meter import NOTHING, POLL_S, STALL_S, MeterReading, MeterWatch
 from ..service.tray import check_slots
 from ..store import Store
+from .chat import CHAT_KEPT, Chats
 from .connection import CLOSE_SEAT_GONE, Answers, Connection, RateLimit
 from .messages import (
-    ChatMessage,
     EventMessage,
     HoldMessage,
     LobbyMessage,
@@ -41,7 +42,6 @@ from .messages import (
 )
 from .models import GameView, LobbyView
 from .presence import Presence
-from .protocol import MAX_CHAT
 
 log = logging.getLogger("yahtzee.web")
 
@@ -56,7 +56,6 @@ MAX_PER_SEAT: Final = 8
 """Connections of one seat at once (tabs and devices): a player is admitted whatever the
 spectators, within this."""
 HELLO_TIMEOUT: Final = 10.0
-CHAT_KEPT: Final = 50
 BUCKETS_KEPT: Final = 4096
 SEATS_ANSWERED: Final = 4096
 """Seats whose recent intent ids are remembered (the least recently used are forgotten)."""
@@ -107,7 +106,7 @@ class Hub:
         )
         self.lobby.changed = self.push_lobby
         self.lobby.heard = self._heard
-        self.lobby.watched = lambda table_id: bool(self.connections.get(table_id))
+        self.lobby.watched = self.watched
         self.rate = rate
         self.burst = max(RATE_BURST, 2 * rate)
         self.max_per_address = MAX_PER_ADDRESS
@@ -120,7 +119,8 @@ class Hub:
         """Open connections by client address (hello or not)."""
         self.sent: Counter[str] = Counter()
         """Messages queued, by type (what a test or an operator counts)."""
-        self.chats: dict[str, deque[ChatMessage]] = {}
+        self.chats = Chats(store, self.broadcast, self.lobby.cluster.publish, self.watched)
+        self.lobby.missed = self.chats.catch_up
         self.solver_ready = asyncio.Event()
         self._buckets: dict[tuple[str, str], RateLimit] = {}
         self._answers: OrderedDict[tuple[str, int], Answers] = OrderedDict()
@@ -150,10 +150,11 @@ class Hub:
         connection.admitted = True
         return True
 
-    def join(self, table: Table, connection: Connection) -> str | None:
+    async def join(self, table: Table, connection: Connection) -> str | None:
         """A connection that said hello (``connection.seat`` set) joins its table: it
         gets the state, everyone else a presence update. Else why not: its seat has
         `MAX_PER_SEAT` connections, or the spectators' `MAX_SPECTATORS_PER_TABLE`."""
+        await self.chats.ready(table.id)  # (read from the records on first use)
         watching = self.connections.setdefault(table.id, {})
         alike = sum(1 for c in watching if c.seat == connection.seat)
         if connection.seat is not None and alike >= self.max_per_seat:
@@ -183,6 +184,10 @@ class Hub:
             del self.connections[table_id]
         self.presence.changed(table_id)
         self._forget_buckets()
+
+    def watched(self, table_id: str) -> bool:
+        """Whether anyone is connected to the table here."""
+        return bool(self.connections.get(table_id))
 
     def connected_seats(self, table: Table) -> set[int]:
         return self.presence.seats(table.id)
@@ -236,8 +241,14 @@ class Hub:
     def lobby_view(self, table: Table) -> LobbyView:
         return LobbyView.of(table, self.connected_seats(table))
 
+    async def state(self, table: Table, seat: int | None) -> StateMessage:
+        """`snapshot`, the table's chat read from the records first unless cached."""
+        await self.chats.ready(table.id)
+        return self.snapshot(table, seat)
+
     def snapshot(self, table: Table, seat: int | None) -> StateMessage:
-        """The full state as committed: a move still being saved is not in it."""
+        """The full state as committed: a move still being saved is not in it (nor the
+        chat before `Chats.ready`: see `state`)."""
         live = table.live
         game = live.committed_game() if live is not None else None
         meter = self._meters.get(table.id)
@@ -250,7 +261,7 @@ class Hub:
             table=self.lobby_view(table),
             you=You(seat=seat, role="spectator" if seat is None else "player"),
             game=GameView.of(game, live.tray_for(game)) if live and game else None,
-            chat=list(self.chats.get(table.id, ())),
+            chat=self.chats.shown(table.id),
             turn_deadline=live.deadline if live is not None else None,
             spectators=self.spectators(table.id),
             win_chances=list(chances) if chances is not None else None,
@@ -274,18 +285,10 @@ class Hub:
         for connection in list(watching):
             connection.offer(text)
 
-    def chat(self, table: Table, seat: int, text: str) -> None:
-        """A player's chat line, to everyone at the table (on every node)."""
-        self._chat_here(table, seat, text)
-        self.lobby.cluster.publish({"k": "chat", "t": table.id, "s": seat, "x": text})
-
-    def _chat_here(self, table: Table, seat: int, text: str) -> None:
-        message = ChatMessage(seat=seat, name=table.seats[seat].name, text=text)
-        kept = self.chats.get(table.id)
-        if kept is None:
-            kept = self.chats[table.id] = deque(maxlen=CHAT_KEPT)
-        kept.append(message)
-        self.broadcast(table.id, message)
+    async def chat(self, table: Table, seat: int, text: str) -> None:
+        """A player's chat line: recorded, then shown to everyone at the table (on every
+        node)."""
+        await self.chats.say(table, seat, text)
 
     def hold(self, table: Table, seat: int, held: tuple[int, ...]) -> int:
         """The player to move holds these dice: kept, and shown to everyone at the table
@@ -318,6 +321,8 @@ class Hub:
         that has ended (cancelled, expired) is told so, and its connections closed."""
         watching = self.connections.get(table.id, {})
         gone = self.lobby.tables.get(table.id) is not table
+        if watching and not gone:
+            await self.chats.ready(table.id)  # for a state (cached: a connection read it)
         if table.live is not None and not gone:
             table.live.schedule()  # the turn timer's deadline is part of the state
         lobby = LobbyMessage(table=self.lobby_view(table))
@@ -332,7 +337,7 @@ class Hub:
             if gone:
                 connection.close(1000, "the table has ended")
         if gone:
-            self.chats.pop(table.id, None)
+            self.chats.forget(table.id)
             self._forget_meter(table.id)
 
     def publish(self, table: Table, seq: int, events: tuple[Event, ...]) -> None:
@@ -444,15 +449,14 @@ class Hub:
         if message.get("k") == "hold":
             self._hold_here(table, message)
         elif message.get("k") == "chat":
-            seat, text = message.get("s"), message.get("x")
-            if isinstance(seat, int) and 0 <= seat < len(table.seats) and isinstance(text, str):
-                self._chat_here(table, seat, clean_text(text, MAX_CHAT))
+            self.chats.heard(table, message)
         else:
             self.presence.heard(table.id, len(table.seats), message)
 
     def close(self) -> None:
         """The server stops: no presence update is due any more."""
         self.presence.close()
+        self.chats.close()
         for table_id in list(self._meter_tasks):
             self._forget_meter(table_id)
 

@@ -78,7 +78,7 @@ async def play(socket: WebSocket, table_id: str, hub: SocketHubDep) -> None:
             connection.close(CLOSE_TOO_MANY, "too many connections from this address")
         else:
             table = await _hello(hub, socket, connection, table_id)
-            refused = hub.join(table, connection) if table is not None else None
+            refused = await hub.join(table, connection) if table is not None else None
             if table is None:
                 connection.close(CLOSE_UNKNOWN, "unknown table or token")
             elif refused is not None:
@@ -195,13 +195,13 @@ async def _handle(hub: Hub, table: Table, connection: Connection, intent: AnyInt
     seat = connection.seat
     match intent:
         case ResyncIntent():
-            hub.send(connection, hub.snapshot(table, seat))
+            hub.send(connection, await hub.state(table, seat))
         case ChatIntent():
             if seat is None:
                 raise IllegalMove("Spectators cannot chat.", code="spectator")
             text = clean_text(intent.text, MAX_CHAT)
             if text:
-                hub.chat(table, seat, text)
+                await hub.chat(table, seat, text)
         case HintIntent():
             advice = await _live(table).hint(seat)
             hub.send(connection, HintMessage.of(advice))
