@@ -118,8 +118,9 @@ def stage(page: Any, moment: str | tuple[str, dict[str, Any], list[dict[str, Any
     page.wait_for_selector("#scorecard .propose")
 
 
-@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-@pytest.mark.parametrize("moment", list(MOMENTS))
+@pytest.mark.parametrize(
+    ("moment", "motion"), [*((m, "no-preference") for m in MOMENTS), ("yahtzee", "reduce")]
+)
 def test_big_moments_are_celebrated(
     browser: Any, server: ServerProcess, moment: str, motion: str
 ) -> None:
