@@ -5,12 +5,15 @@ their own seat there, and a series of rematches is one sitting."""
 from __future__ import annotations
 
 import asyncio
+import re
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from tests.cli_helpers import run_cli
 from tests.web.conftest import new_table, started_table
 from tests.web.helpers import joined, next_of
 from tests.web.test_lobby_lifecycle import (
@@ -162,7 +165,7 @@ def test_a_rematch_is_refused_before_the_game_is_over_and_to_others(client: Test
     assert client.get(f"/api/tables/{old_id}").json()["rematch"] is None
 
 
-def test_rematches_chain_into_one_sitting(client: TestClient, db: str) -> None:
+def test_rematches_chain_into_one_sitting(client: TestClient, db: str, tmp_path: Path) -> None:
     ann, bob = finished_table(client)
     first_id = ann["table"]["id"]
     assert ann["table"]["sitting"] == first_id  # a new table is a sitting of its own
@@ -187,7 +190,17 @@ def test_rematches_chain_into_one_sitting(client: TestClient, db: str) -> None:
         assert len(games) == 3
         assert [records.load_table(store, t).game_id for t in ids] == games  # type: ignore[union-attr]
         assert {records.sitting_of_game(store, g) for g in games} == {first_id}
+        totals = [[card.total for card in store.load(g).cards] for g in games]
     assert client.get(f"/api/tables/{ids[-1]}").json()["rematch"] is None
+    # the sitting prints as the filled pad: a column per game, a running total per player
+    pad = tmp_path / "pad.html"
+    printed = run_cli("card", games[1][:8], "--sitting", "--html", str(pad), "--database-url", db)
+    assert printed.returncode == 0, printed.stderr
+    running = re.search(r'<tr class="running">(.*?)</tr>', pad.read_text())
+    assert running is not None
+    cells = [int(c) for c in re.findall(r"<td>(\d+)</td>", running.group(1))]
+    expected = [sum(game[p] for game in totals[: g + 1]) for p in range(2) for g in range(3)]
+    assert cells == expected  # Ann's three games, then Bob's
 
 
 def test_a_cancelled_or_expired_rematch_is_gone(client: TestClient, db: str) -> None:

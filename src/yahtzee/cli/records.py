@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import Game, InvalidInput, RuleSet
 from ..core.errors import show
+from ..render.pad_html import MAX_PAD_GAMES, MAX_PAD_PLAYERS
 from ._io import add_database_option, add_rules_option, print_json, whole_number
 
 if TYPE_CHECKING:
@@ -100,9 +101,31 @@ def register(commands: Any) -> None:
     add_database_option(p)
     p.set_defaults(run=replay)
 
-    p = commands.add_parser("card", help="the printable scorecard of a game")
-    p.add_argument("game_id", metavar="GAME_ID", help="a game id or its first characters")
+    p = commands.add_parser(
+        "card",
+        help="the printable scorecard of a game, its sitting's pad, or a blank pad",
+        description="Write a page that prints on one A4 or Letter page: a recorded game's "
+        "scorecard; with --sitting, the pad of every game of its sitting (one column per "
+        "game per player, a running total); with --blank, an empty pad for real dice.",
+    )
+    p.add_argument(
+        "game_id", metavar="GAME_ID", nargs="?", help="a game id or its first characters"
+    )
     p.add_argument("--html", metavar="FILE", required=True, help="write the page to FILE")
+    p.add_argument(
+        "--sitting", action="store_true", help="the pad of every game of GAME_ID's sitting"
+    )
+    p.add_argument("--blank", action="store_true", help="an empty pad to fill in by hand")
+    p.add_argument(
+        "--players", type=whole_number(1, MAX_PAD_PLAYERS), default=1, metavar="N",
+        help=f"with --blank: players, 1 to {MAX_PAD_PLAYERS} (default 1)",
+    )  # fmt: skip
+    p.add_argument(
+        "--games", type=whole_number(1, MAX_PAD_GAMES), default=MAX_PAD_GAMES, metavar="N",
+        help=f"with --blank: columns (games) per player, 1 to {MAX_PAD_GAMES} "
+        f"(default {MAX_PAD_GAMES})",
+    )  # fmt: skip
+    add_rules_option(p, what="with --blank: the rule set its notes state")
     add_database_option(p)
     p.set_defaults(run=card)
 
@@ -235,6 +258,20 @@ def _recorded(args: argparse.Namespace) -> tuple[str, GameSummary, Game]:
         return game_id, store.summary(game_id), store.load(game_id)
 
 
+def _sitting(args: argparse.Namespace) -> list[Game]:
+    """The games of GAME_ID's sitting, in order (the game alone when it had none)."""
+    from ..store import tables  # noqa: PLC0415
+
+    with reading(args) as store:
+        game_id = store.resolve(args.game_id)
+        sitting = tables.sitting_of_game(store, game_id)
+        ids = tables.sitting_games(store, sitting) if sitting else [game_id]
+        games = [store.load(one) for one in ids[-MAX_PAD_GAMES:]]
+    if any(game.players != games[0].players for game in games):
+        raise InvalidInput("The sitting's games do not have the same players.")
+    return games
+
+
 def replay(args: argparse.Namespace) -> int:
     from ..render.replay_text import replay_lines  # noqa: PLC0415
 
@@ -246,10 +283,19 @@ def replay(args: argparse.Namespace) -> int:
 
 
 def card(args: argparse.Namespace) -> int:
+    from ..render.pad_html import render_pad  # noqa: PLC0415
     from ..render.scorecard_html import render_scorecard  # noqa: PLC0415
 
-    game_id, summary, game = _recorded(args)
-    page = render_scorecard(game, game_id=game_id, played=summary.created_at)
+    if args.blank == (args.game_id is not None):
+        raise InvalidInput("Name a GAME_ID, or ask for a --blank pad (not both).")
+    if args.blank:
+        page = render_pad(RuleSet.named(args.rules), args.players, args.games)
+    elif args.sitting:
+        games = _sitting(args)
+        page = render_pad(games[0].rules, games[0].players, games)
+    else:
+        game_id, summary, game = _recorded(args)
+        page = render_scorecard(game, game_id=game_id, played=summary.created_at)
     Path(args.html).write_text(page, encoding="utf-8")
     print(f"Wrote {args.html}")
     return 0

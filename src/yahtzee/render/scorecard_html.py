@@ -7,7 +7,7 @@ column per player.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from html import escape
 
@@ -38,16 +38,15 @@ def _cell(value: int | None) -> str:
     return "" if value is None else str(value)
 
 
-def render_scorecard(
-    game: Game,
-    *,
-    title: str = "YAHTZEE",
-    game_id: str | None = None,
-    played: datetime | None = None,
-) -> str:
-    """The page for ``game`` (finished or not: open boxes are left blank)."""
-    names, cards = game.players, game.cards
-    winners = set(game.winners)
+Column = Scorecard | None
+"""A column of the card: a player's card in one game, or None for a blank one."""
+
+
+def card_rows(
+    rules: RuleSet, columns: Sequence[Column], winners: frozenset[int] = frozenset()
+) -> list[str]:
+    """The paper card's rows, one cell per column (``winners``: the columns whose grand
+    total is marked); a blank column is left empty for a pencil."""
     rows: list[str] = []
 
     def line(label: str, values: Sequence[str], css: str = "") -> None:
@@ -58,31 +57,41 @@ def render_scorecard(
         rows.append(f'<tr class="{css}"><th class="box" scope="row">{label}</th>{cells}</tr>')
 
     def section(label: str) -> None:
-        rows.append(f'<tr class="section"><th colspan="{len(names) + 1}">{label}</th></tr>')
+        rows.append(f'<tr class="section"><th colspan="{len(columns) + 1}">{label}</th></tr>')
 
-    def boxes(category: Category) -> list[str]:
-        return [_cell(card[category]) for card in cards]
-
-    def totals(pick: object) -> list[str]:
-        return [str(pick(card)) for card in cards]  # type: ignore[operator]
+    def each(pick: Callable[[Scorecard], str]) -> list[str]:
+        return ["" if card is None else pick(card) for card in columns]
 
     section("Upper section")
     for category in Category.upper():
         line(f"{category.display_name} <span class=note>(count {category.face}s)</span>",
-             boxes(category))  # fmt: skip
-    line("Upper total", totals(lambda c: c.upper_subtotal), "total")
+             each(_box(category)))  # fmt: skip
+    line("Upper total", each(lambda c: str(c.upper_subtotal)), "total")
     line(f"Bonus <span class=note>({UPPER_BONUS} at {UPPER_BONUS_THRESHOLD} or more)</span>",
-         totals(_bonus))  # fmt: skip
-    line("Upper section total", totals(lambda c: c.upper_total), "total")
+         each(_bonus))  # fmt: skip
+    line("Upper section total", each(lambda c: str(c.upper_total)), "total")
     section("Lower section")
     for category in Category.lower():
-        line(category.display_name, boxes(category))
-    line(f"Yahtzee bonus <span class=note>({_yahtzee_bonus_note(game.rules)})</span>",
-         [_cell(c.yahtzee_bonus or None) for c in cards])  # fmt: skip
-    line("Lower section total", totals(lambda c: c.lower_total), "total")
-    line("Upper section total", totals(lambda c: c.upper_total))
-    line("Grand total", totals(lambda c: c.total), "grand")
+        line(category.display_name, each(_box(category)))
+    line(f"Yahtzee bonus <span class=note>({_yahtzee_bonus_note(rules)})</span>",
+         each(lambda c: _cell(c.yahtzee_bonus or None)))  # fmt: skip
+    line("Lower section total", each(lambda c: str(c.lower_total)), "total")
+    line("Upper section total", each(lambda c: str(c.upper_total)))
+    line("Grand total", each(lambda c: str(c.total)), "grand")
+    return rows
 
+
+def render_scorecard(
+    game: Game,
+    *,
+    title: str = "YAHTZEE",
+    game_id: str | None = None,
+    played: datetime | None = None,
+) -> str:
+    """The page for ``game`` (finished or not: open boxes are left blank)."""
+    names = game.players
+    winners = frozenset(game.winners)
+    rows = card_rows(game.rules, game.cards, winners)
     head = "".join(f'<th scope="col">{escape(name)}</th>' for name in names)
     meta = [f"Rules: {escape(game.rules.name)}"]
     if played is not None:
@@ -99,6 +108,10 @@ def render_scorecard(
         f'<table><thead><tr><th class="box" scope="col">Box</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></body></html>\n"
     )
+
+
+def _box(category: Category) -> Callable[[Scorecard], str]:
+    return lambda card: _cell(card[category])
 
 
 def _yahtzee_bonus_note(rules: RuleSet) -> str:
