@@ -5,6 +5,7 @@ both are at the same new table."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,6 +15,7 @@ from tests.browser.support import (
     axe_path,
     axe_violations,
     open_page,
+    stored_token,
     table_id,
     wait_text,
     with_axe,
@@ -32,10 +34,16 @@ def finished_game(base: str) -> tuple[str, str, str]:
         table = made["table"]["id"]
         auth = {"Authorization": f"Bearer {made['token']}"}
         assert api.post(f"/api/tables/{table}/start", headers=auth).is_success
+    play_out(base, table, made["token"], bob["token"])
+    return table, made["token"], bob["token"]
+
+
+def play_out(base: str, table: str, ann_token: str, bob_token: str) -> None:
+    """Ann and Bob play the started game at ``table`` to its end."""
     where = base.split("//")[1]
     with (
-        seated(where, table, token=made["token"]) as ann,
-        seated(where, table, token=bob["token"]) as bo,
+        seated(where, table, token=ann_token) as ann,
+        seated(where, table, token=bob_token) as bo,
     ):
         sockets = [ann, bo]
         game = next_of(ann, "state")["game"]
@@ -54,7 +62,6 @@ def finished_game(base: str) -> tuple[str, str, str]:
             if answer["type"] == "error":  # faster than a person: the rate limit's pause
                 assert answer["code"] == "rate_limited", answer
                 time.sleep(1 / RATE_PER_SECOND)
-    return table, made["token"], bob["token"]
 
 
 def at_game_over(browser: Any, base: str, table: str, seat: int, token: str, **kw: Any) -> Any:
@@ -71,7 +78,7 @@ def at_game_over(browser: Any, base: str, table: str, seat: int, token: str, **k
 
 
 def test_the_host_and_the_friend_land_at_the_same_new_table(
-    browser: Any, server: ServerProcess
+    browser: Any, server: ServerProcess, artifacts: Path
 ) -> None:
     old, ann_token, bob_token = finished_game(server.base)
     ann = at_game_over(browser, server.base, old, 0, ann_token)
@@ -98,3 +105,17 @@ def test_the_host_and_the_friend_land_at_the_same_new_table(
     with httpx.Client(base_url=server.base, timeout=10) as api:
         lobby = api.get(f"/api/tables/{new}").json()
     assert lobby["sitting"] == old and [s["name"] for s in lobby["seats"]] == ["Ann", "Bob"]
+    # the second game played out: both see the sitting's standings beside the game's
+    play_out(server.base, new, stored_token(ann), stored_token(bob))
+    with httpx.Client(base_url=server.base, timeout=10) as api:
+        sitting = api.get(f"/api/sittings/{old}").json()
+    assert len(sitting["games"]) == 2
+    for seat, standing in enumerate(sitting["standings"]):
+        assert standing["total"] == sum(game["totals"][seat] for game in sitting["games"])
+        assert standing["won"] == sum(seat in game["winners"] for game in sitting["games"])
+    for page in (ann, bob):
+        page.wait_for_selector("#sitting:not([hidden])")
+        for standing in sitting["standings"]:
+            wait_text(page, "#sitting-standings", str(standing["total"]))
+    assert axe_violations(ann, "the sitting's standings") == []
+    bob.screenshot(path=str(artifacts / "web-sitting-phone.png"), full_page=True)

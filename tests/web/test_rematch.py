@@ -192,6 +192,15 @@ def test_rematches_chain_into_one_sitting(client: TestClient, db: str, tmp_path:
         assert {records.sitting_of_game(store, g) for g in games} == {first_id}
         totals = [[card.total for card in store.load(g).cards] for g in games]
     assert client.get(f"/api/tables/{ids[-1]}").json()["rematch"] is None
+    # the sitting's standings across its games (read by anyone, like a table)
+    standings = client.get(f"/api/sittings/{first_id}").json()
+    assert [g["totals"] for g in standings["games"]] == totals
+    assert [s["total"] for s in standings["standings"]] == [
+        sum(t[p] for t in totals) for p in (0, 1)
+    ]
+    for unknown in ("nope", "x" * 100):
+        missing = client.get(f"/api/sittings/{unknown}")
+        assert missing.status_code == 404 and missing.json()["code"] == "no_sitting"
     # the sitting prints as the filled pad: a column per game, a running total per player
     pad = tmp_path / "pad.html"
     printed = run_cli("card", games[1][:8], "--sitting", "--html", str(pad), "--database-url", db)

@@ -13,6 +13,7 @@ from .live import GroupCommit, LiveGame, Repeated
 from .lobby import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Forbidden, Lobby
 from .rematch import Rematch, rematch
 from .session import GameSession, Move, warm_up
+from .sitting import Sitting, sitting_of
 from .table import SeatState, Table
 
 __all__ = [
@@ -30,8 +31,10 @@ __all__ = [
     "Rematch",
     "Repeated",
     "SeatState",
+    "Sitting",
     "Table",
     "owner",
     "rematch",
+    "sitting_of",
     "warm_up",
 ]

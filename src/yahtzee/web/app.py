@@ -44,6 +44,7 @@ HTTP_NOT_FOUND = 404
 HTTP_METHOD_NOT_ALLOWED = 405
 HTTP_CONFLICT = 409
 HTTP_GONE = 410
+NOT_FOUND = frozenset({"no_table", "no_sitting"})
 HTTP_SERVER_ERROR = 500
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ log = logging.getLogger(__name__)
 def _status(error: YahtzeeError) -> int:
     if isinstance(error, Forbidden):
         return HTTP_FORBIDDEN
-    if error.code == "no_table":
+    if error.code in NOT_FOUND:
         return HTTP_NOT_FOUND
     if error.code == "rematch_gone":
         return HTTP_GONE

@@ -22,7 +22,7 @@ from ..core import (
     Placement,
     Scorecard,
 )
-from ..service import Table
+from ..service import Sitting, Table
 from ..service.tray import Tray, tray_of
 
 if TYPE_CHECKING:
@@ -146,6 +146,46 @@ class Rematched(BaseModel):
     """The new table's invite link key, for its host (seat 0) only."""
     spectate: str | None = None
     """The new table's spectator key, for its host only."""
+
+
+class SittingGameView(BaseModel):
+    game: str
+    """The game's id in the records."""
+    totals: list[int]
+    """Each seat's total, in seat order."""
+    winners: list[int]
+
+
+class SittingStandingView(BaseModel):
+    seat: int
+    name: str
+    total: int
+    """The seat's total over the sitting's games."""
+    won: int
+    """Games it finished first in (a shared first place counts for each)."""
+
+
+class SittingView(BaseModel):
+    """A sitting: a table and its rematches' finished games, in order, and the standings
+    across them."""
+
+    id: str
+    games: list[SittingGameView]
+    standings: list[SittingStandingView]
+
+    @classmethod
+    def of(cls, sitting: Sitting) -> SittingView:
+        return cls(
+            id=sitting.id,
+            games=[
+                SittingGameView(game=g.game_id, totals=list(g.totals), winners=list(g.winners))
+                for g in sitting.games
+            ],
+            standings=[
+                SittingStandingView(seat=s.seat, name=s.name, total=s.total, won=s.won)
+                for s in sitting.standings
+            ],
+        )
 
 
 class TableBuild(BaseModel):

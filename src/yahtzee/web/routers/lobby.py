@@ -4,12 +4,24 @@ strict JSON (no ``NaN``, no ``Infinity``)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import APIRouter, Request
 
 from ...core import BotSpec, RuleSet
 from ...service import rematch as rematch_of
+from ...service import sitting_of
 from ..deps import HubDep, StrictJSONRoute, TokenDep
-from ..models import BotSeat, Created, CreateTable, Joined, JoinTable, LobbyView, Rematched
+from ..models import (
+    BotSeat,
+    Created,
+    CreateTable,
+    Joined,
+    JoinTable,
+    LobbyView,
+    Rematched,
+    SittingView,
+)
 
 router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
 
@@ -46,6 +58,14 @@ async def join(invite: str, body: JoinTable, hub: HubDep) -> Joined:
 async def lobby(table_id: str, hub: HubDep) -> LobbyView:
     """A table in the lobby, in play, or finished (read-only, after a restart too)."""
     return hub.lobby_view(await hub.lobby.lookup(table_id))
+
+
+@router.get("/sittings/{sitting_id}")
+async def sitting(sitting_id: str, hub: HubDep) -> SittingView:
+    """A sitting (a table and its rematches, by the first table's id): its finished
+    games in order and the standings across them (read-only, like a table)."""
+    found = await asyncio.to_thread(sitting_of, hub.lobby.store, sitting_id)
+    return SittingView.of(found)
 
 
 @router.delete("/tables/{table_id}")

@@ -41,6 +41,8 @@ export function drawOver() {
     return item;
   }));
   drawRematch();
+  drawSitting();
+  loadSitting();
   drawCard($("final-card"), false);
   if (!state.reviewAsked && state.online) { state.reviewAsked = true; send({ type: "review" }); }
   drawReview();
@@ -55,6 +57,36 @@ function drawRematch() {
   const note = $("rematch-note");
   note.hidden = !offer || state.seat === null;
   note.textContent = offer ? "A rematch is ready at a new table with the same seats: one tap takes yours." : "";
+}
+
+// The sitting (this table and the rematches before it): once it has two games, the
+// standings across them beside this game's, as the running total of a paper pad.
+async function loadSitting() {
+  const id = state.lobby && state.lobby.sitting;
+  if (!id || state.sittingOf === state.table) return;
+  state.sittingOf = state.table;
+  try { state.sitting = await api(`/api/sittings/${encodeURIComponent(id)}`); }
+  catch { state.sitting = null; }
+  if (state.screen === "over") drawSitting();
+}
+
+function drawSitting() {
+  const box = $("sitting");
+  const sitting = state.sitting && state.sittingOf === state.table ? state.sitting : null;
+  box.hidden = !sitting || sitting.games.length < 2;
+  if (box.hidden) return;
+  const count = sitting.games.length;
+  $("sitting-note").textContent = `${count} games at this table and its rematches: the total of each player's games, and the games each won.`;
+  const ranked = [...sitting.standings].sort((a, b) => b.total - a.total || a.seat - b.seat);
+  const best = ranked.length ? ranked[0].total : null;
+  $("sitting-standings").replaceChildren(...ranked.map((s, i) => {
+    const item = el("li", { class: `standing ${playerClass(s.seat)}${s.total === best ? " winner" : ""}` });
+    item.append(el("span", { class: "place" }, `${i + 1}.`), el("span", { class: "dot", "aria-hidden": "true" }),
+                el("span", { class: "name" }, s.name),
+                el("span", { class: "won" }, s.won === 1 ? "1 game won" : `${s.won} games won`),
+                el("span", { class: "total" }, String(s.total)));
+    return item;
+  }));
 }
 
 export function drawReview() {
@@ -89,7 +121,7 @@ export async function rematch() {
     const made = await api(`/api/tables/${encodeURIComponent(state.table)}/rematch`, {}, state.token);
     disconnect();
     Object.assign(state, { seq: 0, lobby: null, game: null, hint: null, review: null, reviewAsked: false, token: null, watch: null, seat: null,
-                           myHold: null, pinned: null, meter: { chances: null, progress: null, estimate: false, margin: null } });
+                           myHold: null, pinned: null, sitting: null, sittingOf: null, meter: { chances: null, progress: null, estimate: false, margin: null } });
     $("chat-log").replaceChildren();
     forgetCards();
     openCreated(made, name);

@@ -25,6 +25,7 @@ export const state = {
   socket: null, retry: 0, online: false, fatal: null, retryTimer: null,
   pending: null, deadline: null, wasMyTurn: false, refocus: null, screen: null,
   pinned: null,  // on a narrow screen: the other player whose column is shown
+  sitting: null, sittingOf: null,  // the sitting's standings, and the table they were read for
   // The upper bonus's threshold and the win-chance meter come from the server.
   bonusAt: null, meter: { chances: null, progress: null, estimate: false, margin: null },
 };
