@@ -1,0 +1,57 @@
+"""Scores written on a pad: which points a box can hold under a rule set, for a player who
+enters a box and its points instead of the dice (quick score entry), and the sentence that
+says what is allowed when an entry is not."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .category import Category
+from .dice import Dice
+from .errors import InvalidInput, show
+from .rules import JokerRule, RuleSet
+from .scoring import joker_score, score
+
+
+@cache
+def possible_points(category: Category, rules: RuleSet) -> frozenset[int]:
+    """Every number of points ``category`` can hold under ``rules``: what some roll scores
+    there by the box's own definition (0 among them, a box scratched, for every box but
+    Chance) or, where the rules have a Joker, as a Joker."""
+    points: set[int] = set()
+    for dice in Dice.all():
+        points.add(score(category, dice))
+        if rules.joker is not JokerRule.NONE and dice.faces[0] == dice.faces[-1]:
+            points.add(joker_score(category, dice))
+    return frozenset(points)
+
+
+def allowed_text(points: frozenset[int]) -> str:
+    """The points as a player reads them: ``0, 4, 8, 12, 16 or 20``; ``0 or 5 to 30``."""
+    ordered = sorted(points)
+    parts: list[str] = []
+    start = previous = ordered[0]
+    for value in [*ordered[1:], None]:
+        if value is not None and value == previous + 1:
+            previous = value
+            continue
+        parts.append(str(start) if start == previous else f"{start} to {previous}")
+        if value is not None:
+            start = previous = value
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
+
+
+def check_entry(category: Category, points: object, rules: RuleSet) -> int:
+    """``points`` written in ``category``, checked against what the box can hold under
+    ``rules`` (InvalidInput, saying what it can, otherwise)."""
+    allowed = possible_points(category, rules)
+    name = category.display_name
+    if isinstance(points, bool) or not isinstance(points, int) or points not in allowed:
+        raise InvalidInput(
+            f"{name} holds {allowed_text(allowed)} points under the {rules.name} rules,"
+            f" not {show(points)}."
+        )
+    return points
+
+
+__all__ = ["allowed_text", "check_entry", "possible_points"]
