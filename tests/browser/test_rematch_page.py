@@ -119,3 +119,17 @@ def test_the_host_and_the_friend_land_at_the_same_new_table(
             wait_text(page, "#sitting-standings", str(standing["total"]))
     assert axe_violations(ann, "the sitting's standings") == []
     bob.screenshot(path=str(artifacts / "web-sitting-phone.png"), full_page=True)
+    # the sitting's pad, to print: a page of its own, its style allowed, nothing refused
+    with ann.context.expect_page() as opened:
+        ann.click("#sitting-pad")
+    pad = opened.value
+    refused: list[str] = []
+    pad.on("console", lambda line: refused.append(line.text))
+    pad.wait_for_selector("tr.running")
+    running = [int(t) for t in pad.locator("tr.running td").all_text_contents()]
+    totals = [[game["totals"][seat] for game in sitting["games"]] for seat in range(2)]
+    assert running == [sum(t[: g + 1]) for t in totals for g in range(2)]
+    border = pad.evaluate("() => getComputedStyle(document.querySelector('td')).borderTopStyle")
+    assert border == "solid"  # the page's own style applies under its policy
+    pad.screenshot(path=str(artifacts / "web-sitting-pad.png"))
+    assert not [line for line in refused + ann.console_lines if "Content Security" in line]

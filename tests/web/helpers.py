@@ -95,6 +95,13 @@ def next_of(socket: Any, *types: str, timeout: float = RECEIVE_TIMEOUT) -> dict[
     raise AssertionError(f"no {types} message")
 
 
+def say_lines(ws: Any, count: int) -> None:
+    """Send ``count`` chat lines ("line 0", "line 1", ...), each seen coming back."""
+    for n in range(count):
+        ws.send_json({"type": "chat", "text": f"line {n}"})
+        assert next_of(ws, "chat")["text"] == f"line {n}"
+
+
 def answer(ws: Any, key: str) -> dict[str, Any]:
     """The ack or error that answers the intent with id ``key`` (other messages skipped)."""
     for _ in range(100):

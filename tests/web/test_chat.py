@@ -5,7 +5,8 @@ from another (one that started later, or missed the news, reads it from the reco
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from fastapi.testclient import TestClient
 from tests.server_process import ServerProcess
 from tests.service.test_cluster_lobby import Bus, FakeCluster
 from tests.web.conftest import new_table
-from tests.web.helpers import joined, next_of, seated
+from tests.web.helpers import joined, next_of, say_lines, seated
 from yahtzee.core import RuleSet
 from yahtzee.service import Table
 from yahtzee.store import Store
@@ -34,9 +35,7 @@ def test_only_the_last_lines_are_recorded_and_the_state_shows_the_last_50(
     table_id = host["table"]["id"]
     with joined(client, table_id, token=host["token"]) as ann:
         next_of(ann, "state")
-        for n in range(LINES_KEPT + 10):
-            ann.send_json({"type": "chat", "text": f"line {n}"})
-            assert next_of(ann, "chat")["text"] == f"line {n}"
+        say_lines(ann, LINES_KEPT + 10)
     with Store(db) as store:
         recorded = chat_of(store, table_id, limit=LINES_KEPT + 10)
     assert [x.text for x in recorded] == [f"line {n}" for n in range(10, LINES_KEPT + 10)]
@@ -110,6 +109,20 @@ async def node(store: Store, name: str, bus: Bus) -> Hub:
     return hub
 
 
+@asynccontextmanager
+async def site(tmp_path: Path) -> AsyncIterator[tuple[Store, Bus, list[Hub]]]:
+    """A database, a cluster bus, and the hubs a test starts on them (all closed after)."""
+    store = Store(f"sqlite:///{tmp_path / 'site.db'}")
+    hubs: list[Hub] = []
+    try:
+        yield store, Bus(), hubs
+    finally:
+        for hub in hubs:
+            hub.close()
+            hub.lobby.close()
+        store.close()
+
+
 def texts(hub: Hub, table: Table) -> list[str]:
     return [line.text for line in hub.snapshot(table, None).chat]
 
@@ -128,10 +141,7 @@ def recording(hub: Hub) -> list[str]:
 
 def test_a_line_said_on_one_node_is_in_a_state_taken_from_another(tmp_path: Path) -> None:
     async def run() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'site.db'}")
-        bus = Bus()
-        hubs: list[Hub] = []
-        try:
+        async with site(tmp_path) as (store, bus, hubs):
             a = await node(store, "a", bus)
             hubs.append(a)
             table, _ = await a.lobby.create("x", "Ann", [None], RuleSet.official())
@@ -156,11 +166,6 @@ def test_a_line_said_on_one_node_is_in_a_state_taken_from_another(tmp_path: Path
             await b.lobby.on_reconnect()  # news may have been lost: b reads the records
             await until(lambda: len(shown) == 4, "b catches up")
             assert texts(b, other)[-1] == "fifth" and shown[-1] == "fifth"
-        finally:
-            for hub in hubs:
-                hub.close()
-                hub.lobby.close()
-            store.close()
 
     asyncio.run(run())
 
@@ -170,10 +175,7 @@ def test_a_line_heard_while_the_chat_is_read_is_shown_once_after_it(tmp_path: Pa
     records waits for it: shown once, in its place."""
 
     async def run() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'site.db'}")
-        bus = Bus()
-        hubs: list[Hub] = []
-        try:
+        async with site(tmp_path) as (store, bus, hubs):
             a, b = await node(store, "a", bus), await node(store, "b", bus)
             hubs.extend((a, b))
             table, _ = await a.lobby.create("x", "Ann", [None], RuleSet.official())
@@ -188,10 +190,5 @@ def test_a_line_heard_while_the_chat_is_read_is_shown_once_after_it(tmp_path: Pa
             await asyncio.wait_for(reading, WAIT_S)
             await until(lambda: len(texts(b, other)) == 2, "b shows both lines")
             assert texts(b, other) == ["first", "second"]
-        finally:
-            for hub in hubs:
-                hub.close()
-                hub.lobby.close()
-            store.close()
 
     asyncio.run(run())

@@ -5,6 +5,8 @@ their own seat there, and a series of rematches is one sitting."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -199,8 +201,19 @@ def test_rematches_chain_into_one_sitting(client: TestClient, db: str, tmp_path:
         sum(t[p] for t in totals) for p in (0, 1)
     ]
     for unknown in ("nope", "x" * 100):
-        missing = client.get(f"/api/sittings/{unknown}")
-        assert missing.status_code == 404 and missing.json()["code"] == "no_sitting"
+        for path in (f"/api/sittings/{unknown}", f"/api/sittings/{unknown}/pad"):
+            missing = client.get(path)
+            assert missing.status_code == 404 and missing.json()["code"] == "no_sitting"
+    # the pad to print: its own page, nothing loads or runs, its one style allowed by hash
+    printed_pad = client.get(f"/api/sittings/{first_id}/pad")
+    assert printed_pad.status_code == 200 and printed_pad.headers["content-type"].startswith(
+        "text/html"
+    )
+    style = re.search(r"<style>(.*?)</style>", printed_pad.text, re.DOTALL)
+    assert style is not None and "<script" not in printed_pad.text
+    digest = base64.b64encode(hashlib.sha256(style.group(1).encode()).digest()).decode()
+    policy = printed_pad.headers["content-security-policy"]
+    assert f"style-src 'sha256-{digest}'" in policy and "default-src 'none'" in policy
     # the sitting prints as the filled pad: a column per game, a running total per player
     pad = tmp_path / "pad.html"
     printed = run_cli("card", games[1][:8], "--sitting", "--html", str(pad), "--database-url", db)

@@ -8,7 +8,7 @@ import time
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import new_table
-from tests.web.helpers import joined, next_of, play_out
+from tests.web.helpers import joined, next_of, play_out, say_lines
 from yahtzee.web.hub import CHAT_KEPT
 
 
@@ -17,9 +17,7 @@ def test_the_state_carries_the_recent_chat(client: TestClient) -> None:
     table_id = host["table"]["id"]
     with joined(client, table_id, token=host["token"]) as ann:
         next_of(ann, "state")
-        for n in range(CHAT_KEPT + 10):
-            ann.send_json({"type": "chat", "text": f"line {n}"})
-            assert next_of(ann, "chat")["text"] == f"line {n}"
+        say_lines(ann, CHAT_KEPT + 10)
     with joined(client, table_id, watch=host["spectate"]) as fan:  # a reload keeps it
         chat = next_of(fan, "state")["chat"]
     assert len(chat) == CHAT_KEPT == 50

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import InvalidInput
+from ..core import Game, InvalidInput
 from ..store import Store
 from ..store import tables as records
 from .lobby import MAX_TABLE_ID
@@ -41,16 +41,23 @@ class Sitting:
     standings: tuple[SittingStanding, ...]
 
 
-def sitting_of(store: Store, sitting_id: str) -> Sitting:
-    """The finished games of a sitting, in order, and its standings (``no_sitting`` when
-    it has none). Seats are the same at every table of a sitting; the names are the
-    latest game's."""
+def finished_games(store: Store, sitting_id: str) -> list[tuple[str, Game]]:
+    """A sitting's finished games (their ids and games), in order, its last
+    `MAX_SITTING_GAMES`; ``no_sitting`` when it has none."""
     if len(sitting_id) > MAX_TABLE_ID:  # a sitting's id is its first table's
         raise InvalidInput("No finished game at such a sitting.", code="no_sitting")
     ids = records.sitting_games(store, sitting_id)[-MAX_SITTING_GAMES:]
     finished = [(one, game) for one in ids if (game := store.load(one)).is_over]
     if not finished:
         raise InvalidInput("No finished game at such a sitting.", code="no_sitting")
+    return finished
+
+
+def sitting_of(store: Store, sitting_id: str) -> Sitting:
+    """The finished games of a sitting, in order, and its standings (``no_sitting`` when
+    it has none). Seats are the same at every table of a sitting; the names are the
+    latest game's."""
+    finished = finished_games(store, sitting_id)
     games = tuple(
         SittingGame(game_id, tuple(card.total for card in game.cards), tuple(game.winners))
         for game_id, game in finished
@@ -68,4 +75,11 @@ def sitting_of(store: Store, sitting_id: str) -> Sitting:
     return Sitting(sitting_id, games, standings)
 
 
-__all__ = ["MAX_SITTING_GAMES", "Sitting", "SittingGame", "SittingStanding", "sitting_of"]
+__all__ = [
+    "MAX_SITTING_GAMES",
+    "Sitting",
+    "SittingGame",
+    "SittingStanding",
+    "finished_games",
+    "sitting_of",
+]

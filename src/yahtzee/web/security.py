@@ -17,8 +17,11 @@ and its companions to every HTTP answer, static files included.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import ipaddress
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -36,6 +39,23 @@ CONTENT_SECURITY_POLICY: Final = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
+
+
+def printable_policy(page: str) -> str:
+    """The Content-Security-Policy of a printable page the server renders (a scorepad):
+    nothing loads, nothing runs; its one inline style is allowed by its hash."""
+    styles = re.findall(r"<style>(.*?)</style>", page, flags=re.DOTALL)
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
+        for s in styles
+    )
+    allowed = hashes or "'none'"
+    return (
+        f"default-src 'none'; style-src {allowed}; frame-ancestors 'none'; "
+        "base-uri 'none'; form-action 'none'"
+    )
+
+
 SECURITY_HEADERS: Final = {
     "content-security-policy": CONTENT_SECURITY_POLICY,
     "x-content-type-options": "nosniff",
@@ -284,6 +304,7 @@ __all__ = [
     "HostCheck",
     "SecurityHeaders",
     "origin_allowed",
+    "printable_policy",
     "refusal_body",
     "send_refusal",
 ]

@@ -7,10 +7,13 @@ from __future__ import annotations
 import asyncio
 
 from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
 
 from ...core import BotSpec, RuleSet
+from ...render.pad_html import MAX_PAD_GAMES, render_pad
 from ...service import rematch as rematch_of
 from ...service import sitting_of
+from ...service.sitting import finished_games
 from ..deps import HubDep, StrictJSONRoute, TokenDep
 from ..models import (
     BotSeat,
@@ -22,6 +25,7 @@ from ..models import (
     Rematched,
     SittingView,
 )
+from ..security import printable_policy
 
 router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
 
@@ -66,6 +70,18 @@ async def sitting(sitting_id: str, hub: HubDep) -> SittingView:
     games in order and the standings across them (read-only, like a table)."""
     found = await asyncio.to_thread(sitting_of, hub.lobby.store, sitting_id)
     return SittingView.of(found)
+
+
+@router.get("/sittings/{sitting_id}/pad", response_class=HTMLResponse)
+async def sitting_pad(sitting_id: str, hub: HubDep) -> HTMLResponse:
+    """A sitting's last games as the filled paper pad, to print: one column per game per
+    player and a running total (a page of its own: no script, its style allowed by hash)."""
+    games = [
+        game for _, game in await asyncio.to_thread(finished_games, hub.lobby.store, sitting_id)
+    ]
+    shown = games[-MAX_PAD_GAMES:]
+    page = render_pad(shown[-1].rules, shown[-1].players, shown)
+    return HTMLResponse(page, headers={"content-security-policy": printable_policy(page)})
 
 
 @router.delete("/tables/{table_id}")

@@ -73,6 +73,10 @@ async function loadSitting() {
 function drawSitting() {
   const box = $("sitting");
   const sitting = state.sitting && state.sittingOf === state.table ? state.sitting : null;
+  // the paper pad of the sitting's games, to print (a page of its own)
+  const pad = $("sitting-pad");
+  pad.hidden = !sitting;
+  if (sitting) pad.href = `/api/sittings/${encodeURIComponent(sitting.id)}/pad`;
   box.hidden = !sitting || sitting.games.length < 2;
   if (box.hidden) return;
   const count = sitting.games.length;
