@@ -32,14 +32,13 @@ from ..core import (
     SecureDice,
     YahtzeeError,
     player_name,
-    same_name,
 )
 from ..store import Seat, Store
 from ..store import tables as records
 from .cluster import Cluster
 from .live import GroupCommit, LiveGame
 from .session import GameSession
-from .table import SeatState, Table, new_token, token_hash
+from .table import SeatState, Table, check_name_free, new_token, token_hash
 
 MAX_TABLES_PER_CLIENT = 20
 """Tables in the lobby or in play that one client (address) may have at once."""
@@ -54,19 +53,6 @@ FINISHED_LOADED_S = 24 * 60 * 60
 
 class Forbidden(YahtzeeError):
     default_code = "forbidden"
-
-
-def _check_free(name: str, taken: Sequence[str | None]) -> None:
-    """`InvalidInput` (``name_taken``) when a seat's name is the same as ``name``, in
-    capitals or in the form of its letters (`same_name`): the cards could not tell them
-    apart."""
-    holder = same_name(name, taken)
-    if holder is not None:
-        raise InvalidInput(
-            f"That name is taken at this table ({holder}): names that differ only in "
-            "capitals or letter forms count as the same.",
-            code="name_taken",
-        )
 
 
 TablePublish = Callable[[Table, int, tuple[Event, ...]], None]
@@ -265,7 +251,7 @@ class Lobby:
             raise InvalidInput(f"A table has 1 to {MAX_PLAYERS} seats.")
         token = new_token()
         host_name = player_name(host)
-        _check_free(host_name, [bot.seat_name(n) for n, bot in enumerate(seats, 1) if bot])
+        check_name_free(host_name, [bot.seat_name(n) for n, bot in enumerate(seats, 1) if bot])
         states = [SeatState(0, host_name, None, token_hash(token))]
         for index, bot in enumerate(seats, start=1):
             states.append(SeatState(index, bot.seat_name(index) if bot else None, bot))
@@ -328,7 +314,7 @@ class Lobby:
                     "The game has started; only its players can come back.", code="started"
                 )
             clean = player_name(name)
-            _check_free(clean, [s.name for s in table.seats])
+            check_name_free(clean, [s.name for s in table.seats])
             free = next((s for s in table.seats if s.open and not s.reserved), None)
             if free is None and any(s.reserved for s in table.seats):
                 raise IllegalMove(

@@ -7,10 +7,11 @@ import asyncio
 import hashlib
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..core import BotSpec, RuleSet
+from ..core import BotSpec, InvalidInput, RuleSet, same_name
 from ..store import tables as records
 from .live import LiveGame
 from .session import GameSession
@@ -97,4 +98,17 @@ class Table:
         )  # fmt: skip
 
 
-__all__ = ["SeatState", "Table", "new_token", "token_hash"]
+def check_name_free(name: str, taken: Sequence[str | None]) -> None:
+    """`InvalidInput` (``name_taken``) when a seat's name is the same as ``name``, in
+    capitals or in the form of its letters (`same_name`): the cards could not tell them
+    apart."""
+    holder = same_name(name, taken)
+    if holder is not None:
+        raise InvalidInput(
+            f"That name is taken at this table ({holder}): names that differ only in "
+            "capitals or letter forms count as the same.",
+            code="name_taken",
+        )
+
+
+__all__ = ["SeatState", "Table", "check_name_free", "new_token", "token_hash"]
