@@ -2,9 +2,10 @@
 
 from .category import Category
 from .dice import DICE_COUNT, FACE_COUNT, FACES, Dice, Keep, Outcome, chance_outcomes
+from .entries import allowed_text, check_entry, possible_points
 from .errors import IllegalMove, InvalidInput, YahtzeeError
-from .events import Event, GameStarted, PlayoffRolled, Rolled, Scored, Undone
-from .game import Action, Game, LegalActions, Score, Standing
+from .events import DiceEntered, Event, GameStarted, PlayoffRolled, Rolled, Scored, Undone, Written
+from .game import Action, EnterDice, Entry, Game, LegalActions, Score, Standing, Write
 from .players import (
     DEFAULT_LEVEL,
     LEVELS,
@@ -43,7 +44,10 @@ __all__ = [
     "BotSpec",
     "Category",
     "Dice",
+    "DiceEntered",
     "DiceSource",
+    "EnterDice",
+    "Entry",
     "Event",
     "Game",
     "GameStarted",
@@ -70,13 +74,18 @@ __all__ = [
     "TieBreak",
     "Turn",
     "Undone",
+    "Write",
+    "Written",
     "YahtzeeError",
+    "allowed_text",
     "chance_outcomes",
+    "check_entry",
     "clean_text",
     "joker_score",
     "name_key",
     "placements",
     "player_name",
+    "possible_points",
     "same_name",
     "score",
 ]

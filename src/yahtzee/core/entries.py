@@ -49,7 +49,8 @@ def check_entry(category: Category, points: object, rules: RuleSet) -> int:
     if isinstance(points, bool) or not isinstance(points, int) or points not in allowed:
         raise InvalidInput(
             f"{name} holds {allowed_text(allowed)} points under the {rules.name} rules,"
-            f" not {show(points)}."
+            f" not {show(points)}.",
+            code="points_not_allowed",
         )
     return points
 

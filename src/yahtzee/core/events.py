@@ -12,16 +12,21 @@ from .errors import InvalidInput, show
 from .frozen import fast_init
 
 EVENT_VERSION = 1
+ENTERED = "entered"
+"""The start event's ``dice`` in a game whose players enter their dice (absent otherwise)."""
 
 
 @fast_init
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """The seats (names in seat order) and the rule set, by registered name."""
+    """The seats (names in seat order) and the rule set, by registered name; ``entered``:
+    the players roll real dice and enter what shows (`DiceEntered`) or write scores
+    (`Written`) instead of the program rolling."""
 
     players: tuple[str, ...]
     rules: str
     version: int = EVENT_VERSION
+    entered: bool = False
 
 
 @fast_init
@@ -54,6 +59,28 @@ class PlayoffRolled:
 
 
 @dataclass(frozen=True, slots=True)
+class DiceEntered:
+    """In a game of entered dice, a player entered the five dice showing on the table, and
+    which roll of the turn it was (1-3) if they said. Entered again before a box is filled,
+    it corrects the dice: the last entry is what shows. In the playoff it is the roll."""
+
+    player: int
+    dice: Dice
+    roll: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """In a game of entered dice, a player wrote ``points`` in ``category`` as on a paper
+    pad, without the dice (quick score entry). A Yahtzee is entered as dice, so that its
+    Joker placement and bonus follow the rules."""
+
+    player: int
+    category: Category
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class Undone:
     """A player took back their last placement before anyone rolled again: the game
     stands as it did before it (the dice showing, the rolls used). The log keeps both."""
@@ -61,14 +88,15 @@ class Undone:
     player: int
 
 
-Event = GameStarted | Rolled | Scored | PlayoffRolled | Undone
+Event = GameStarted | Rolled | Scored | PlayoffRolled | Undone | DiceEntered | Written
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The JSON form of an event."""
     match event:
-        case GameStarted(players, rules, version):
-            return {"type": "start", "version": version, "players": list(players), "rules": rules}
+        case GameStarted(players, rules, version, entered):
+            start = {"type": "start", "version": version, "players": list(players), "rules": rules}
+            return {**start, "dice": ENTERED} if entered else start
         case Rolled(player, keep, dice):
             return {"type": "roll", "player": player, "keep": str(keep), "dice": str(dice)}
         case Scored(player, category, points, bonus):
@@ -83,6 +111,11 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             return {"type": "playoff_roll", "player": player, "dice": str(dice)}
         case Undone(player):
             return {"type": "undo", "player": player}
+        case DiceEntered(player, dice, roll):
+            entry = {"type": "dice", "player": player, "dice": str(dice)}
+            return entry if roll is None else {**entry, "roll": roll}
+        case Written(player, category, points):
+            return {"type": "write", "player": player, "category": category.key, "points": points}
 
 
 def _int(data: Mapping[str, Any], key: str) -> int:
@@ -108,7 +141,10 @@ def _start(data: Mapping[str, Any]) -> GameStarted:
         raise InvalidInput(
             f"Event version {show(version)} is not supported (this is {EVENT_VERSION})."
         )
-    return GameStarted(tuple(players), _text(data, "rules"), version)
+    dice = data.get("dice", "rolled")
+    if dice not in ("rolled", ENTERED):
+        raise InvalidInput(f"A start event's 'dice' is 'rolled' or 'entered', not {show(dice)}.")
+    return GameStarted(tuple(players), _text(data, "rules"), version, dice == ENTERED)
 
 
 def _roll(data: Mapping[str, Any]) -> Rolled:
@@ -134,12 +170,27 @@ def _undo(data: Mapping[str, Any]) -> Undone:
     return Undone(_int(data, "player"))
 
 
+def _entered(data: Mapping[str, Any]) -> DiceEntered:
+    roll = data.get("roll")
+    if roll is not None:
+        roll = _int(data, "roll")
+    return DiceEntered(_int(data, "player"), Dice.parse(_text(data, "dice")), roll)
+
+
+def _written(data: Mapping[str, Any]) -> Written:
+    return Written(
+        _int(data, "player"), Category.parse(_text(data, "category")), _int(data, "points")
+    )
+
+
 _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
     "start": _start,
     "roll": _roll,
     "score": _score,
     "playoff_roll": _playoff,
     "undo": _undo,
+    "dice": _entered,
+    "write": _written,
 }
 
 
@@ -148,7 +199,9 @@ def event_from_dict(data: object) -> Event:
 
     Event objects are checked the same way, through their JSON form.
     """
-    if isinstance(data, GameStarted | Rolled | Scored | PlayoffRolled | Undone):
+    if isinstance(
+        data, GameStarted | Rolled | Scored | PlayoffRolled | Undone | DiceEntered | Written
+    ):
         try:
             data = event_to_dict(data)
         except (AttributeError, TypeError, ValueError):

@@ -12,12 +12,14 @@ from .category import Category
 from .dice import Dice, Keep
 from .errors import IllegalMove, InvalidInput, show
 from .events import (
+    DiceEntered,
     Event,
     GameStarted,
     PlayoffRolled,
     Rolled,
     Scored,
     Undone,
+    Written,
     event_from_dict,
     event_to_dict,
 )
@@ -47,8 +49,44 @@ class Score:
         return f"score {self.category.display_name}"
 
 
+@dataclass(frozen=True, slots=True)
+class EnterDice:
+    """In a game of entered dice: the five dice showing on the table, and which roll of the
+    turn it is (1-3) if the player says (with it, advice is about what to keep; without,
+    about the box)."""
+
+    dice: Dice
+    roll: int | None = None
+
+    @classmethod
+    def parse(cls, text: str, roll: int | None = None) -> Self:
+        """The entry of the dice written ``text`` (``"33356"``, ``"3 3 3 5 6"``)."""
+        return cls(Dice.parse(text), roll)
+
+    def __str__(self) -> str:
+        said = f" (roll {self.roll})" if self.roll is not None else ""
+        return f"dice {self.dice}{said}"
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """In a game of entered dice: ``points`` written in box ``category`` as on a paper pad
+    (quick score entry), checked against what the box can hold."""
+
+    category: Category
+    points: int
+
+    def __str__(self) -> str:
+        return f"write {self.points} in {self.category.display_name}"
+
+
 Action = Keep | Score
-"""An action: ``Keep(k)`` keeps ``k`` and rolls the other dice; ``Score(c)`` fills box ``c``."""
+"""A decision: ``Keep(k)`` keeps ``k`` and rolls the other dice; ``Score(c)`` fills box ``c``
+with the dice showing (what strategies choose and the advisor weighs)."""
+Entry = EnterDice | Write
+"""What a player at a table with real dice enters: ``EnterDice(d)`` says the dice showing,
+``Write(c, n)`` writes points without dice."""
+_ACTIONS = (Keep, Score, EnterDice, Write)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +107,7 @@ class LegalActions:
         self._game = game
 
     def __contains__(self, action: object) -> bool:
-        if not isinstance(action, Keep | Score):
+        if not isinstance(action, _ACTIONS):
             return False
         try:
             self._game.check(action)
@@ -77,10 +115,16 @@ class LegalActions:
             return False
         return True
 
-    def _candidates(self) -> Iterator[Action]:
+    def _candidates(self) -> Iterator[Action | Entry]:
         state = self._game.state
         turn = state.turn
         if state.phase is Phase.OVER:
+            return
+        if state.entered:  # entries of every roll (then the boxes for the dice showing)
+            yield from (EnterDice(dice) for dice in Dice.all())
+            if state.playoff is None and turn is not None and turn.dice is not None:
+                for placement in state.cards[turn.player].placements(turn.dice, state.rules):
+                    yield Score(placement.category)
             return
         if state.playoff is not None or turn is None or turn.dice is None:
             yield Keep.NONE
@@ -90,7 +134,7 @@ class LegalActions:
         for placement in state.cards[turn.player].placements(turn.dice, state.rules):
             yield Score(placement.category)
 
-    def __iter__(self) -> Iterator[Action]:
+    def __iter__(self) -> Iterator[Action | Entry]:
         return self._candidates()
 
     def __len__(self) -> int:
@@ -111,7 +155,11 @@ class Game:
         players: Sequence[str] | int = 1,
         rules: RuleSet | str | None = None,
         dice: DiceSource | random.Random | None = None,
+        *,
+        entered: bool = False,
     ) -> None:
+        """``entered``: the players roll real dice and enter them (`enter_dice`) or write
+        scores (`write`); the program then never rolls, and ``dice`` is not used."""
         if isinstance(players, int) and not isinstance(players, bool):
             if not 1 <= players <= machine.MAX_PLAYERS:
                 raise InvalidInput(f"A game has 1 to {machine.MAX_PLAYERS} players, not {players}.")
@@ -121,10 +169,10 @@ class Game:
                 f"Players must be a list of names or a number from 1 to {machine.MAX_PLAYERS}."
             )
         rule_set = _rules(rules)
-        opening = GameStarted(tuple(players), rule_set.name)
+        opening = GameStarted(tuple(players), rule_set.name, entered=bool(entered))
         self._state = machine.start(opening)
         self._events: list[Event] = [
-            GameStarted(self._state.players, opening.rules, opening.version)
+            GameStarted(self._state.players, opening.rules, opening.version, opening.entered)
         ]
         self.dice_source: DiceSource = _source(dice)
 
@@ -169,6 +217,11 @@ class Game:
     def dice(self) -> Dice | None:
         """The dice showing in the current turn (``None`` before its first roll)."""
         return self._state.turn.dice if self._state.turn else None
+
+    @property
+    def entered(self) -> bool:
+        """Whether the players enter their dice (or scores) instead of the program rolling."""
+        return self._state.entered
 
     @property
     def is_over(self) -> bool:
@@ -230,12 +283,16 @@ class Game:
 
     # Acting -------------------------------------------------------------------------
 
-    def check(self, action: Action, player: int | None = None) -> None:
+    def check(self, action: Action | Entry, player: int | None = None) -> None:
         """Raise `IllegalMove` unless ``action`` is allowed now."""
         if isinstance(action, Score):
             machine.check_score(self._state, action.category, player)
         elif isinstance(action, Keep):
             machine.check_roll(self._state, action, player)
+        elif isinstance(action, EnterDice):
+            machine.check_dice_entry(self._state, action.dice, action.roll, player)
+        elif isinstance(action, Write):
+            machine.check_written(self._state, action.category, action.points, player)
         else:
             raise InvalidInput(f"Not an action: {show(action)}; use Keep(...) or Score(...).")
 
@@ -266,6 +323,34 @@ class Game:
         self._events.append(Scored(seat, category, placement.points, placement.yahtzee_bonus))
         return placement
 
+    def enter_dice(
+        self, dice: Dice | str, roll: int | None = None, *, player: int | None = None
+    ) -> Dice:
+        """In a game of entered dice: the five dice showing on the table (``roll``: which roll
+        of the turn, 1-3, if known). Entered again before a box is filled, it corrects them
+        without using a roll; in the playoff, it is the player's playoff roll."""
+        dice = dice if isinstance(dice, Dice) else Dice.parse(dice)
+        seat = machine.check_dice_entry(self._state, dice, roll, player)
+        self._state = machine.after_dice_entry(self._state, seat, dice, roll)
+        self._events.append(DiceEntered(seat, dice, roll))
+        return dice
+
+    def write(
+        self, category: Category | str, points: int, *, player: int | None = None
+    ) -> Placement:
+        """In a game of entered dice: write ``points`` in ``category`` without dice (quick
+        score entry). The points are checked against what the box can hold under the rules;
+        the bonuses follow from the boxes. A Yahtzee is entered as dice instead, so that its
+        Joker placement and bonus follow the rules."""
+        if type(category) is not Category:
+            category = Category.of(category)
+        placement = machine.check_written(self._state, category, points, player)
+        seat = self._state.current_player
+        assert seat is not None
+        self._state = machine.after_score(self._state, placement)
+        self._events.append(Written(seat, category, placement.points))
+        return placement
+
     def can_undo(self, player: int | None = None) -> bool:
         """Whether the last placement may be taken back now (by ``player``)."""
         try:
@@ -274,24 +359,28 @@ class Game:
             return False
         return True
 
-    def undo(self, *, player: int | None = None) -> Scored:
+    def undo(self, *, player: int | None = None) -> Scored | Written:
         """Take back the last placement (before anyone rolls again; not once the game has
         ended): the box is open again and the same dice show with the same rolls left.
         The log keeps the placement and records the taking back. Returns the placement
         taken back."""
         before = machine.check_undo(self._state, player)
         placed = self._events[-1]
-        assert isinstance(placed, Scored)  # only a placement leaves a state to go back to
+        assert isinstance(placed, Scored | Written)  # only a placement leaves a state to go back to
         self._state = before
         self._events.append(Undone(placed.player))
         return placed
 
-    def play(self, action: Action, *, player: int | None = None) -> Dice | Placement:
+    def play(self, action: Action | Entry, *, player: int | None = None) -> Dice | Placement:
         """Take any action: a `Keep` rolls, a `Score` fills a box."""
         if isinstance(action, Score):
             return self.score(action.category, player=player)
         if isinstance(action, Keep):
             return self.roll(action, player=player)
+        if isinstance(action, EnterDice):
+            return self.enter_dice(action.dice, action.roll, player=player)
+        if isinstance(action, Write):
+            return self.write(action.category, action.points, player=player)
         raise InvalidInput(f"Not an action: {show(action)}.")
 
     def _append(self, event: Event) -> None:
@@ -315,7 +404,7 @@ class Game:
         opening = event_from_dict(first)
         if not isinstance(opening, GameStarted):
             raise InvalidInput("An event log must begin with the game's start event.")
-        game = cls(list(opening.players), opening.rules, dice)
+        game = cls(list(opening.players), opening.rules, dice, entered=opening.entered)
         game._extend(items, 2)
         return game
 

@@ -13,8 +13,9 @@ from enum import StrEnum
 
 from .category import Category
 from .dice import Dice, Keep
+from .entries import check_entry
 from .errors import IllegalMove, InvalidInput, show
-from .events import Event, GameStarted, PlayoffRolled, Rolled, Scored, Undone
+from .events import DiceEntered, Event, GameStarted, PlayoffRolled, Rolled, Scored, Undone, Written
 from .frozen import fast_init
 from .rules import RuleSet, TieBreak
 from .scorecard import Scorecard
@@ -87,6 +88,8 @@ class GameState:
     before_placement: GameState | None = None
     """The state before the last placement, while it may be taken back (until the next
     roll, and not once the game has ended): see `check_undo`."""
+    entered: bool = False
+    """The players roll real dice and enter them, or write scores: see `check_entry`."""
 
     @property
     def current_player(self) -> int | None:
@@ -115,7 +118,8 @@ def start(event: GameStarted) -> GameState:
         raise InvalidInput("Two players have the same name; give each a different name.")
     rules = RuleSet.named(event.rules)
     cards = (_EMPTY_CARD,) * len(players)
-    return GameState(rules, players, cards, Phase.TURN, Turn(player=0, round=1))
+    turn = Turn(player=0, round=1)
+    return GameState(rules, players, cards, Phase.TURN, turn, entered=event.entered)
 
 
 _EMPTY_CARD = Scorecard.empty()  # immutable: every game starts from this one
@@ -147,7 +151,13 @@ def check_actor(state: GameState, player: int | None) -> int:
 def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
     """Raise `IllegalMove` unless the acting player may keep ``keep`` and roll."""
     turn = state.turn
-    if player is None and state.phase is _TURN and state.playoff is None and turn is not None:
+    if (
+        player is None
+        and state.phase is _TURN
+        and state.playoff is None
+        and turn is not None
+        and not state.entered
+    ):
         # The usual cases, which pass every check below, seen at once.
         dice = turn.dice
         if dice is None:
@@ -156,6 +166,11 @@ def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
         elif turn.rolls < ROLLS_PER_TURN and dice.contains(keep):
             return  # a re-roll
     check_actor(state, player)
+    if state.entered:
+        raise IllegalMove(
+            "In this game the players roll their own dice: enter the five dice showing.",
+            code="dice_entered",
+        )
     if state.playoff is not None:
         if keep.faces:
             raise IllegalMove("A playoff roll throws all five dice.", code="playoff_roll")
@@ -202,6 +217,63 @@ def check_score(state: GameState, category: Category, player: int | None = None)
     return state.cards[turn.player].placement(turn.dice, category, state.rules)
 
 
+def _check_entered(state: GameState, player: int | None) -> int:
+    if not state.entered:
+        raise IllegalMove(
+            "The program rolls the dice in this game: roll them instead of entering them.",
+            code="dice_rolled",
+        )
+    return check_actor(state, player)
+
+
+def check_dice_entry(
+    state: GameState, dice: Dice, roll: int | None = None, player: int | None = None
+) -> int:
+    """The seat entering ``dice`` (as roll ``roll`` of the turn, if known), or
+    `IllegalMove`: only in a game of entered dice, on the player's turn, before a box is
+    filled. Entering again corrects the dice without using a roll."""
+    seat = _check_entered(state, player)
+    if roll is not None and (
+        isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= ROLLS_PER_TURN
+    ):
+        raise InvalidInput(
+            f"A roll of the turn is 1, 2 or {ROLLS_PER_TURN} (or not said), not {show(roll)}."
+        )
+    if not isinstance(dice, Dice):
+        raise InvalidInput(f"Enter five dice, like 33356, not {show(dice)}.")
+    return seat
+
+
+def after_dice_entry(state: GameState, seat: int, dice: Dice, roll: int | None) -> GameState:
+    """The state after a checked entry of dice (`check_dice_entry` passed): in the turns, the
+    dice show (a roll not said counts as the last one, so advice is about the box); in the
+    playoff, it is the seat's playoff roll."""
+    if state.playoff is not None:
+        return _playoff_roll(state, seat, dice)
+    turn = _turn(state)
+    rolls = ROLLS_PER_TURN if roll is None else roll
+    return _with_turn(state, Turn(turn.player, turn.round, dice, rolls))
+
+
+def check_written(
+    state: GameState, category: Category, points: object, player: int | None = None
+) -> Placement:
+    """The placement of ``points`` written in ``category`` without dice (quick score
+    entry), or `IllegalMove` / `InvalidInput` saying what is allowed: only in a game of
+    entered dice, on the player's turn, in an open box, and points that box can hold."""
+    seat = _check_entered(state, player)
+    if state.playoff is not None:
+        raise IllegalMove("Every box is filled; the playoff only rolls.", code="playoff_roll")
+    card = state.cards[seat]
+    if not card.is_open(category):
+        raise IllegalMove(
+            f"{category.display_name} is already filled ({card[category]}). "
+            f"Open boxes: {', '.join(c.display_name for c in card.open_boxes)}.",
+            code="box_filled",
+        )
+    return Placement(category, check_entry(category, points, state.rules))
+
+
 def apply(state: GameState, event: Event) -> GameState:
     """The state after ``event``, which must be legal in ``state``."""
     match event:
@@ -229,6 +301,11 @@ def apply(state: GameState, event: Event) -> GameState:
             return after_score(state, placement)
         case Undone(player):
             return check_undo(state, player)
+        case DiceEntered(player, dice, roll):
+            check_dice_entry(state, dice, roll, player)
+            return after_dice_entry(state, player, dice, roll)
+        case Written(player, category, points):
+            return after_score(state, check_written(state, category, points, player))
         case GameStarted():
             raise InvalidInput("A game can start only once.")
 
@@ -250,6 +327,8 @@ def after_roll(state: GameState, keep: Keep, dice: Dice) -> GameState:
         Turn(turn.player, turn.round, dice, turn.rolls + 1, keep),
         state.playoff,
         state.winners,
+        None,
+        state.entered,
     )
 
 
@@ -272,6 +351,7 @@ def after_score(state: GameState, placement: Placement) -> GameState:
             state.playoff,
             state.winners,
             state,
+            state.entered,
         )
     return _finish(_with_turn(state, None, tuple(cards)))
 
@@ -308,6 +388,8 @@ def _with_turn(
         turn,
         state.playoff,
         state.winners,
+        None,
+        state.entered,
     )
 
 

@@ -25,6 +25,8 @@ from ..core import (
     Category,
     Dice,
     DiceSource,
+    EnterDice,
+    Entry,
     Event,
     Game,
     IllegalMove,
@@ -34,6 +36,8 @@ from ..core import (
     RuleSet,
     Score,
     Scored,
+    Write,
+    Written,
 )
 from ..store import Seat, Store
 from .win_meter import SessionWinMeter
@@ -50,13 +54,28 @@ kernels agree to about 1e-13, so a game's record does not depend on which one a 
 happened to use."""
 
 
+NO_BOTS_ENTERED = (
+    "A computer player cannot sit in a game of real dice (it has no hands to roll them): "
+    "seat people only, or let the program roll."
+)
+
+
+def new_game(
+    seats: Sequence[Seat], rules: RuleSet, dice: DiceSource, *, entered: bool = False
+) -> Game:
+    """The game of these seats (`InvalidInput` for a bot in a game of entered dice)."""
+    if entered and any(seat.bot is not None for seat in seats):
+        raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
+    return Game([s.name for s in seats], rules, dice, entered=entered)
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """What one action did: who acted, what they did, and the events it appended."""
 
     seat: int
     name: str
-    action: Action
+    action: Action | Entry
     events: tuple[Event, ...]
     dice: Dice | None = None
     placement: Placement | None = None
@@ -88,6 +107,9 @@ class GameSession(SessionWinMeter):
     bot_methods: dict[int, dict[str, int]] = field(default_factory=dict)
     """Per bot seat that plays to win: how many of its decisions each method made (see
     `solver.interim.INTERIM_METHOD`), for the review to say."""
+    sitting: str | None = None
+    """The sitting this game belongs to (the games the same players play one after the
+    other): the id of its first game, or of its first table. None for a game not recorded."""
 
     # Starting ------------------------------------------------------------------------
 
@@ -102,16 +124,21 @@ class GameSession(SessionWinMeter):
         dice: DiceSource | None = None,
         hints: bool = True,
         undo: bool | None = None,
+        entered: bool = False,
+        sitting: str | None = None,
     ) -> GameSession:
         """A new game (recorded when ``store`` is given). ``seed`` makes the dice and the
         bots reproducible; ``dice`` replaces the dice source (the server's is secure);
-        ``undo``: see `undo_allowed`."""
+        ``undo``: see `undo_allowed`; ``entered``: the players roll real dice and enter
+        them (people only: a computer player has no hands); ``sitting``: the sitting this
+        game continues (see `rematch`)."""
         if store is None:
-            game = Game([s.name for s in seats], rules, dice or RandomDice(seed))
+            game = new_game(seats, rules, dice or RandomDice(seed), entered=entered)
             return cls(game, list(seats), None, None, seed, hints, undo_allowed=undo)
         session = cls.prepared(seats, rules, store, str(uuid.uuid4()), seed=seed, dice=dice,
-                               hints=hints, undo=undo)  # fmt: skip
-        store.start(session.game, seats, seed=seed, game_id=session.game_id)
+                               hints=hints, undo=undo, entered=entered)  # fmt: skip
+        session.sitting = sitting or session.game_id
+        store.start(session.game, seats, seed=seed, game_id=session.game_id, sitting=sitting)
         return session
 
     @classmethod
@@ -126,11 +153,12 @@ class GameSession(SessionWinMeter):
         dice: DiceSource | None = None,
         hints: bool = True,
         undo: bool | None = None,
+        entered: bool = False,
     ) -> GameSession:
         """A new game to be recorded as ``game_id`` in ``store`` by the caller (a table's
         game is recorded with the table's start, in one transaction): play it only once
         recorded."""
-        game = Game([s.name for s in seats], rules, dice or RandomDice(seed))
+        game = new_game(seats, rules, dice or RandomDice(seed), entered=entered)
         return cls(game, list(seats), store, game_id, seed, hints, undo_allowed=undo)
 
     @classmethod
@@ -152,12 +180,14 @@ class GameSession(SessionWinMeter):
             undo_allowed=undo,
         )  # fmt: skip
         session._selection = found.selection
+        session.sitting = store.summary(game_id).sitting or game_id
         return session
 
     def rematch(
         self, *, seed: int | str | None = None, dice: DiceSource | None = None
     ) -> GameSession:
-        """A new game with the same seats, rules and hint setting (and the same store)."""
+        """The next game of the sitting: the same seats, rules, hint setting and dice
+        (rolled or entered), and the same store."""
         return GameSession.new(
             self.seats,
             self.rules,
@@ -166,6 +196,8 @@ class GameSession(SessionWinMeter):
             dice=dice,
             hints=self.hints_allowed,
             undo=self.undo_allowed,
+            entered=self.game.entered,
+            sitting=self.sitting,
         )
 
     # Reading -------------------------------------------------------------------------
@@ -247,9 +279,11 @@ class GameSession(SessionWinMeter):
             return False
         log = self.game.event_log
         last = log[-1] if log else None
-        return isinstance(last, Scored) and not self.is_bot(last.player) and self.game.can_undo()
+        if not isinstance(last, Scored | Written):
+            return False
+        return not self.is_bot(last.player) and self.game.can_undo()
 
-    def undo(self) -> Scored:
+    def undo(self) -> Scored | Written:
         """Take back the last placement (recorded as an event, and saved): the box is open
         again and the same dice show. Returns the placement taken back."""
         if not self.undo_on:
@@ -271,7 +305,7 @@ class GameSession(SessionWinMeter):
 
     # Acting --------------------------------------------------------------------------
 
-    def act(self, action: Action, seat: int | None = None, *, review: bool = True) -> Move:
+    def act(self, action: Action | Entry, seat: int | None = None, *, review: bool = True) -> Move:
         """Check and apply one action of ``seat`` (the player to act by default), save it,
         and when it ends the game, review and record the game (``review=False``: the
         caller runs `finish` itself, say in the background)."""
@@ -290,7 +324,18 @@ class GameSession(SessionWinMeter):
         chosen = category if isinstance(category, Category) else Category.parse(category)
         return self.act(Score(chosen), seat, review=review)
 
-    def apply(self, action: Action, seat: int | None = None) -> Move:
+    def enter_dice(
+        self, dice: Dice | str, roll: int | None = None, seat: int | None = None
+    ) -> Move:
+        """In a game of entered dice: the dice showing on the table (see `Game.enter_dice`)."""
+        return self.act(EnterDice(dice if isinstance(dice, Dice) else Dice.parse(dice), roll), seat)
+
+    def write(self, category: Category | str, points: int, seat: int | None = None) -> Move:
+        """In a game of entered dice: points written in a box (see `Game.write`)."""
+        chosen = category if isinstance(category, Category) else Category.parse(category)
+        return self.act(Write(chosen, points), seat)
+
+    def apply(self, action: Action | Entry, seat: int | None = None) -> Move:
         """Check and apply one action in memory only; `save` (or a group commit)
         records it, `reload` takes it back if that fails."""
         player = self.current if seat is None else seat
@@ -355,7 +400,10 @@ class GameSession(SessionWinMeter):
         return self._choose(self._strategy(BotSpec.at_level(DEFAULT_LEVEL), seat))
 
     def hand_to_bot(self, seat: int, spec: BotSpec) -> None:
-        """A seat's player left for good: a bot plays the seat from now on."""
+        """A seat's player left for good: a bot plays the seat from now on (not in a game
+        of entered dice: a bot cannot roll the dice on the table)."""
+        if self.game.entered:
+            raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
         self.seats[seat] = Seat(self.seats[seat].name, spec)
         self._bots.pop(seat, None)
 

@@ -46,6 +46,12 @@ games = Table(
     Column("hints_used", Boolean, nullable=False),
     Column("selection", String(16), nullable=True),
     # the dice selected to keep, "<event count>:<a 0/1 flag per die>", e.g. "17:11110"
+    # the sitting: the id of the sitting's first game, or for a table's game its table's
+    # sitting (NULL never written; migration 0011 filled the rows older than it)
+    Column("sitting", String(36), nullable=True),
+    # where the dice came from: "rolled" by the program, or "entered" by the players
+    Column("dice", String(8), nullable=False, server_default="rolled"),
+    Index("ix_games_sitting", "sitting", "created_at"),
 )
 
 seats = Table(

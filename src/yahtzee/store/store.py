@@ -24,6 +24,8 @@ from .schema import cards, events, games, players, seats
 MIN_ID_PREFIX = 4
 """How many characters of a game's id name it on the command line."""
 ACTIVE = "active"
+ROLLED = "rolled"
+ENTERED = "entered"
 FINISHED = "finished"
 
 
@@ -56,6 +58,10 @@ class GameSummary:
     players: tuple[str, ...]
     totals: tuple[int | None, ...] = field(default=())
     winners: tuple[str, ...] = field(default=())
+    sitting: str | None = None
+    """The sitting's id (the id of its first game, or of its first table)."""
+    dice: str = ROLLED
+    """``rolled`` by the program, or ``entered`` by players with real dice."""
 
 
 def now() -> datetime:
@@ -98,8 +104,10 @@ class Store:
         *,
         seed: str | int | None = None,
         game_id: str | None = None,
+        sitting: str | None = None,
     ) -> str:
-        """Record a new game (its events so far included); returns its id."""
+        """Record a new game (its events so far included); returns its id. ``sitting``: the
+        sitting it continues (a game of its own sitting by default)."""
         chosen = list(seats_) if seats_ is not None else [Seat(name) for name in game.players]
         if [s.name for s in chosen] != list(game.players):
             raise InvalidInput("The seats must name the game's players in seat order.")
@@ -107,7 +115,7 @@ class Store:
 
         def work() -> str:
             with self.engine.begin() as connection:
-                record_game(connection, new_id, game, chosen, seed=seed)
+                record_game(connection, new_id, game, chosen, seed=seed, sitting=sitting)
             return new_id
 
         return retrying(work)
@@ -329,6 +337,7 @@ class Store:
                     bool(row.hints_used), row.event_count, tuple(seated),
                     tuple(scored[s][0] if s in scored else None for s in range(len(seated))),
                     tuple(seated[s] for s in range(len(seated)) if s in scored and scored[s][1]),
+                    row.sitting, row.dice,
                 )
             )  # fmt: skip
         return result
@@ -373,14 +382,17 @@ def record_game(
     seats_: Sequence[Seat],
     *,
     seed: str | int | None = None,
+    sitting: str | None = None,
 ) -> None:
-    """Record a new game, its seats and its events so far, in the caller's transaction."""
+    """Record a new game, its seats and its events so far, in the caller's transaction;
+    ``sitting``: the sitting it continues (its own by default)."""
     stamp = now()
     connection.execute(
         insert(games).values(
             id=game_id, rules=game.rules.name, seed=None if seed is None else str(seed),
             status=ACTIVE, created_at=stamp, updated_at=stamp, finished_at=None,
-            event_count=0, hints_used=False,
+            event_count=0, hints_used=False, sitting=sitting or game_id,
+            dice=ENTERED if game.entered else ROLLED,
         )
     )  # fmt: skip
     ids = player_ids(connection, [seat.name for seat in seats_])

@@ -25,7 +25,7 @@ from ..core import BotSpec, Game
 from .chat import forget_chat
 from .commit import StoreError
 from .engine import retrying
-from .schema import table_seats, tables
+from .schema import games, table_seats, tables
 from .store import Seat, Store, now, record_game
 
 LOBBY = "lobby"
@@ -163,22 +163,19 @@ def create_rematch(
 
 
 def sitting_of_game(store: Store, game_id: str) -> str | None:
-    """The sitting of the table that played this game (None for a game of no table: a
-    terminal game, or one imported)."""
+    """The sitting this game belongs to (None for no such game)."""
     with store.engine.connect() as c:
-        row = c.execute(
-            select(tables.c.id, tables.c.sitting).where(tables.c.game_id == game_id)
-        ).first()
-    return None if row is None else str(row.sitting or row.id)
+        row = c.execute(select(games.c.sitting).where(games.c.id == game_id)).first()
+    return None if row is None else str(row.sitting or game_id)
 
 
 def sitting_games(store: Store, sitting: str) -> list[str]:
-    """The games played at a sitting's tables, the first table's first."""
+    """The games of a sitting, in the order they were started."""
     with store.engine.connect() as c:
         query = (
-            select(tables.c.game_id)
-            .where(tables.c.sitting == sitting, tables.c.game_id.is_not(None))
-            .order_by(tables.c.created_at, tables.c.id)
+            select(games.c.id)
+            .where(games.c.sitting == sitting)
+            .order_by(games.c.created_at, games.c.id)
         )
         return [str(r) for r in c.execute(query).scalars()]
 
@@ -207,7 +204,7 @@ def start_table(
                 raise StoreError(f"No table {table_id} in the records.")
             if found[0].status != LOBBY or found[0].seats != tuple(expected):
                 return found[0]
-            record_game(c, game_id, game, seats, seed=seed)
+            record_game(c, game_id, game, seats, seed=seed, sitting=found[0].sitting_id)
             c.execute(
                 update(tables)
                 .where(tables.c.id == table_id)

@@ -15,7 +15,7 @@ from ..core import BotSpec, Category, Game, InvalidInput, YahtzeeError
 from ..core.errors import show
 from .engine import retrying
 from .schema import cards, games, seats
-from .store import Seat, Store, append_events, player_id, utc
+from .store import ENTERED, ROLLED, Seat, Store, append_events, player_id, utc
 
 FORMAT = "yahtzee-records"
 VERSION = 1
@@ -23,8 +23,9 @@ CSV_BOXES = [c.key for c in Category]
 CSV_FIELDS = [
     "game_id", "rules", "seed", "status", "created_at", "updated_at", "finished_at",
     "hints_used", "seat", "player", "bot", "total", *CSV_BOXES, "yahtzee_bonus", "place",
-    "winner", "decisions", "advisor_loss", "seat_hints_used", "events",
+    "winner", "decisions", "advisor_loss", "seat_hints_used", "sitting", "events",
 ]  # fmt: skip
+MAX_SITTING_ID = 36
 
 
 def export_games(store: Store) -> list[dict[str, Any]]:
@@ -51,6 +52,7 @@ def export_games(store: Store) -> list[dict[str, Any]]:
                 "updated_at": summary.updated_at.isoformat(),
                 "finished_at": summary.finished_at.isoformat() if summary.finished_at else None,
                 "hints_used": summary.hints_used,
+                "sitting": summary.sitting or summary.id,
                 "seats": [
                     {
                         "seat": index,
@@ -98,7 +100,7 @@ def export_csv(store: Store) -> str:
                     "winner": "" if seat["winner"] is None else int(seat["winner"]),
                     "decisions": "" if seat["decisions"] is None else seat["decisions"],
                     "advisor_loss": "" if seat["advisor_loss"] is None else seat["advisor_loss"],
-                    "seat_hints_used": int(seat["hints_used"]),
+                    "seat_hints_used": int(seat["hints_used"]), "sitting": game["sitting"],
                     "events": json.dumps(game["events"], separators=(",", ":")),
                 }
             )  # fmt: skip
@@ -110,6 +112,8 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
     reader = csv.DictReader(io.StringIO(text))
     if reader.fieldnames is None or "events" not in reader.fieldnames:
         raise InvalidInput("This file is not a yahtzee CSV export (it has no 'events' column).")
+    if _ends_mid_row(text):  # every export ends with a line break: even a whole last cell
+        raise InvalidInput(_CUT)
     for row in reader:
         if None in row.values() or None in row:  # a row with fewer or more cells than the header
             raise InvalidInput(_CUT if _ends_mid_row(text) else _BAD_ROW)
@@ -124,6 +128,7 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
                 "status": row["status"], "created_at": row["created_at"],
                 "updated_at": row["updated_at"], "finished_at": row["finished_at"] or None,
                 "hints_used": row["hints_used"] == "1", "seats": [], "events": events,
+                "sitting": row.get("sitting") or None,
             },
         )  # fmt: skip
         game["seats"].append(
@@ -240,6 +245,9 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
         if existing != game.events:
             raise InvalidInput(f"a different game {game_id} is already in the records.")
         return False
+    sitting = item.get("sitting") or game_id
+    if not isinstance(sitting, str) or len(sitting) > MAX_SITTING_ID:
+        raise InvalidInput(f"its sitting is an id of at most {MAX_SITTING_ID} characters.")
     created, updated = _stamp(item["created_at"]), _stamp(item["updated_at"])
     finished = _stamp(item["finished_at"]) if item.get("finished_at") else None
 
@@ -250,7 +258,8 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
                     id=game_id, rules=game.rules.name, seed=item.get("seed"),
                     status="finished" if game.is_over else "active", created_at=created,
                     updated_at=updated, finished_at=finished, event_count=0,
-                    hints_used=bool(item.get("hints_used")),
+                    hints_used=bool(item.get("hints_used")), sitting=sitting,
+                    dice=ENTERED if game.entered else ROLLED,
                 )
             )  # fmt: skip
             for index, seat in enumerate(chosen):
