@@ -298,10 +298,12 @@ class GameSession(SessionWinMeter):
 
     @property
     def undo_on(self) -> bool:
-        """Whether this game lets a player take back a placement at all."""
+        """Whether this game lets a player take back a placement at all (by default: in a
+        game of one player, and in a game of entered dice, where an entry stays editable
+        until the next player's turn, as on a paper pad)."""
         if self.undo_allowed is not None:
             return self.undo_allowed
-        return len(self.seats) == 1
+        return len(self.seats) == 1 or self.game.entered
 
     # Acting --------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ columns of a paper pad, and the players' standings across them (total, games won
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core import Game, InvalidInput
@@ -54,15 +55,21 @@ def finished_games(store: Store, sitting_id: str) -> list[tuple[str, Game]]:
 
 
 def sitting_of(store: Store, sitting_id: str) -> Sitting:
-    """The finished games of a sitting, in order, and its standings (``no_sitting`` when
-    it has none). Seats are the same at every table of a sitting; the names are the
-    latest game's."""
-    finished = finished_games(store, sitting_id)
+    """The finished games of a recorded sitting, in order, and its standings
+    (``no_sitting`` when it has none)."""
+    return sitting_from(sitting_id, finished_games(store, sitting_id))
+
+
+def sitting_from(sitting_id: str, finished: Sequence[tuple[str, Game]]) -> Sitting:
+    """The sitting of these finished games (ids and games, in order; a terminal game not
+    recorded keeps them in memory). Seats are the same at every game of a sitting; the
+    names are the latest game's."""
     games = tuple(
         SittingGame(game_id, tuple(card.total for card in game.cards), tuple(game.winners))
         for game_id, game in finished
+        if game.is_over
     )
-    names = finished[-1][1].players
+    names = finished[-1][1].players if finished else ()
     standings = tuple(
         SittingStanding(
             seat,
@@ -75,11 +82,26 @@ def sitting_of(store: Store, sitting_id: str) -> Sitting:
     return Sitting(sitting_id, games, standings)
 
 
+def running_totals(sitting: Sitting) -> tuple[tuple[int, ...], ...]:
+    """Each seat's running total after each game, as the paper pad's last line reads:
+    one tuple per game, one number per seat."""
+    seats = len(sitting.standings)
+    running = [0] * seats
+    rows = []
+    for game in sitting.games:
+        for seat in range(min(seats, len(game.totals))):
+            running[seat] += game.totals[seat]
+        rows.append(tuple(running))
+    return tuple(rows)
+
+
 __all__ = [
     "MAX_SITTING_GAMES",
     "Sitting",
     "SittingGame",
     "SittingStanding",
     "finished_games",
+    "running_totals",
+    "sitting_from",
     "sitting_of",
 ]

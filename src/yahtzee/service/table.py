@@ -70,6 +70,8 @@ class Table:
     of the table it follows."""
     rematch: str | None = None
     """The id of the table made as this one's rematch, once a player asked for it."""
+    entered: bool = False
+    """The players roll real dice and enter them (people only: no bot seat)."""
 
     def __post_init__(self) -> None:
         self.sitting = self.sitting or self.id
@@ -94,7 +96,7 @@ class Table:
             self.id, self.rules.name, self.hints_allowed, self.turn_timer, self.invite_token,
             self.spectator_token, self.owner, self.status,
             session.game_id if session else None, tuple(s.record() for s in self.seats),
-            self.active_at, self.sitting, self.rematch,
+            self.active_at, self.sitting, self.rematch, self.entered,
         )  # fmt: skip
 
 

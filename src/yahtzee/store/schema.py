@@ -116,6 +116,8 @@ tables = Table(
     # the id of the table made as this one's rematch (NULL until a player asks for it; set
     # once, by a compare-and-set: not a foreign key, it is set before that table is written)
     Column("rematch", String(36), nullable=True),
+    # the dice of the table's games: "rolled" by the program, or "entered" by the players
+    Column("dice", String(8), nullable=False, server_default="rolled"),
     Index("ix_tables_owner_status", "owner", "status"),
     Index("ix_tables_sitting", "sitting"),
 )

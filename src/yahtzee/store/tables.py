@@ -26,7 +26,7 @@ from .chat import forget_chat
 from .commit import StoreError
 from .engine import retrying
 from .schema import games, table_seats, tables
-from .store import Seat, Store, now, record_game
+from .store import ENTERED, ROLLED, Seat, Store, now, record_game
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -67,6 +67,8 @@ class TableRecord:
     """The sitting the table belongs to (its own id when empty, as for a new table)."""
     rematch: str | None = None
     """The id of the table made as this one's rematch (None until a player asks)."""
+    entered: bool = False
+    """Whether the players roll real dice and enter them (no bot may sit)."""
 
     @property
     def sitting_id(self) -> str:
@@ -115,6 +117,7 @@ def _insert(c: Connection, table: TableRecord) -> None:
             spectator_token=table.spectator_token, status=table.status,
             game_id=table.game_id, owner=table.owner, created_at=created,
             active_at=created, sitting=table.sitting_id, rematch=table.rematch,
+            dice=ENTERED if table.entered else ROLLED,
         )
     )  # fmt: skip
     c.execute(insert(table_seats), [_seat_row(table.id, s) for s in table.seats])
@@ -358,6 +361,7 @@ def _with_seats(c: Connection, rows: Sequence[Row[Any]]) -> list[TableRecord]:
             _stamp(r.active_at or r.created_at),
             r.sitting or r.id,
             r.rematch,
+            r.dice == ENTERED,
         )
         for r in rows
     ]

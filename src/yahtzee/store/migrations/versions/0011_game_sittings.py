@@ -2,7 +2,8 @@
 one after the other by the same players: a table and its rematches, or a terminal game and
 its next games) and where its dice came from (``rolled`` by the program, or ``entered`` by
 players rolling real dice). A game recorded earlier was rolled; a table's game joins its
-table's sitting, and any other game is a sitting of its own.
+table's sitting, and any other game is a sitting of its own. A table says the same of its
+games' dice.
 
 Revision ID: 0011
 Revises: 0010
@@ -29,3 +30,5 @@ def upgrade() -> None:
     )
     op.execute("UPDATE games SET sitting = id WHERE sitting IS NULL")
     op.create_index("ix_games_sitting", "games", ["sitting", "created_at"])
+    with op.batch_alter_table("tables") as batch:
+        batch.add_column(sa.Column("dice", sa.String(8), nullable=False, server_default="rolled"))
