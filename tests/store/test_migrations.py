@@ -157,3 +157,45 @@ def test_tables_recorded_before_chat_keep_their_rows_and_take_chat_lines(db_url:
         assert [(x.seq, x.name, x.text) for x in chat_of(store, "t-old")] == [
             (1, "Bob", "still here")
         ]
+
+
+def test_games_recorded_before_sittings_join_their_tables_sittings_or_their_own(
+    db_url: str,
+) -> None:
+    """A database of schema 0010 (two games played at a table and its rematch, one game
+    of no table) upgrades to sittings and dice in the game records: the table games share
+    their tables' sitting, the other game is a sitting of its own, every game was rolled."""
+    write_v1(db_url)
+    engine = make_engine(db_url)
+    migrate.upgrade(engine, "0010")
+    stamp = datetime(2026, 3, 4, tzinfo=UTC)
+    with engine.begin() as c:
+        for n, (table_id, sitting) in enumerate((("t-1", "t-1"), ("t-2", "t-1"))):
+            c.execute(
+                text("INSERT INTO tables (id, rules, hints_allowed, turn_timer, invite_token, "
+                     "spectator_token, status, game_id, owner, created_at, active_at, sitting) "
+                     "VALUES (:id, 'official', true, NULL, :i, :s, 'finished', :g, "
+                     "'10.0.0.1', :t, :t, :sit)"),
+                {"id": table_id, "i": f"i{n}", "s": f"s{n}", "t": stamp, "sit": sitting,
+                 "g": f"00000000-0000-0000-0000-00000000000{n}"},
+            )  # fmt: skip
+        c.execute(
+            text("INSERT INTO games (id, rules, seed, status, created_at, updated_at, "
+                 "finished_at, event_count, hints_used) VALUES ('lone', 'official', NULL, "
+                 "'active', :t, :t, NULL, 0, false)"),
+            {"t": stamp},
+        )  # fmt: skip
+    engine.dispose()
+    with Store(db_url) as store:
+        with store.engine.connect() as c:
+            assert migrate.current(c) == migrate.head()
+            rows = c.execute(text("SELECT id, sitting, dice FROM games ORDER BY id")).all()
+        first, second = (
+            "00000000-0000-0000-0000-000000000000",
+            "00000000-0000-0000-0000-000000000001",
+        )
+        assert [tuple(r) for r in rows] == [
+            (first, "t-1", "rolled"), (second, "t-1", "rolled"), ("lone", "lone", "rolled"),
+        ]  # fmt: skip
+        assert tables.sitting_games(store, "t-1") == [first, second]
+        assert all(not t.entered for t in (tables.load_table(store, "t-1"),) if t is not None)

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.store.conftest import new_database
-from yahtzee import BotSpec, Game, InvalidInput, RandomDice
+from yahtzee import BotSpec, Category, Dice, Game, InvalidInput, RandomDice, RuleSet
+from yahtzee.core import possible_points
+from yahtzee.service import GameSession
 from yahtzee.store import (
     Seat,
     Store,
@@ -19,6 +21,7 @@ from yahtzee.store import (
     history,
     import_games,
     stats,
+    tables,
 )
 
 
@@ -37,12 +40,39 @@ def fill(store: Store) -> None:
             store.save(game_id, game)
         if game.is_over:
             store.set_review(game_id, 0, 39, 12.25)
+    fill_sitting(store)
+
+
+def fill_sitting(store: Store) -> None:
+    """A sitting of two games of entered dice, the second unfinished: entered dice, a
+    correction, written scores, an entry taken back."""
+    first = GameSession.new([Seat("Cy"), Seat("Di")], RuleSet.official(), store=store,
+                            entered=True)  # fmt: skip
+    rng = random.Random(7)
+    while not first.is_over:
+        if rng.random() < 0.5:
+            first.enter_dice(rng.choice(Dice.all()), rng.choice([None, 1, 2, 3]))
+            first.enter_dice(rng.choice(Dice.all()))
+            first.score(rng.choice(first.game.placements()).category)
+        else:
+            card = first.game.cards[first.current or 0]
+            box = rng.choice(card.open_boxes)
+            first.write(box, max(possible_points(box, first.rules)))
+            if rng.random() < 0.2:
+                first.undo()
+                first.write(box, 0 if box is not Category.CHANCE else 5)
+    second = first.rematch()
+    second.enter_dice("66666", 1)
+    second.score("yahtzee")
+    second.write("chance", 21)
+    assert second.sitting == first.sitting == first.game_id
 
 
 def snapshot(store: Store) -> object:
     return (
         [(g.id, g.rules, g.status, g.players, g.totals, g.winners, g.seed, g.event_count,
-          g.created_at, g.finished_at) for g in sorted(history(store), key=lambda g: g.id)],
+          g.created_at, g.finished_at, g.sitting, g.dice)
+         for g in sorted(history(store), key=lambda g: g.id)],
         [s.to_dict() for s in stats(store)],
         high_scores(store),
         {g.id: store.event_log(g.id) for g in history(store)},
@@ -60,9 +90,11 @@ def test_round_trip(db_url: str, fmt: str, tmp_path: Path, request: pytest.Fixtu
     else:
         target_url = new_database(request.getfixturevalue("postgres_admin_url"))
     with Store(target_url) as target:
-        assert import_games(target, text) == (4, 0)
+        assert import_games(target, text) == (6, 0)
         assert snapshot(target) == before
-        assert import_games(target, text) == (0, 4)  # importing again changes nothing
+        sittings = {g.sitting for g in history(target) if g.dice == "entered"}
+        assert len(sittings) == 1 and len(tables.sitting_games(target, sittings.pop())) == 2
+        assert import_games(target, text) == (0, 6)  # importing again changes nothing
         assert snapshot(target) == before
         again = export_json(target) if fmt == "json" else export_csv(target)
         assert again == text

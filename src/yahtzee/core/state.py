@@ -342,6 +342,8 @@ def after_score(state: GameState, placement: Placement) -> GameState:
     if player == len(state.players):
         player, round_ = 0, round_ + 1
     if round_ <= ROUNDS:
+        if state.before_placement is not None:  # the last player's entry stays now (a pad)
+            state = dataclasses.replace(state, before_placement=None)
         return GameState(  # _with_turn, and the state to go back to if it is taken back
             state.rules,
             state.players,

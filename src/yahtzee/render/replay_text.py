@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..core import Game, GameStarted, PlayoffRolled, Rolled, Scored, Undone
+from ..core import DiceEntered, Game, GameStarted, PlayoffRolled, Rolled, Scored, Undone, Written
 from ..core import state as machine
 
 
@@ -30,6 +30,18 @@ def replay_lines(game: Game) -> Iterator[str]:
                 yield f"    {names[player]} takes that placement back"
             case PlayoffRolled(player, dice):
                 yield f"Playoff: {names[player]} throws {dice.spaced()} (sum {dice.total})"
+            case DiceEntered(player, dice, roll):
+                said = f" (roll {roll})" if roll is not None else ""
+                if before is None:  # the playoff's throw
+                    yield f"Playoff: {names[player]} throws {dice.spaced()} (sum {dice.total})"
+                elif before.dice is None:
+                    yield f"Round {before.round}, {names[player]}: dice {dice.spaced()}{said}"
+                else:
+                    yield f"    dice corrected or rolled again: {dice.spaced()}{said}"
+            case Written(player, category, points):
+                yield (f"Round {before.round if before else '-'}, {names[player]}: writes "
+                       f"{points} in {category.display_name} "
+                       f"(total {state.cards[player].total})")  # fmt: skip
     if game.is_over:
         yield "Final standings:"
         for s in game.standings():

@@ -15,6 +15,7 @@ from ..core import (
     Scored,
     Situation,
     Undone,
+    Written,
 )
 from ..core import state as machine
 from .advice import ACTIONS, TIE, Advice, action_text
@@ -74,11 +75,16 @@ def decisions(game: Game) -> Iterable[Decision]:
     swings = _win_swings(game)
     state = machine.start(opening)
     found: list[Decision] = []
+    placed: list[bool] = []  # per placement: whether it was a decision (a written score is not)
     for event in game.event_log[1:]:
         turn = state.turn
         if isinstance(event, Undone):
-            found.pop()  # the placement just before it
+            if placed.pop():
+                found.pop()  # the placement just before it
+        elif isinstance(event, Written):
+            placed.append(False)  # points written without dice: nothing to weigh
         elif turn is not None and turn.dice is not None and isinstance(event, Rolled | Scored):
+            placed += [True] if isinstance(event, Scored) else []
             situation = Situation(turn.dice, turn.rolls_left, state.cards[turn.player])
             action: Action = event.keep if isinstance(event, Rolled) else Score(event.category)
             advice = Advice.from_options(situation, game.rules, planner.options(situation))
