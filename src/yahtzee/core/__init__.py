@@ -2,6 +2,7 @@
 
 from .category import Category
 from .dice import DICE_COUNT, FACE_COUNT, FACES, Dice, Keep, Outcome, chance_outcomes
+from .duplicate import DuplicateDice, check_rolls, commitment
 from .entries import allowed_text, check_entry, possible_points
 from .errors import IllegalMove, InvalidInput, YahtzeeError
 from .events import DiceEntered, Event, GameStarted, PlayoffRolled, Rolled, Scored, Undone, Written
@@ -46,6 +47,7 @@ __all__ = [
     "Dice",
     "DiceEntered",
     "DiceSource",
+    "DuplicateDice",
     "EnterDice",
     "Entry",
     "Event",
@@ -80,7 +82,9 @@ __all__ = [
     "allowed_text",
     "chance_outcomes",
     "check_entry",
+    "check_rolls",
     "clean_text",
+    "commitment",
     "joker_score",
     "name_key",
     "placements",

@@ -10,6 +10,7 @@ from typing import Any, Self
 from . import state as machine
 from .category import Category
 from .dice import Dice, Keep
+from .duplicate import PLAYOFF_ROUND, DuplicateDice
 from .errors import IllegalMove, InvalidInput, show
 from .events import (
     DiceEntered,
@@ -302,7 +303,17 @@ class Game:
         machine.check_roll(self._state, keep, player)
         seat = self._state.current_player
         assert seat is not None
-        dice = self.dice_source.throw(keep)
+        source = self.dice_source
+        if isinstance(source, DuplicateDice):  # its dice depend on the round and the roll
+            playoff = self._state.playoff
+            turn = self._state.turn
+            if playoff is not None:
+                dice = source.throw_at(PLAYOFF_ROUND, len(playoff.history) + 1, keep)
+            else:
+                assert turn is not None
+                dice = source.throw_at(turn.round, turn.rolls + 1, keep)
+        else:
+            dice = source.throw(keep)
         if self._state.playoff is not None:
             self._append(PlayoffRolled(seat, dice))
         elif not dice.contains(keep):
