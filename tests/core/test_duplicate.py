@@ -135,8 +135,11 @@ def test_the_commitment_matches_the_revealed_seed_and_a_changed_roll_fails() -> 
                 check_rolls(seed, changed)
             assert no.value.code == "dice_mismatch"
             break
-    with pytest.raises(InvalidInput, match="did not come from this seed"):
+    with pytest.raises(InvalidInput, match="not the one the game committed to"):
         check_rolls(seed_of(5), game.events)
+    uncommitted = [{k: v for k, v in game.events[0].items() if k != "commitment"}]
+    with pytest.raises(InvalidInput, match="did not come from this seed"):
+        check_rolls(seed_of(5), uncommitted + game.events[1:])
 
 
 def test_a_replayed_game_goes_on_with_the_same_stream() -> None:
@@ -164,3 +167,17 @@ def test_a_playoff_throw_takes_round_zero() -> None:
 def test_a_seed_is_sixty_four_hex_digits(seed: object) -> None:
     with pytest.raises(InvalidInput, match="A dice seed is 64 hexadecimal digits"):
         DuplicateDice(seed)  # type: ignore[arg-type]
+
+
+def test_the_start_event_publishes_the_commitment_and_a_wrong_seed_is_refused() -> None:
+    seed = seed_of(8)
+    game = play(seed, random.Random(8))
+    assert game.events[0]["commitment"] == commitment(seed)
+    assert Game.replay(game.events).events == game.events  # kept as recorded
+    assert "commitment" not in Game(2).events[0]  # other logs read as before
+    forged = [{**game.events[0], "commitment": commitment(seed_of(9))}, *game.events[1:]]
+    with pytest.raises(InvalidInput, match="not the one the game committed to") as no:
+        check_rolls(seed, forged)
+    assert no.value.code == "seed_mismatch"
+    with pytest.raises(InvalidInput, match="'commitment' is 64 hexadecimal digits"):
+        Game.replay([{**game.events[0], "commitment": "abc"}])

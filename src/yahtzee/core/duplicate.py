@@ -93,12 +93,19 @@ class DuplicateDice:
 
 
 def check_rolls(seed: str, events: Iterable[object]) -> None:
-    """Check that every roll of a game's events came from ``seed``'s stream
-    (`InvalidInput` naming the first roll that did not)."""
+    """Check that ``seed`` is the one the game committed to (where its start event says)
+    and that every roll of its events came from the seed's stream (`InvalidInput` naming
+    the first roll that did not)."""
     items = iter(events)
     opening = event_from_dict(next(items, None))
     if not isinstance(opening, GameStarted):
         raise InvalidInput("An event log begins with the game's start event.")
+    if opening.commitment is not None and opening.commitment != commitment(seed):
+        raise InvalidInput(
+            "This seed is not the one the game committed to before its first roll: its "
+            f"SHA-256 is {commitment(seed)}, the game published {opening.commitment}.",
+            code="seed_mismatch",
+        )
     state, source, playoff = start(opening), DuplicateDice(seed), 0
     for number, raw in enumerate(items, start=2):
         event = event_from_dict(raw)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +13,7 @@ from .errors import InvalidInput, show
 from .frozen import fast_init
 
 EVENT_VERSION = 1
+_HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
 ENTERED = "entered"
 """The start event's ``dice`` in a game whose players enter their dice (absent otherwise)."""
 
@@ -27,6 +29,9 @@ class GameStarted:
     rules: str
     version: int = EVENT_VERSION
     entered: bool = False
+    commitment: str | None = None
+    """For duplicate dice: the SHA-256 of the secret seed, published before the first roll
+    (see `core.duplicate`); the seed itself is revealed once the game is over."""
 
 
 @fast_init
@@ -94,9 +99,13 @@ Event = GameStarted | Rolled | Scored | PlayoffRolled | Undone | DiceEntered | W
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The JSON form of an event."""
     match event:
-        case GameStarted(players, rules, version, entered):
+        case GameStarted(players, rules, version, entered, commitment):
             start = {"type": "start", "version": version, "players": list(players), "rules": rules}
-            return {**start, "dice": ENTERED} if entered else start
+            if entered:
+                start["dice"] = ENTERED
+            if commitment is not None:
+                start["commitment"] = commitment
+            return start
         case Rolled(player, keep, dice):
             return {"type": "roll", "player": player, "keep": str(keep), "dice": str(dice)}
         case Scored(player, category, points, bonus):
@@ -144,7 +153,12 @@ def _start(data: Mapping[str, Any]) -> GameStarted:
     dice = data.get("dice", "rolled")
     if dice not in ("rolled", ENTERED):
         raise InvalidInput(f"A start event's 'dice' is 'rolled' or 'entered', not {show(dice)}.")
-    return GameStarted(tuple(players), _text(data, "rules"), version, dice == ENTERED)
+    commitment = data.get("commitment")
+    if commitment is not None and not (
+        isinstance(commitment, str) and _HEX_DIGEST.fullmatch(commitment)
+    ):
+        raise InvalidInput("A start event's 'commitment' is 64 hexadecimal digits (SHA-256).")
+    return GameStarted(tuple(players), _text(data, "rules"), version, dice == ENTERED, commitment)
 
 
 def _roll(data: Mapping[str, Any]) -> Rolled:

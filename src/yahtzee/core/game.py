@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -170,12 +171,13 @@ class Game:
                 f"Players must be a list of names or a number from 1 to {machine.MAX_PLAYERS}."
             )
         rule_set = _rules(rules)
+        self.dice_source: DiceSource = _source(dice)
+        committed = dice.commitment if isinstance(dice, DuplicateDice) and not entered else None
         opening = GameStarted(tuple(players), rule_set.name, entered=bool(entered))
         self._state = machine.start(opening)
         self._events: list[Event] = [
-            GameStarted(self._state.players, opening.rules, opening.version, opening.entered)
+            dataclasses.replace(opening, players=self._state.players, commitment=committed)
         ]
-        self.dice_source: DiceSource = _source(dice)
 
     # Reading ------------------------------------------------------------------------
 
@@ -416,6 +418,9 @@ class Game:
         if not isinstance(opening, GameStarted):
             raise InvalidInput("An event log must begin with the game's start event.")
         game = cls(list(opening.players), opening.rules, dice, entered=opening.entered)
+        first = game._events[0]  # the commitment as recorded, whatever dice go on
+        assert isinstance(first, GameStarted)
+        game._events[0] = dataclasses.replace(first, commitment=opening.commitment)
         game._extend(items, 2)
         return game
 
