@@ -143,3 +143,31 @@ table_seats = Table(
     Column("bot", String(32), nullable=True),
     Column("token_hash", String(64), nullable=True),
 )
+
+daily_seeds = Table(
+    "daily_seeds",
+    metadata,
+    Column("day", String(10), primary_key=True),  # the UTC date, "2026-12-02"
+    Column("seed", String(64), nullable=False),  # secret until the day is over
+    Column("commitment", String(64), nullable=False),  # SHA-256 of the seed, shown ahead
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("best", Integer, nullable=True),  # optimal play's score on the day's dice
+)
+
+daily_results = Table(
+    "daily_results",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column(
+        "game_id",
+        String(36),
+        ForeignKey("games.id", ondelete="CASCADE"),
+        nullable=False,
+        unique=True,
+    ),
+    Column("score", Integer, nullable=True),  # NULL while the game is played
+    Column("loss", Float, nullable=True),  # points lost to the best choices (the advisor)
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+)

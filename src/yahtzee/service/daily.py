@@ -1,0 +1,170 @@
+"""The daily game: one game a day (UTC) for everyone, on the same duplicate dice, ranked by
+score and by skill (the points a player's choices lost against the best ones).
+
+Online, the day's seed is secret: its commitment is shown from the day before, the seed
+once the day is over, and each player has one attempt a day (an unfinished attempt goes
+on; a finished one is final). Offline, the terminal game's daily is derived from the date
+alone, so anyone can work its dice out ahead: it cannot be ranked, and says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from ..core import Game, IllegalMove, InvalidInput, Keep, RuleSet
+from ..core.duplicate import DuplicateDice
+from ..store import Seat, Store
+from ..store import daily as records
+from .session import REVIEW_DECIMALS, GameSession
+
+DAILY_RULES = "official"
+"""The daily game is played under the official rules."""
+
+
+def today() -> date:
+    return datetime.now(UTC).date()
+
+
+def parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"A day is written 2026-12-02, not {text!r}.") from None
+
+
+def offline_seed(day: date) -> str:
+    """The terminal game's daily seed: anyone can derive it from the date (so unranked)."""
+    return hashlib.sha256(f"yahtzee offline daily {day.isoformat()}".encode()).hexdigest()
+
+
+def start_daily(store: Store, name: str, day: date | None = None) -> GameSession:
+    """``name``'s daily game of today: a new one (its attempt recorded with it), or the
+    unfinished one they began; a finished one is refused (``daily_played``). The next
+    day's seed is made too, so its commitment can be shown ahead."""
+    day = day or today()
+    seed = records.seed_of_day(store, day)
+    records.seed_of_day(store, day + timedelta(days=1))
+    found = records.attempt_of(store, day, name)
+    if found is not None and found.score is None:
+        return GameSession.resume(store, found.game_id, dice=DuplicateDice(seed.seed), hints=False)
+    if found is not None:
+        raise IllegalMove(
+            f"{name} has played the daily game of {day.isoformat()} already ({found.score} "
+            "points): one attempt a day. Come back tomorrow.",
+            code="daily_played",
+        )
+    seat = Seat(name)
+    session = GameSession.prepared([seat], RuleSet.named(DAILY_RULES), store, str(uuid.uuid4()),
+                                   dice=DuplicateDice(seed.seed), hints=False)  # fmt: skip
+    records.start_attempt(store, day, session.game_id or "", session.game, seat)
+    session.sitting = session.game_id
+    return session
+
+
+def finish_daily(store: Store, session: GameSession) -> records.DailyResult:
+    """Record the finished daily game's score and the points its choices lost."""
+    if not session.is_over or session.game_id is None:
+        raise IllegalMove("The daily game is not over yet.", code="not_over")
+    loss = round(sum(p.total_loss for p in session.review()), REVIEW_DECIMALS)
+    records.finish_attempt(store, session.game_id, session.game.cards[0].total, loss)
+    day = records.is_daily_game(store, session.game_id)
+    assert day is not None
+    found = records.attempt_of(store, day, session.seats[0].name)
+    assert found is not None
+    return found
+
+
+def best_score(seed: str) -> int:
+    """Optimal play's score on a day's dice: the yardstick of the leaderboard."""
+    from ..solver import cached_solver  # noqa: PLC0415
+
+    rules = RuleSet.named(DAILY_RULES)
+    game, solver = Game(["Optimal"], rules, DuplicateDice(seed)), cached_solver(rules)
+    while not game.is_over:
+        situation = game.situation()  # None before a turn's first roll: roll
+        game.play(solver.advise(situation).best.action if situation else Keep.NONE)
+    return game.cards[0].total
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    place: int
+    result: records.DailyResult
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    day: date
+    commitment: str
+    best: int | None
+    by_score: tuple[Ranked, ...]
+    by_skill: tuple[Ranked, ...]
+
+
+def _ranked(
+    results: list[records.DailyResult], key: Callable[[records.DailyResult], tuple[float, float]]
+) -> tuple[Ranked, ...]:
+    places: list[Ranked] = []
+    for index, result in enumerate(sorted(results, key=key)):
+        same = bool(places) and key(places[-1].result) == key(result)
+        places.append(Ranked(places[-1].place if same else index + 1, result))
+    return tuple(places)
+
+
+def leaderboard(store: Store, day: date) -> Leaderboard:
+    """The day's finished games ranked by score (then skill) and by skill (the fewest
+    points lost, then score), with optimal play's score on the day's dice."""
+    seed = records.seed_of_day(store, day)
+    best = seed.best
+    if best is None:
+        best = best_score(seed.seed)
+        records.set_best(store, day, best)
+    done = [r for r in records.results_of_day(store, day) if r.score is not None]
+    return Leaderboard(
+        day,
+        seed.commitment,
+        best,
+        _ranked(done, lambda r: (-(r.score or 0), r.loss or 0.0)),
+        _ranked(done, lambda r: (r.loss or 0.0, -(r.score or 0))),
+    )
+
+
+def streak(days: list[date], until: date) -> int:
+    """Days played in a row up to ``until`` (or up to the day before, if not yet today)."""
+    played = set(days)
+    current = until if until in played else until - timedelta(days=1)
+    count = 0
+    while current in played:
+        count += 1
+        current -= timedelta(days=1)
+    return count
+
+
+def share_line(result: records.DailyResult, best: int | None, streak_days: int) -> str:
+    """The result to share, without spoilers: no dice, no boxes."""
+    lost = f"{result.loss:.1f} points lost to the best choices" if result.loss is not None else ""
+    yardstick = f" (optimal play: {best})" if best is not None else ""
+    days = f", {streak_days} days in a row" if streak_days > 1 else ""
+    return (
+        f"Yahtzee daily {result.day.isoformat()}: {result.score} points{yardstick}, {lost}{days}."
+    )
+
+
+__all__ = [
+    "DAILY_RULES",
+    "Leaderboard",
+    "Ranked",
+    "best_score",
+    "finish_daily",
+    "leaderboard",
+    "offline_seed",
+    "parse_day",
+    "share_line",
+    "start_daily",
+    "streak",
+    "today",
+]

@@ -1,0 +1,181 @@
+"""The daily game in the records: each day's seed, and each player's one result a day.
+
+A day's seed is made once, by whichever server node asks first (an insert that does
+nothing when the day already has one, then a read: every node gets the same seed). Its
+commitment may be shown at once; the seed itself leaves the records only through
+`revealed_seed`, once the day is over. A player's attempt is a row keyed by day and player,
+written in the transaction that records the game: a second attempt, through any node,
+breaks the key and writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from ..core import Game, IllegalMove
+from ..core.duplicate import commitment, new_seed
+from .engine import retrying
+from .schema import daily_results, daily_seeds, players
+from .store import Seat, Store, now, player_id, record_game, utc
+
+
+@dataclass(frozen=True, slots=True)
+class DailySeed:
+    day: date
+    seed: str
+    commitment: str
+    best: int | None
+    """Optimal play's score on the day's dice (None until worked out)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DailyResult:
+    """A player's daily game as recorded: unfinished while ``score`` is None."""
+
+    day: date
+    player: str
+    game_id: str
+    score: int | None
+    loss: float | None
+    """Points lost to the best choices (the advisor's review), None until reviewed."""
+    started_at: datetime
+    finished_at: datetime | None
+
+
+def _insert_ignoring(connection: Connection) -> Any:
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    return dialect.insert(daily_seeds).on_conflict_do_nothing(index_elements=["day"])
+
+
+def seed_of_day(store: Store, day: date) -> DailySeed:
+    """The day's seed, made now if no node made it yet (every node gets the same one)."""
+
+    def work() -> DailySeed:
+        with store.engine.begin() as c:
+            row = c.execute(select(daily_seeds).where(daily_seeds.c.day == day.isoformat())).first()
+            if row is None:
+                seed = new_seed()
+                c.execute(
+                    _insert_ignoring(c).values(
+                        day=day.isoformat(), seed=seed, commitment=commitment(seed),
+                        created_at=now(), best=None,
+                    )
+                )  # fmt: skip
+                row = c.execute(
+                    select(daily_seeds).where(daily_seeds.c.day == day.isoformat())
+                ).one()
+        return DailySeed(day, row.seed, row.commitment, row.best)
+
+    return retrying(work)
+
+
+def set_best(store: Store, day: date, best: int) -> None:
+    """Keep optimal play's score on the day's dice."""
+    with store.engine.begin() as c:
+        c.execute(update(daily_seeds).where(daily_seeds.c.day == day.isoformat()).values(best=best))
+
+
+def start_attempt(store: Store, day: date, game_id: str, game: Game, seat: Seat) -> None:
+    """Record the player's daily game and its attempt in one transaction; a second attempt
+    of the same day (from any node) writes nothing and is `IllegalMove` ``daily_played``."""
+
+    def work() -> None:
+        with store.engine.begin() as c:
+            record_game(c, game_id, game, [seat])
+            c.execute(
+                insert(daily_results).values(
+                    day=day.isoformat(), player_id=player_id(c, seat.name), game_id=game_id,
+                    score=None, loss=None, started_at=now(), finished_at=None,
+                )
+            )  # fmt: skip
+
+    try:
+        retrying(work)
+    except IntegrityError:
+        raise IllegalMove(
+            f"{seat.name} has played the daily game of {day.isoformat()} already: one attempt "
+            "a day. Come back tomorrow.",
+            code="daily_played",
+        ) from None
+
+
+def finish_attempt(store: Store, game_id: str, score: int, loss: float | None) -> None:
+    with store.engine.begin() as c:
+        c.execute(
+            update(daily_results)
+            .where(daily_results.c.game_id == game_id)
+            .values(score=score, loss=loss, finished_at=now())
+        )
+
+
+def _results(c: Connection, *conditions: Any) -> list[DailyResult]:
+    query = (
+        select(daily_results, players.c.name)
+        .join(players, players.c.id == daily_results.c.player_id)
+        .where(*conditions)
+        .order_by(daily_results.c.day, daily_results.c.started_at)
+    )
+    return [
+        DailyResult(
+            date.fromisoformat(r.day), r.name, r.game_id, r.score, r.loss, utc(r.started_at),
+            utc(r.finished_at) if r.finished_at else None,
+        )
+        for r in c.execute(query)
+    ]  # fmt: skip
+
+
+def attempt_of(store: Store, day: date, player: str) -> DailyResult | None:
+    with store.engine.connect() as c:
+        found = _results(c, daily_results.c.day == day.isoformat(), players.c.name == player)
+    return found[0] if found else None
+
+
+def results_of_day(store: Store, day: date) -> list[DailyResult]:
+    """Every attempt of the day, finished or not, in the order they began."""
+    with store.engine.connect() as c:
+        return _results(c, daily_results.c.day == day.isoformat())
+
+
+def days_of(store: Store, player: str) -> list[DailyResult]:
+    """A player's daily games, oldest first."""
+    with store.engine.connect() as c:
+        return _results(c, players.c.name == player)
+
+
+def is_daily_game(store: Store, game_id: str) -> date | None:
+    """The day of a daily game (None for any other game)."""
+    with store.engine.connect() as c:
+        day = c.execute(
+            select(daily_results.c.day).where(daily_results.c.game_id == game_id)
+        ).scalar()
+    return None if day is None else date.fromisoformat(day)
+
+
+def revealed_seed(store: Store, day: date, today: date) -> str | None:
+    """The day's seed once the day is over (``day`` before ``today``), else None."""
+    if day >= today:
+        return None
+    with store.engine.connect() as c:
+        seed = c.execute(select(daily_seeds.c.seed).where(daily_seeds.c.day == day.isoformat()))
+        return seed.scalar()
+
+
+__all__ = [
+    "DailyResult",
+    "DailySeed",
+    "attempt_of",
+    "days_of",
+    "finish_attempt",
+    "is_daily_game",
+    "results_of_day",
+    "revealed_seed",
+    "seed_of_day",
+    "set_best",
+    "start_attempt",
+]

@@ -1,0 +1,148 @@
+"""The daily game's records and rules (issue 29, items 3-4): the same committed dice for
+everyone, one attempt a player a day (on every node at once), the seed shown only once
+the day is over, rankings by score and by skill."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import date, timedelta
+
+import pytest
+
+from yahtzee.core import IllegalMove, check_rolls, commitment
+from yahtzee.service import GameSession
+from yahtzee.service.daily import (
+    best_score,
+    finish_daily,
+    leaderboard,
+    offline_seed,
+    share_line,
+    start_daily,
+    streak,
+)
+from yahtzee.store import Store
+from yahtzee.store import daily as records
+
+DAY = date(2026, 12, 2)
+
+
+def play_out(session: GameSession, seed: int) -> None:
+    rng = random.Random(seed)
+    while not session.is_over:
+        session.act(rng.choice(list(session.game.legal_actions())), review=False)
+
+
+def test_everyone_plays_the_committed_dice_and_the_seed_is_shown_the_next_day(
+    db_url: str,
+) -> None:
+    with Store(db_url) as store:
+        ann, bob = start_daily(store, "Ann", DAY), start_daily(store, "Bob", DAY)
+        play_out(ann, 1)
+        play_out(bob, 1)  # the same decisions: the same dice
+        assert ann.game.events[1:] == bob.game.events[1:]
+        seed = records.seed_of_day(store, DAY)
+        assert ann.game.events[0]["commitment"] == seed.commitment == commitment(seed.seed)
+        assert records.revealed_seed(store, DAY, DAY) is None  # not while the day lasts
+        assert records.revealed_seed(store, DAY, DAY + timedelta(days=1)) == seed.seed
+        check_rolls(seed.seed, ann.game.events)
+        ahead = records.seed_of_day(store, DAY + timedelta(days=1))  # made with the day's start
+        assert ahead.commitment != seed.commitment
+        assert store.summary(ann.game_id or "").seed is None  # the game's record keeps no seed
+
+
+def test_one_attempt_a_day_an_unfinished_one_goes_on(db_url: str) -> None:
+    with Store(db_url) as store:
+        first = start_daily(store, "Ann", DAY)
+        first.roll()
+        again = start_daily(store, "Ann", DAY)  # a closed window: the same attempt
+        assert again.game_id == first.game_id and again.game.events == first.game.events
+        play_out(again, 2)
+        result = finish_daily(store, again)
+        assert result.score == again.game.cards[0].total and result.loss is not None
+        with pytest.raises(IllegalMove, match="one attempt a day") as refused:
+            start_daily(store, "Ann", DAY)
+        assert refused.value.code == "daily_played"
+        assert len(records.results_of_day(store, DAY)) == 1
+        tomorrow = start_daily(store, "Ann", DAY + timedelta(days=1))
+        assert tomorrow.game_id != first.game_id
+
+
+def test_a_second_attempt_on_two_nodes_at_once_is_written_once(db_url: str) -> None:
+    """Two server nodes (two stores on one database) start the same player's daily game
+    at the same moment, for ten players: each player ends with one attempt, one game."""
+    with Store(db_url) as setup:
+        records.seed_of_day(setup, DAY)
+        records.seed_of_day(setup, DAY + timedelta(days=1))
+    nodes = [Store(db_url), Store(db_url)]
+    try:
+        for n in range(10):
+            name, outcomes = f"P{n}", []
+            gate = threading.Barrier(2)
+
+            def attempt(
+                store: Store,
+                name: str = name,
+                outcomes: list[object] = outcomes,
+                gate: threading.Barrier = gate,
+            ) -> None:
+                gate.wait(timeout=10)
+                try:
+                    outcomes.append(start_daily(store, name, DAY).game_id)
+                except IllegalMove as error:
+                    outcomes.append(error.code)
+
+            threads = [threading.Thread(target=attempt, args=(s,)) for s in nodes]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(timeout=30)
+            assert not any(t.is_alive() for t in threads)
+            games = {o for o in outcomes if o != "daily_played"}
+            assert len(outcomes) == 2 and len(games) == 1  # one game (resumed or refused)
+        rows = records.results_of_day(nodes[0], DAY)
+        assert sorted(r.player for r in rows) == sorted(f"P{n}" for n in range(10))
+    finally:
+        for store in nodes:
+            store.close()
+
+
+def test_the_leaderboard_ranks_by_score_and_by_skill(db_url: str) -> None:
+    with Store(db_url) as store:
+        for name, score, loss in [("Ann", 240, 9.5), ("Bob", 260, 14.0), ("Cy", 240, 3.25),
+                                  ("Di", 200, 3.25)]:  # fmt: skip
+            session = start_daily(store, name, DAY)
+            records.finish_attempt(store, session.game_id or "", score, loss)
+        start_daily(store, "Eve", DAY)  # unfinished: not ranked yet
+        records.set_best(store, DAY, 281)
+        board = leaderboard(store, DAY)
+        assert board.best == 281
+        assert [(r.place, r.result.player) for r in board.by_score] == [
+            (1, "Bob"), (2, "Cy"), (3, "Ann"), (4, "Di"),
+        ]  # fmt: skip
+        assert [(r.place, r.result.player) for r in board.by_skill] == [
+            (1, "Cy"), (2, "Di"), (3, "Ann"), (4, "Bob"),
+        ]  # fmt: skip
+
+
+def test_optimal_play_on_the_days_dice_is_the_yardstick() -> None:
+    seed = offline_seed(DAY)
+    best = best_score(seed)
+    assert best == best_score(seed) and 150 <= best <= 1575
+
+
+def test_streaks_and_a_share_line_without_spoilers() -> None:
+    days = [DAY - timedelta(days=n) for n in (0, 1, 2, 4)]
+    assert streak(days, DAY) == 3 and streak(days, DAY + timedelta(days=1)) == 3
+    assert streak(days, DAY + timedelta(days=2)) == 0
+    result = records.DailyResult(DAY, "Ann", "g", 254, 6.125, None, None)  # type: ignore[arg-type]
+    line = share_line(result, 281, 3)
+    assert line == (
+        "Yahtzee daily 2026-12-02: 254 points (optimal play: 281), 6.1 points lost to the "
+        "best choices, 3 days in a row."
+    )
+    assert not any(word in line.lower() for word in ("yahtzee bonus", "full house", "dice"))
+
+
+def test_the_offline_daily_is_the_dates_own() -> None:
+    assert offline_seed(DAY) == offline_seed(date(2026, 12, 2)) != offline_seed(DAY + timedelta(1))
