@@ -21,8 +21,8 @@ from sqlalchemy.exc import IntegrityError
 from ..core import Game, IllegalMove
 from ..core.duplicate import commitment, new_seed
 from .engine import retrying
-from .schema import daily_results, daily_seeds, players
-from .store import Seat, Store, now, player_id, record_game, utc
+from .schema import daily_results, daily_seeds, games, players
+from .store import FINISHED, Seat, Store, now, player_id, record_game, utc
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +166,23 @@ def revealed_seed(store: Store, day: date, today: date) -> str | None:
         return seed.scalar()
 
 
+def revealed_dice_seed(store: Store, game_id: str, today: date) -> str | None:
+    """The seed of a game's duplicate dice once it may be shown: the game is over (and,
+    for a daily game, its day is over too, since everyone plays the day's dice). None
+    before, and for a game of other dice."""
+    with store.engine.connect() as c:
+        row = c.execute(
+            select(games.c.status, games.c.dice_seed, daily_results.c.day)
+            .outerjoin(daily_results, daily_results.c.game_id == games.c.id)
+            .where(games.c.id == game_id)
+        ).first()
+    if row is None or row.dice_seed is None or row.status != FINISHED:
+        return None
+    if row.day is not None and date.fromisoformat(row.day) >= today:
+        return None
+    return str(row.dice_seed)
+
+
 __all__ = [
     "DailyResult",
     "DailySeed",
@@ -174,6 +191,7 @@ __all__ = [
     "finish_attempt",
     "is_daily_game",
     "results_of_day",
+    "revealed_dice_seed",
     "revealed_seed",
     "seed_of_day",
     "set_best",

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, String, any_, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..core import BotSpec, DiceSource, Game, InvalidInput
+from ..core import BotSpec, DiceSource, DuplicateDice, Game, InvalidInput
 from ..core.events import event_to_dict
 from . import migrate
 from .commit import Commit, Outcome, StoreError, commit_many
@@ -221,11 +221,16 @@ class Store:
 
     def resumable(self, game_id: str, dice: DiceSource | None = None) -> Resumable:
         """What resuming a game reads (`load`, `seats_of`,
-        `hinted_seats`, `selection_of`), on one connection."""
+        `hinted_seats`, `selection_of`), on one connection. A game of duplicate dice goes
+        on with its own seed's dice, whatever ``dice`` says (its rolls stay checkable)."""
         with self.engine.connect() as connection:
             log = _event_log(connection, game_id)
             if not log:
                 raise InvalidInput(f"No game with id {game_id!r} in the records.")
+            committed = connection.execute(
+                select(games.c.dice_seed).where(games.c.id == game_id)
+            ).scalar()
+            dice = DuplicateDice(committed) if committed else dice
             rows = connection.execute(
                 select(seats.c.seat, players.c.name, seats.c.bot, seats.c.hints_used)
                 .join(players, players.c.id == seats.c.player_id)
@@ -392,7 +397,7 @@ def record_game(
             id=game_id, rules=game.rules.name, seed=None if seed is None else str(seed),
             status=ACTIVE, created_at=stamp, updated_at=stamp, finished_at=None,
             event_count=0, hints_used=False, sitting=sitting or game_id,
-            dice=ENTERED if game.entered else ROLLED,
+            dice=ENTERED if game.entered else ROLLED, dice_seed=_dice_seed(game),
         )
     )  # fmt: skip
     ids = player_ids(connection, [seat.name for seat in seats_])
@@ -406,6 +411,11 @@ def record_game(
     )  # fmt: skip
     if game.event_log or game.is_over:
         append_events(connection, game_id, game, 0)
+
+
+def _dice_seed(game: Game) -> str | None:
+    source = game.dice_source
+    return source.seed if isinstance(source, DuplicateDice) and not game.entered else None
 
 
 def append_events(

@@ -6,13 +6,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
 
-from ..core import BotSpec, Category, Game, InvalidInput, YahtzeeError
+from ..core import BotSpec, Category, Game, InvalidInput, YahtzeeError, check_rolls
 from ..core.errors import show
+from .daily import revealed_dice_seed
 from .engine import retrying
 from .schema import cards, games, seats
 from .store import ENTERED, ROLLED, Seat, Store, append_events, player_id, utc
@@ -23,7 +24,7 @@ CSV_BOXES = [c.key for c in Category]
 CSV_FIELDS = [
     "game_id", "rules", "seed", "status", "created_at", "updated_at", "finished_at",
     "hints_used", "seat", "player", "bot", "total", *CSV_BOXES, "yahtzee_bonus", "place",
-    "winner", "decisions", "advisor_loss", "seat_hints_used", "sitting", "events",
+    "winner", "decisions", "advisor_loss", "seat_hints_used", "sitting", "dice_seed", "events",
 ]  # fmt: skip
 MAX_SITTING_ID = 36
 
@@ -36,6 +37,7 @@ def export_games(store: Store) -> list[dict[str, Any]]:
         )
         reviews = {(r.game_id, r.seat): (r.decisions, r.advisor_loss) for r in review_rows}
     result = []
+    today = datetime.now(UTC).date()
     for summary in store.summaries(ids):
         log = store.event_log(summary.id)
         game = Game.replay(log)
@@ -53,6 +55,7 @@ def export_games(store: Store) -> list[dict[str, Any]]:
                 "finished_at": summary.finished_at.isoformat() if summary.finished_at else None,
                 "hints_used": summary.hints_used,
                 "sitting": summary.sitting or summary.id,
+                "dice_seed": revealed_dice_seed(store, summary.id, today),
                 "seats": [
                     {
                         "seat": index,
@@ -101,6 +104,7 @@ def export_csv(store: Store) -> str:
                     "decisions": "" if seat["decisions"] is None else seat["decisions"],
                     "advisor_loss": "" if seat["advisor_loss"] is None else seat["advisor_loss"],
                     "seat_hints_used": int(seat["hints_used"]), "sitting": game["sitting"],
+                    "dice_seed": game["dice_seed"] or "",
                     "events": json.dumps(game["events"], separators=(",", ":")),
                 }
             )  # fmt: skip
@@ -128,7 +132,7 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
                 "status": row["status"], "created_at": row["created_at"],
                 "updated_at": row["updated_at"], "finished_at": row["finished_at"] or None,
                 "hints_used": row["hints_used"] == "1", "seats": [], "events": events,
-                "sitting": row.get("sitting") or None,
+                "sitting": row.get("sitting") or None, "dice_seed": row.get("dice_seed") or None,
             },
         )  # fmt: skip
         game["seats"].append(
@@ -232,6 +236,9 @@ def import_parsed(store: Store, items: list[dict[str, Any]]) -> tuple[int, int]:
 
 def _import_one(store: Store, item: dict[str, Any]) -> bool:
     game_id = str(item["id"])
+    dice_seed = item.get("dice_seed")
+    if dice_seed is not None:  # a tampered roll or seed: refused, saying so, first
+        check_rolls(dice_seed, item["events"])
     game = Game.replay(item["events"])
     seats_ = sorted(item["seats"], key=lambda s: s["seat"])
     chosen = [Seat(s["player"], BotSpec.parse(s["bot"]) if s.get("bot") else None) for s in seats_]
@@ -259,7 +266,7 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
                     status="finished" if game.is_over else "active", created_at=created,
                     updated_at=updated, finished_at=finished, event_count=0,
                     hints_used=bool(item.get("hints_used")), sitting=sitting,
-                    dice=ENTERED if game.entered else ROLLED,
+                    dice=ENTERED if game.entered else ROLLED, dice_seed=dice_seed,
                 )
             )  # fmt: skip
             for index, seat in enumerate(chosen):

@@ -1,6 +1,7 @@
 """The daily game in the records: each day's secret seed (its commitment published ahead,
 the seed itself shown only once the day is over) and each player's one result a day,
-unique per player and day, so that a second attempt is refused on every server node.
+unique per player and day, so that a second attempt is refused on every server node; and
+each game's secret seed of duplicate dice (none for a game recorded earlier).
 
 Revision ID: 0012
 Revises: 0011
@@ -18,6 +19,8 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("dice_seed", sa.String(64), nullable=True))
     op.create_table(
         "daily_seeds",
         sa.Column("day", sa.String(10), primary_key=True),

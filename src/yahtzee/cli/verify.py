@@ -1,0 +1,104 @@
+"""``yahtzee verify``: check that a game's dice came from the seed it committed to before
+its first roll, against the records (a game id) or against an export file."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..core import InvalidInput, check_rolls, commitment
+from ..core.errors import show
+from ._io import add_database_option
+
+STEPS = (
+    "To check it yourself: the SHA-256 of the seed's 64 hex digits is the commitment; the "
+    "faces of round r, roll n are the bytes of SHA-256(seed bytes + '|r|n|i') for i = 0, 1, "
+    "..., each byte below 252 giving face byte % 6 + 1; the dice thrown take them in order."
+)
+
+
+def register(commands: Any) -> None:
+    p = commands.add_parser(
+        "verify",
+        help="check that a game's dice came from the seed it committed to",
+        description="Check that every roll of an online game came from the secret seed whose "
+        "SHA-256 the game published before its first roll (the seed is revealed when the "
+        "game is over; a daily game's when its day is over). GAME is a game id (or its first "
+        "characters) in the records, or an export file (yahtzee export).",
+    )
+    p.add_argument("game", metavar="GAME_ID|FILE", help="a recorded game, or an export file")
+    add_database_option(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    path = Path(args.game)
+    if path.is_file():
+        return _verify_file(path)
+    return _verify_record(args)
+
+
+def _verdict(game_id: str, seed: str, events: list[dict[str, Any]]) -> str:
+    check_rolls(seed, events)
+    rolls = sum(1 for e in events if e.get("type") in ("roll", "playoff_roll"))
+    return (
+        f"Game {game_id[:8]}: all {rolls} rolls came from the seed {seed}, whose SHA-256 "
+        f"{commitment(seed)} the game published before its first roll."
+    )
+
+
+def _verify_record(args: argparse.Namespace) -> int:
+    from ..store import Store  # noqa: PLC0415
+    from ..store.daily import revealed_dice_seed  # noqa: PLC0415
+    from ..store.engine import database_exists  # noqa: PLC0415
+
+    if not database_exists(args.database_url):
+        raise InvalidInput(f"No games are recorded yet: there is no game {show(args.game)}.")
+    with Store(args.database_url) as store:
+        game_id = store.resolve(args.game)
+        events = store.event_log(game_id)
+        if "commitment" not in events[0]:
+            raise InvalidInput(
+                f"Game {game_id[:8]} did not commit to its dice (only online games do): "
+                "there is nothing to verify."
+            )
+        seed = revealed_dice_seed(store, game_id, datetime.now(UTC).date())
+        if seed is None:
+            raise InvalidInput(
+                f"Game {game_id[:8]}'s seed is not revealed yet: it is shown once the game is "
+                "over (a daily game's once its day is over).",
+                code="not_revealed",
+            )
+        print(_verdict(game_id, seed, events))
+    print(STEPS)
+    return 0
+
+
+def _verify_file(path: Path) -> int:
+    from ..store.transfer import parse_export  # noqa: PLC0415
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InvalidInput(f"Cannot read {path}: {error}.") from None
+    checked = 0
+    for number, item in enumerate(parse_export(text, path.suffix.lstrip(".") or None), 1):
+        if not isinstance(item, dict) or not isinstance(item.get("events"), list):
+            raise InvalidInput(f"Game {number} of the file is malformed.")
+        events, game_id = item["events"], str(item.get("id", number))
+        if not events or not isinstance(events[0], dict) or "commitment" not in events[0]:
+            continue
+        if not item.get("dice_seed"):
+            print(f"Game {game_id[:8]}: its seed is not revealed yet (not over, or its day).")
+            continue
+        try:
+            print(_verdict(game_id, item["dice_seed"], events))
+        except InvalidInput as error:
+            raise InvalidInput(f"Game {game_id[:8]} of the file: {error}") from None
+        checked += 1
+    print(f"{checked} game(s) verified." if checked else "No game of the file has dice to verify.")
+    if checked:
+        print(STEPS)
+    return 0
