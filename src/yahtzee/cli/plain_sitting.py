@@ -98,7 +98,8 @@ class PlainSitting:
 
     def _show_sitting(self, sitting: Sitting) -> None:
         count = len(sitting.games)
-        self.write(f"The {self._name(sitting)} after {count} games:")
+        name = self._name(sitting)
+        self.write(f"{name[0].upper()}{name[1:]} after {count} games:")
         for place, standing in _places(sitting.standings):
             won = "game" if standing.won == 1 else "games"
             self.write(f"  {place}. {standing.name}: {standing.total}, {standing.won} {won} won")
