@@ -103,6 +103,12 @@ def test_quick_score_entry_refuses_an_impossible_score_and_changes_nothing() -> 
     assert "  Ann: 12\n  Bob: 20\n" in out.split("Fours is already filled")[1]
 
 
+ENTER_HOW = "type the five dice showing, like 'dice 33356', or 'write BOX POINTS'"
+NOTHING_TO_UNDO = (
+    "There is nothing to take back: a placement can be taken back only until the next roll."
+)
+
+
 @pytest.mark.parametrize(
     ("line", "said"),
     [
@@ -114,14 +120,10 @@ def test_quick_score_entry_refuses_an_impossible_score_and_changes_nothing() -> 
         ("dice 33356 roll 4", "A roll of the turn is 1, 2 or 3 (or not said), not '4'."),
         ("dice 33356 0", "A roll of the turn is 1, 2 or 3 (or not said), not '0'."),
         ("dice 33356 roll", "Say the roll as one number, like 'dice 33356 roll 2'."),
-        ("roll", "In this game the players roll their own dice: type the five dice showing, "
-                 "like 'dice 33356', or 'write BOX POINTS'."),  # fmt: skip
-        ("keep 33", "In this game the players roll their own dice: type the five dice showing, "
-                    "like 'dice 33356', or 'write BOX POINTS'."),  # fmt: skip
-        ("score fh", "No dice entered yet: type the five dice showing, like 'dice 33356', or "
-                     "'write BOX POINTS'."),  # fmt: skip
-        ("undo", "There is nothing to take back: a placement can be taken back only until the "
-                 "next roll."),  # fmt: skip
+        ("roll", f"In this game the players roll their own dice: {ENTER_HOW}."),
+        ("keep 33", f"In this game the players roll their own dice: {ENTER_HOW}."),
+        ("score fh", f"No dice entered yet: {ENTER_HOW}."),
+        ("undo", NOTHING_TO_UNDO),
         ("hint", "Hints are for the player whose dice are showing."),
     ],
 )
@@ -144,8 +146,8 @@ def test_a_filled_box_and_dice_in_a_rolled_game_are_refused() -> None:
         "(start a game of real dice with 'yahtzee play --real-dice')."
     ) == 2  # fmt: skip
     assert "Ann>   Ann: 0\n" in rolled.stdout
-    filled = run_cli("play", "--real-dice", "Ann", "--no-record",
-                     stdin="write aces 3\ndice 11111\nscore aces\nwrite aces 2\nquit\n")  # fmt: skip
+    lines = "write aces 3\ndice 11111\nscore aces\nwrite aces 2\nquit\n"
+    filled = run_cli("play", "--real-dice", "Ann", "--no-record", stdin=lines)
     assert filled.stdout.count("Aces is already filled (3).") == 2
 
 

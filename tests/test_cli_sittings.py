@@ -61,9 +61,7 @@ def test_a_sitting_of_three_games_keeps_running_totals(db: str) -> None:
         won = "game" if wins[name] == 1 else "games"
         assert re.search(rf"\d\. {name}: {sums[name]}, {wins[name]} {won} won", last), last
         running = [sum(t[name] for t in totals[: i + 1]) for i in range(3)]
-        cells = "".join(
-            f"{f'{t[name]} / {r}':>13}" for t, r in zip(totals, running, strict=True)
-        )
+        cells = "".join(f"{f'{t[name]} / {r}':>13}" for t, r in zip(totals, running, strict=True))
         assert f"  {name:<5}{cells}\n" in last, last
     assert re.search(r"after 3 games:", last)
 
