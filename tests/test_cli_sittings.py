@@ -21,6 +21,7 @@ from tests.cli_helpers import (
     score_lines,
     yahtzee_command,
 )
+from tests.test_cli import assert_one_line_error
 from tests.waiting import LineReader, ended
 
 BOXES = ["aces", "twos", "threes", "fours", "fives", "sixes", "3k", "4k", "fh", "ss", "ls",
@@ -213,3 +214,14 @@ def test_high_scores_tell_real_dice_apart(db: str) -> None:
     stats = {s["player"]: s for s in json.loads(run_cli("stats", "--json", "--dice", "entered",
                                                         "--database-url", db).stdout)}  # fmt: skip
     assert set(stats) == {"Ann", "Bob"} and stats["Ann"]["entered_games"] == 1
+
+
+def test_an_unknown_sitting_or_dice_is_one_line(db: str) -> None:
+    assert run_cli("play", "Ann", "--real-dice", "--database-url", db,
+                   stdin="write aces 3\nquit\n").returncode == 0  # fmt: skip
+    for argv in (["history", "--sitting", "nope"], ["history", "--sitting", " "],
+                 ["highscores", "--dice", "thrown"], ["stats", "--dice", "all"]):  # fmt: skip
+        result = run_cli(*argv, "--database-url", db)
+        assert_one_line_error(result)
+    said = run_cli("history", "--sitting", "nope", "--database-url", db).stderr
+    assert said == "yahtzee: error: No sitting 'nope' is recorded ('yahtzee history' lists them).\n"

@@ -188,8 +188,8 @@ def history(args: argparse.Namespace) -> int:
         number, count = places[g.id]
         real = ", real dice" if g.dice == "entered" else ""
         where = f"  [sitting {(g.sitting or g.id)[:8]}, game {number} of {count}{real}]"
-        print(f"{g.id[:8]}  {g.created_at:%Y-%m-%d %H:%M}  {g.rules:<18} {scores}{won}{mark}"
-              f"{where}")  # fmt: skip
+        print(f"{g.id[:8]}  {g.created_at:%Y-%m-%d %H:%M}  {g.rules:<18} {scores}{won}{where}"
+              f"{mark}")  # fmt: skip
     return 0
 
 

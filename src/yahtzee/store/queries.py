@@ -31,6 +31,9 @@ from .store import ACTIVE, ENTERED, FINISHED, ROLLED, GameSummary, Store, utc
 MAX_SITTING_ID = 36
 """A sitting's id is its first game's (a UUID) or its first table's."""
 
+SITTINGS_PER_QUERY = 500
+"""Sittings asked about in one query (SQLite takes a few hundred parameters at least)."""
+
 DICE_KINDS = (ROLLED, ENTERED)
 """A game's dice: rolled by the program, or entered by the players (real dice)."""
 
@@ -159,16 +162,17 @@ def _dice_kind(dice: str) -> str:
 def sitting_places(store: Store, summaries: list[GameSummary]) -> dict[str, tuple[int, int]]:
     """For each game listed, its place in its sitting: (game number, games in the sitting),
     counting the sitting's games in the order they were started."""
-    wanted = {g.sitting or g.id for g in summaries}
-    query = (
-        select(games.c.id, games.c.sitting)
-        .where(games.c.sitting.in_(wanted))
-        .order_by(games.c.created_at, games.c.id)
-    )
+    wanted = sorted({g.sitting or g.id for g in summaries})
     by_sitting: dict[str, list[str]] = {}
     with store.engine.connect() as connection:
-        for row in connection.execute(query):
-            by_sitting.setdefault(row.sitting, []).append(row.id)
+        for start in range(0, len(wanted), SITTINGS_PER_QUERY):
+            query = (
+                select(games.c.id, games.c.sitting)
+                .where(games.c.sitting.in_(wanted[start : start + SITTINGS_PER_QUERY]))
+                .order_by(games.c.created_at, games.c.id)
+            )
+            for row in connection.execute(query):
+                by_sitting.setdefault(row.sitting, []).append(row.id)
     places = {}
     for g in summaries:
         ids = by_sitting.get(g.sitting or g.id, [g.id])
