@@ -173,3 +173,22 @@ def test_undo_and_hint_with_real_dice() -> None:
     help_text = out.split("Commands (real dice")[1]
     for command in ("dice 33356", "roll 2", "score BOX", "write BOX POINTS", "undo", "hint"):
         assert command in help_text
+
+
+def test_the_default_player_is_spoken_to() -> None:
+    out = run_cli("play", "--real-dice", "--no-record", stdin="write aces 3\nquit\n").stdout
+    assert "Your turn, round 1> You score 3 in Aces. Total 3." in out
+
+
+def test_a_playoff_of_real_dice() -> None:
+    lines = [*pad_lines(PAD_A, PAD_A), "write aces 3", "dice 66666", "dice 1111", "dice 11111"]
+    result = run_cli("play", "--real-dice", "Ann", "Bob", "--no-record", "--rules",
+                     "official+playoff", stdin="\n".join(lines) + "\n")  # fmt: skip
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Ann's playoff roll> Every box is filled: the playoff is one roll of all five " in out
+    assert "Playoff: Ann throws 6 6 6 6 6 (sum 30)." in out
+    assert "Bob's playoff roll> 4 dice in '1111'" in out
+    assert "Playoff: Bob throws 1 1 1 1 1 (sum 5)." in out
+    over = out.split("Game over.")[1]
+    assert f"1. Ann: {PAD_A_TOTAL}  (winner)" in over and f"2. Bob: {PAD_A_TOTAL}\n" in over

@@ -118,9 +118,10 @@ class PlainGame:
         if not self.game.entered:
             return f"{name}> "
         turn = self.game.turn
+        whose = "Your" if name == DEFAULT_NAME else f"{name}'s"
         if turn is None:
-            return f"{name}'s playoff roll> "
-        return f"{name}'s turn, round {turn.round}> "
+            return f"{whose} playoff roll> "
+        return f"{whose} turn, round {turn.round}> "
 
     def _announce(self) -> None:
         """In a game of real dice, each turn starts with a line saying whose it is."""
@@ -202,6 +203,8 @@ class PlainGame:
                 "The program rolls the dice in this game: 'roll' or 'keep DICE' rolls them "
                 "(start a game of real dice with 'yahtzee play --real-dice')."
             )
+        if error.code == "playoff_roll" and self.game.entered:
+            return "Every box is filled: the playoff is one roll of all five dice: dice 33356."
         if error.code == "roll_first" and self.game.entered:
             return f"No dice entered yet: {ENTER_HOW}."
         return str(error)

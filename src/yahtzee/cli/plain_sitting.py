@@ -100,9 +100,11 @@ class PlainSitting:
         count = len(sitting.games)
         name = self._name(sitting)
         self.write(f"{name[0].upper()}{name[1:]} after {count} games:")
+        solo = len(sitting.standings) == 1  # one player: a total, no games won
         for place, standing in _places(sitting.standings):
             won = "game" if standing.won == 1 else "games"
-            self.write(f"  {place}. {standing.name}: {standing.total}, {standing.won} {won} won")
+            tally = "" if solo else f", {standing.won} {won} won"
+            self.write(f"  {place}. {standing.name}: {standing.total}{tally}")
         self.write("  The columns (each game's points, then the running total):")
         width = max(len(s.name) for s in sitting.standings) + 2
         heads = "".join(f"{'Game ' + str(i + 1):>{COLUMN}}" for i in range(count))

@@ -1,6 +1,8 @@
-"""``yahtzee play``: a line-based game (prompts on stdout, answers on stdin).
+"""``yahtzee play``: its arguments, checked before either mode starts, then the terminal
+game or plain mode, a line-based game (prompts on stdout, answers on stdin: `plain` plays
+a game, `plain_sitting` the games of a sitting one after the other).
 
-Every decision goes to the engine; this module only reads commands and prints.
+Every decision goes to the engine; these modules only read commands and print.
 """
 
 from __future__ import annotations
@@ -12,12 +14,11 @@ from typing import TYPE_CHECKING, Any
 from ..core import BotSpec, Game, InvalidInput, RuleSet
 from ..core.errors import show
 from ._io import add_database_option, add_rules_option, seed
+from .plain import DEFAULT_NAME
 
 if TYPE_CHECKING:
     from ..store import Seat
 
-DEFAULT_NAME = "You"
-"""The one player's name when none is given (`plain.DEFAULT_NAME` speaks to it)."""
 
 NO_BOTS_REAL_DICE = (
     "--real-dice is for people at a table: a computer player cannot roll real dice "
