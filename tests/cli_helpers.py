@@ -34,3 +34,20 @@ def score_lines(boxes: list[str]) -> list[str]:
     """Plain-mode answers that fill these boxes in turn: each ``score BOX`` is followed by
     ``y``, which confirms a box that scores 0 (and is otherwise answered "no question")."""
     return [line for box in boxes for line in (f"score {box}", "y")]
+
+
+PAD_A = {"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "3k": 25,
+         "4k": 0, "fh": 25, "ss": 30, "ls": 40, "yahtzee": 0, "chance": 20}  # fmt: skip
+"""A whole card written in by quick score entry: upper 63 (bonus 35), total 238."""
+PAD_A_TOTAL = 238
+PAD_B = {"aces": 2, "twos": 4, "threes": 6, "fours": 8, "fives": 10, "sixes": 12, "3k": 20,
+         "4k": 0, "fh": 0, "ss": 30, "ls": 0, "yahtzee": 0, "chance": 22}  # fmt: skip
+"""Another: upper 42 (no bonus), total 114."""
+PAD_B_TOTAL = 114
+
+
+def pad_lines(*cards: dict[str, int]) -> list[str]:
+    """Plain-mode lines of a game of real dice written in box by box (``write BOX POINTS``),
+    round by round, each player's card in seat order."""
+    rounds = zip(*(list(card.items()) for card in cards), strict=True)
+    return [f"write {box} {points}" for row in rounds for box, points in row]

@@ -78,7 +78,14 @@ def test_bare_play_on_a_terminal_opens_the_new_game_screen(terminal: Modes) -> N
     assert args == (None, None, False)
     assert kwargs == {
         "rules": RuleSet.official(), "seats": [], "record": True, "resume": None,
+        "entered": False,
     }  # fmt: skip
+
+
+def test_real_dice_reach_the_terminal_game(terminal: Modes) -> None:
+    assert terminal(["play", "Ann", "Bob", "--real-dice"]) == 0
+    _, kwargs = terminal.call
+    assert kwargs["entered"] is True and kwargs["seats"] == [Seat("Ann"), Seat("Bob")]
 
 
 def test_names_and_bots_start_the_terminal_game_with_those_seats(terminal: Modes) -> None:
@@ -148,6 +155,9 @@ def test_bare_options_are_play_s(terminal: Modes, tmp_path: Path) -> None:
         ["play", "--bot", "clever"],
         ["play", "--rules", "bogus"],
         ["play", "--resume", "abcd", "--no-record"],
+        ["play", "Ann", "--real-dice", "--bot", "3"],  # a bot cannot roll real dice
+        ["play", "--real-dice", "--resume", "abcd"],  # a resumed game keeps its dice
+        ["play", "--real-dice", "--seed", "7"],  # a seed is the program's dice
     ],
 )
 def test_mistakes_are_found_before_either_mode_starts(argv: list[str], terminal: Modes) -> None:

@@ -1,49 +1,29 @@
-"""``yahtzee play``: a line-based game (prompts on stdout, answers on stdin).
+"""``yahtzee play``: its arguments, checked before either mode starts, then the terminal
+game or plain mode, a line-based game (prompts on stdout, answers on stdin: `plain` plays
+a game, `plain_sitting` the games of a sitting one after the other).
 
-Every decision goes to the engine; this module only reads commands and prints.
+Every decision goes to the engine; these modules only read commands and print.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..core import (
-    ROUNDS,
-    BotSpec,
-    Category,
-    Game,
-    InvalidInput,
-    Keep,
-    PlayoffRolled,
-    RuleSet,
-    Scorecard,
-    YahtzeeError,
-)
+from ..core import BotSpec, Game, InvalidInput, RuleSet
 from ..core.errors import show
-from ._io import add_database_option, add_rules_option, seed, short_message
+from ._io import add_database_option, add_rules_option, seed
+from .plain import DEFAULT_NAME
 
 if TYPE_CHECKING:
-    from ..service import GameSession, Move
     from ..store import Seat
 
-DEFAULT_NAME = "You"
-"""The one player's name when none is given; messages to it say "you score", not "scores"."""
 
-HINT_OPTIONS = 5
-YES = frozenset({"y", "yes"})
-ANSWERS = YES | {"n", "no"}
-
-HELP = """Commands:
-  keep DICE    keep these dice and roll the others (k 335); 'roll' re-rolls all five
-  score BOX    fill a box with the dice showing (s fh, score aces, s 3k)
-  boxes        what the dice score in each legal box
-  hint         the advisor's best options now (the game's record notes it)
-  card         your scorecard;  cards: everyone's totals
-  help         this text (h);  quit: stop playing, the game is saved (q)
-A box that would score 0 asks first: answer y to score it, anything else to keep it open."""
+NO_BOTS_REAL_DICE = (
+    "--real-dice is for people at a table: a computer player cannot roll real dice "
+    "(leave out --bot, or let the program roll)."
+)
 
 
 def register(commands: Any) -> None:
@@ -66,6 +46,12 @@ def register(commands: Any) -> None:
         help="add a computer player: 1-5 (difficulty, the same as level1-level5), random, "
         "greedy, heuristic, optimal or winning (plays to finish first) (repeatable)",
     )
+    parser.add_argument(
+        "--real-dice",
+        action="store_true",
+        help="the players roll real dice at the table and type what they show (or write "
+        "each box's points, as on a paper pad); people only, no --bot",
+    )
     parser.add_argument("--resume", metavar="GAME_ID", help="go on with a recorded game")
     parser.add_argument(
         "--plain",
@@ -81,6 +67,8 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Every mistake in the arguments is found first, then the game starts in either mode."""
     rules = RuleSet.named(args.rules)
+    if args.real_dice:
+        _check_real_dice(args)
     seats = _seats(args)
     if seats:
         Game([s.name for s in seats], rules)  # names, their number and duplicates checked
@@ -97,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
             seats=seats,
             record=not args.no_record,
             resume=args.resume,
+            entered=args.real_dice,
         )
         return 0
     return run_plain(args, rules, seats)
@@ -111,6 +100,16 @@ def _seats(args: argparse.Namespace) -> list[Seat]:
     return [Seat(n) for n in humans] + [
         Seat(bot.seat_name(len(humans) + i), bot) for i, bot in enumerate(bots)
     ]
+
+
+def _check_real_dice(args: argparse.Namespace) -> None:
+    """--real-dice with the options it cannot go with: one line each, before either mode."""
+    if args.bot:
+        raise InvalidInput(NO_BOTS_REAL_DICE)
+    if args.resume:
+        raise InvalidInput("A resumed game keeps its dice: leave out --real-dice.")
+    if args.seed is not None:
+        raise InvalidInput("A seed makes the program's dice; with --real-dice leave out --seed.")
 
 
 def _recorded_game(args: argparse.Namespace) -> str:
@@ -145,8 +144,10 @@ EXIT_INTERRUPTED = 130  # the shell's status for a program stopped by Ctrl-C
 
 
 def run_plain(args: argparse.Namespace, rules: RuleSet, seats: list[Seat]) -> int:
+    """Plain mode: a game, then the next games of its sitting while the players go on."""
     from ..service import GameSession  # noqa: PLC0415
     from ..store import Seat, Store, unfinished  # noqa: PLC0415
+    from .plain_sitting import PlainSitting  # noqa: PLC0415
 
     seats = seats or [Seat(DEFAULT_NAME)]
     store = None if args.no_record else Store(args.database_url)
@@ -159,12 +160,16 @@ def run_plain(args: argparse.Namespace, rules: RuleSet, seats: list[Seat]) -> in
             if store is not None and (waiting := unfinished(store)):
                 print(f"You have {len(waiting)} unfinished game(s); the latest goes on with "
                       f"'yahtzee play --resume {waiting[0].id[:8]}'.")  # fmt: skip
-            session = GameSession.new(seats, rules, store=store, seed=args.seed)
+            session = GameSession.new(
+                seats, rules, store=store, seed=args.seed, entered=args.real_dice
+            )
+        sitting = PlainSitting(session, _read_line, print, seed=args.seed)
         try:
-            PlainGame(session, _read_line, print).play()
+            sitting.play(resumed=bool(args.resume))
         except KeyboardInterrupt:  # Ctrl-C: stopped as 'quit' stops it (every move is saved)
             print("\nGame stopped.")
             status = EXIT_INTERRUPTED
+        session = sitting.session
     finally:
         if store is not None:
             store.close()
@@ -177,171 +182,3 @@ def _read_line(prompt: str) -> str | None:
     print(prompt, end="", flush=True)
     line = sys.stdin.readline()
     return None if line == "" else line.rstrip("\n")
-
-
-class PlainGame:
-    """Plays a `GameSession` from lines of text: it reads commands and prints what
-    happened; the session checks, records, moves the bots and reviews."""
-
-    def __init__(
-        self,
-        session: GameSession,
-        read: Callable[[str], str | None],
-        write: Callable[[str], None],
-    ) -> None:
-        self.session, self.read, self.write = session, read, write
-
-    @property
-    def game(self) -> Game:
-        return self.session.game
-
-    def play(self) -> None:
-        self.write(f"Yahtzee ({self.game.rules.name} rules). Type 'help' for commands.")
-        while not self.game.is_over:
-            if not self._step():
-                self.write("Game stopped.")
-                return
-        self._finish()
-
-    def _step(self) -> bool:
-        session, turn = self.session, self.game.turn
-        if session.is_bot(session.current):
-            for move in session.bot_moves():
-                self._show(move)
-            return True
-        if turn is None or turn.dice is None:  # a turn's first roll, or a playoff roll
-            self._show(session.roll())
-            return True
-        line = self.read(f"{_current_name(self.game)}> ")
-        if line is None:
-            return False
-        return self._command(line.strip())
-
-    def _command(self, line: str) -> bool:
-        verb, _, rest = line.partition(" ")
-        verb = verb.lower()
-        try:
-            if verb in {"quit", "exit", "q"}:
-                return False
-            if verb in {"help", "?", "h"}:
-                self.write(HELP)
-            elif verb in {"keep", "k"}:
-                if not rest.strip():
-                    raise InvalidInput(
-                        "Say which dice to keep, like 'keep 335', or 'roll' for all five."
-                    )
-                self._show(self.session.roll(Keep.parse(rest)))
-            elif verb in {"roll", "r"}:
-                self._show(self.session.roll(Keep.parse(rest) if rest.strip() else Keep.NONE))
-            elif verb in {"score", "s"}:
-                self._score(rest)
-            elif verb in {"boxes", "b"}:
-                self._show_boxes()
-            elif verb in {"hint", "advise"}:
-                self._show_hint()
-            elif verb in {"card", "c"}:
-                self._show_card(self.game.cards[self._seat()])
-            elif verb == "cards":
-                for name, card in zip(self.game.players, self.game.cards, strict=True):
-                    self.write(f"  {name}: {card.total}")
-            elif not verb:
-                self.write("Type a command: keep DICE, roll, score BOX, boxes, hint, card, help.")
-            elif verb in ANSWERS:
-                self.write("There is no question to answer now. Type 'help' for the commands.")
-            else:
-                self.write(
-                    short_message(f"Unknown command {verb!r}. Type 'help' for the commands.")
-                )
-        except YahtzeeError as error:
-            self.write(short_message(str(error)))
-        return True
-
-    def _score(self, box: str) -> None:
-        """Fill a box; one that would score nothing asks first, as the terminal game does."""
-        category = Category.parse(box)
-        option = self.session.placements().get(category)
-        if option is not None and option.total == 0:
-            answer = self.read(f"{category.display_name} scores 0 here. Score it anyway? [y/N] ")
-            if (answer or "").strip().lower() not in YES:
-                self.write(f"Not scored: {category.display_name} is still open.")
-                return
-        self._show(self.session.score(category))
-
-    def _seat(self) -> int:
-        seat = self.game.current_player
-        assert seat is not None
-        return seat
-
-    def _show(self, move: Move) -> None:
-        """What a move did, as lines of text."""
-        if isinstance(move.events[0], PlayoffRolled):
-            dice = move.dice
-            assert dice is not None
-            self.write(f"Playoff: {_does(move.name, 'throws')} {dice.spaced()} (sum {dice.total}).")
-            return
-        if move.placement is not None:
-            p = move.placement
-            bonus = f" and a {p.yahtzee_bonus}-point Yahtzee bonus" if p.yahtzee_bonus else ""
-            total = self.game.cards[move.seat].total
-            self.write(
-                f"{_does(move.name, 'scores')} {p.points} in {p.category.display_name}{bonus}. "
-                f"Total {total}."
-            )
-            return
-        turn = self.game.turn
-        assert turn is not None and move.dice is not None
-        if turn.rolls == 1:
-            card = self.game.cards[move.seat]
-            self.write("")
-            self.write(f"Round {turn.round} of {ROUNDS}: {move.name} (total {card.total})")
-        elif move.by_bot and isinstance(move.action, Keep):
-            self.write(f"{_does(move.name, 'keeps')} {move.action.spaced()}.")
-        plural = "roll" if turn.rolls_left == 1 else "rolls"
-        self.write(f"Roll {turn.rolls}: {move.dice.spaced()}  ({turn.rolls_left} {plural} left)")
-        self._show_boxes()
-
-    def _show_hint(self) -> None:
-        advice = self.session.hint()
-        self.write("  Advisor (expected final total with optimal play):")
-        for option in advice.options[:HINT_OPTIONS]:
-            loss = advice.best.value - option.value
-            tag = f"-{loss:.2f}" if round(loss, 2) else "best"
-            self.write(f"  {option.value:8.2f} {tag:>7}  {option.text}")
-
-    def _show_boxes(self) -> None:
-        options = ", ".join(
-            f"{p.category.display_name} {p.points}"
-            + (f"+{p.yahtzee_bonus}" if p.yahtzee_bonus else "")
-            for p in self.game.placements()
-        )
-        self.write(f"  Boxes: {options}")
-
-    def _show_card(self, card: Scorecard) -> None:
-        for category, points in card:
-            shown = "-" if points is None else str(points)
-            self.write(f"  {category.display_name:<16}{shown:>4}")
-        self.write(
-            f"  Upper {card.upper_subtotal} (bonus {card.upper_bonus}, "
-            f"{card.points_to_upper_bonus} to go), Yahtzee bonus {card.yahtzee_bonus}, "
-            f"total {card.total}"
-        )
-
-    def _finish(self) -> None:
-        self.write("")
-        self.write("Game over.")
-        if len(self.game.players) == 1:  # a solo game has a score, not a winner
-            self.write(f"  Final score: {self.game.cards[0].total}")
-            return
-        for standing in self.game.standings():
-            mark = "  (winner)" if standing.winner else ""
-            self.write(f"  {standing.place}. {standing.name}: {standing.total}{mark}")
-
-
-def _does(name: str, verb: str) -> str:
-    """``"Ann scores"``, but ``"You score"``: the default player is spoken to."""
-    return f"{name} {verb.removesuffix('s') if name == DEFAULT_NAME else verb}"
-
-
-def _current_name(game: Game) -> str:
-    seat = game.current_player
-    return game.players[seat] if seat is not None else ""

@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 
 MAX_LIMIT = 1_000_000
 FORMATS = ("json", "csv")
+DICE = ("rolled", "entered")
+"""A game's dice: rolled by the program, or entered by the players (real dice)."""
+ALL_DICE = "all"
+DICE_WORDS = {"rolled": "dice the program rolled", "entered": "real dice", ALL_DICE: "any dice"}
 IN_MEMORY = "sqlite://"
 
 
@@ -58,6 +62,11 @@ def register(commands: Any) -> None:
     p.add_argument("--until", type=_date, metavar="DATE", help="started before DATE")
     p.add_argument("--unfinished", action="store_true", help="only games still in progress")
     p.add_argument(
+        "--sitting", metavar="ID",
+        help="only the games of this sitting (its id or its first characters), in order",
+    )  # fmt: skip
+    p.add_argument("--dice", choices=DICE, help="only games of dice rolled or entered")
+    p.add_argument(
         "--limit", type=whole_number(1, MAX_LIMIT), default=50, metavar="N",
         help=f"at most N games, 1 to {MAX_LIMIT} (default 50)",
     )  # fmt: skip
@@ -68,6 +77,10 @@ def register(commands: Any) -> None:
     p = commands.add_parser("stats", help="statistics per player")
     p.add_argument("player", nargs="?", help="one player (default: everyone)")
     add_rules_option(p, default=None, what="only games under this rule set")
+    p.add_argument(
+        "--dice", choices=DICE,
+        help="only games whose dice the program rolled, or that players entered (real dice)",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true", help="print JSON")
     add_database_option(p)
     p.set_defaults(run=stats)
@@ -77,6 +90,11 @@ def register(commands: Any) -> None:
     p.add_argument(
         "--limit", type=whole_number(1, MAX_LIMIT), default=10, metavar="N",
         help=f"the best N totals, 1 to {MAX_LIMIT} (default 10)",
+    )  # fmt: skip
+    p.add_argument(
+        "--dice", choices=(*DICE, ALL_DICE), default="rolled",
+        help="rolled: games whose dice the program rolled (the default: a total typed in "
+        "from real dice cannot be checked); entered: games of real dice; all: both",
     )  # fmt: skip
     p.add_argument("--json", action="store_true", help="print JSON")
     add_database_option(p)
@@ -133,20 +151,26 @@ def register(commands: Any) -> None:
 def history(args: argparse.Namespace) -> int:
     from ..store import history as query  # noqa: PLC0415
     from ..store import progress_of  # noqa: PLC0415
+    from ..store.queries import resolve_sitting, sitting_places  # noqa: PLC0415
 
     if args.rules:
         args.rules = RuleSet.named(args.rules).name
     with reading(args) as store:
+        sitting = resolve_sitting(store, args.sitting) if args.sitting else None
         found = query(store, player=args.player, rules=args.rules, since=args.since,
                       until=args.until, status="active" if args.unfinished else None,
-                      limit=args.limit)  # fmt: skip
+                      limit=args.limit, sitting=sitting, dice=args.dice)  # fmt: skip
+        if sitting is not None:  # a sitting's games in the order they were played
+            found.sort(key=lambda g: (g.created_at, g.id))
+        places = sitting_places(store, found)
         # where each unfinished game stands, as the terminal game's history says
         now = {g.id: progress_of(store, g.id) for g in found if g.status == "active"}
     if args.json:
-        print_json([_summary(g) for g in found])
+        print_json([_summary(g, places[g.id]) for g in found])
         return 0
     if not found:
-        filtered = any(vars(args).get(k) for k in ("player", "rules", "since", "until"))
+        keys = ("player", "rules", "since", "until", "sitting", "dice")
+        filtered = any(vars(args).get(k) for k in keys)
         print("No games match." if filtered or args.unfinished else "No games recorded yet.")
         return 0
     for g in found:
@@ -161,16 +185,22 @@ def history(args: argparse.Namespace) -> int:
             for name, total in zip(g.players, totals or (None,) * len(g.players), strict=False)
         )
         won = f"  won by {' and '.join(g.winners)}" if g.winners else ""
-        print(f"{g.id[:8]}  {g.created_at:%Y-%m-%d %H:%M}  {g.rules:<18} {scores}{won}{mark}")
+        number, count = places[g.id]
+        real = ", real dice" if g.dice == "entered" else ""
+        where = f"  [sitting {(g.sitting or g.id)[:8]}, game {number} of {count}{real}]"
+        print(f"{g.id[:8]}  {g.created_at:%Y-%m-%d %H:%M}  {g.rules:<18} {scores}{won}{where}"
+              f"{mark}")  # fmt: skip
     return 0
 
 
-def _summary(g: GameSummary) -> dict[str, Any]:
+def _summary(g: GameSummary, place: tuple[int, int]) -> dict[str, Any]:
     return {
         "id": g.id, "rules": g.rules, "status": g.status, "players": list(g.players),
         "totals": list(g.totals), "winners": list(g.winners), "seed": g.seed,
         "hints_used": g.hints_used, "created_at": g.created_at.isoformat(),
         "finished_at": g.finished_at.isoformat() if g.finished_at else None,
+        "dice": g.dice, "sitting": g.sitting or g.id, "sitting_game": place[0],
+        "sitting_games": place[1],
     }  # fmt: skip
 
 
@@ -180,7 +210,7 @@ def stats(args: argparse.Namespace) -> int:
     if args.rules:
         args.rules = RuleSet.named(args.rules).name
     with reading(args) as store:
-        found = query(store, args.player, args.rules)
+        found = query(store, args.player, args.rules, args.dice)
     if args.json:
         print_json([s.to_dict() for s in found])
         return 0
@@ -198,6 +228,10 @@ def stats(args: argparse.Namespace) -> int:
               f"Yahtzee bonuses {s.yahtzee_bonuses}{loss}")  # fmt: skip
         if s.hinted_games:
             print(f"  used hints in {s.hinted_games} of {s.games} games")
+        if s.entered_games:
+            print(f"  {s.entered_games} of {s.games} games with real dice")
+        if s.sittings:
+            print(f"  sittings (two games or more): {s.sittings} played, {s.sittings_won} won")
     return 0
 
 
@@ -205,16 +239,19 @@ def highscores(args: argparse.Namespace) -> int:
     from ..store import high_scores  # noqa: PLC0415
 
     rules = RuleSet.named(args.rules)
+    dice = None if args.dice == ALL_DICE else args.dice
     with reading(args) as store:
-        found = high_scores(store, rules.name, args.limit)
+        found = high_scores(store, rules.name, args.limit, dice)
     if args.json:
         print_json([{"rank": h.rank, "player": h.player, "total": h.total, "game_id": h.game_id,
-                     "finished_at": h.finished_at.isoformat()} for h in found])  # fmt: skip
+                     "finished_at": h.finished_at.isoformat(), "dice": h.dice}
+                    for h in found])  # fmt: skip
         return 0
-    print(f"High scores ({rules.name} rules)")
+    print(f"High scores ({rules.name} rules, {DICE_WORDS[args.dice]})")
     for h in found:
         when = f"{h.finished_at:%Y-%m-%d}"
-        print(f"  {h.rank:2d}. {h.total:4d}  {h.player:<20} {when}  {h.game_id[:8]}")
+        real = "  real dice" if dice is None and h.dice == "entered" else ""
+        print(f"  {h.rank:2d}. {h.total:4d}  {h.player:<20} {when}  {h.game_id[:8]}{real}")
     if not found:
         print("  none yet")
     return 0

@@ -1,4 +1,10 @@
-"""Questions asked of the records: games to resume, history, statistics, high scores."""
+"""Questions asked of the records: games to resume, history, sittings, statistics, high
+scores.
+
+Dice: a game's dice were ``rolled`` by the program or ``entered`` by players with real dice
+(`GameSummary.dice`). High scores count only the dice the program rolled unless asked
+otherwise (a score typed in from real dice cannot be checked); statistics count every game
+unless asked for one kind."""
 
 from __future__ import annotations
 
@@ -15,10 +21,21 @@ from ..core import (
     YAHTZEE_BONUS,
     YAHTZEE_POINTS,
     BotSpec,
+    InvalidInput,
     YahtzeeError,
 )
+from ..core.errors import show
 from .schema import cards, games, players, seats
-from .store import ACTIVE, FINISHED, GameSummary, Store, utc
+from .store import ACTIVE, ENTERED, FINISHED, ROLLED, GameSummary, Store, utc
+
+MAX_SITTING_ID = 36
+"""A sitting's id is its first game's (a UUID) or its first table's."""
+
+SITTINGS_PER_QUERY = 500
+"""Sittings asked about in one query (SQLite takes a few hundred parameters at least)."""
+
+DICE_KINDS = (ROLLED, ENTERED)
+"""A game's dice: rolled by the program, or entered by the players (real dice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +56,12 @@ class PlayerStats:
     reviewed_games: int
     loss_per_game: float | None
     loss_per_decision: float | None
+    entered_games: int = 0
+    """Of `games`, those played with real dice (entered by the players)."""
+    sittings: int = 0
+    """Sittings of two or more finished games the player sat in (see `sitting_results`)."""
+    sittings_won: int = 0
+    """Of those, the sittings the player ended with the best total (a shared best counts)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The statistics as JSON-ready data."""
@@ -54,6 +77,7 @@ class HighScore:
     total: int
     game_id: str
     finished_at: datetime
+    dice: str = ROLLED
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +117,17 @@ def history(
     until: datetime | None = None,
     status: str | None = None,
     limit: int | None = None,
+    sitting: str | None = None,
+    dice: str | None = None,
 ) -> list[GameSummary]:
     """Games, newest first, filtered by player name, rule set, date (``since`` inclusive,
-    ``until`` exclusive, on the start time) and status."""
+    ``until`` exclusive, on the start time), status, sitting (its full id) and dice
+    (``rolled`` or ``entered``)."""
     query = select(games.c.id).order_by(games.c.updated_at.desc(), games.c.id)
+    if sitting is not None:
+        query = query.where(games.c.sitting == sitting)
+    if dice is not None:
+        query = query.where(games.c.dice == _dice_kind(dice))
     if player is not None:
         query = query.where(
             games.c.id.in_(
@@ -122,13 +153,66 @@ def history(
     return store.summaries(ids)
 
 
-def _finished_cards(store: Store, player: str | None, rules: str | None) -> list[Any]:
+def _dice_kind(dice: str) -> str:
+    if dice not in DICE_KINDS:
+        raise InvalidInput(f"A game's dice are {ROLLED} or {ENTERED}, not {show(dice)}.")
+    return dice
+
+
+def sitting_places(store: Store, summaries: list[GameSummary]) -> dict[str, tuple[int, int]]:
+    """For each game listed, its place in its sitting: (game number, games in the sitting),
+    counting the sitting's games in the order they were started."""
+    wanted = sorted({g.sitting or g.id for g in summaries})
+    by_sitting: dict[str, list[str]] = {}
+    with store.engine.connect() as connection:
+        for start in range(0, len(wanted), SITTINGS_PER_QUERY):
+            query = (
+                select(games.c.id, games.c.sitting)
+                .where(games.c.sitting.in_(wanted[start : start + SITTINGS_PER_QUERY]))
+                .order_by(games.c.created_at, games.c.id)
+            )
+            for row in connection.execute(query):
+                by_sitting.setdefault(row.sitting, []).append(row.id)
+    places = {}
+    for g in summaries:
+        ids = by_sitting.get(g.sitting or g.id, [g.id])
+        places[g.id] = (ids.index(g.id) + 1 if g.id in ids else 1, len(ids))
+    return places
+
+
+def resolve_sitting(store: Store, prefix: str) -> str:
+    """The full id of the sitting whose id starts with ``prefix`` (as `Store.resolve` finds
+    a game), or `InvalidInput` saying there is none or several."""
+    text = prefix.strip()
+    if not text or len(text) > MAX_SITTING_ID:
+        raise InvalidInput(f"No sitting {show(prefix)}: a sitting's id is a game id's start.")
+    query = (
+        select(games.c.sitting)
+        .where(
+            games.c.sitting.startswith(text, autoescape=True)
+            | games.c.sitting.startswith(text.lower(), autoescape=True)
+        )
+        .distinct()
+        .limit(2)
+    )
+    with store.engine.connect() as connection:
+        found = sorted(str(row[0]) for row in connection.execute(query))
+    if not found:
+        raise InvalidInput(f"No sitting {show(prefix)} is recorded ('yahtzee history' lists them).")
+    if len(found) > 1:
+        raise InvalidInput(f"{show(prefix)} starts several sittings' ids: give more of it.")
+    return found[0]
+
+
+def _finished_cards(
+    store: Store, player: str | None, rules: str | None, dice: str | None = None
+) -> list[Any]:
     query = (
         select(
             players.c.name, cards.c.total, cards.c.upper_subtotal, cards.c.yahtzee_box,
             cards.c.yahtzee_bonus, cards.c.winner, cards.c.decisions, cards.c.advisor_loss,
-            cards.c.game_id, games.c.finished_at, games.c.rules, seats.c.bot,
-            seats.c.hints_used,
+            cards.c.game_id, cards.c.seat, games.c.finished_at, games.c.rules, games.c.dice,
+            games.c.sitting, seats.c.bot, seats.c.hints_used,
         )
         .join(seats, (seats.c.game_id == cards.c.game_id) & (seats.c.seat == cards.c.seat))
         .join(players, players.c.id == seats.c.player_id)
@@ -137,9 +221,39 @@ def _finished_cards(store: Store, player: str | None, rules: str | None) -> list
     )  # fmt: skip
     if rules is not None:
         query = query.where(games.c.rules == rules)
+    if dice is not None:
+        query = query.where(games.c.dice == _dice_kind(dice))
     with store.engine.connect() as connection:
         rows = list(connection.execute(query))
     return [r for r in rows if player is None or who(r) == player]
+
+
+def sitting_results(rows: list[Any]) -> dict[str, tuple[int, int]]:
+    """Per player (as `who` names them): the sittings of two or more finished games they
+    sat in, and those they ended with the best total over the sitting's finished games (a
+    shared best counts for each). A game alone is no sitting to count."""
+    games_of: dict[str, set[str]] = {}
+    totals: dict[tuple[str, int], int] = {}
+    names: dict[tuple[str, int], str] = {}
+    for r in rows:
+        sitting = r.sitting or r.game_id
+        games_of.setdefault(sitting, set()).add(r.game_id)
+        totals[sitting, r.seat] = totals.get((sitting, r.seat), 0) + r.total
+        names[sitting, r.seat] = who(r)  # the seat is the same player at each game
+    result: dict[str, tuple[int, int]] = {}
+    for sitting, ids in games_of.items():
+        if len(ids) < SITTING_GAMES:
+            continue
+        seats_here = {k: v for k, v in totals.items() if k[0] == sitting}
+        best = max(seats_here.values())
+        for key, total in seats_here.items():
+            played, won = result.get(names[key], (0, 0))
+            result[names[key]] = (played + 1, won + (total == best))
+    return result
+
+
+SITTING_GAMES = 2
+"""The finished games a sitting needs for statistics to count it."""
 
 
 def who(row: Any) -> str:
@@ -148,11 +262,17 @@ def who(row: Any) -> str:
     return BotSpec.parse(row.bot).label if row.bot else str(row.name)
 
 
-def stats(store: Store, player: str | None = None, rules: str | None = None) -> list[PlayerStats]:
-    """Per player over finished games (all players when ``player`` is None), by name."""
+def stats(
+    store: Store, player: str | None = None, rules: str | None = None, dice: str | None = None
+) -> list[PlayerStats]:
+    """Per player over finished games (all players when ``player`` is None), by name;
+    ``dice``: only games whose dice were ``rolled`` or ``entered`` (default: both)."""
+    every = _finished_cards(store, None, rules, dice)
+    sittings = sitting_results(every)
     by_player: dict[str, list[Any]] = {}
-    for row in _finished_cards(store, player, rules):
-        by_player.setdefault(who(row), []).append(row)
+    for row in every:
+        if player is None or who(row) == player:
+            by_player.setdefault(who(row), []).append(row)
     result = []
     for name in sorted(by_player, key=str.casefold):
         rows = by_player[name]
@@ -176,15 +296,23 @@ def stats(store: Store, player: str | None = None, rules: str | None = None) -> 
                 reviewed_games=len(reviewed),
                 loss_per_game=loss / len(reviewed) if reviewed else None,
                 loss_per_decision=loss / decisions if decisions else None,
+                entered_games=sum(1 for r in rows if r.dice == ENTERED),
+                sittings=sittings.get(name, (0, 0))[0],
+                sittings_won=sittings.get(name, (0, 0))[1],
             )
         )
     return result
 
 
-def high_scores(store: Store, rules: str = "official", limit: int = 10) -> list[HighScore]:
-    """The best finished totals under a rule set, best first (earlier games first on ties)."""
-    rows = sorted(_finished_cards(store, None, rules), key=lambda r: (-r.total, r.finished_at))
+def high_scores(
+    store: Store, rules: str = "official", limit: int = 10, dice: str | None = ROLLED
+) -> list[HighScore]:
+    """The best finished totals under a rule set, best first (earlier games first on ties).
+    ``dice``: by default only games whose dice the program rolled (a total from real dice
+    is typed in and cannot be checked); ``entered`` for those of real dice, None for both."""
+    rows = _finished_cards(store, None, rules, dice)
+    rows.sort(key=lambda r: (-r.total, r.finished_at))
     return [
-        HighScore(rank + 1, who(r), r.total, r.game_id, utc(r.finished_at))
+        HighScore(rank + 1, who(r), r.total, r.game_id, utc(r.finished_at), r.dice)
         for rank, r in enumerate(rows[:limit])
     ]

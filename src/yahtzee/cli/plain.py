@@ -1,0 +1,380 @@
+"""Plain mode's game: one game of a `GameSession` played from lines of text, with dice the
+program rolls or dice the players roll at the table and type in (``dice 33356``).
+
+Every decision goes to the session and the engine; this module only reads commands and
+prints what happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..core import (
+    ROUNDS,
+    Category,
+    DiceEntered,
+    Game,
+    IllegalMove,
+    InvalidInput,
+    Keep,
+    PlayoffRolled,
+    Scorecard,
+    YahtzeeError,
+)
+from ._io import short_message
+
+if TYPE_CHECKING:
+    from ..service import GameSession, Move
+
+DEFAULT_NAME = "You"
+"""The one player's name when none is given; messages to it say "you score", not "scores"."""
+
+HINT_OPTIONS = 5
+YES = frozenset({"y", "yes"})
+ANSWERS = YES | {"n", "no"}
+
+HELP = """Commands:
+  keep DICE    keep these dice and roll the others (k 335); 'roll' re-rolls all five
+  score BOX    fill a box with the dice showing (s fh, score aces, s 3k)
+  boxes        what the dice score in each legal box
+  hint         the advisor's best options now (the game's record notes it)
+  undo         take back your last box, where the game allows it (a game of one player)
+  card         your scorecard;  cards: everyone's totals
+  help         this text (h);  quit: stop playing, the game is saved (q)
+A box that would score 0 asks first: answer y to score it, anything else to keep it open."""
+
+HELP_ENTERED = """Commands (real dice: roll them at the table, then type what they show):
+  dice 33356   the five dice showing (also 'dice 3 3 3 5 6'); each open box's points follow
+               (a forced Joker included); type 'dice ...' again to correct a mistyped die
+  dice 33356 roll 2
+               the same, saying which roll of the turn it was (1-3; 'dice 33356 2' too):
+               the advisor then says what to keep; not said, it counts as the last roll
+  score BOX    fill a box with the dice entered (s fh, score aces, s 3k)
+  write BOX POINTS
+               write points straight in a box, as on a paper pad (write fours 12,
+               w fh 25); they must be points the box can hold. A Yahtzee, its Joker
+               placement and its bonus go in as dice: dice 55555, then score BOX
+  undo         take back the last box filled, until the next player enters dice
+  boxes        what the dice entered score in each legal box
+  hint         the advisor's best options for the dice entered
+  card         your scorecard;  cards: everyone's totals
+  help         this text (h);  quit: stop playing, the game is saved (q)
+A box that would score 0 asks first: answer y to score it, anything else to keep it open."""
+
+MAX_DIGITS = 6  # points longer than this are no box's (and not echoed back whole)
+DICE_THEN_ROLL = 2  # 'dice 33356 2': the dice as one word, then the roll
+
+ENTER_HOW = "type the five dice showing, like 'dice 33356', or 'write BOX POINTS'"
+
+
+class PlainGame:
+    """Plays one game of a `GameSession` from lines of text: it reads commands and prints
+    what happened; the session checks, records, moves the bots and reviews."""
+
+    def __init__(
+        self,
+        session: GameSession,
+        read: Callable[[str], str | None],
+        write: Callable[[str], None],
+    ) -> None:
+        self.session, self.read, self.write = session, read, write
+        self._announced: tuple[int, int] | None = None  # (round, seat) of the turn said
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def play(self, *, resumed: bool = False) -> bool:
+        """Play until the game is over (True) or the player stops (False)."""
+        dice = "real dice: roll them and type them" if self.game.entered else "the program rolls"
+        self.write(f"Yahtzee ({self.game.rules.name} rules, {dice}). Type 'help' for commands.")
+        if resumed:
+            self._show_where()
+        while not self.game.is_over:
+            if not self._step():
+                self.write("Game stopped.")
+                return False
+        return True
+
+    def _step(self) -> bool:
+        session, turn = self.session, self.game.turn
+        if session.is_bot(session.current):
+            for move in session.bot_moves():
+                self._show(move)
+            return True
+        if not self.game.entered and (turn is None or turn.dice is None):
+            self._show(session.roll())  # a turn's first roll, or a playoff roll
+            return True
+        if self.game.entered:
+            self._announce()
+        line = self.read(self._prompt())
+        if line is None:
+            return False
+        return self._command(line.strip())
+
+    def _prompt(self) -> str:
+        name = _current_name(self.game)
+        if not self.game.entered:
+            return f"{name}> "
+        turn = self.game.turn
+        whose = "Your" if name == DEFAULT_NAME else f"{name}'s"
+        if turn is None:
+            return f"{whose} playoff roll> "
+        return f"{whose} turn, round {turn.round}> "
+
+    def _announce(self) -> None:
+        """In a game of real dice, each turn starts with a line saying whose it is."""
+        turn, seat = self.game.turn, self._seat()
+        key = (0 if turn is None else turn.round, seat)
+        if key == self._announced:
+            return
+        self._announced = key
+        self.write("")
+        name = self.game.players[seat]
+        if turn is None:
+            self.write(f"Playoff: {name}, roll all five dice once and type them: dice 33356.")
+            return
+        total = self.game.cards[seat].total
+        self.write(f"Round {turn.round} of {ROUNDS}: {name} (total {total}).")
+        self.write(f"  Roll the dice, then {ENTER_HOW}.")
+        if turn.dice is not None:
+            self.write(f"  Dice entered: {turn.dice.spaced()}")
+            self._show_boxes()
+
+    def _command(self, line: str) -> bool:
+        verb, _, rest = line.partition(" ")
+        verb = verb.lower()
+        try:
+            if verb in {"quit", "exit", "q"}:
+                return False
+            self._run(verb, rest)
+        except IllegalMove as error:
+            self.write(short_message(self._plain_words(error)))
+        except YahtzeeError as error:
+            self.write(short_message(str(error)))
+        return True
+
+    def _run(self, verb: str, rest: str) -> None:
+        if verb in {"help", "?", "h"}:
+            self.write(HELP_ENTERED if self.game.entered else HELP)
+        elif verb in {"keep", "k"}:
+            if not rest.strip():
+                raise InvalidInput(
+                    "Say which dice to keep, like 'keep 335', or 'roll' for all five."
+                )
+            self._show(self.session.roll(Keep.parse(rest)))
+        elif verb in {"roll", "r"}:
+            self._show(self.session.roll(Keep.parse(rest) if rest.strip() else Keep.NONE))
+        elif verb in {"dice", "d"}:
+            self._enter(rest)
+        elif verb in {"write", "w"}:
+            self._write(rest)
+        elif verb in {"score", "s"}:
+            self._score(rest)
+        elif verb == "undo":
+            self._undo()
+        elif verb in {"boxes", "b"}:
+            self._show_boxes()
+        elif verb in {"hint", "advise"}:
+            self._show_hint()
+        elif verb in {"card", "c"}:
+            self._show_card(self.game.cards[self._seat()])
+        elif verb == "cards":
+            for name, card in zip(self.game.players, self.game.cards, strict=True):
+                self.write(f"  {name}: {card.total}")
+        elif not verb:
+            self.write(
+                "Type a command: dice 33356, score BOX, write BOX POINTS, undo, hint, card, help."
+                if self.game.entered
+                else "Type a command: keep DICE, roll, score BOX, boxes, hint, card, help."
+            )
+        elif verb in ANSWERS:
+            self.write("There is no question to answer now. Type 'help' for the commands.")
+        else:
+            self.write(short_message(f"Unknown command {verb!r}. Type 'help' for the commands."))
+
+    def _plain_words(self, error: IllegalMove) -> str:
+        """The engine's refusal, with the plain-mode command that does what is allowed."""
+        if error.code == "dice_entered":
+            return f"In this game the players roll their own dice: {ENTER_HOW}."
+        if error.code == "dice_rolled":
+            return (
+                "The program rolls the dice in this game: 'roll' or 'keep DICE' rolls them "
+                "(start a game of real dice with 'yahtzee play --real-dice')."
+            )
+        if error.code == "playoff_roll" and self.game.entered:
+            return "Every box is filled: the playoff is one roll of all five dice: dice 33356."
+        if error.code == "roll_first" and self.game.entered:
+            return f"No dice entered yet: {ENTER_HOW}."
+        return str(error)
+
+    # Real dice -----------------------------------------------------------------------
+
+    def _enter(self, rest: str) -> None:
+        """``dice 33356``, ``dice 3 3 3 5 6``, ``dice 33356 2``, ``dice 33356 roll 2``."""
+        text, roll = _dice_and_roll(rest)
+        playoff = self.game.entered and self.game.turn is None
+        again = self.game.dice is not None and self.game.entered
+        move = self.session.enter_dice(text, roll)
+        event = move.events[-1]
+        assert isinstance(event, DiceEntered)
+        if playoff:
+            self.write(
+                f"Playoff: {_does(move.name, 'throws')} {event.dice.spaced()} "
+                f"(sum {event.dice.total})."
+            )
+            return
+        said = f" (roll {event.roll})" if event.roll is not None else ""
+        self.write(f"  {'Corrected' if again else 'Dice entered'}: {event.dice.spaced()}{said}")
+        self._show_boxes()
+
+    def _write(self, rest: str) -> None:
+        """``write BOX POINTS``: the box's name may have spaces (``write 4 of a kind 24``)."""
+        box, _, points = rest.strip().rpartition(" ")
+        if not box or not points.strip():
+            raise InvalidInput("Write a box and its points, like 'write fours 12'.")
+        category = Category.parse(box)
+        if not points.isdigit() or len(points) > MAX_DIGITS:
+            raise InvalidInput(
+                f"Points are a whole number, like 'write {category.key} 12', not {points[:12]!r}."
+            )
+        self._show(self.session.write(category, int(points)))
+
+    def _undo(self) -> None:
+        placed = self.session.undo()
+        name = self.game.players[placed.player]
+        category = placed.category
+        self.write(f"Taken back: {name}'s {category.display_name}; the box is open again.")
+        turn = self.game.turn
+        self._announced = (0 if turn is None else turn.round, placed.player)
+        if self.game.dice is not None:
+            self.write(f"  Dice showing: {self.game.dice.spaced()}")
+            self._show_boxes()
+
+    # Shared --------------------------------------------------------------------------
+
+    def _score(self, box: str) -> None:
+        """Fill a box; one that would score nothing asks first, as the terminal game does."""
+        category = Category.parse(box)
+        option = self.session.placements().get(category)
+        if option is not None and option.total == 0:
+            answer = self.read(f"{category.display_name} scores 0 here. Score it anyway? [y/N] ")
+            if (answer or "").strip().lower() not in YES:
+                self.write(f"Not scored: {category.display_name} is still open.")
+                return
+        self._show(self.session.score(category))
+
+    def _seat(self) -> int:
+        seat = self.game.current_player
+        assert seat is not None
+        return seat
+
+    def _show(self, move: Move) -> None:
+        """What a move did, as lines of text."""
+        if isinstance(move.events[0], PlayoffRolled):
+            dice = move.dice
+            assert dice is not None
+            self.write(f"Playoff: {_does(move.name, 'throws')} {dice.spaced()} (sum {dice.total}).")
+            return
+        if move.placement is not None:
+            p = move.placement
+            bonus = f" and a {p.yahtzee_bonus}-point Yahtzee bonus" if p.yahtzee_bonus else ""
+            joker = " (a Joker)" if p.joker else ""
+            total = self.game.cards[move.seat].total
+            self.write(
+                f"{_does(move.name, 'scores')} {p.points} in {p.category.display_name}{joker}"
+                f"{bonus}. Total {total}."
+            )
+            return
+        turn = self.game.turn
+        assert turn is not None and move.dice is not None
+        if turn.rolls == 1:
+            card = self.game.cards[move.seat]
+            self.write("")
+            self.write(f"Round {turn.round} of {ROUNDS}: {move.name} (total {card.total})")
+        elif move.by_bot and isinstance(move.action, Keep):
+            self.write(f"{_does(move.name, 'keeps')} {move.action.spaced()}.")
+        plural = "roll" if turn.rolls_left == 1 else "rolls"
+        self.write(f"Roll {turn.rolls}: {move.dice.spaced()}  ({turn.rolls_left} {plural} left)")
+        self._show_boxes()
+
+    def _show_where(self) -> None:
+        """A resumed game: whose turn it is and the dice showing."""
+        turn = self.game.turn
+        seat = self.game.current_player
+        if seat is None or turn is None or turn.dice is None or self.game.entered:
+            return  # a game of real dice says it as its turn starts (`_announce`)
+        name = self.game.players[seat]
+        self.write(f"Round {turn.round} of {ROUNDS}: {name} (total {self.game.cards[seat].total})")
+        self.write(f"Roll {turn.rolls}: {turn.dice.spaced()}  ({turn.rolls_left} left)")
+        self._show_boxes()
+
+    def _show_hint(self) -> None:
+        advice = self.session.hint()
+        self.write("  Advisor (expected final total with optimal play):")
+        for option in advice.options[:HINT_OPTIONS]:
+            loss = advice.best.value - option.value
+            tag = f"-{loss:.2f}" if round(loss, 2) else "best"
+            self.write(f"  {option.value:8.2f} {tag:>7}  {option.text}")
+
+    def _show_boxes(self) -> None:
+        placements = self.game.placements()
+        if not placements and self.game.entered:
+            self.write(f"  No dice entered yet: {ENTER_HOW}.")
+            return
+        options = ", ".join(
+            f"{p.category.display_name} {p.points}"
+            + (f"+{p.yahtzee_bonus}" if p.yahtzee_bonus else "")
+            for p in placements
+        )
+        seat = self.game.current_player
+        open_boxes = len(self.game.cards[seat].open_boxes) if seat is not None else 0
+        forced = "Joker: " if any(p.joker for p in placements) else ""
+        narrowed = 0 < len(placements) < open_boxes
+        self.write(f"  Boxes: {forced}{options}" + ("  (the rules allow only these)" * narrowed))
+
+    def _show_card(self, card: Scorecard) -> None:
+        for category, points in card:
+            shown = "-" if points is None else str(points)
+            self.write(f"  {category.display_name:<16}{shown:>4}")
+        self.write(
+            f"  Upper {card.upper_subtotal} (bonus {card.upper_bonus}, "
+            f"{card.points_to_upper_bonus} to go), Yahtzee bonus {card.yahtzee_bonus}, "
+            f"total {card.total}"
+        )
+
+
+def _dice_and_roll(rest: str) -> tuple[str, int | None]:
+    """The dice and the roll number of ``dice ...``: ``33356``, ``3 3 3 5 6``, ``33356 2``,
+    ``33356 roll 2`` or ``3 3 3 5 6 roll 2``."""
+    words = rest.split()
+    if not words:
+        raise InvalidInput("Type the five dice showing, like 'dice 33356' (each 1 to 6).")
+    lowered = [w.lower() for w in words]
+    roll: str | None = None
+    if "roll" in lowered:
+        at = lowered.index("roll")
+        words, after = words[:at], words[at + 1 :]
+        if len(after) != 1:
+            raise InvalidInput("Say the roll as one number, like 'dice 33356 roll 2'.")
+        roll = after[0]
+    elif len(words) == DICE_THEN_ROLL and len(words[0]) > 1:
+        words, roll = words[:1], words[1]
+    if roll is None:
+        return " ".join(words), None
+    if roll not in {"1", "2", "3"}:
+        raise InvalidInput(
+            f"A roll of the turn is 1, 2 or 3 (or not said), not {short_message(repr(roll))}."
+        )
+    return " ".join(words), int(roll)
+
+
+def _does(name: str, verb: str) -> str:
+    """``"Ann scores"``, but ``"You score"``: the default player is spoken to."""
+    return f"{name} {verb.removesuffix('s') if name == DEFAULT_NAME else verb}"
+
+
+def _current_name(game: Game) -> str:
+    seat = game.current_player
+    return game.players[seat] if seat is not None else ""
