@@ -13,14 +13,14 @@ from typing import Any, NoReturn
 from .. import __version__
 from ..core import YahtzeeError
 from ..core.errors import show
-from . import advise, play, records, rules, score, serve, simulate, solve, tables, verify
+from . import advise, daily, play, records, rules, score, serve, simulate, solve, tables, verify
 from ._io import short_message
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_ERROR = 2
 
-_COMMANDS = (play, score, rules, solve, advise, simulate, records, serve, tables, verify)
+_COMMANDS = (play, daily, score, rules, solve, advise, simulate, records, serve, tables, verify)
 
 
 class _Parser(argparse.ArgumentParser):

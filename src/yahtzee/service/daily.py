@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from ..core import Game, IllegalMove, InvalidInput, Keep, RuleSet
-from ..core.duplicate import DuplicateDice
+from ..core.duplicate import DuplicateDice, commitment
 from ..store import Seat, Store
 from ..store import daily as records
 from .session import REVIEW_DECIMALS, GameSession
@@ -69,13 +69,17 @@ def finish_daily(store: Store, session: GameSession) -> records.DailyResult:
     """Record the finished daily game's score and the points its choices lost."""
     if not session.is_over or session.game_id is None:
         raise IllegalMove("The daily game is not over yet.", code="not_over")
-    loss = round(sum(p.total_loss for p in session.review()), REVIEW_DECIMALS)
-    records.finish_attempt(store, session.game_id, session.game.cards[0].total, loss)
+    records.finish_attempt(store, session.game_id, session.game.cards[0].total, _loss(session))
     day = records.is_daily_game(store, session.game_id)
     assert day is not None
     found = records.attempt_of(store, day, session.seats[0].name)
     assert found is not None
     return found
+
+
+def _loss(session: GameSession) -> float:
+    """The points the player's choices lost against the best ones (the advisor's review)."""
+    return round(sum(p.total_loss for p in session.review()), REVIEW_DECIMALS)
 
 
 def best_score(seed: str) -> int:
@@ -88,6 +92,53 @@ def best_score(seed: str) -> int:
         situation = game.situation()  # None before a turn's first roll: roll
         game.play(solver.advise(situation).best.action if situation else Keep.NONE)
     return game.cards[0].total
+
+
+def is_offline_daily(events: list[dict[str, object]], day: date) -> bool:
+    """Whether a recorded game is the offline daily of ``day`` (its start event commits to
+    the date's own seed)."""
+    return bool(events) and events[0].get("commitment") == commitment(offline_seed(day))
+
+
+def offline_days(store: Store, name: str) -> list[tuple[date, str]]:
+    """``name``'s offline daily games in the records (their days and ids), oldest first."""
+    from ..store import history  # noqa: PLC0415
+
+    found = []
+    for summary in reversed(history(store, player=name, rules=DAILY_RULES)):
+        day = summary.created_at.date()
+        if len(summary.players) == 1 and is_offline_daily(store.event_log(summary.id)[:1], day):
+            found.append((day, summary.id))
+    return found
+
+
+def start_offline_daily(store: Store | None, name: str, day: date | None = None) -> GameSession:
+    """The terminal game's daily of ``day`` (today by default), on the date's own dice:
+    the one begun today goes on; a finished one is `IllegalMove` ``daily_played``. Not
+    ranked: anyone can work its dice out from the date."""
+    day = day or today()
+    if store is not None:
+        for played, game_id in offline_days(store, name):
+            if played != day:
+                continue
+            if not store.load(game_id).is_over:
+                return GameSession.resume(store, game_id, hints=False, undo=False)
+            total = store.load(game_id).cards[0].total
+            raise IllegalMove(
+                f"{name} has played the daily game of {day.isoformat()} already ({total} "
+                "points). Come back tomorrow, or play a game: yahtzee play.",
+                code="daily_played",
+            )
+    rules, dice = RuleSet.named(DAILY_RULES), DuplicateDice(offline_seed(day))
+    return GameSession.new([Seat(name)], rules, store=store, dice=dice, hints=False, undo=False)
+
+
+def daily_result(session: GameSession, day: date) -> records.DailyResult:
+    """A finished daily game as a result: its score and the points its choices lost."""
+    loss = _loss(session)
+    stamp = datetime.now(UTC)
+    return records.DailyResult(day, session.seats[0].name, session.game_id or "",
+                               session.game.cards[0].total, loss, stamp, stamp)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +210,15 @@ __all__ = [
     "Leaderboard",
     "Ranked",
     "best_score",
+    "daily_result",
     "finish_daily",
     "leaderboard",
+    "offline_days",
     "offline_seed",
     "parse_day",
     "share_line",
     "start_daily",
+    "start_offline_daily",
     "streak",
     "today",
 ]
