@@ -21,6 +21,8 @@ from ..core import (
     Game,
     Placement,
     Scorecard,
+    Scored,
+    Written,
 )
 from ..service import Sitting, Table
 from ..service.tray import Tray, tray_of
@@ -59,6 +61,9 @@ class CreateTable(_Body):
     seats: list[SeatRequest] = Field(default_factory=list, max_length=MAX_PLAYERS - 1)
     hints: bool = True
     turn_timer: int | None = Field(default=None, ge=1, le=MAX_TURN_TIMER_S)
+    dice: Literal["rolled", "entered"] = "rolled"
+    """``entered``: the players roll real dice at the table and enter them (people only,
+    no turn timer); ``rolled`` (the default): the server rolls."""
 
 
 class JoinTable(_Body):
@@ -90,6 +95,9 @@ class LobbyView(BaseModel):
     turn_timer: int | None
     status: str
     seats: list[SeatView]
+    dice: Literal["rolled", "entered"] = "rolled"
+    """Who rolls: the server (``rolled``), or the players, with real dice, entering what
+    shows (``entered``)."""
     sitting: str
     """The sitting the table belongs to: its own id, or for a rematch the sitting of the
     table it follows (a series of rematches is one sitting)."""
@@ -116,6 +124,7 @@ class LobbyView(BaseModel):
                 )
                 for s in table.seats
             ],
+            dice="entered" if table.entered else "rolled",
             sitting=table.sitting,
             rematch=table.rematch,
         )
@@ -273,12 +282,18 @@ class GameView(BaseModel):
     placements: list[PlacementView]
     winners: list[int]
     standings: list[StandingView] | None = None
+    entered: bool = False
+    """The players roll real dice and enter them (``dice`` intents): ``dice`` is what they
+    entered, ``placements`` what each open box scores with it."""
+    undo: int | None = None
+    """The seat that may take back its last placement now (an ``undo`` intent), if any."""
 
     @classmethod
-    def of(cls, game: Game, tray: Tray | None = None) -> GameView:
+    def of(cls, game: Game, tray: Tray | None = None, *, undo_on: bool = False) -> GameView:
         """Built for every move on every node that shows it: from the engine's values,
         so without validation (the card dicts of unchanged cards are reused); ``tray``:
-        the dice's places, when the game is played here."""
+        the dice's places, when the game is played here; ``undo_on``: the game lets a
+        player take back a placement (`GameSession.undo_on`)."""
         turn = game.turn
         rolled = turn is not None and turn.dice is not None
         lying = tray if tray is not None else tray_of(game)
@@ -303,7 +318,18 @@ class GameView(BaseModel):
             ]
             if game.is_over
             else None,
+            entered=game.entered,
+            undo=_undo_seat(game) if undo_on else None,
         )
+
+
+def _undo_seat(game: Game) -> int | None:
+    """Who may take back the last placement now (before the next player acts)."""
+    log = game.event_log
+    last = log[-1] if log else None
+    if isinstance(last, Scored | Written) and game.can_undo(last.player):
+        return last.player
+    return None
 
 
 @lru_cache(maxsize=CARDS_KEPT)

@@ -41,6 +41,7 @@ async def create_table(body: CreateTable, request: Request, hub: HubDep) -> Crea
         rules,
         hints=body.hints,
         turn_timer=body.turn_timer,
+        entered=body.dice == "entered",
     )
     return Created(
         table=hub.lobby_view(table),
