@@ -6,6 +6,7 @@ Each outbound message is built from the engine and the game service, never by ha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -25,6 +26,7 @@ from ..core import (
     Written,
 )
 from ..service import Sitting, Table
+from ..service.sitting import running_totals
 from ..service.tray import Tray, tray_of
 
 if TYPE_CHECKING:
@@ -194,6 +196,45 @@ class SittingView(BaseModel):
                 SittingStandingView(seat=s.seat, name=s.name, total=s.total, won=s.won)
                 for s in sitting.standings
             ],
+        )
+
+
+class SittingColumnsGame(BaseModel):
+    game: str
+    cards: list[dict[str, Any]]
+    """Each seat's card (`CARD`), in seat order."""
+    totals: list[int]
+    winners: list[int]
+
+
+class SittingColumns(BaseModel):
+    """A sitting as the paper pad's columns: each finished game's cards, one column per
+    game per player, and each player's running total after each game."""
+
+    id: str
+    rules: str
+    players: list[str]
+    """The seats' names (the latest game's)."""
+    games: list[SittingColumnsGame]
+    running: list[list[int]]
+    """After each game, each seat's total over the games so far."""
+
+    @classmethod
+    def of(cls, sitting: Sitting, games: Sequence[Game]) -> SittingColumns:
+        return cls(
+            id=sitting.id,
+            rules=games[-1].rules.name,
+            players=list(games[-1].players),
+            games=[
+                SittingColumnsGame(
+                    game=g.game_id,
+                    cards=[_card_dict(card) for card in game.cards],
+                    totals=list(g.totals),
+                    winners=list(g.winners),
+                )
+                for g, game in zip(sitting.games, games, strict=True)
+            ],
+            running=[list(row) for row in running_totals(sitting)],
         )
 
 
