@@ -151,7 +151,7 @@ def test_a_whole_game_of_real_dice_on_one_phone_passed_around(
             for face in "2225":
                 page.click(f"#faces [data-face='{face}']")
             page.click("#picked [data-slot='3']")  # the 5 was wrong
-            wait_text(page, "#faces [data-face='2'] .count", "×3")
+            wait_text(page, "#faces [data-face='2'] .count", "\u00d73")  # "times 3"
             enter(page, "34")
             assert page.locator("#roll-no [data-roll='2']").get_attribute("aria-pressed") == "true"
         elif round_ == 5:  # half entered: the picker, its counts, the roll said
