@@ -191,3 +191,20 @@ def test_no_seat_of_a_real_dice_table_goes_to_a_bot(base: str) -> None:
     with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
         seat = http.get(f"/api/tables/{table_id}").json()["seats"][1]
     assert seat["open"] and seat["bot"] is None
+
+
+def test_a_rematch_of_a_real_dice_table_takes_real_dice_too(base: str) -> None:
+    seats = _entered_table(base, players=1)
+    boxes = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+             "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee",
+             "chance"]  # fmt: skip
+    with _sockets(base, seats) as (ann,):
+        for n, box in enumerate(boxes):
+            points = 5 if box == "chance" else 0
+            _ok(ann, {"type": "write", "category": box, "points": points}, f"w{n}")
+        assert _state(ann)["phase"] == "over"
+    table = seats[0]["table"]["id"]
+    again = _post(base, f"/api/tables/{table}/rematch", {}, seats[0]["token"])
+    assert again.status_code == 200, again.text
+    assert again.json()["table"]["dice"] == "entered"
+    assert again.json()["table"]["sitting"] == table

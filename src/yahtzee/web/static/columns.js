@@ -77,7 +77,7 @@ function drawColumns() {
     tr.append(head);
     games.forEach((g, i) => players.forEach((_, seat) => {
       const text = value(g, seat, i);
-      const td = el("td", { class: `${playerClass(seat)}${seat === 0 ? " first" : ""}${g.winners.includes(seat) && cls === "grand" ? " won" : ""}` }, text === null ? "" : String(text));
+      const td = el("td", { class: `${playerClass(seat)}${seat === 0 ? " first" : ""}${g.winners.includes(seat) && cls.endsWith("grand") ? " won" : ""}` }, text === null ? "" : String(text));
       tr.append(td);
     }));
     return tr;
