@@ -20,6 +20,7 @@ from tests.browser.support import (
     PHONE,
     axe_path,
     axe_violations,
+    join,
     open_page,
     table_id,
     text_of,
@@ -283,3 +284,37 @@ def test_a_sitting_of_three_games_in_columns(
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.wait_for_selector("#columns-dialog[open] tr.running")
     shot(page, "web-sitting-phone.png", artifacts)
+
+
+def test_the_same_table_with_a_phone_each(browser: Any, server: ServerProcess) -> None:
+    """Ann on her page, Bob on his phone through the invite: each enters their own dice,
+    and each sees the other's as they are entered."""
+    ann = open_page(browser, server.base, DESKTOP)
+    ann.fill("#host-name", "Ann")
+    ann.check("#real-dice")
+    assert ann.locator("#add-bot").is_disabled() and ann.locator("#timer-choice").is_disabled()
+    ann.click("#add-human")
+    ann.click("#create-table")
+    ann.wait_for_selector("#lobby:not([hidden])")
+    wait_text(ann, "#table-info", "real dice")
+    bob = join(browser, ann.input_value("#invite-link"), "Bob", PHONE)
+    ann.wait_for_selector("#start:enabled")
+    ann.click("#start")
+    for page in (ann, bob):
+        page.wait_for_selector("#play:not([hidden])")
+    wait_text(ann, "#turn", "your turn")
+    wait_text(bob, "#whose-note", "Ann enters their dice on their own device")
+    assert bob.locator("#faces .face-pick:enabled").count() == 0  # not his turn
+    enter(ann, "33356")
+    wait_text(bob, "#status", "Ann entered 3 3 3 5 6")
+    assert [s.get_attribute("data-face") for s in bob.locator("#picked .slot").all()] == list(
+        "33356"
+    )
+    fill(ann, "threes")
+    wait_text(bob, "#turn", "your turn")
+    bob.wait_for_selector("#faces .face-pick:enabled")
+    enter(bob, "12345")
+    fill(bob, "large_straight")
+    wait_text(ann, "#turn", "your turn")
+    assert ann.locator("#undo-entry").is_hidden()  # Bob's entry is his to take back
+    wait_text(bob, "#undo-entry", "Take back your last entry")
