@@ -208,3 +208,25 @@ def test_a_rematch_of_a_real_dice_table_takes_real_dice_too(base: str) -> None:
     assert again.status_code == 200, again.text
     assert again.json()["table"]["dice"] == "entered"
     assert again.json()["table"]["sitting"] == table
+
+
+def test_a_sitting_in_columns_over_rest(base: str) -> None:
+    seats = _entered_table(base, players=2)
+    table = seats[0]["table"]["id"]
+    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
+        missing = http.get(f"/api/sittings/{table}/columns")
+        assert missing.status_code == 404 and missing.json()["code"] == "no_sitting"
+    with _sockets(base, seats) as sockets:
+        for n in range(13 * 2):
+            box = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+                   "four_of_a_kind", "full_house", "small_straight", "large_straight",
+                   "yahtzee", "chance"][n // 2]  # fmt: skip
+            points = {"chance": 10 + n % 2, "full_house": 25, "ones": 1}.get(box, 0)
+            _ok(sockets[n % 2], {"type": "write", "category": box, "points": points}, f"w{n}")
+    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
+        columns = http.get(f"/api/sittings/{table}/columns").json()
+    assert columns["players"] == ["Ann", "Bob"] and columns["rules"] == "official"
+    (game,) = columns["games"]
+    assert game["totals"] == [36, 37] and game["winners"] == [1]
+    assert [card["boxes"]["chance"] for card in game["cards"]] == [10, 11]
+    assert columns["running"] == [[36, 37]]
