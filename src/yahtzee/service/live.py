@@ -14,9 +14,10 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from ..core import Action, Event, Game, IllegalMove, YahtzeeError
+from ..core import Action, Entry, Event, Game, IllegalMove, Scored, Written, YahtzeeError
 from ..core.events import event_to_dict
 from ..store import REPEAT, Commit, Outcome, Store
 from .session import GameSession, Move
@@ -37,6 +38,29 @@ turn's deadline): other server nodes are told. Never yields."""
 CONFLICT_TRIES = 3
 """How often an intent is tried again after another node wrote first (each time against
 the game as it then is: as if it had come later)."""
+
+
+class Applied(Protocol):
+    """What a move applied in memory appended: its events, and the log's length after."""
+
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+
+    @property
+    def seq(self) -> int: ...
+
+
+_Done = TypeVar("_Done", bound=Applied)
+
+
+@dataclass(frozen=True, slots=True)
+class Undid:
+    """A placement taken back (`LiveGame.undo`): by whom, which, and the event."""
+
+    seat: int
+    placement: Scored | Written
+    events: tuple[Event, ...]
+    seq: int
 
 
 class Repeated(YahtzeeError):
@@ -172,7 +196,7 @@ class LiveGame:
 
     async def act(
         self,
-        action: Action,
+        action: Action | Entry,
         seat: int,
         intent: str | None = None,
         held: tuple[int, ...] | None = None,
@@ -187,11 +211,36 @@ class LiveGame:
 
         Publishing never yields (it only queues messages), so moves go out in the order
         they were committed, and nobody's socket is waited for under the lock."""
+        return await self._commit(lambda: self.session.apply(action, seat), intent, held)
+
+    async def undo(self, seat: int, intent: str | None = None) -> Undid:
+        """``seat`` takes back its last placement (`GameSession.can_undo`), committed and
+        published like any move (the log records the taking back)."""
+        return await self._commit(lambda: self._take_back_placement(seat), intent, None)
+
+    def _take_back_placement(self, seat: int) -> Undid:
+        session = self.session
+        if not session.undo_on:
+            raise IllegalMove("Taking back a placement is off in this game.", code="undo_off")
+        log = session.game.event_log
+        last = log[-1] if log else None
+        if not isinstance(last, Scored | Written) or last.player != seat:
+            raise IllegalMove("You have no placement to take back now.", code="no_undo")
+        if session.is_bot(seat):
+            raise IllegalMove("A computer player's placement stays.", code="no_undo")
+        before = len(log)
+        placed = session.game.undo(player=seat)
+        after = session.game.event_log
+        return Undid(seat, placed, tuple(after[before:]), len(after))
+
+    async def _commit(
+        self, apply: Callable[[], _Done], intent: str | None, held: tuple[int, ...] | None
+    ) -> _Done:
         async with self.lock:
             for _ in range(CONFLICT_TRIES):
                 base = self.committed_seq
                 try:
-                    move = self.session.apply(action, seat)
+                    move = apply()
                 except IllegalMove:
                     await self._repeated(intent)  # a resend of a move made meanwhile?
                     raise

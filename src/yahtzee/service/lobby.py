@@ -37,8 +37,8 @@ from ..store import Seat, Store
 from ..store import tables as records
 from .cluster import Cluster
 from .live import GroupCommit, LiveGame
-from .session import GameSession
-from .table import SeatState, Table, check_name_free, new_token, token_hash
+from .session import NO_BOTS_ENTERED, GameSession
+from .table import SeatState, Table, check_entered, check_name_free, new_token, token_hash
 
 MAX_TABLES_PER_CLIENT = 20
 """Tables in the lobby or in play that one client (address) may have at once."""
@@ -142,6 +142,7 @@ class Lobby:
             row.id, RuleSet.named(row.rules), row.hints_allowed, row.turn_timer,
             row.invite_token, row.spectator_token, row.owner, row.status, seats,
             active_at=row.active_at, sitting=row.sitting_id, rematch=row.rematch,
+            entered=row.entered,
         )  # fmt: skip
         if row.game_id:
             self._serve(table, self._resume(row))
@@ -244,11 +245,16 @@ class Lobby:
         *,
         hints: bool = True,
         turn_timer: int | None = None,
+        entered: bool = False,
     ) -> tuple[Table, str]:
         """A new table; the host takes seat 0, each other seat is open for a friend (None)
-        or a bot. Returns the table and the host's secret token."""
+        or a bot. Returns the table and the host's secret token. ``entered``: the players
+        roll real dice and enter them (people only, and no turn timer: nothing could
+        move for them)."""
         if not 1 <= 1 + len(seats) <= MAX_PLAYERS:
             raise InvalidInput(f"A table has 1 to {MAX_PLAYERS} seats.")
+        if entered:
+            check_entered(seats, turn_timer)
         token = new_token()
         host_name = player_name(host)
         check_name_free(host_name, [bot.seat_name(n) for n, bot in enumerate(seats, 1) if bot])
@@ -257,7 +263,7 @@ class Lobby:
             states.append(SeatState(index, bot.seat_name(index) if bot else None, bot))
         table = Table(
             str(uuid.uuid4()), rules, hints, turn_timer, new_token(), new_token(), owner,
-            records.LOBBY, states, active_at=self.clock(),
+            records.LOBBY, states, active_at=self.clock(), entered=entered,
         )  # fmt: skip
         await self._record_new(table)
         self.tables[table.id] = table
@@ -376,7 +382,7 @@ class Lobby:
                 game_id = str(uuid.uuid4())
                 session = GameSession.prepared(
                     seats, table.rules, self.store, game_id, seed=self.seed,
-                    dice=self._dice(), hints=table.hints_allowed,
+                    dice=self._dice(), hints=table.hints_allowed, entered=table.entered,
                 )  # fmt: skip
                 active_at = self.clock()
                 # one transaction: the game recorded, and the table in play if it is still
@@ -426,6 +432,8 @@ class Lobby:
         self._require_host(table, token)
         if not 0 < seat < len(table.seats):
             raise InvalidInput("No such seat (the host's own seat stays human).")
+        if table.entered:
+            raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
         async with table.lock:
             await self._fresh(table)
             self._require_open(table)

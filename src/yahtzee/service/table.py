@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..core import BotSpec, InvalidInput, RuleSet, same_name
+from ..core import BotSpec, IllegalMove, InvalidInput, RuleSet, same_name
 from ..store import tables as records
 from .live import LiveGame
-from .session import GameSession
+from .session import NO_BOTS_ENTERED, GameSession
 
 TOKEN_BYTES: Final = 24
 
@@ -113,4 +113,28 @@ def check_name_free(name: str, taken: Sequence[str | None]) -> None:
         )
 
 
-__all__ = ["SeatState", "Table", "check_name_free", "new_token", "token_hash"]
+NO_TIMER_ENTERED: Final = (
+    "A table of real dice has no turn timer: nothing can move for a player whose dice are "
+    "on the table. Leave the timer off, or let the program roll."
+)
+
+
+def check_entered(seats: Sequence[BotSpec | None], turn_timer: int | None) -> None:
+    """A new table of real dice seats people only (``bots_need_rolled_dice``) and runs no
+    turn timer (``timer_needs_rolled_dice``): neither a bot nor the timer's stand-in can
+    roll the dice on the table."""
+    if any(seat is not None for seat in seats):
+        raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
+    if turn_timer is not None:
+        raise InvalidInput(NO_TIMER_ENTERED, code="timer_needs_rolled_dice")
+
+
+__all__ = [
+    "NO_TIMER_ENTERED",
+    "SeatState",
+    "Table",
+    "check_entered",
+    "check_name_free",
+    "new_token",
+    "token_hash",
+]

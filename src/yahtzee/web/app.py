@@ -75,6 +75,7 @@ _FIELDS = {
     "seats": "The list of seats",
     "hints": "Hints allowed",
     "turn_timer": "The turn timer",
+    "dice": "The dice",
     "level": "The bot level",
     "kind": "The kind of seat",
     "seat": "The seat",

@@ -260,7 +260,9 @@ class Hub:
             seq=live.committed_seq if live is not None else 0,
             table=self.lobby_view(table),
             you=You(seat=seat, role="spectator" if seat is None else "player"),
-            game=GameView.of(game, live.tray_for(game)) if live and game else None,
+            game=GameView.of(game, live.tray_for(game), undo_on=live.session.undo_on)
+            if live and game
+            else None,
             chat=self.chats.shown(table.id),
             turn_deadline=live.deadline if live is not None else None,
             spectators=self.spectators(table.id),
@@ -349,7 +351,7 @@ class Hub:
             if live.session.game.is_over:
                 self._meters.pop(table.id, None)
             return
-        view = GameView.of(live.session.game, live.tray)
+        view = GameView.of(live.session.game, live.tray, undo_on=live.session.undo_on)
         deadline = live.deadline
         first = seq - len(events) + 1
         for offset, event in enumerate(events):

@@ -6,6 +6,7 @@ Each outbound message is built from the engine and the game service, never by ha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -21,8 +22,11 @@ from ..core import (
     Game,
     Placement,
     Scorecard,
+    Scored,
+    Written,
 )
 from ..service import Sitting, Table
+from ..service.sitting import running_totals
 from ..service.tray import Tray, tray_of
 
 if TYPE_CHECKING:
@@ -59,6 +63,9 @@ class CreateTable(_Body):
     seats: list[SeatRequest] = Field(default_factory=list, max_length=MAX_PLAYERS - 1)
     hints: bool = True
     turn_timer: int | None = Field(default=None, ge=1, le=MAX_TURN_TIMER_S)
+    dice: Literal["rolled", "entered"] = "rolled"
+    """``entered``: the players roll real dice at the table and enter them (people only,
+    no turn timer); ``rolled`` (the default): the server rolls."""
 
 
 class JoinTable(_Body):
@@ -90,6 +97,9 @@ class LobbyView(BaseModel):
     turn_timer: int | None
     status: str
     seats: list[SeatView]
+    dice: Literal["rolled", "entered"] = "rolled"
+    """Who rolls: the server (``rolled``), or the players, with real dice, entering what
+    shows (``entered``)."""
     sitting: str
     """The sitting the table belongs to: its own id, or for a rematch the sitting of the
     table it follows (a series of rematches is one sitting)."""
@@ -116,6 +126,7 @@ class LobbyView(BaseModel):
                 )
                 for s in table.seats
             ],
+            dice="entered" if table.entered else "rolled",
             sitting=table.sitting,
             rematch=table.rematch,
         )
@@ -185,6 +196,45 @@ class SittingView(BaseModel):
                 SittingStandingView(seat=s.seat, name=s.name, total=s.total, won=s.won)
                 for s in sitting.standings
             ],
+        )
+
+
+class SittingColumnsGame(BaseModel):
+    game: str
+    cards: list[dict[str, Any]]
+    """Each seat's card (`CARD`), in seat order."""
+    totals: list[int]
+    winners: list[int]
+
+
+class SittingColumns(BaseModel):
+    """A sitting as the paper pad's columns: each finished game's cards, one column per
+    game per player, and each player's running total after each game."""
+
+    id: str
+    rules: str
+    players: list[str]
+    """The seats' names (the latest game's)."""
+    games: list[SittingColumnsGame]
+    running: list[list[int]]
+    """After each game, each seat's total over the games so far."""
+
+    @classmethod
+    def of(cls, sitting: Sitting, games: Sequence[Game]) -> SittingColumns:
+        return cls(
+            id=sitting.id,
+            rules=games[-1].rules.name,
+            players=list(games[-1].players),
+            games=[
+                SittingColumnsGame(
+                    game=g.game_id,
+                    cards=[_card_dict(card) for card in game.cards],
+                    totals=list(g.totals),
+                    winners=list(g.winners),
+                )
+                for g, game in zip(sitting.games, games, strict=True)
+            ],
+            running=[list(row) for row in running_totals(sitting)],
         )
 
 
@@ -273,12 +323,18 @@ class GameView(BaseModel):
     placements: list[PlacementView]
     winners: list[int]
     standings: list[StandingView] | None = None
+    entered: bool = False
+    """The players roll real dice and enter them (``dice`` intents): ``dice`` is what they
+    entered, ``placements`` what each open box scores with it."""
+    undo: int | None = None
+    """The seat that may take back its last placement now (an ``undo`` intent), if any."""
 
     @classmethod
-    def of(cls, game: Game, tray: Tray | None = None) -> GameView:
+    def of(cls, game: Game, tray: Tray | None = None, *, undo_on: bool = False) -> GameView:
         """Built for every move on every node that shows it: from the engine's values,
         so without validation (the card dicts of unchanged cards are reused); ``tray``:
-        the dice's places, when the game is played here."""
+        the dice's places, when the game is played here; ``undo_on``: the game lets a
+        player take back a placement (`GameSession.undo_on`)."""
         turn = game.turn
         rolled = turn is not None and turn.dice is not None
         lying = tray if tray is not None else tray_of(game)
@@ -303,7 +359,18 @@ class GameView(BaseModel):
             ]
             if game.is_over
             else None,
+            entered=game.entered,
+            undo=_undo_seat(game) if undo_on else None,
         )
+
+
+def _undo_seat(game: Game) -> int | None:
+    """Who may take back the last placement now (before the next player acts)."""
+    log = game.event_log
+    last = log[-1] if log else None
+    if isinstance(last, Scored | Written) and game.can_undo(last.player):
+        return last.player
+    return None
 
 
 @lru_cache(maxsize=CARDS_KEPT)

@@ -27,6 +27,7 @@ MAX_MESSAGE_BYTES = 4096
 MAX_CHAT = 200
 MAX_KEEP_TEXT = 16
 MAX_BOX_TEXT = 32
+MAX_DICE_TEXT = 16
 MAX_ID = 64
 MAX_SECRET = 128
 
@@ -81,6 +82,32 @@ class ScoreIntent(_Intent):
     box: str = Field(max_length=MAX_BOX_TEXT)
 
 
+class DiceIntent(_Intent):
+    """At a table of real dice: the five dice showing (text like ``"33356"``), and which
+    roll of the turn it is (1 to 3), if the player says. Sent again before a box is filled,
+    it corrects them (no roll used)."""
+
+    type: Literal["dice"]
+    dice: str = Field(max_length=MAX_DICE_TEXT)
+    roll: int | None = None
+
+
+class WriteIntent(_Intent):
+    """At a table of real dice: quick score entry, ``points`` written in a box (checked
+    against what the box can hold under the rules)."""
+
+    type: Literal["write"]
+    category: str = Field(max_length=MAX_BOX_TEXT)
+    points: int
+
+
+class UndoIntent(_Intent):
+    """Take back one's last placement (where the game allows it: at a table of real dice,
+    until the next player acts)."""
+
+    type: Literal["undo"]
+
+
 class ChatIntent(_Intent):
     type: Literal["chat"]
     text: str = Field(min_length=1, max_length=MAX_CHAT)
@@ -113,10 +140,21 @@ class Hello(_Inbound):
 
 
 AnyIntent = (
-    RollIntent | HoldIntent | ScoreIntent | ChatIntent | ResyncIntent | HintIntent | ReviewIntent
+    RollIntent
+    | HoldIntent
+    | ScoreIntent
+    | DiceIntent
+    | WriteIntent
+    | UndoIntent
+    | ChatIntent
+    | ResyncIntent
+    | HintIntent
+    | ReviewIntent
 )
 Intent = Annotated[AnyIntent, Field(discriminator="type")]
-INTENT_TYPES = ("roll", "hold", "score", "chat", "resync", "hint", "review")
+INTENT_TYPES = (
+    "roll", "hold", "score", "dice", "write", "undo", "chat", "resync", "hint", "review",
+)  # fmt: skip
 _READER: TypeAdapter[Any] = TypeAdapter(Intent)
 
 

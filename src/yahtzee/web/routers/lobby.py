@@ -13,7 +13,7 @@ from ...core import BotSpec, RuleSet
 from ...render.pad_html import MAX_PAD_GAMES, render_pad
 from ...service import rematch as rematch_of
 from ...service import sitting_of
-from ...service.sitting import finished_games
+from ...service.sitting import finished_games, sitting_from
 from ..deps import HubDep, StrictJSONRoute, TokenDep
 from ..models import (
     BotSeat,
@@ -23,6 +23,7 @@ from ..models import (
     JoinTable,
     LobbyView,
     Rematched,
+    SittingColumns,
     SittingView,
 )
 from ..security import printable_policy
@@ -41,6 +42,7 @@ async def create_table(body: CreateTable, request: Request, hub: HubDep) -> Crea
         rules,
         hints=body.hints,
         turn_timer=body.turn_timer,
+        entered=body.dice == "entered",
     )
     return Created(
         table=hub.lobby_view(table),
@@ -70,6 +72,15 @@ async def sitting(sitting_id: str, hub: HubDep) -> SittingView:
     games in order and the standings across them (read-only, like a table)."""
     found = await asyncio.to_thread(sitting_of, hub.lobby.store, sitting_id)
     return SittingView.of(found)
+
+
+@router.get("/sittings/{sitting_id}/columns")
+async def sitting_columns(sitting_id: str, hub: HubDep) -> SittingColumns:
+    """A sitting's finished games as the pad's columns: each game's cards, and each
+    player's running total after each game (``404 no_sitting`` before the first ends)."""
+    finished = await asyncio.to_thread(finished_games, hub.lobby.store, sitting_id)
+    sitting = sitting_from(sitting_id, finished)
+    return SittingColumns.of(sitting, [game for _, game in finished])
 
 
 @router.get("/sittings/{sitting_id}/pad", response_class=HTMLResponse)

@@ -27,12 +27,14 @@ from ..connection import (
     Connection,
 )
 from ..deps import SocketHubDep
+from ..entries import handle_entry, no_holding
 from ..hub import Hub
 from ..messages import AckMessage, ErrorMessage, HintMessage, ReviewMessage
 from ..protocol import (
     MAX_CHAT,
     AnyIntent,
     ChatIntent,
+    DiceIntent,
     HintIntent,
     HoldIntent,
     ProtocolError,
@@ -40,6 +42,8 @@ from ..protocol import (
     ReviewIntent,
     RollIntent,
     ScoreIntent,
+    UndoIntent,
+    WriteIntent,
     parse_hello,
     parse_intent,
 )
@@ -210,7 +214,10 @@ async def _handle(hub: Hub, table: Table, connection: Connection, intent: AnyInt
             notes = play_notes(_live(table).session)
             hub.send(connection, ReviewMessage.of(reviews, notes))
         case HoldIntent():
+            no_holding(table)
             return hub.hold(table, _player(seat), check_slots(intent.held))
+        case DiceIntent() | WriteIntent() | UndoIntent():
+            return await handle_entry(table, _player(seat), intent, _key(seat, intent.id))
         case RollIntent():
             live = _live(table)
             keep, held = _roll_keep(live, intent)

@@ -12,6 +12,9 @@ import { drawLobby, seatName, setupCreate, setupJoin } from "./lobby.js";
 import { drawOver, drawReview, rematch } from "./over.js";
 import { addChatLine, drawChat, drawChatBox, drawTimer, wireChat } from "./chat.js";
 import { celebrate, play, wireSound } from "./fx.js";
+import { buildEntry, drawEntry } from "./entry.js";
+import { followTurn, heldHere, isPad } from "./pad.js";
+import { drawColumnsButtons, refreshColumns, wireColumns } from "./columns.js";
 
 // --- Connection ------------------------------------------------------------------------------
 
@@ -47,6 +50,7 @@ function receive(message) {
       render();
       restoreHold();
       resendPending();  // an intent cut off by the lost connection goes again (same id)
+      followTurn();  // a pad: the seat to move is another of this device's
       break;
     case "meter":
       takeMeter(message);
@@ -60,9 +64,11 @@ function receive(message) {
       state.game = message.game;
       estimateDeadline(message);
       const event = message.event || {};
-      if (event.player === state.seat && state.pending && ["roll", "score"].includes(event.type)) answered();
+      if (event.player === state.seat && state.pending && ["roll", "score", "dice", "write", "undo"].includes(event.type)) answered();
+      if (["dice", "write"].includes(event.type)) state.entryNote = "";
       announce(event, before, message.game);
       render();
+      followTurn();
       if (event.type === "roll") tumble([0, 1, 2, 3, 4].filter((i) => !(message.game.held || []).includes(i)));
       break;
     }
@@ -101,6 +107,7 @@ function receive(message) {
       if (answered(message.id)) render();
       break;
     case "error":
+      if (state.pending && message.id === state.pending.id && ["write", "dice"].includes(state.pending.message.type)) state.entryNote = message.message || "Refused.";
       if (message.id) answered(message.id);
       say(message.message || "Refused.");
       render();
@@ -150,6 +157,11 @@ function announce(event, before, after) {
     else play("score");
   }
   if (event.type === "undo") say(`${who} took back the last placement.`);
+  if (event.type === "dice") say(`${who} entered ${event.dice.split("").join(" ")}${event.roll ? ` (roll ${event.roll})` : ""}.`);
+  if (event.type === "write") {
+    say(`${who} wrote ${event.points} in ${BOX_NAMES[event.category] || event.category.replaceAll("_", " ")}.`);
+    play("score");
+  }
   if (event.type === "playoff_roll") say(`Playoff: ${who} threw ${event.dice.split("").join(" ")}.`);
   if (event.type === "start") say("The game has started.");
 }
@@ -221,11 +233,16 @@ function drawGame() {
   const game = state.game;
   const yours = isMyTurn();
   const who = playerName(game.current);
+  const named = isPad() || !yours;  // a pad passed around says whose turn by name
   $("turn").textContent = game.phase === "playoff"
-    ? `Playoff: ${yours ? "your throw" : `${who} throws`}`
-    : `Round ${game.round} of 13: ${yours ? "your turn" : `${who}'s turn`}`;
+    ? `Playoff: ${named ? `${who} throws` : "your throw"}`
+    : `Round ${game.round} of 13: ${named ? `${who}'s turn` : "your turn"}`;
   $("turn").className = yours ? "mine" : "";
+  document.body.dataset.dice = game.entered ? "entered" : "rolled";
+  $("dice").hidden = !!game.entered;
+  $("roll").closest(".actions").hidden = !!game.entered;
   drawDice();
+  drawEntry();
   const hint = $("hint");
   hint.dataset.focus = "hint";
   hint.hidden = !state.lobby.hints_allowed || state.seat === null;
@@ -237,6 +254,8 @@ function drawGame() {
   drawCard($("scorecard"), true);
   drawHostTools();
   drawTimer();
+  drawColumnsButtons();
+  refreshColumns();
 }
 
 function drawHint(advice) {
@@ -257,7 +276,9 @@ function drawHint(advice) {
 function drawHostTools() {
   // The host may hand a seat whose player has left to a bot of the level chosen here.
   const tools = $("host-tools");
-  const away = state.seat === 0 && state.online ? state.lobby.seats.filter((s) => s.seat !== 0 && !s.bot && !s.open && !s.connected) : [];
+  // (not at a table of real dice: a bot cannot roll them)
+  const away = state.seat === 0 && state.online && state.lobby.dice !== "entered"
+    ? state.lobby.seats.filter((s) => s.seat !== 0 && !s.bot && !s.open && !s.connected && !heldHere(s.seat)) : [];
   tools.hidden = away.length === 0;
   const levels = {};
   for (const select of tools.querySelectorAll("select")) levels[select.dataset.seat] = select.value;
@@ -293,6 +314,8 @@ function copyButton(button, input) {
 function wire() {
   onMessages(receive, render);
   buildDice();
+  buildEntry();
+  wireColumns();
   $("roll").onclick = (event) => {
     if ($("roll").getAttribute("aria-disabled") === "true") explainRollRefusal();
     else rollNow(event.detail);

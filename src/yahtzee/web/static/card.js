@@ -5,6 +5,8 @@
 import { $, BOXES, el, initial, isMyTurn, levelOf, playerClass, playerName, state } from "./state.js";
 import { act } from "./net.js";
 import { flashCell } from "./fx.js";
+import { entrySettled } from "./entry.js";
+import { heldHere } from "./pad.js";
 
 const NARROW = 700;  // px: below it, phone layout (see style.css)
 const filledBefore = new Map();  // card element -> set of "seat:box" already drawn filled
@@ -125,7 +127,7 @@ export function drawCard(table, live) {
         if (value === 0) cell.classList.add("scratched");
         if (!seen.has(`${seat}:${key}`)) flash.push(cell);
         seen.add(`${seat}:${key}`);
-      } else if (live && seat === game.current && option && game.dice) {
+      } else if (live && seat === game.current && option && game.dice && entrySettled()) {
         const points = option.points + option.yahtzee_bonus;
         if (seat === state.seat) cell.append(proposal(option, label, mine, best.has(key)));
         else cell.append(el("span", { class: `proposal${points === 0 ? " zero" : best.has(key) ? " best" : ""}`, title: `${playerName(seat)} could score ${points} here` }, String(points)));
@@ -152,10 +154,11 @@ export function drawStrip(strip, live) {
   strip.replaceChildren(...game.players.map((_, seat) => {
     const info = state.lobby.seats[seat] || {};
     const current = live && seat === game.current;
-    const away = live && !info.bot && !info.connected && seat !== state.seat;
+    const away = live && !info.bot && !info.connected && seat !== state.seat && !heldHere(seat);
     const chip = el("button", { type: "button", class: `chip ${playerClass(seat)}${current ? " current" : ""}${shown.has(seat) ? " shown" : ""}${away ? " away" : ""}`,
                                 "data-focus": `chip-${seat}`, "aria-pressed": String(shown.has(seat)) });
-    const status = current ? (seat === state.seat ? "your turn" : "playing") : seat === state.seat ? "you"
+    const here = heldHere(seat) && heldHere(state.seat) && seat !== state.seat;
+    const status = current ? (seat === state.seat ? "your turn" : "playing") : seat === state.seat || here ? "you"
       : info.bot ? `bot, level ${levelOf(seat) || "?"}` : away ? "away" : "";
     // its name is what it shows (and "points", for a screen reader); pressed: its column shown
     const score = el("span", { class: "score" }, String(game.cards[seat].total));

@@ -5,6 +5,7 @@ import { $, LEVELS, MAX_OTHER_SEATS, RULES, api, botLevel, el, goTo, initial, le
 import { showBanner } from "./net.js";
 import { dieFace } from "./dice.js";
 import { enterTable, showScreen } from "./app.js";
+import { addPlayerHere, heldHere, isPad } from "./pad.js";
 
 export function setupCreate() {
   showScreen("create");
@@ -33,18 +34,27 @@ export function setupCreate() {
       return item;
     }));
     $("seats-empty").hidden = seats.length > 0;
-    $("add-human").disabled = $("add-bot").disabled = seats.length >= MAX_OTHER_SEATS;
+    const real = $("real-dice").checked;  // real dice: people only, no turn timer
+    $("add-human").disabled = seats.length >= MAX_OTHER_SEATS;
+    $("add-bot").disabled = real || seats.length >= MAX_OTHER_SEATS;
+    $("timer-choice").disabled = real;
+    if (real) $("timer-choice").value = "";
     if (focusKey) { const target = document.querySelector(`[data-focus="${focusKey}"]`) || $(focusKey); if (target) target.focus(); }
   };
   $("add-human").onclick = () => { if (seats.length < MAX_OTHER_SEATS) seats.push({ kind: "human" }); draw(); };
-  $("add-bot").onclick = () => { if (seats.length < MAX_OTHER_SEATS) seats.push({ kind: "bot", level: 3 }); draw(); };
+  $("add-bot").onclick = () => { if (seats.length < MAX_OTHER_SEATS && !$("real-dice").checked) seats.push({ kind: "bot", level: 3 }); draw(); };
+  $("real-dice").onchange = () => {
+    if ($("real-dice").checked) for (let i = seats.length - 1; i >= 0; i--) if (seats[i].kind === "bot") seats.splice(i, 1);
+    draw();
+  };
   draw();
   $("create-form").onsubmit = async (event) => {
     event.preventDefault();
     try {
       const made = await api("/api/tables", {
         host: $("host-name").value, rules: $("rules").value, seats, hints: $("hints").checked,
-        turn_timer: $("timer-choice").value ? Number($("timer-choice").value) : null,
+        turn_timer: $("timer-choice").value && !$("real-dice").checked ? Number($("timer-choice").value) : null,
+        dice: $("real-dice").checked ? "entered" : "rolled",
       });
       openCreated(made, $("host-name").value);
     } catch (error) { showBanner(error.message, []); }
@@ -105,10 +115,10 @@ export function drawLobby() {
     const avatar = el("span", { class: "avatar", "aria-hidden": "true", "data-initial": s.open && !s.name ? "?" : initial(s.name) });
     const what = [];
     if (s.seat === 0) what.push("host");
-    if (s.seat === state.seat) what.push("you");
+    if (s.seat === state.seat && !isPad()) what.push("you");
     if (s.bot) what.push(`bot, level ${levelOf(s.seat) || botLevel(s)}`);
     else if (s.open) what.push(s.reserved ? "kept for the rematch" : "open seat");
-    else what.push(s.connected ? "here" : "away");
+    else what.push(heldHere(s.seat) ? "on this phone" : s.connected ? "here" : "away");
     item.append(avatar, el("span", { class: "who" }, seatName(s)), el("span", { class: "what" }, what.join(", ")));
     return item;
   }));
@@ -124,6 +134,27 @@ export function drawLobby() {
   if (!isHost && open > 0) note += ` Then the host (${host}) starts the game.`;
   $("lobby-note").textContent = note;
   const timer = lobby.turn_timer ? `${lobby.turn_timer} s a decision` : "no turn timer";
-  $("table-info").textContent = `Rules: ${lobby.rules}, ${lobby.hints_allowed ? "hints allowed" : "no hints"}, ${timer}.`;
+  const dice = lobby.dice === "entered" ? "real dice (the players enter them)" : "dice rolled by the server";
+  $("table-info").textContent = `Rules: ${lobby.rules}, ${dice}, ${lobby.hints_allowed ? "hints allowed" : "no hints"}, ${timer}.`;
+  drawAddHere(lobby);
   $("turn").textContent = open > 0 ? "Waiting for players" : isHost ? "Ready to start" : `Waiting for ${host} to start`;
+}
+
+// The host's device seats more players on itself (one phone passed around the table).
+function drawAddHere(lobby) {
+  const form = $("add-here");
+  const free = lobby.seats.some((s) => s.open && !s.reserved);
+  form.hidden = !state.links || !free || state.seat !== 0;
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const name = $("add-here-name").value.trim();
+    if (!name) { $("add-here-note").textContent = "Type the player's name first."; return; }
+    try {
+      await addPlayerHere(name);
+      $("add-here-name").value = "";
+      $("add-here-note").textContent = `${name} plays on this phone too: add another, or start the game.`;
+      state.refocus = "add-here-name";
+      document.dispatchEvent(new Event("yahtzee:redraw"));
+    } catch (error) { $("add-here-note").textContent = error.message; }
+  };
 }

@@ -7,6 +7,8 @@ import { disconnect, send, showBanner } from "./net.js";
 import { drawCard, forgetCards } from "./card.js";
 import { openCreated } from "./lobby.js";
 import { showScreen } from "./app.js";
+import { keepRematch, rematchAll } from "./pad.js";
+import { drawColumnsButtons } from "./columns.js";
 
 export function drawOver() {
   showScreen("over");
@@ -42,6 +44,7 @@ export function drawOver() {
   }));
   drawRematch();
   drawSitting();
+  drawColumnsButtons();
   loadSitting();
   drawCard($("final-card"), false);
   if (!state.reviewAsked && state.online) { state.reviewAsked = true; send({ type: "review" }); }
@@ -120,15 +123,16 @@ export async function rematch() {
   const button = $("rematch");
   if (button.getAttribute("aria-busy") === "true") return;
   button.setAttribute("aria-busy", "true");
-  const name = playerName(state.seat);
   try {
-    const made = await api(`/api/tables/${encodeURIComponent(state.table)}/rematch`, {}, state.token);
+    const answers = await rematchAll();  // every seat this device holds
+    const { made, name } = answers[0];
     disconnect();
     Object.assign(state, { seq: 0, lobby: null, game: null, hint: null, review: null, reviewAsked: false, token: null, watch: null, seat: null,
                            myHold: null, pinned: null, sitting: null, sittingOf: null, meter: { chances: null, progress: null, estimate: false, margin: null } });
     $("chat-log").replaceChildren();
     forgetCards();
     openCreated(made, name);
+    keepRematch(answers);
   } catch (error) { say(error.message); showBanner(error.message, []); }
   finally { button.removeAttribute("aria-busy"); }
 }

@@ -1,0 +1,100 @@
+// A sitting in columns, like the paper pad: one column per game per player (the games the
+// table and its rematches played, and the game under way), and each player's running
+// total across them. Opened from the game-over screen and during the sitting's later games.
+
+import { $, BOXES, api, el, playerClass, state } from "./state.js";
+
+let shownFor = null;
+
+export function wireColumns() {
+  $("columns-open").onclick = openColumns;
+  $("columns-play").onclick = openColumns;
+  $("columns-close").onclick = () => $("columns-dialog").close();
+}
+
+// Whether the table has a sitting with a game before this one (a rematch), or this
+// game is over: then its columns can be shown.
+export function hasColumns() {
+  const lobby = state.lobby;
+  if (!lobby) return false;
+  return lobby.sitting !== lobby.id || (!!state.game && state.game.phase === "over");
+}
+
+export function drawColumnsButtons() {
+  const any = hasColumns();
+  $("columns-open").hidden = !any;
+  $("sitting-bar").hidden = !any || !state.game || state.game.phase === "over";
+}
+
+async function openColumns() {
+  const dialog = $("columns-dialog");
+  const sitting = state.lobby && state.lobby.sitting;
+  if (!sitting) return;
+  $("columns-note").textContent = "Reading the sitting...";
+  $("columns-table").replaceChildren();
+  if (!dialog.open) dialog.showModal();
+  let found = null;
+  try { found = await api(`/api/sittings/${encodeURIComponent(sitting)}/columns`); }
+  catch { found = null; }
+  shownFor = found;
+  drawColumns();
+}
+
+// Redrawn as the game under way changes (its column is live).
+export function refreshColumns() { if ($("columns-dialog").open && shownFor) drawColumns(); }
+
+function drawColumns() {
+  const found = shownFor;
+  const game = state.game;
+  const games = found ? found.games.map((g) => ({ cards: g.cards, winners: g.winners, live: false })) : [];
+  const live = game && game.phase !== "over" ? { cards: game.cards, winners: [], live: true } : null;
+  if (live) games.push(live);
+  const players = (game && game.players) || (found && found.players) || [];
+  if (!games.length) { $("columns-note").textContent = "No game of this sitting has ended yet."; return; }
+  const running = found ? found.running.map((row) => [...row]) : [];
+  if (live) {
+    const before = running.length ? running[running.length - 1] : players.map(() => 0);
+    running.push(players.map((_, seat) => (before[seat] || 0) + live.cards[seat].total));
+  }
+  const count = games.length - (live ? 1 : 0);
+  $("columns-note").textContent = `${count === 1 ? "1 game" : `${count} games`} finished${live ? ", and the game under way (its totals so far)" : ""}: one column per game per player, and each player's running total.`;
+  const top = el("tr");
+  top.append(el("td", { class: "corner" }));
+  games.forEach((g, i) => top.append(el("th", { scope: "colgroup", colspan: String(players.length), class: `game-head${g.live ? " live" : ""}` }, g.live ? `Game ${i + 1} (now)` : `Game ${i + 1}`)));
+  const names = el("tr");
+  names.append(el("th", { scope: "col", class: "box-col" }, "Box"));
+  games.forEach((g, i) => players.forEach((name, seat) => {
+    const cell = el("th", { scope: "col", class: `player ${playerClass(seat)}${seat === 0 ? " first" : ""}`, title: name });
+    cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, name));
+    if (g.winners.includes(seat)) cell.append(el("span", { class: "visually-hidden" }, " (won game " + (i + 1) + ")"));
+    names.append(cell);
+  }));
+  const row = (label, cls, value, short = label) => {
+    const tr = el("tr", { class: cls });
+    const head = el("th", { scope: "row" });
+    if (short === label) head.textContent = label;
+    else head.append(el("span", { class: "long" }, label), el("span", { class: "short", "aria-hidden": "true" }, short));
+    tr.append(head);
+    games.forEach((g, i) => players.forEach((_, seat) => {
+      const text = value(g, seat, i);
+      const td = el("td", { class: `${playerClass(seat)}${seat === 0 ? " first" : ""}${g.winners.includes(seat) && cls.endsWith("grand") ? " won" : ""}` }, text === null ? "" : String(text));
+      tr.append(td);
+    }));
+    return tr;
+  };
+  const rows = [];
+  BOXES.forEach(([key, label, short], index) => {
+    if (index === 6) {
+      rows.push(row("Upper", "total upper", (g, seat) => g.cards[seat].upper_subtotal));
+      rows.push(row("Bonus", "total bonus", (g, seat) => g.cards[seat].upper_bonus || null));
+    }
+    rows.push(row(label, index < 6 ? "upper-box" : "lower-box", (g, seat) => g.cards[seat].boxes[key], short));
+  });
+  rows.push(row("Yahtzee bonus", "total ybonus", (g, seat) => g.cards[seat].yahtzee_bonus || null, "Yz. bonus"));
+  rows.push(row("Total", "total grand", (g, seat) => g.cards[seat].total));
+  rows.push(row("Running total", "total running", (g, seat, i) => running[i] ? running[i][seat] : null, "Running"));
+  const table = $("columns-table");
+  table.replaceChildren(el("caption", { class: "visually-hidden" }, "The sitting's games in columns"), el("thead"), el("tbody"));
+  table.tHead.append(top, names);
+  table.tBodies[0].append(...rows);
+}
