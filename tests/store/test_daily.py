@@ -146,3 +146,42 @@ def test_streaks_and_a_share_line_without_spoilers() -> None:
 
 def test_the_offline_daily_is_the_dates_own() -> None:
     assert offline_seed(DAY) == offline_seed(date(2026, 12, 2)) != offline_seed(DAY + timedelta(1))
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_daily_results_round_trip_and_a_forged_one_is_refused(
+    fmt: str, tmp_path: pytest.TempPathFactory
+) -> None:
+    import json
+
+    from yahtzee.core import InvalidInput
+    from yahtzee.store import export_csv, export_json, import_games
+
+    def export(store: Store) -> str:
+        return export_json(store) if fmt == "json" else export_csv(store)
+
+    with Store(f"sqlite:///{tmp_path}/a.db") as source:  # type: ignore[str-bytes-safe]
+        for day, name in ((DAY - timedelta(days=1), "Ann"), (DAY, "Ann"), (DAY, "Bob")):
+            session = start_daily(source, name, day)
+            play_out(session, 5)
+            finish_daily(source, session)
+        text = export(source)
+    with Store(f"sqlite:///{tmp_path}/b.db") as target:  # type: ignore[str-bytes-safe]
+        assert import_games(target, text)[0] == 3
+        assert export(target) == text
+        assert [r.score is not None for r in records.results_of_day(target, DAY)] == [True, True]
+        assert len(records.days_of(target, "Ann")) == 2
+    if fmt != "json":
+        return
+    data = json.loads(text)
+    with Store(f"sqlite:///{tmp_path}/c.db") as other:  # type: ignore[str-bytes-safe]
+        records.seed_of_day(other, DAY)  # this database's own daily of the day
+        forged = {**data, "games": [g for g in data["games"] if g["daily"] == DAY.isoformat()]}
+        with pytest.raises(InvalidInput, match="not played on the dice of the daily game"):
+            import_games(other, json.dumps(forged))
+        assert records.results_of_day(other, DAY) == []
+        twice = json.loads(text)
+        twice["games"][1]["id"] = "another-game"
+        twice["games"][1]["daily"] = twice["games"][0]["daily"]
+        with pytest.raises(InvalidInput):
+            import_games(other, json.dumps({**twice, "games": twice["games"][:2]}))

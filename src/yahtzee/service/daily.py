@@ -21,8 +21,7 @@ from ..store import Seat, Store
 from ..store import daily as records
 from .session import REVIEW_DECIMALS, GameSession
 
-DAILY_RULES = "official"
-"""The daily game is played under the official rules."""
+DAILY_RULES = records.DAILY_RULES
 
 
 def today() -> date:

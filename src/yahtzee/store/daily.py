@@ -18,11 +18,15 @@ from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
-from ..core import Game, IllegalMove
+from ..core import Game, IllegalMove, InvalidInput
 from ..core.duplicate import commitment, new_seed
+from ..core.errors import show
 from .engine import retrying
 from .schema import daily_results, daily_seeds, games, players
 from .store import FINISHED, Seat, Store, now, player_id, record_game, utc
+
+DAILY_RULES = "official"
+"""The daily game is played under the official rules."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +161,13 @@ def is_daily_game(store: Store, game_id: str) -> date | None:
     return None if day is None else date.fromisoformat(day)
 
 
+def daily_days(store: Store) -> dict[str, str]:
+    """The day of every daily game in the records, by game id (ISO dates)."""
+    with store.engine.connect() as c:
+        rows = c.execute(select(daily_results.c.game_id, daily_results.c.day))
+        return {str(g): str(d) for g, d in rows}
+
+
 def revealed_seed(store: Store, day: date, today: date) -> str | None:
     """The day's seed once the day is over (``day`` before ``today``), else None."""
     if day >= today:
@@ -183,12 +194,63 @@ def revealed_dice_seed(store: Store, game_id: str, today: date) -> str | None:
     return str(row.dice_seed)
 
 
+def import_result(
+    c: Connection,
+    day: object,
+    game_id: str,
+    game: Game,
+    *,
+    dice_seed: str | None,
+    loss: float | None,
+    started: datetime,
+    finished: datetime | None,
+) -> None:
+    """Record an imported daily game's result, in the import's transaction: the day must be
+    a date, the game one player's under the official rules on committed dice, and the dice
+    the day's where the records know the day's seed (`InvalidInput` otherwise: a forged
+    result changes nothing). A day's seed revealed in the export is recorded with it."""
+    opening = game.event_log[0]
+    if not isinstance(day, str) or len(day) != len("2026-12-02"):
+        raise InvalidInput(f"its daily day is a date like 2026-12-02, not {show(day)}.")
+    try:
+        when = date.fromisoformat(day)
+    except ValueError:
+        raise InvalidInput(f"its daily day is a date like 2026-12-02, not {show(day)}.") from None
+    committed = getattr(opening, "commitment", None)
+    if len(game.players) != 1 or game.rules.name != DAILY_RULES or committed is None:
+        raise InvalidInput("it says it is a daily game, but it is not one (one player, the "
+                           "official rules, committed dice).")  # fmt: skip
+    known = c.execute(select(daily_seeds).where(daily_seeds.c.day == when.isoformat())).first()
+    if known is not None and known.commitment != committed:
+        raise InvalidInput(f"it was not played on the dice of the daily game of {day}.")
+    if known is None and dice_seed is not None:
+        c.execute(_insert_ignoring(c).values(day=day, seed=dice_seed, commitment=committed,
+                                             created_at=started, best=None))  # fmt: skip
+    name = game.players[0]
+    taken = c.execute(
+        select(daily_results.c.game_id)
+        .join(players, players.c.id == daily_results.c.player_id)
+        .where(daily_results.c.day == day, players.c.name == name)
+    ).scalar()
+    if taken is not None and taken != game_id:
+        raise InvalidInput(f"{name} has another daily game of {day} in the records: one a day.")
+    score = game.cards[0].total if game.is_over else None
+    c.execute(
+        insert(daily_results).values(
+            day=day, player_id=player_id(c, name), game_id=game_id, score=score, loss=loss,
+            started_at=started, finished_at=finished if game.is_over else None,
+        )
+    )  # fmt: skip
+
+
 __all__ = [
     "DailyResult",
     "DailySeed",
     "attempt_of",
+    "daily_days",
     "days_of",
     "finish_attempt",
+    "import_result",
     "is_daily_game",
     "results_of_day",
     "revealed_dice_seed",

@@ -13,7 +13,7 @@ from sqlalchemy import insert, select, update
 
 from ..core import BotSpec, Category, Game, InvalidInput, YahtzeeError, check_rolls
 from ..core.errors import show
-from .daily import revealed_dice_seed
+from .daily import daily_days, import_result, revealed_dice_seed
 from .engine import retrying
 from .schema import cards, games, seats
 from .store import ENTERED, ROLLED, Seat, Store, append_events, player_id, utc
@@ -24,7 +24,8 @@ CSV_BOXES = [c.key for c in Category]
 CSV_FIELDS = [
     "game_id", "rules", "seed", "status", "created_at", "updated_at", "finished_at",
     "hints_used", "seat", "player", "bot", "total", *CSV_BOXES, "yahtzee_bonus", "place",
-    "winner", "decisions", "advisor_loss", "seat_hints_used", "sitting", "dice_seed", "events",
+    "winner", "decisions", "advisor_loss", "seat_hints_used", "sitting", "dice_seed", "daily",
+    "events",
 ]  # fmt: skip
 MAX_SITTING_ID = 36
 
@@ -38,6 +39,7 @@ def export_games(store: Store) -> list[dict[str, Any]]:
         reviews = {(r.game_id, r.seat): (r.decisions, r.advisor_loss) for r in review_rows}
     result = []
     today = datetime.now(UTC).date()
+    days = daily_days(store)
     for summary in store.summaries(ids):
         log = store.event_log(summary.id)
         game = Game.replay(log)
@@ -56,6 +58,7 @@ def export_games(store: Store) -> list[dict[str, Any]]:
                 "hints_used": summary.hints_used,
                 "sitting": summary.sitting or summary.id,
                 "dice_seed": revealed_dice_seed(store, summary.id, today),
+                "daily": days.get(summary.id),
                 "seats": [
                     {
                         "seat": index,
@@ -104,7 +107,7 @@ def export_csv(store: Store) -> str:
                     "decisions": "" if seat["decisions"] is None else seat["decisions"],
                     "advisor_loss": "" if seat["advisor_loss"] is None else seat["advisor_loss"],
                     "seat_hints_used": int(seat["hints_used"]), "sitting": game["sitting"],
-                    "dice_seed": game["dice_seed"] or "",
+                    "dice_seed": game["dice_seed"] or "", "daily": game["daily"] or "",
                     "events": json.dumps(game["events"], separators=(",", ":")),
                 }
             )  # fmt: skip
@@ -133,6 +136,7 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
                 "updated_at": row["updated_at"], "finished_at": row["finished_at"] or None,
                 "hints_used": row["hints_used"] == "1", "seats": [], "events": events,
                 "sitting": row.get("sitting") or None, "dice_seed": row.get("dice_seed") or None,
+                "daily": row.get("daily") or None,
             },
         )  # fmt: skip
         game["seats"].append(
@@ -281,6 +285,10 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
                 update(games).where(games.c.id == game_id).values(updated_at=updated,
                                                                   finished_at=finished)
             )  # fmt: skip
+            if item.get("daily") is not None:
+                loss = seats_[0].get("advisor_loss") if seats_ else None
+                import_result(connection, item["daily"], game_id, game, dice_seed=dice_seed,
+                              loss=loss, started=created, finished=finished)  # fmt: skip
             for seat in seats_:
                 if seat.get("advisor_loss") is not None:
                     connection.execute(
