@@ -13,7 +13,7 @@ from tests.tui.helpers import screen_name, settle
 from tests.tui.screens_helpers import screen_text
 from yahtzee.core import Category, Dice, Game, RuleSet
 from yahtzee.service.session import NO_BOTS_ENTERED
-from yahtzee.store import Seat, Store
+from yahtzee.store import Store
 from yahtzee.tui import YahtzeeApp
 from yahtzee.tui.widgets import BOX_KEYS, ScoreCard, row_of
 

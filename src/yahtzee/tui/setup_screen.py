@@ -89,7 +89,9 @@ class NewGameScreen(Screen[None]):
                 allow_blank=False,
                 id="rules",
             )
-            yield Input(placeholder="seed (optional)", id="seed", restrict=r"[0-9]*", max_length=9)
+            seed = Input(placeholder="seed", id="seed", restrict=r"[0-9]*", max_length=9)
+            seed.tooltip = "Optional: the same seed rolls the same dice."
+            yield seed
             yield Checkbox("Hints", True, id="hints")
             undo = Checkbox("Undo", False, id="undo")
             undo.tooltip = (
