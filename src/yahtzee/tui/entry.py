@@ -30,13 +30,14 @@ ENTRY_BINDINGS = [
     Binding("backspace", "erase_die", "Erase a die", show=False),
     Binding("enter", "submit_dice", "Enter the dice", show=False, priority=True),
     Binding("escape", "clear_dice", "Clear the dice typed", show=False),
-    Binding("r", "roll_number", "Which roll"),
+    Binding("r", "roll_number", "Which roll", show=False),
     Binding("space", "no_roll", "Roll", show=False),
     Binding("w", "write", "Write"),
-    Binding("x", "yahtzee_of", "Yahtzee of"),
+    Binding("x", "yahtzee_of", "Yahtzee of", show=False),
 ]
 """Listed before the play screen's own: a key of both (1-5, r, space, Enter) does the
-entered game's action there, and the rolled game's elsewhere."""
+entered game's action there, and the rolled game's elsewhere. The footer shows only
+``w`` (it has 80 columns); the side panel says the others."""
 NO_ROLL = (
     "The dice come from the table in this game: roll them, type the five showing "
     "(like 33356) and press Enter."
@@ -85,7 +86,7 @@ class DiceEntry(Static):
             face = typed[index] if index < len(typed) else "_"
             wrong = index >= DICE_COUNT or (face != "_" and int(face) not in FACES)
             slots.append(f"[{face}]", style="bold red" if wrong else style)
-        slots.append(f"  {roll_words(self.roll)}", style="dim")
+        slots.append(f"\n{roll_words(self.roll)} (r)", style="dim")
         self.update(slots)
 
 
@@ -201,13 +202,16 @@ class EntryScreen(Screen[None]):
         dice = self.session.game.dice
         if dice is None:
             return [
-                "Roll at the table; type the five dice (like 33356), Enter.",
-                "r: which roll (optional). w: write a box's points. x: a Yahtzee.",
+                "Roll at the table, type the",
+                "five dice (like 33356), Enter.",
+                "r: which roll (optional)",
+                "w: write a box's points",
+                "x: a Yahtzee of a face",
             ]
         return [
             f"Dice: {dice.spaced()} ({roll_words(self.entered_roll())}).",
             "Score: a box's key (on the card) or click it.",
-            "Type dice again to correct them; r: which roll.",
+            "Typed again, dice are corrected.",
         ]
 
     def action_print_pad(self) -> None:
@@ -255,13 +259,12 @@ class EntryScreen(Screen[None]):
         """Enter ``dice`` (as typed) with the roll said: the engine's sentence when it
         refuses them (the typed dice stay to correct), else the boxes show their points."""
         try:
-            move = self.session.enter_dice(dice, self.entry.roll)
+            self.session.enter_dice(dice, self.entry.roll)
         except YahtzeeError as error:
             self.notify(str(error), severity="error")
             return
         self.entry.clear()
-        shown = move.dice.spaced() if move.dice is not None else dice
-        self.log_line = what or f"{move.name} entered {shown}."
+        self.log_line = what  # the dice entered show above it
         self.refresh_view()
 
     def action_roll_number(self) -> None:

@@ -269,7 +269,10 @@ class ScoreCard(DataTable[Text]):
             return Text("·", style="dim")
         mark = "J" if option.joker else ""
         bonus = f"+{option.yahtzee_bonus}" if option.yahtzee_bonus else ""
-        return Text(f"({option.points}{bonus}{mark})", style="dim italic")
+        shown = f"{option.points}{bonus}{mark}"
+        if len(shown) < NAME_WIDTH[0] - 1:  # in brackets where they fit ("25+100J" not)
+            shown = f"({shown})"
+        return Text(shown, style="dim italic")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         key = event.row_key.value
