@@ -17,7 +17,7 @@ from yahtzee.store import Store
 from yahtzee.tui import YahtzeeApp
 from yahtzee.tui.widgets import BOX_KEYS, ScoreCard, row_of
 
-TIMEOUT_S = 120.0
+TIMEOUT_S = 400.0
 """The longest a whole driven game may take (every wait inside has its own limit)."""
 
 C = Category

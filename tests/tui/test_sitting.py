@@ -15,9 +15,10 @@ from textual.pilot import Pilot
 from tests.tui.helpers import human_turn_by_keys, screen_name, settle, start_game
 from tests.tui.screens_helpers import screen_text
 from tests.tui.test_real_dice import PLAIN, fill, new_real_game, type_dice
-from yahtzee.core import Game
+from yahtzee.core import Category, Game, RuleSet
+from yahtzee.service import GameSession
 from yahtzee.service.sitting import running_totals, sitting_of
-from yahtzee.store import Store
+from yahtzee.store import Seat, Store
 from yahtzee.tui import YahtzeeApp, printing
 from yahtzee.tui.widgets import ScoreCard
 
@@ -137,3 +138,37 @@ def run(steps: object, store: Store | None) -> None:
             await asyncio.wait_for(steps(pilot, app), TIMEOUT_S)  # type: ignore[operator]
 
     asyncio.run(go())
+
+
+def test_a_game_of_a_sitting_resumed_shows_the_sittings_earlier_games(tmp_path: Path) -> None:
+    """Quit mid-game of a sitting's second game, resume it: the first game's columns and
+    the running total are back on the card, and the next game continues the sitting."""
+    store = Store(f"sqlite:///{tmp_path / 'r.db'}")
+    with store:
+        first = GameSession.new([Seat("Ann"), Seat("Bob")], RuleSet.official(), store=store,
+                                entered=True)  # fmt: skip
+        while not first.game.is_over:
+            first.enter_dice("66655")
+            first.score(min(first.placements()))
+        second = first.rematch()
+        second.enter_dice("11111")
+        second.score("yahtzee")
+        assert second.game_id is not None
+
+        async def steps(pilot: Pilot[None], app: YahtzeeApp) -> None:
+            assert screen_name(app) == "PlayScreen"
+            session = app.session
+            assert session is not None and session.sitting == first.sitting
+            assert session.game.cards[0][Category.YAHTZEE] == 50  # nothing lost
+            assert running_row(app, 2, 2) == [
+                [first.game.cards[p].total, first.game.cards[p].total + (50 if p == 0 else 0)]
+                for p in range(2)
+            ]
+
+        async def go() -> None:
+            app = YahtzeeApp(store, bot_pause=0, offer_resume=False, resume=second.game_id)
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                await asyncio.wait_for(steps(pilot, app), TIMEOUT_S)
+
+        asyncio.run(go())

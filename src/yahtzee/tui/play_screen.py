@@ -204,7 +204,8 @@ class PlayScreen(EntryScreen):
         name = game.players[seat]
         who = f"{name} (computer)" if self.session.is_bot(seat) else name
         if game.phase is Phase.PLAYOFF:
-            return f"Playoff for first place: {who} rolls all five dice"
+            how = "enters the five dice rolled" if game.entered else "rolls all five dice"
+            return f"Playoff for first place: {who} {how}"
         turn = game.turn
         assert turn is not None
         best = f"  ·  best to beat: {self.best}" if self.best is not None else ""
