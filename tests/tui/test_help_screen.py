@@ -16,6 +16,7 @@ from tests.tui.screens_helpers import run_app
 from yahtzee.core import RuleSet
 from yahtzee.tui import YahtzeeApp
 from yahtzee.tui import help_screen as help_module
+from yahtzee.tui.entry import WriteScreen, YahtzeeOfScreen
 from yahtzee.tui.over_screen import GameOverScreen
 from yahtzee.tui.play_screen import ConfirmZero, PlayScreen
 from yahtzee.tui.records_screen import HistoryScreen, OpenTable
@@ -28,6 +29,8 @@ SCREENS = [
     ResumeScreen,
     PlayScreen,
     ConfirmZero,
+    WriteScreen,
+    YahtzeeOfScreen,
     HistoryScreen,
     OpenTable,
     ReplayScreen,

@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from textual.app import App
 from textual.binding import Binding
 
-from ..core import InvalidInput, RuleSet
+from ..core import InvalidInput, RuleSet, YahtzeeError
 from ..service import GameSession
 from ..store import Seat, Store, progress_of, stats, unfinished
 from .help_screen import HelpScreen
 from .play_screen import PlayScreen
 from .records_screen import HistoryScreen, StatsScreen
 from .setup_screen import NewGameScreen, ResumeScreen
+from .sitting import SittingBook
 from .threads import DaemonThreads
 
 BASE_SCREENS = 2
@@ -41,10 +42,12 @@ class YahtzeeApp(App[None]):
         rules: RuleSet | None = None,
         seats: Sequence[Seat] = (),
         resume: str | None = None,
+        entered: bool = False,
     ) -> None:
         """``rules`` preselects a rule set on the new-game screen; ``seats`` start a game
         with them at once; ``resume`` (a game id, or the start of one) goes on with that
-        recorded game at once."""
+        recorded game at once; ``entered``: real dice preselected (the players roll them
+        at the table and enter them; a game of ``seats`` started so)."""
         super().__init__()
         self.store = store
         self.seed = seed
@@ -54,6 +57,8 @@ class YahtzeeApp(App[None]):
         self.bot_pause = bot_pause
         self.offer_resume = offer_resume
         self.session: GameSession | None = None
+        self.entered = entered
+        self.book = SittingBook()  # the sitting being played (one game, or its rematches)
         self.theme = "textual-dark" if dark else "textual-light"
 
     def on_mount(self) -> None:
@@ -61,12 +66,15 @@ class YahtzeeApp(App[None]):
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
         # the solver gets ready while the player sets up a game: the first hint is quick
         self.run_worker(_warm_up, thread=True, group="warm-up", exclusive=True)
-        self.push_screen(NewGameScreen(self.rules, id="new-game"))
+        self.push_screen(NewGameScreen(self.rules, id="new-game", entered=self.entered))
         if self.resume_id is not None and self.store is not None:
             self.resume_game(self.store.resolve(self.resume_id))
             return
         if self.start_seats:
-            self.start_game(self.start_seats, self.rules, None, hints=True)
+            try:
+                self.start_game(self.start_seats, self.rules, None, True, entered=self.entered)
+            except YahtzeeError as error:  # a bot in a game of real dice, say
+                self.notify(str(error), severity="error")
             return
         waiting = unfinished(self.store) if self.store and self.offer_resume else []
         if waiting and self.store is not None:
@@ -87,6 +95,7 @@ class YahtzeeApp(App[None]):
     def resume_game(self, game_id: str) -> None:
         """Go on with a recorded game (its full id) where it stopped."""
         assert self.store is not None
+        self.book.start()
         self.open_session(GameSession.resume(self.store, game_id, seed=self.seed))
 
     def start_game(
@@ -97,16 +106,20 @@ class YahtzeeApp(App[None]):
         hints: bool,
         *,
         undo: bool | None = None,
+        entered: bool = False,
     ) -> None:
-        """A new game; ``undo``: whether players may take back a placement (``None``: only
-        in a game of one player)."""
+        """A new game, a new sitting; ``undo``: whether players may take back a placement
+        (``None``: only in a game of one player, or of real dice); ``entered``: the players
+        roll real dice and enter them (people only: a bot seat is refused, saying so)."""
         names = [s.name for s in seats]
         if len({n.casefold() for n in names}) != len(names):
             raise InvalidInput("Two seats have the same name; give each a different name.")
         seed = self.seed if seed is None else seed
-        self.open_session(
-            GameSession.new(seats, rules, store=self.store, seed=seed, hints=hints, undo=undo)
+        session = GameSession.new(
+            seats, rules, store=self.store, seed=seed, hints=hints, undo=undo, entered=entered
         )
+        self.book.start()
+        self.open_session(session)
 
     def open_session(self, session: GameSession) -> None:
         self.session = session
@@ -114,7 +127,7 @@ class YahtzeeApp(App[None]):
         if self.store is not None and len(session.seats) == 1 and not session.is_bot(0):
             mine = stats(self.store, session.seats[0].name)
             best = mine[0].best if mine else None
-        self.push_screen(PlayScreen(session, self.bot_pause, best))
+        self.push_screen(PlayScreen(session, self.bot_pause, best, self.book))
 
     def action_new_game(self) -> None:
         while len(self.screen_stack) > BASE_SCREENS:
@@ -155,10 +168,12 @@ def run(
     seats: Sequence[Seat] = (),
     record: bool = True,
     resume: str | None = None,
+    entered: bool = False,
 ) -> None:
     """The terminal game. ``record=False`` keeps nothing (no database is opened); see
-    `YahtzeeApp` for ``rules``, ``seats`` and ``resume``."""
+    `YahtzeeApp` for ``rules``, ``seats``, ``resume`` and ``entered`` (real dice)."""
     options = {"seed": seed, "dark": not light, "rules": rules, "seats": seats}
+    options["entered"] = entered
     if not record:
         YahtzeeApp(None, offer_resume=False, **options).run()  # type: ignore[arg-type]
     else:

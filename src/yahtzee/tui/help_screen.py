@@ -34,6 +34,20 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
             ("?", "this help"),
             ("q", "quit: the game is saved and offered again next time"),
             ("y, n, esc", "when asked to score a zero: yes, or no"),
+            ("p", "print the pad of the sitting so far (its games in columns)"),
+        ],
+    ),
+    (
+        "Real dice (rolled at the table)",
+        [
+            ("1 2 3 4 5 6", "type the five dice showing, like 33356"),
+            ("0 7 8 9", "typed too: Enter then says that a die shows 1 to 6"),
+            ("enter", "enter the dice typed (again, before a box is filled: corrects them)"),
+            ("backspace, esc", "take back a die typed, or all of them"),
+            ("r", "which roll of the turn (1, 2, 3 or not said): the hint advises a keep"),
+            ("space", "says how to enter the dice (the program rolls nothing)"),
+            ("w", "write a box's points (quick score entry; Enter writes, Esc cancels)"),
+            ("x", "a Yahtzee of a face (1-6): its dice entered, then choose the box"),
         ],
     ),
     (
@@ -56,6 +70,8 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
             ("ctrl+a", "add a player"),
             ("ctrl+b", "add a bot (a computer player; choose its level)"),
             ("ctrl+d", "remove the last seat"),
+            ("ctrl+e", "real dice: the players roll at the table and type them (no bots)"),
+            ("f4", "print a blank pad for these players and rules"),
             ("f2", "history: resume, replay or print any recorded game"),
             ("f3", "statistics per player"),
             ("f1", "this help"),
@@ -92,8 +108,9 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
     (
         "Game over",
         [
-            ("r", "rematch: the same seats and rules, a new game"),
-            ("n", "a new game"),
+            ("r", "the next game of the sitting: the same seats, rules and dice"),
+            ("p", "print the sitting's pad (one column per game, the running total)"),
+            ("n", "a new game (a new sitting)"),
             ("arrows", "scroll the card and the review (pgup, pgdn: a page)"),
             ("tab", "into a review table"),
             ("?", "this help"),

@@ -6,15 +6,17 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
-from ..core import Action, Score
+from ..core import Action, Score, YahtzeeError
 from ..service import GameSession
 from ..service.meter import POLL_S, play_notes
+from ..service.sitting import Sitting
 from ..store import history
+from .sitting import SittingBook, print_pad, standings_lines
 from .threads import still_shown
 from .widgets import SHORT_NAMES, ScoreCard
 
@@ -31,22 +33,38 @@ def _rolls(n: int) -> str:
 class GameOverScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "app.new_game", "New game"),
-        Binding("r", "rematch", "Rematch"),
+        Binding("r", "rematch", "Next game"),
+        Binding("p", "print_pad", "Print pad"),
         Binding("question_mark", "app.help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(self, session: GameSession, book: SittingBook | None = None) -> None:
+        """``book``: the sitting the game belongs to (its standings show beside the
+        game's once it has more than one game)."""
         super().__init__(id="over")
         self.session = session
         self.win_timer: Timer | None = None  # looks for the win tables while they build
+        self.book = book or SittingBook()
+        self.past = [game for _, game in self.book.past(session)]
+        self.sitting: Sitting | None
+        try:
+            self.sitting = self.book.finished(session)
+        except YahtzeeError:  # not readable: the game's result shows alone
+            self.sitting = None
 
     def compose(self) -> ComposeResult:
         lines = ["Game over", *self._result()]
         if self.session.humans:
             lines.append("  The advisor's review is below the card: arrows or PgDn scroll.")
         with VerticalScroll(id="over-body"):
-            yield Static("\n".join(lines), id="standings")
+            sitting = self.sitting
+            if sitting is not None and len(sitting.games) > 1:
+                with Horizontal(id="results"):
+                    yield Static("\n".join(lines), id="standings")
+                    yield Static("\n".join(standings_lines(sitting)), id="sitting")
+            else:
+                yield Static("\n".join(lines), id="standings")
             card = ScoreCard()
             card.cursor_type = "none"
             card.can_focus = False  # the keys scroll the whole page, review included
@@ -92,12 +110,16 @@ class GameOverScreen(Screen[None]):
         return max(known) if known else None
 
     def action_rematch(self) -> None:
-        """The same seats and rules again, in a new game."""
+        """The next game of the sitting: the same seats, rules and dice, a new game."""
         self.app.action_new_game()  # type: ignore[attr-defined]
         self.app.open_session(self.session.rematch())  # type: ignore[attr-defined]
 
+    def action_print_pad(self) -> None:
+        """The sitting's pad, this game its last column, to print."""
+        print_pad(self, self.book, self.session)
+
     def on_mount(self) -> None:
-        self.query_one(ScoreCard).show(self.session.game)
+        self.query_one(ScoreCard).show(self.session.game, past=self.past)
         self.query_one("#over-body").focus()
         if self.session.humans:
             self.run_worker(self._review, thread=True, group="review", exclusive=True)

@@ -11,7 +11,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Static
 from textual.worker import WorkerCancelled, get_current_worker
@@ -22,17 +22,10 @@ from ..service.meter import POLL_S, MeterReading, MeterWatch
 
 if TYPE_CHECKING:
     from ..solver import Advice
+from .entry import ENTRY_BINDINGS, NO_ROLL, DiceEntry, EntryScreen
+from .sitting import SittingBook
 from .threads import still_shown
-from .widgets import (
-    BOX_KEYS,
-    BOX_WIDTH,
-    DiceTray,
-    Die,
-    ScoreCard,
-    WinChances,
-    WinProgress,
-    player_width,
-)
+from .widgets import BOX_KEYS, DiceTray, Die, ScoreCard, WinChances, WinProgress, card_width
 
 HINT_OPTIONS = 5
 UNDO_OFFER = "  (u takes it back)"
@@ -64,8 +57,9 @@ class ConfirmZero(ModalScreen[bool]):
         self.dismiss(answer)
 
 
-class PlayScreen(Screen[None]):
+class PlayScreen(EntryScreen):
     BINDINGS = [
+        *ENTRY_BINDINGS,
         Binding("r", "roll", "Roll"),
         Binding("space", "roll", "Roll", show=False),
         *(Binding(str(i + 1), f"keep_die({i})", f"Keep {i + 1}", show=False) for i in range(5)),
@@ -77,6 +71,7 @@ class PlayScreen(Screen[None]):
         Binding("h", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
         Binding("s", "skip", "Skip wait", show=False),
+        Binding("p", "print_pad", "Print pad", show=False),
         Binding("question_mark", "app.help", "Help"),
         Binding("t", "app.toggle_dark", "Theme"),
         Binding("q", "app.quit", "Quit (saved)"),
@@ -86,10 +81,17 @@ class PlayScreen(Screen[None]):
     card's player columns, the dice are drawn small."""
 
     def __init__(
-        self, session: GameSession, bot_pause: float = 0.6, best: int | None = None
+        self,
+        session: GameSession,
+        bot_pause: float = 0.6,
+        best: int | None = None,
+        book: SittingBook | None = None,
     ) -> None:
+        """``book``: the sitting this game continues (its earlier games show on the card)."""
         super().__init__(id="play")
         self.session = session
+        self.book = book or SittingBook()
+        self.past = [game for _, game in self.book.past(session)]
         self.bot_pause = bot_pause
         self.best = best
         self.compact = False
@@ -113,6 +115,7 @@ class PlayScreen(Screen[None]):
             with Vertical(id="side"):
                 yield DiceTray(id="tray")
                 yield Button("Roll (r)", id="roll", variant="primary")
+                yield DiceEntry(id="entry")
                 yield Static(id="turn-info")
                 yield Static(id="hint", classes="hidden")
         yield Footer()
@@ -123,8 +126,7 @@ class PlayScreen(Screen[None]):
         return list(self.session.held)
 
     def on_resize(self, event: events.Resize) -> None:
-        players = len(self.session.game.players)
-        card = BOX_WIDTH + player_width(self.session.game.players) * players
+        card = card_width(self.session.game.players, len(self.past))
         compact = event.size.width - card < self.COMPACT_BELOW
         if compact != self.compact:
             self.compact = compact
@@ -138,7 +140,7 @@ class PlayScreen(Screen[None]):
             if not self.session.undo_on:
                 return False
             return True if self.session.can_undo else None
-        return True
+        return self.entry_check(action)
 
     def on_mount(self) -> None:
         self.query_one(ScoreCard).focus()
@@ -177,13 +179,17 @@ class PlayScreen(Screen[None]):
         turn = game.turn
         dice = game.dice
         self.query_one(DiceTray).show(dice.faces if dice else None, self.session.held, self.compact)
-        self.query_one(ScoreCard).show(game, self.win)
+        self.query_one(ScoreCard).show(game, self.win, self.past)
         if game.cards != self.win_cards:  # a box was filled (or taken back): read again
             self._read_win()
         self.query_one("#status", Static).update(self._status())
         self.query_one("#turn-info", Static).update(self._turn_info())
         can_roll = self._human_turn() and (turn is None or turn.rolls_left > 0) and not game.is_over
         self.query_one("#roll", Button).disabled = not can_roll
+        self.query_one("#roll", Button).set_class(game.entered, "hidden")
+        self.entry.set_class(not game.entered, "hidden")
+        if game.entered:
+            self.entry.show(str(dice) if dice is not None else "")
         hint = self.query_one("#hint", Static)
         hint.set_class(not self.show_hint, "hidden")
         if self.show_hint:
@@ -198,18 +204,22 @@ class PlayScreen(Screen[None]):
         name = game.players[seat]
         who = f"{name} (computer)" if self.session.is_bot(seat) else name
         if game.phase is Phase.PLAYOFF:
-            return f"Playoff for first place: {who} rolls all five dice"
+            how = "enters the five dice rolled" if game.entered else "rolls all five dice"
+            return f"Playoff for first place: {who} {how}"
         turn = game.turn
         assert turn is not None
         best = f"  ·  best to beat: {self.best}" if self.best is not None else ""
         rules = "" if game.rules.name == "official" else f"  ·  {game.rules.name}"
-        return f"Round {turn.round}/{ROUNDS}  ·  to play: {who}{best}{rules}"
+        real = "  ·  real dice" if game.entered else ""
+        return f"Round {turn.round}/{ROUNDS}  ·  to play: {who}{best}{rules}{real}"
 
     def _turn_info(self) -> str:
         game = self.session.game
         turn = game.turn
         lines = []
-        if turn is not None:
+        if game.entered:
+            lines.extend(self.entry_info())
+        elif turn is not None:
             if turn.dice is None:
                 lines.append("Press r (or space) to roll.")
             elif turn.rolls_left:
@@ -229,7 +239,8 @@ class PlayScreen(Screen[None]):
             return "Hints are off for this game."
         situation = self.session.game.situation()
         if not self._human_turn() or situation is None:
-            return "Hints appear once your dice are rolled."
+            rolled = "entered" if self.session.game.entered else "rolled"
+            return f"Hints appear once your dice are {rolled}."
         advice = self.advice
         if advice is None or advice.situation != situation:
             if self.hint_pending != situation:
@@ -295,7 +306,7 @@ class PlayScreen(Screen[None]):
         elif not preparing and self.win_timer is not None:
             self.win_timer.stop()
             self.win_timer = None
-        self.query_one(ScoreCard).show(self.session.game, self.win)
+        self.query_one(ScoreCard).show(self.session.game, self.win, self.past)
 
     # Acting --------------------------------------------------------------------------
 
@@ -328,6 +339,9 @@ class PlayScreen(Screen[None]):
         self.action_keep_die(event.index)
 
     def action_roll(self) -> None:
+        if self.session.game.entered:
+            self.notify(NO_ROLL)
+            return
         if not self._human_turn():
             return
         self._act(lambda: self.session.roll(self.session.keep))
@@ -337,6 +351,7 @@ class PlayScreen(Screen[None]):
             move = self.session.score(category, review=False)
             assert move.placement is not None
             again = UNDO_OFFER if self.session.can_undo else ""
+            self.entry.roll = None  # the next dice are the next player's
             self.log_line = (
                 f"{move.name} scored {move.placement.total} in {category.display_name}.{again}"
             )
@@ -360,13 +375,20 @@ class PlayScreen(Screen[None]):
         self.log_line = f"Took back {placed.category.display_name}: choose again."
         self.refresh_view()
 
+    def highlighted_box(self) -> Category | None:
+        return self.query_one(ScoreCard).box_at_cursor()
+
     def action_choose(self) -> None:
         table = self.query_one(ScoreCard)
         if table.row_count:
             table.action_select_cursor()
 
     def on_score_card_box_chosen(self, event: ScoreCard.BoxChosen) -> None:
-        if not self._human_turn() or self.session.game.dice is None:
+        if not self._human_turn():
+            return
+        if self.session.game.dice is None:
+            if self.session.game.entered:
+                self.notify("Type the dice first (like 33356, then Enter), or w to write points.")
             return
         option = self.session.placements().get(event.category)
         if option is None:
@@ -387,15 +409,15 @@ class PlayScreen(Screen[None]):
             self.notify(str(error), severity="error")
             return
         if moved:
-            self._after_action()
+            self.after_action()
         else:
             self.refresh_view()
 
-    def _after_action(self) -> None:
+    def after_action(self) -> None:
         if self.session.game.is_over:
             from .over_screen import GameOverScreen  # noqa: PLC0415
 
-            self.app.switch_screen(GameOverScreen(self.session))
+            self.app.switch_screen(GameOverScreen(self.session, self.book))
             return
         self.refresh_view()
         self.schedule_bot()

@@ -1,9 +1,13 @@
-"""The printable paper scorecard of a recorded game, written to a file from the game."""
+"""The printable paper scorecard of a recorded game, the pad of a sitting and a blank
+pad, written to a file from the game."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
+from ..core import Game, RuleSet
+from ..render.pad_html import MAX_PAD_GAMES, PORTRAIT_COLUMNS, render_pad
 from ..render.scorecard_html import render_scorecard
 from ..store import Store
 
@@ -26,5 +30,28 @@ def write_card(store: Store, game_id: str, folder: Path | None = None) -> Path:
     summary = store.summary(game_id)
     page = render_scorecard(store.load(game_id), game_id=game_id, played=summary.created_at)
     path = (folder or card_folder()) / f"yahtzee-card-{game_id[:SHORT_ID]}.html"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def write_pad(games: Sequence[Game], name: str, folder: Path | None = None) -> Path:
+    """Write the filled pad of a sitting's ``games`` (in order, the same players; the
+    last may be unfinished), as ``yahtzee card GAME --sitting --html`` does, to
+    ``yahtzee-pad-<name>.html``; returns its path."""
+    first = games[0]
+    page = render_pad(first.rules, first.players, games)
+    path = (folder or card_folder()) / f"yahtzee-pad-{name[:SHORT_ID]}.html"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def write_blank_pad(rules: RuleSet, players: Sequence[str], folder: Path | None = None) -> Path:
+    """Write a blank pad for these players (their names at the top; blank names for
+    none), as many games a player as fill one upright page, to ``yahtzee-pad-blank.html``;
+    returns its path."""
+    names = [name.strip() for name in players]
+    games = max(1, min(MAX_PAD_GAMES, PORTRAIT_COLUMNS // max(1, len(names))))
+    page = render_pad(rules, names, games)
+    path = (folder or card_folder()) / "yahtzee-pad-blank.html"
     path.write_text(page, encoding="utf-8")
     return path

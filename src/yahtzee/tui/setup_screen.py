@@ -1,4 +1,5 @@
-"""The new-game screen (seats, rules, seed, hints) and the offer to resume a game."""
+"""The new-game screen (seats, rules, seed, hints, real dice) and the offer to resume a
+game."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from ..core import (
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
     BotSpec,
-    InvalidInput,
     RuleSet,
+    YahtzeeError,
 )
 from ..store import GameSummary, Seat
+from .printing import write_blank_pad
 
 HUMAN = 0
 KINDS = [("Human", HUMAN), *((f"Bot, level {n}", n) for n in LEVELS)]
@@ -49,9 +51,13 @@ class SeatRow(Horizontal):
 
 
 class NewGameScreen(Screen[None]):
-    def __init__(self, rules: RuleSet | None = None, *, id: str | None = None) -> None:
+    def __init__(
+        self, rules: RuleSet | None = None, *, id: str | None = None, entered: bool = False
+    ) -> None:
+        """``entered``: real dice preselected."""
         super().__init__(id=id)
         self.rules = rules or RuleSet.official()
+        self.entered = entered
 
     # Short labels: the whole footer fits in 80 columns. ``q`` quits unless a text field
     # has the focus (it types there); ctrl+q quits from anywhere.
@@ -60,6 +66,8 @@ class NewGameScreen(Screen[None]):
         Binding("ctrl+a", "add_seat", "Player"),
         Binding("ctrl+b", "add_bot", "Bot"),
         Binding("ctrl+d", "remove_seat", "Remove", show=False),
+        Binding("ctrl+e", "toggle_real_dice", "Real dice", show=False),
+        Binding("f4", "blank_pad", "Blank pad", show=False),
         Binding("f2", "app.history", "History"),
         Binding("f3", "app.stats", "Stats"),
         Binding("f1", "app.help", "Help"),
@@ -81,7 +89,9 @@ class NewGameScreen(Screen[None]):
                 allow_blank=False,
                 id="rules",
             )
-            yield Input(placeholder="seed (optional)", id="seed", restrict=r"[0-9]*", max_length=9)
+            seed = Input(placeholder="seed", id="seed", restrict=r"[0-9]*", max_length=9)
+            seed.tooltip = "Optional: the same seed rolls the same dice."
+            yield seed
             yield Checkbox("Hints", True, id="hints")
             undo = Checkbox("Undo", False, id="undo")
             undo.tooltip = (
@@ -89,6 +99,12 @@ class NewGameScreen(Screen[None]):
                 "A game of one player always may."
             )
             yield undo
+            real = Checkbox("Real dice", self.entered, id="real-dice")
+            real.tooltip = (
+                "The players roll real dice at the table and type them in (or write a "
+                "box's points). People only: no bots. Ctrl+E switches it."
+            )
+            yield real
         with Horizontal(id="buttons"):
             yield Button("Add player", id="add")
             yield Button("Add bot", id="add-bot")
@@ -125,11 +141,27 @@ class NewGameScreen(Screen[None]):
     def seats(self) -> list[Seat]:
         return [row.seat() for row in self.query(SeatRow)]
 
+    def action_toggle_real_dice(self) -> None:
+        real = self.query_one("#real-dice", Checkbox)
+        real.value = not real.value
+
+    def action_blank_pad(self) -> None:
+        """A blank pad for these players and rules, to print and fill in by hand."""
+        rules = RuleSet.named(str(self.query_one("#rules", Select).value))
+        names = [row.query_one(Input).value for row in self.query(SeatRow)]
+        try:
+            path = write_blank_pad(rules, names)
+        except (OSError, YahtzeeError) as error:
+            self.notify(f"Could not write the pad: {error}", severity="error")
+            return
+        self.notify(f"Blank pad written to {path}: open it in a browser to print it.", timeout=10)
+
     def action_start(self) -> None:
         rules = str(self.query_one("#rules", Select).value)
         seed_text = self.query_one("#seed", Input).value
         hints = self.query_one("#hints", Checkbox).value
-        undo = self.query_one("#undo", Checkbox).value or None  # None: solo games only
+        undo = self.query_one("#undo", Checkbox).value or None  # None: the game decides
+        entered = self.query_one("#real-dice", Checkbox).value
         try:
             self.app.start_game(  # type: ignore[attr-defined]
                 self.seats(),
@@ -137,8 +169,9 @@ class NewGameScreen(Screen[None]):
                 int(seed_text) if seed_text else None,
                 hints,
                 undo=undo,
+                entered=entered,
             )
-        except InvalidInput as error:
+        except YahtzeeError as error:  # two seats of one name, a bot with real dice
             self.notify(str(error), severity="error")
 
 

@@ -7,7 +7,9 @@ player clicked.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -19,6 +21,7 @@ from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
 from ..core import UPPER_BONUS_THRESHOLD, Category, Game, Placement, Scorecard
+from ..service.sitting import running_totals, sitting_from
 
 if TYPE_CHECKING:
     from ..service.meter import MeterReading
@@ -95,29 +98,40 @@ SHORT_NAMES = {
     Category.SMALL_STRAIGHT: "Sm straight",
     Category.LARGE_STRAIGHT: "Lg straight",
 }
-_TOTAL_ROWS = ("upper", "bonus", "yahtzee_bonus", "total", "win")
+_TOTAL_ROWS = ("upper", "bonus", "yahtzee_bonus", "total", "running", "win")
 BOX_WIDTH = 14
 """The box column: key, name ("g 3 of a kind") and a space (cells have no padding)."""
 NAME_WIDTH = (7, 9)
 """A player's column holds 7 to 9 characters of the name ("need 18" fits)."""
+PAST_WIDTH = 5
+"""A column of an earlier game of the sitting: a total and a space ("1234 ")."""
 
 
-def player_width(names: tuple[str, ...], room: int | None = None) -> int:
+def player_width(names: tuple[str, ...], room: int | None = None, past: int = 0) -> int:
     """One width for every player's column: the longest name (7 to 9 characters shown),
     and a space; narrower, down to 7 characters, where the card has only ``room``
-    columns for the box names and every player (so that four cards fit in 80x24)."""
+    columns for the box names and every player (so that four cards fit in 80x24), and
+    the ``past`` games' columns of each player."""
     low, high = NAME_WIDTH
     width = max(low, min(high, max(len(n) for n in names))) + 1
     if room is not None:
+        room -= PAST_WIDTH * past * len(names)
         width = max(low + 1, min(width, (room - BOX_WIDTH) // len(names)))
     return width
+
+
+def card_width(names: tuple[str, ...], past: int = 0) -> int:
+    """The columns a card of these players needs (with ``past`` earlier games each)."""
+    return BOX_WIDTH + (player_width(names) + PAST_WIDTH * past) * len(names)
 
 
 class ScoreCard(DataTable[Text]):
     """Every player's card. The current player's open boxes show, dimmed and in brackets,
     what the dice would score there (``J``: allowed by the Joker rule); filled boxes show
     their points plainly. A box's key, a click, or Enter on the highlighted row fills it.
-    The box names stay put when the card scrolls sideways."""
+    The box names stay put when the card scrolls sideways. In a sitting of several games
+    each player has a column per earlier game before this game's, as on the paper pad,
+    and a last line with the running total across them."""
 
     class BoxChosen(Message):
         def __init__(self, category: Category) -> None:
@@ -127,8 +141,9 @@ class ScoreCard(DataTable[Text]):
     def __init__(self) -> None:
         super().__init__(id="scorecard", cursor_type="row", zebra_stripes=False, cell_padding=0)
         self.fixed_columns = 1
-        self._layout: tuple[tuple[str, ...], int] = ((), 0)  # players, column width
-        self._shown: tuple[Game, WinChances | None] | None = None
+        self._layout: tuple[tuple[str, ...], int, int] = ((), 0, 0)  # players, width, past
+        self._shown: tuple[Game, WinChances | None, tuple[Game, ...]] | None = None
+        self._past: tuple[Game, ...] = ()  # the sitting's earlier games shown
 
     def on_resize(self, event: events.Resize) -> None:
         """Lay the columns out again for the new width (the last cards shown again)."""
@@ -140,61 +155,97 @@ class ScoreCard(DataTable[Text]):
         scrollbar's); ``None`` before it is laid out."""
         return self.scrollable_content_region.width or None
 
-    def show(self, game: Game, win: WinChances | None = None) -> None:
-        """The cards of ``game``; ``win``: a last row, each player's chance to win."""
-        self._shown = (game, win)
+    def show(self, game: Game, win: WinChances | None = None, past: Sequence[Game] = ()) -> None:
+        """The cards of ``game``; ``win``: a last row, each player's chance to win;
+        ``past``: the sitting's earlier games (their columns, and the running total)."""
+        past = tuple(past)
+        self._shown = (game, win, past)
+        self._past = past
         cursor = self.cursor_row
         kept_row = self._box_at(cursor)
-        width = player_width(game.players, self._room())
-        if (game.players, width) != self._layout:  # columns are laid out with fixed widths
+        width = player_width(game.players, self._room(), len(past))
+        if (game.players, width, len(past)) != self._layout:  # fixed widths: lay them out
             self.clear(columns=True)
-            self._layout = (game.players, width)
+            self._layout = (game.players, width, len(past))
+            self.header_height = 2 if past else 1
             self.add_column("Box", key="box", width=BOX_WIDTH)
             for seat, name in enumerate(game.players):
+                for g in range(len(past)):
+                    label = Text(f"{name[: PAST_WIDTH - 1]}\nG{g + 1}", style="dim")
+                    self.add_column(label, key=f"g{g}p{seat}", width=PAST_WIDTH)
                 self.add_column(column_name(name, width), key=f"p{seat}", width=width)
         else:
             self.clear()
         current = game.current_player
+        game_line = f"\nG{len(past) + 1}" if past else ""
         for seat, name in enumerate(game.players):  # the player to act: underlined
             style = "bold underline" if seat == current else "bold"
-            self.columns[ColumnKey(f"p{seat}")].label = Text(column_name(name, width), style=style)
+            label = Text(column_name(name, width) + game_line, style=style)
+            self.columns[ColumnKey(f"p{seat}")].label = label
         options = {p.category: p for p in game.placements()}
         over = game.is_over
         for category in Category:
             if category is Category.THREE_OF_A_KIND:
-                self._totals_row("upper", "Upper", [c.upper_subtotal for c in game.cards])
+                self._totals_row("upper", "Upper", game, lambda c: c.upper_subtotal)
                 bonus = [self._bonus(c, over) for c in game.cards]
-                self.add_row(
-                    Text(f"Bonus ({UPPER_BONUS_THRESHOLD}+)", style="bold"), *bonus, key="bonus"
-                )
+                self._row("bonus", Text(f"Bonus ({UPPER_BONUS_THRESHOLD}+)", style="bold"),
+                          bonus, lambda c: _plain(c.upper_bonus))  # fmt: skip
             cells = [
                 self._cell(card, category, options, s == current)
                 for s, card in enumerate(game.cards)
             ]
             name = SHORT_NAMES.get(category, category.display_name)
             label = Text.assemble((BOX_KEYS[category], "bold underline"), " ", name)
-            self.add_row(label, *cells, key=category.key)
-        self._totals_row("yahtzee_bonus", "Yahtzee bonus", [c.yahtzee_bonus for c in game.cards])
-        self._totals_row("total", "Total", [c.total for c in game.cards])
+            self._row(category.key, label, cells, partial(_box_points, category))
+        self._totals_row("yahtzee_bonus", "Yahtzee bonus", game, lambda c: c.yahtzee_bonus)
+        self._totals_row("total", "Total", game, lambda c: c.total)
+        if past:
+            self._running_row(game, past)
         if win is not None and len(win.chances) == len(game.cards):
             cells = [chance_cell(p, width - 1, estimate=win.estimate) for p in win.chances]
-            self.add_row(Text(win.label, style="bold"), *cells, key="win")
+            self._row("win", Text(win.label, style="bold"), cells, lambda c: Text(""))
         if options:  # stay on the box the player was on, if it is still a choice
             target = kept_row if kept_row in options else min(options)
             self.move_cursor(row=row_of(target), animate=False)
         elif 0 <= cursor < self.row_count:
             self.move_cursor(row=cursor, animate=False)
 
+    def _row(
+        self, key: str, label: Text, cells: Sequence[Text], earlier: Callable[[Scorecard], Text]
+    ) -> None:
+        """A row: each player's cells of the earlier games (``earlier`` of their card
+        there), then this game's cell."""
+        row: list[Text] = []
+        for seat, cell in enumerate(cells):
+            row.extend(earlier(game.cards[seat]) for game in self._past)
+            row.append(cell)
+        self.add_row(label, *row, key=key)
+
+    def _totals_row(
+        self, key: str, label: str, game: Game, value: Callable[[Scorecard], int]
+    ) -> None:
+        cells = [Text(str(value(c)), style="bold") for c in game.cards]
+        self._row(key, Text(label, style="bold"), cells, lambda c: Text(str(value(c))))
+
+    def _running_row(self, game: Game, past: tuple[Game, ...]) -> None:
+        """Each player's running total after each game of the sitting, this one so far."""
+        sitting = sitting_from("", [(str(n), g) for n, g in enumerate(past)])
+        rows = running_totals(sitting)
+        row: list[Text] = []
+        for seat, card in enumerate(game.cards):
+            row.extend(Text(str(totals[seat])) for totals in rows)
+            row.append(Text(str(rows[-1][seat] + card.total), style="bold reverse"))
+        self.add_row(Text("Running total", style="bold"), *row, key="running")
+
+    def box_at_cursor(self) -> Category | None:
+        """The box of the highlighted row (None on a totals row)."""
+        return self._box_at(self.cursor_row)
+
     def _box_at(self, row: int) -> Category | None:
         for category in Category:
             if row_of(category) == row:
                 return category
         return None
-
-    def _totals_row(self, key: str, label: str, values: list[int]) -> None:
-        self.add_row(
-            Text(label, style="bold"), *(Text(str(v), style="bold") for v in values), key=key
-        )
 
     @staticmethod
     def _bonus(card: Scorecard, over: bool) -> Text:
@@ -218,7 +269,10 @@ class ScoreCard(DataTable[Text]):
             return Text("·", style="dim")
         mark = "J" if option.joker else ""
         bonus = f"+{option.yahtzee_bonus}" if option.yahtzee_bonus else ""
-        return Text(f"({option.points}{bonus}{mark})", style="dim italic")
+        shown = f"{option.points}{bonus}{mark}"
+        if len(shown) < NAME_WIDTH[0] - 1:  # in brackets where they fit ("25+100J" not)
+            shown = f"({shown})"
+        return Text(shown, style="dim italic")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         key = event.row_key.value
@@ -235,6 +289,15 @@ class ScoreCard(DataTable[Text]):
             event.stop()
             self.move_cursor(row=row, animate=False)
             self.action_select_cursor()
+
+
+def _box_points(box: Category, card: Scorecard) -> Text:
+    return _plain(card[box])
+
+
+def _plain(points: int | None) -> Text:
+    """A box of an earlier game: its points, blank if it was never filled."""
+    return Text("" if points is None else str(points))
 
 
 @dataclass(frozen=True, slots=True)

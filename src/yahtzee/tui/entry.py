@@ -1,0 +1,324 @@
+"""A game of real dice in the terminal: the players roll at the table and type the dice
+showing (the five-slot entry), or write a box's points (quick score entry), or enter a
+Yahtzee of a face. The engine checks every entry and says what is allowed
+(`GameSession.enter_dice`, `GameSession.write`); nothing here knows the rules.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from ..core import DICE_COUNT, FACES, ROLLS_PER_TURN, Category, DiceEntered, YahtzeeError
+from ..service import GameSession, Move
+from .sitting import SittingBook, print_pad
+
+MAX_TYPED = 10
+"""The most characters the entry holds: enough to show six or seven dice typed."""
+FACE_WORDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
+ENTRY_ACTIONS = frozenset(
+    {"type_die", "erase_die", "submit_dice", "clear_dice", "roll_number", "write",
+     "yahtzee_of", "no_roll"}
+)  # fmt: skip
+"""The play screen's actions of a game of entered dice (off in a game of rolled dice)."""
+ENTRY_BINDINGS = [
+    *(Binding(str(d), f"type_die({d})", f"Die {d}", show=False) for d in range(10)),
+    Binding("backspace", "erase_die", "Erase a die", show=False),
+    Binding("enter", "submit_dice", "Enter the dice", show=False, priority=True),
+    Binding("escape", "clear_dice", "Clear the dice typed", show=False),
+    Binding("r", "roll_number", "Which roll", show=False),
+    Binding("space", "no_roll", "Roll", show=False),
+    Binding("w", "write", "Write"),
+    Binding("x", "yahtzee_of", "Yahtzee of", show=False),
+]
+"""Listed before the play screen's own: a key of both (1-5, r, space, Enter) does the
+entered game's action there, and the rolled game's elsewhere. The footer shows only
+``w`` (it has 80 columns); the side panel says the others."""
+NO_ROLL = (
+    "The dice come from the table in this game: roll them, type the five showing "
+    "(like 33356) and press Enter."
+)
+
+
+def roll_words(roll: int | None) -> str:
+    return "roll not said" if roll is None else f"roll {roll} of {ROLLS_PER_TURN}"
+
+
+class DiceEntry(Static):
+    """The five slots of the dice being typed (one more for each die too many, marked),
+    and which roll of the turn they are, if said. Holds only what is typed: the dice
+    entered are the game's."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="hidden")
+        self.typed = ""
+        self.roll: int | None = None
+        self.showing = ""  # the dice entered, shown dim until others are typed
+
+    def type(self, character: str) -> bool:
+        """Add a typed character (False when the entry is full)."""
+        if len(self.typed) >= MAX_TYPED:
+            return False
+        self.typed += character
+        self.show()
+        return True
+
+    def erase(self) -> None:
+        self.typed = self.typed[:-1]
+        self.show()
+
+    def clear(self) -> None:
+        self.typed = ""
+        self.show()
+
+    def show(self, showing: str | None = None) -> None:
+        """The slots: what is typed, else (dim) ``showing``, the dice entered."""
+        if showing is not None:
+            self.showing = showing
+        typed = self.typed or self.showing
+        style = "bold" if self.typed else "dim"
+        slots = Text("Dice ")
+        for index in range(max(DICE_COUNT, len(typed))):
+            face = typed[index] if index < len(typed) else "_"
+            wrong = index >= DICE_COUNT or (face != "_" and int(face) not in FACES)
+            slots.append(f"[{face}]", style="bold red" if wrong else style)
+        slots.append(f"\n{roll_words(self.roll)} (r)", style="dim")
+        self.update(slots)
+
+
+class WriteScreen(ModalScreen[Move | None]):
+    """Quick score entry: a box of the player to act and the points written in it. The
+    engine checks them against what the box can hold; refused, its sentence shows here
+    and nothing changes. Answers the move, or None when cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, session: GameSession, category: Category | None) -> None:
+        super().__init__(id="write")
+        self.session = session
+        seat = session.game.current_player
+        card = session.game.cards[seat if seat is not None else 0]
+        self.boxes = card.open_boxes
+        self.start = category if category in self.boxes else self.boxes[0]
+
+    def compose(self) -> ComposeResult:
+        name = self.session.game.players[self.session.game.current_player or 0]
+        with Vertical(id="dialog"):
+            yield Label(f"{name}: write the points of a box", id="question")
+            options = [(c.display_name, c) for c in self.boxes]
+            yield Select(options, value=self.start, allow_blank=False, id="write-box")
+            yield Input(placeholder="points", restrict=r"[0-9]*", max_length=4, id="write-points")
+            yield Static(
+                "A Yahtzee? Press x on the card instead: entered as dice, its bonus and "
+                "the Joker rule follow.",
+                id="write-note",
+            )
+            yield Static("", id="write-error")
+            with Horizontal(id="answers"):
+                yield Button("Write (Enter)", id="write-ok", variant="success")
+                yield Button("Cancel (Esc)", id="write-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#write-points", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_write()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "write-ok":
+            self.action_write()
+        else:
+            self.dismiss(None)
+
+    def action_write(self) -> None:
+        category = self.query_one("#write-box", Select).value
+        text = self.query_one("#write-points", Input).value
+        error = self.query_one("#write-error", Static)
+        if not isinstance(category, Category):
+            error.update("Choose a box.")
+            return
+        if not text:
+            error.update(f"Type the points written in {category.display_name}.")
+            return
+        try:
+            move = self.session.write(category, int(text))
+        except YahtzeeError as refused:
+            error.update(str(refused))
+            return
+        self.dismiss(move)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class YahtzeeOfScreen(ModalScreen[int | None]):
+    """A Yahtzee, asked for explicitly: which face (1-6). Its five dice are then entered,
+    and the player picks the box (the engine applies the Joker rule and the bonus)."""
+
+    BINDINGS = [
+        *(Binding(str(face), f"face({face})", f"Fives of {face}", show=False) for face in FACES),
+        Binding("escape", "face(0)", "Cancel"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("A Yahtzee of which face? (1-6, Esc cancels)", id="question")
+            with Horizontal(id="answers"):
+                for face in FACES:
+                    yield Button(str(face), id=f"yahtzee-{face}", classes="face")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_face(int((event.button.id or "0").rsplit("-", 1)[-1]))
+
+    def action_face(self, face: int) -> None:
+        self.dismiss(face or None)
+
+
+class EntryScreen(Screen[None]):
+    """The play screen's part for a game of entered dice (`PlayScreen` is one)."""
+
+    session: GameSession
+    log_line: str
+    book: SittingBook
+
+    def refresh_view(self) -> None:
+        raise NotImplementedError
+
+    def after_action(self) -> None:
+        raise NotImplementedError
+
+    def highlighted_box(self) -> Category | None:
+        raise NotImplementedError
+
+    def entry_info(self) -> list[str]:
+        """What to do in a game of entered dice, with the dice showing and their roll."""
+        dice = self.session.game.dice
+        if dice is None:
+            return [
+                "Roll at the table, type the",
+                "five dice (like 33356), Enter.",
+                "r: which roll (optional)",
+                "w: write a box's points",
+                "x: a Yahtzee of a face",
+            ]
+        return [
+            f"Dice: {dice.spaced()} ({roll_words(self.entered_roll())}).",
+            "Score: a box's key (on the card) or click it.",
+            "Typed again, dice are corrected.",
+        ]
+
+    def action_print_pad(self) -> None:
+        """The sitting's pad so far, this game included, to print."""
+        print_pad(self, self.book, self.session)
+
+    @property
+    def entry(self) -> DiceEntry:
+        return self.query_one(DiceEntry)
+
+    def entry_check(self, action: str) -> bool | None:
+        """Whether an action of either kind of game is on (`Screen.check_action`)."""
+        entered = self.session.game.entered
+        if action in ENTRY_ACTIONS:
+            if not entered:
+                return False
+            if action == "submit_dice":  # Enter fills the highlighted box otherwise
+                return bool(self.entry.typed)
+            return True
+        if action in ("roll", "keep_die"):
+            return not entered
+        return True
+
+    def _my_turn(self) -> bool:
+        seat = self.session.game.current_player
+        return seat is not None and not self.session.is_bot(seat)
+
+    def action_type_die(self, digit: int) -> None:
+        if self._my_turn() and not self.entry.type(str(digit)):
+            self.notify(f"That is {len(self.entry.typed)} characters: press Enter, or Backspace.")
+
+    def action_erase_die(self) -> None:
+        self.entry.erase()
+
+    def action_clear_dice(self) -> None:
+        self.entry.clear()
+
+    def action_no_roll(self) -> None:
+        self.notify(NO_ROLL)
+
+    def action_submit_dice(self) -> None:
+        self._enter(self.entry.typed)
+
+    def _enter(self, dice: str, what: str = "") -> None:
+        """Enter ``dice`` (as typed) with the roll said: the engine's sentence when it
+        refuses them (the typed dice stay to correct), else the boxes show their points."""
+        try:
+            self.session.enter_dice(dice, self.entry.roll)
+        except YahtzeeError as error:
+            self.notify(str(error), severity="error")
+            return
+        self.entry.clear()
+        self.log_line = what  # the dice entered show above it
+        self.refresh_view()
+
+    def action_roll_number(self) -> None:
+        """Which roll of the turn the dice are: not said, 1, 2, 3, then not said again.
+        Said for dice already entered, they are entered again with it (the hint then
+        advises which to keep)."""
+        roll = self.entry.roll
+        self.entry.roll = 1 if roll is None else (None if roll >= ROLLS_PER_TURN else roll + 1)
+        self.entry.show()
+        dice = self.session.game.dice
+        if dice is not None and not self.entry.typed and self._my_turn():
+            self._enter(str(dice))
+        else:
+            self.refresh_view()
+
+    def entered_roll(self) -> int | None:
+        """The roll said with the dice showing (their last entry), if any."""
+        for event in reversed(self.session.game.event_log):
+            if isinstance(event, DiceEntered):
+                return event.roll
+        return None
+
+    def action_write(self) -> None:
+        if not self._my_turn():
+            return
+        self.app.push_screen(WriteScreen(self.session, self.highlighted_box()), self._written)
+
+    def _written(self, move: Move | None) -> None:
+        if move is None or move.placement is None:
+            return
+        p = move.placement
+        self.entry.clear()
+        self.entry.roll = None
+        self.log_line = f"{move.name} wrote {p.total} in {p.category.display_name}."
+        self.after_action()
+
+    def action_yahtzee_of(self) -> None:
+        if self._my_turn():
+            self.app.push_screen(YahtzeeOfScreen(id="yahtzee-of"), self._yahtzee_of)
+
+    def _yahtzee_of(self, face: int | None) -> None:
+        if face is None:
+            return
+        word = FACE_WORDS[face - 1]
+        self._enter(
+            str(face) * DICE_COUNT,
+            f"A Yahtzee of {word}: choose its box (the Joker rule and the bonus follow).",
+        )
+
+
+__all__ = [
+    "ENTRY_BINDINGS",
+    "DiceEntry",
+    "EntryScreen",
+    "WriteScreen",
+    "YahtzeeOfScreen",
+]
