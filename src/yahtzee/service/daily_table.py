@@ -80,11 +80,14 @@ async def start(lobby: Lobby, owner: str, name: str, token: str | None) -> tuple
         table_records.PLAYING, [SeatState(0, name, None, token_hash(token))],
         active_at=lobby.clock(), daily=day,
     )  # fmt: skip
+    lobby.serve_table(table, session)  # (so that its record names its game)
     try:
         await asyncio.to_thread(table_records.create_table, store, table.record())
     except IntegrityError:  # the same attempt begun at the same moment elsewhere
+        assert table.live is not None
+        table.live.close()
         raise _played(name, day, "begun (in another browser)") from None
-    lobby.serve_table(table, session)
+    lobby.tables[table.id] = table
     return table, token
 
 

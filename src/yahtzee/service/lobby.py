@@ -105,9 +105,9 @@ class Lobby:
         return DuplicateDice() if self.seed is None else RandomDice(self.seed)
 
     def serve_table(self, table: Table, session: GameSession) -> None:
-        """Serve a table started elsewhere (a daily game) with its game."""
+        """Give a table started elsewhere (a daily game) its live game (the table is
+        served once in `tables`)."""
         self._serve(table, session)
-        self.tables[table.id] = table
 
     def _serve(self, table: Table, session: GameSession) -> None:
         def publish(seq: int, events: tuple[Event, ...]) -> None:
