@@ -45,15 +45,18 @@ def play_through(page: Any) -> None:
     assert game_over(page)
 
 
-def play_by_socket(base: str, name: str, *, last_box: bool) -> None:
-    """Another player's daily game through the REST calls and a real WebSocket."""
+def play_by_socket(base: str, name: str, *, greedy: bool) -> None:
+    """Another player's daily game through the REST calls and a real WebSocket: roll
+    once, then the box of the most points (``greedy``) or the first legal one."""
     started = httpx.post(f"http://{base}/api/daily", json={"name": name}).json()
     with seated(base, started["table"]["id"], token=started["token"]) as ws:
         game = next_of(ws, "state")["game"]
         for n in range(100):
             intent: dict[str, Any] = {"v": 1, "type": "roll", "id": f"m{n}"}
             if game["dice"] is not None:
-                box = game["placements"][-1 if last_box else 0]["box"]
+                options = game["placements"]
+                best = max(options, key=lambda p: p["points"]) if greedy else options[0]
+                box = best["box"]
                 intent = {"v": 1, "type": "score", "box": box, "id": f"m{n}"}
             ws.send_json(intent)
             game = next_of(ws, "event")["game"]
@@ -68,8 +71,8 @@ def test_the_daily_game_on_the_page(browser: Any, artifacts: Path) -> None:
         tempfile.TemporaryDirectory() as folder,
         running(f"sqlite:///{folder}/daily.db") as base,
     ):
-        play_by_socket(base, "Bob", last_box=True)
-        play_by_socket(base, "Cy", last_box=False)
+        play_by_socket(base, "Bob", greedy=True)
+        play_by_socket(base, "Cy", greedy=False)
         page = open_page(browser, f"http://{base}/")
         page.wait_for_selector("#daily:not([hidden])")
         today = daily.today().isoformat()
@@ -108,8 +111,7 @@ def test_the_daily_game_on_the_page(browser: Any, artifacts: Path) -> None:
         page.locator("#daily-result").scroll_into_view_if_needed()
         page.screenshot(path=str(folder_out / "web-daily-desktop.png"))
         page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-        page.locator("#daily-result").scroll_into_view_if_needed()
-        page.locator("#daily-title, #daily-result-title").last.scroll_into_view_if_needed()
+        page.locator("#daily-result").evaluate("(n) => { n.scrollIntoView(); scrollBy(0, -60); }")
         page.screenshot(path=str(folder_out / "web-daily-phone.png"))
         # back home: the day is played; another browser with the same name is refused
         page.goto(f"http://{base}/")
@@ -130,6 +132,7 @@ def test_verify_the_dice_of_a_finished_table(browser: Any, server: ServerProcess
     start(page)
     commitment = page.locator("#committed").get_attribute("title") or ""
     assert len(commitment) == 64
+    page.screenshot(path=str(ROOT / "test-artifacts" / "web-committed.png"))
     play_through(page)
     page.wait_for_selector("#verify:not([hidden])")
     seed = text_of(page, "#verify-seed")

@@ -107,7 +107,11 @@ def test_the_leaderboard_ranks_by_score_and_by_skill(client: TestClient) -> None
     assert board["best"] >= max(scores)
     ann_cy = [e for e in board["by_score"] if e["name"] in ("Ann", "Cy")]
     assert ann_cy[0]["place"] == ann_cy[1]["place"]  # a tie shares its place
-    assert [e["place"] for e in board["by_skill"]][0] == 1
+    assert board["by_skill"][0]["place"] == board["by_score"][0]["place"] == 1
+    # each ranking breaks ties by the other measure
+    score_keys = [(-e["score"], e["loss"]) for e in board["by_score"]]
+    skill_keys = [(e["loss"], -e["score"]) for e in board["by_skill"]]
+    assert score_keys == sorted(score_keys) and skill_keys == sorted(skill_keys)
 
 
 def test_another_players_daily_game_is_hidden_until_the_day_is_over(client: TestClient) -> None:

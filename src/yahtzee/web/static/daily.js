@@ -18,7 +18,7 @@ export async function setupDaily() {
   $("daily-day").textContent = day.day;
   $("daily-commitment").textContent = day.commitment;
   $("daily-tomorrow").textContent = day.tomorrow;
-  $("daily-yesterday").textContent = day.yesterday_seed || `nobody played ${day.yesterday}`;
+  $("daily-yesterday").textContent = day.yesterday_seed || `none: no daily game on ${day.yesterday}`;
   const mine = readJson(localStorage, dailyKey(day.day));
   if (mine && mine.name) {
     $("daily-name").value = mine.name;
