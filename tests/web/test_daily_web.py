@@ -150,10 +150,14 @@ def test_bad_input_is_refused_and_changes_nothing(client: TestClient, db: str, b
         assert records.results_of_day(store, daily.today()) == []
 
 
-def test_a_leaderboard_for_a_day_to_come_or_no_day_is_refused(client: TestClient) -> None:
+def test_a_leaderboard_for_a_day_to_come_or_no_day_is_refused(client: TestClient, db: str) -> None:
     tomorrow = (daily.today() + timedelta(days=1)).isoformat()
     ahead = client.get(f"/api/daily/{tomorrow}/leaderboard")
     assert ahead.status_code == 409 and ahead.json()["code"] == "day_not_started"
+    long_ago = client.get("/api/daily/2001-01-01/leaderboard")
+    assert long_ago.status_code == 404 and long_ago.json()["code"] == "no_day"
+    with Store(db) as store:  # nothing made for it
+        assert records.revealed_seed(store, date(2001, 1, 1), daily.today()) is None
     bad = client.get("/api/daily/yesterday/leaderboard")
     assert bad.status_code == 400 and set(bad.json()) == {"code", "message"}
     assert date.fromisoformat(client.get("/api/daily").json()["day"]) == daily.today()

@@ -17,7 +17,7 @@ from datetime import date, timedelta
 
 from sqlalchemy.exc import IntegrityError
 
-from ..core import IllegalMove, player_name
+from ..core import IllegalMove, InvalidInput, player_name
 from ..core.duplicate import commitment
 from ..store import Store
 from ..store import daily as records
@@ -112,12 +112,16 @@ def day_view(store: Store) -> DayView:
                    commitment(seed) if seed else None, seed)  # fmt: skip
 
 
-def check_day_open(day: date) -> None:
-    """No leaderboard for a day that has not begun (its seed may not exist yet)."""
-    if day > daily.today():
+def check_day_open(store: Store, day: date) -> None:
+    """No leaderboard for a day that has not begun (``day_not_started``), nor for a past
+    day that had no daily game (``no_day``: nothing is made for it)."""
+    today = daily.today()
+    if day > today:
         raise IllegalMove(
             f"The daily game of {day.isoformat()} has not begun yet.", code="day_not_started"
         )
+    if day < today and records.revealed_seed(store, day, today) is None:
+        raise InvalidInput(f"There was no daily game on {day.isoformat()}.", code="no_day")
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,7 @@ HTTP_NOT_FOUND = 404
 HTTP_METHOD_NOT_ALLOWED = 405
 HTTP_CONFLICT = 409
 HTTP_GONE = 410
-NOT_FOUND = frozenset({"no_table", "no_sitting", "no_game"})
+NOT_FOUND = frozenset({"no_table", "no_sitting", "no_game", "no_day"})
 HTTP_SERVER_ERROR = 500
 
 log = logging.getLogger(__name__)

@@ -41,10 +41,11 @@ async def start(body: StartDaily, request: Request, hub: HubDep, token: TokenDep
 @router.get("/daily/{day}/leaderboard")
 async def leaderboard(day: str, hub: HubDep) -> DailyBoard:
     """The day's finished games ranked by score and by skill, with optimal play's score
-    (``409 day_not_started`` for a day to come)."""
-    when = daily.parse_day(day)
-    daily_table.check_day_open(when)
-    return DailyBoard.of(await asyncio.to_thread(daily.leaderboard, hub.lobby.store, when))
+    (``409 day_not_started`` for a day to come, ``404 no_day`` for a past day that had no
+    daily game)."""
+    when, store = daily.parse_day(day), hub.lobby.store
+    await asyncio.to_thread(daily_table.check_day_open, store, when)
+    return DailyBoard.of(await asyncio.to_thread(daily.leaderboard, store, when))
 
 
 @router.get("/daily/tables/{table_id}/result")
