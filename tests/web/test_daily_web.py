@@ -184,3 +184,31 @@ def test_an_attempt_goes_on_after_a_restart_with_no_hints_nor_undo(db: str) -> N
             assert answer(ws, "u")["type"] == "error"
             ws.send_json({"v": 1, "type": "hint", "id": "h"})
             assert answer(ws, "h")["type"] == "error"
+
+
+def test_one_attempt_when_two_servers_are_asked_at_once(db: str) -> None:
+    """Two server processes on the same records, asked for Ann's daily game at the same
+    moment: one attempt, the other refused ``daily_played``."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    from yahtzee.web.app import create_app
+
+    with (
+        TestClient(create_app(db, bot_delay=0, rate=1e6)) as one,
+        TestClient(create_app(db, bot_delay=0, rate=1e6)) as two,
+    ):
+        one.get("/api/daily")  # the day's seed made first (as the page does)
+        together = Barrier(2, timeout=10)
+
+        def ask(client: TestClient) -> Any:
+            together.wait()
+            return _start(client, "Ann")
+
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(ask, (one, two)))
+    assert sorted(a.status_code for a in answers) == [200, 409]
+    (refused,) = [a for a in answers if a.status_code == 409]
+    assert refused.json()["code"] == "daily_played"
+    with Store(db) as store:
+        assert len(records.results_of_day(store, daily.today())) == 1

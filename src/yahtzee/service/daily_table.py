@@ -80,7 +80,7 @@ async def start(lobby: Lobby, owner: str, name: str, token: str | None) -> tuple
         table_records.PLAYING, [SeatState(0, name, None, token_hash(token))],
         active_at=lobby.clock(), daily=day,
     )  # fmt: skip
-    lobby.serve_table(table, session)  # (so that its record names its game)
+    lobby._serve(table, session)  # (first, so that its record names its game)
     try:
         await asyncio.to_thread(table_records.create_table, store, table.record())
     except IntegrityError:  # the same attempt begun at the same moment elsewhere

@@ -100,14 +100,8 @@ class Lobby:
         again from the records)."""
 
     def _dice(self) -> DiceSource:
-        """A new game's dice: duplicate dice of a fresh secret seed (committed to at the
-        start, revealed at the end); reproducible ones with the tests' ``seed``."""
+        """Duplicate dice of a fresh secret seed (committed to); the tests' ``seed``'s."""
         return DuplicateDice() if self.seed is None else RandomDice(self.seed)
-
-    def serve_table(self, table: Table, session: GameSession) -> None:
-        """Give a table started elsewhere (a daily game) its live game (the table is
-        served once in `tables`)."""
-        self._serve(table, session)
 
     def _serve(self, table: Table, session: GameSession) -> None:
         def publish(seq: int, events: tuple[Event, ...]) -> None:
@@ -159,8 +153,7 @@ class Lobby:
         return table
 
     def _resume(self, row: records.TableRecord, *, daily: bool = False) -> GameSession:
-        """A table's game from the records (outside the event loop); a daily game has
-        no undo."""
+        """A table's game from the records (outside the event loop; daily: no undo)."""
         assert row.game_id is not None
         session = GameSession.resume(
             self.store, row.game_id, dice=self._dice(), seed=self.seed, hints=row.hints_allowed,
@@ -244,8 +237,7 @@ class Lobby:
         )
 
     def watching(self, table: Table, spectate: str | None) -> bool:
-        """Whether ``spectate`` is the table's spectator key (never, for a daily game
-        before its day is over: its dice are everyone's dice of the day)."""
+        """Whether ``spectate`` is the key (never for a daily game before its day ends)."""
         if table.daily is not None and table.daily >= daily.today():
             return False
         return spectate is not None and secrets.compare_digest(
