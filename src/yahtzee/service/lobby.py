@@ -29,12 +29,14 @@ from ..core import (
     InvalidInput,
     RandomDice,
     RuleSet,
-    SecureDice,
     YahtzeeError,
     player_name,
 )
+from ..core.duplicate import DuplicateDice
 from ..store import Seat, Store
+from ..store import daily as daily_records
 from ..store import tables as records
+from . import daily
 from .cluster import Cluster
 from .live import GroupCommit, LiveGame
 from .session import NO_BOTS_ENTERED, GameSession
@@ -98,7 +100,8 @@ class Lobby:
         again from the records)."""
 
     def _dice(self) -> DiceSource:
-        return SecureDice() if self.seed is None else RandomDice(self.seed)
+        """Duplicate dice of a fresh secret seed (committed to); the tests' ``seed``'s."""
+        return DuplicateDice() if self.seed is None else RandomDice(self.seed)
 
     def _serve(self, table: Table, session: GameSession) -> None:
         def publish(seq: int, events: tuple[Event, ...]) -> None:
@@ -145,15 +148,17 @@ class Lobby:
             entered=row.entered,
         )  # fmt: skip
         if row.game_id:
-            self._serve(table, self._resume(row))
+            table.daily = daily_records.is_daily_game(self.store, row.game_id)
+            self._serve(table, self._resume(row, daily=table.daily is not None))
         return table
 
-    def _resume(self, row: records.TableRecord) -> GameSession:
-        """A table's game from the records (outside the event loop)."""
+    def _resume(self, row: records.TableRecord, *, daily: bool = False) -> GameSession:
+        """A table's game from the records (outside the event loop; daily: no undo)."""
         assert row.game_id is not None
         session = GameSession.resume(
-            self.store, row.game_id, dice=self._dice(), seed=self.seed, hints=row.hints_allowed
-        )
+            self.store, row.game_id, dice=self._dice(), seed=self.seed, hints=row.hints_allowed,
+            undo=False if daily else None,
+        )  # fmt: skip
         for state in row.seats:  # seats handed to bots play as bots
             if state.bot is not None and session.seats[state.seat].bot is None:
                 session.hand_to_bot(state.seat, state.bot)
@@ -232,6 +237,9 @@ class Lobby:
         )
 
     def watching(self, table: Table, spectate: str | None) -> bool:
+        """Whether ``spectate`` is the key (never for a daily game before its day ends)."""
+        if table.daily is not None and table.daily >= daily.today():
+            return False
         return spectate is not None and secrets.compare_digest(
             table.spectator_token.encode(), spectate.encode()
         )
@@ -493,3 +501,5 @@ class Lobby:
             records.set_table_status, self.store, table.id, table.status, game_id,
             table.active_at,
         )  # fmt: skip
+        if table.daily is not None and table.session is not None:  # its result, from the game
+            await asyncio.to_thread(daily.finish_daily, self.store, table.session)

@@ -96,6 +96,8 @@ async def rematch(lobby: Lobby, table: Table, token: str | None) -> Rematch:
     seat = table.seat_of(token)
     if seat is None or token is None:
         raise Forbidden("Only a player of this table can ask for a rematch.", code="not_player")
+    if table.daily is not None:
+        raise IllegalMove("The daily game has one attempt a day: no rematch.", code="daily_played")
     changed: list[Table] = []
     async with table.lock:
         await lobby._fresh(table)  # (another node may have made it)

@@ -9,6 +9,7 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Final
 
 from ..core import BotSpec, IllegalMove, InvalidInput, RuleSet, same_name
@@ -72,6 +73,9 @@ class Table:
     """The id of the table made as this one's rematch, once a player asked for it."""
     entered: bool = False
     """The players roll real dice and enter them (people only: no bot seat)."""
+    daily: date | None = None
+    """The day of a daily game's table (`service.daily_table`): one seat, hidden from
+    everyone else until the day is over."""
 
     def __post_init__(self) -> None:
         self.sitting = self.sitting or self.id

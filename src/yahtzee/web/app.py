@@ -32,7 +32,7 @@ from .hub import RATE_PER_SECOND, Hub
 from .limits import BodyLimit
 from .models import MAX_TURN_TIMER_S, Refusal
 from .protocol import VERSION
-from .routers import lobby, pages, play
+from .routers import daily, lobby, pages, play
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
 
 SWITCH_INTERVAL = 0.0005
@@ -44,7 +44,7 @@ HTTP_NOT_FOUND = 404
 HTTP_METHOD_NOT_ALLOWED = 405
 HTTP_CONFLICT = 409
 HTTP_GONE = 410
-NOT_FOUND = frozenset({"no_table", "no_sitting"})
+NOT_FOUND = frozenset({"no_table", "no_sitting", "no_game", "no_day"})
 HTTP_SERVER_ERROR = 500
 
 log = logging.getLogger(__name__)
@@ -249,6 +249,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.include_router(pages.router)
     app.include_router(lobby.router)
+    app.include_router(daily.router)
     app.include_router(play.router)
     return app
 

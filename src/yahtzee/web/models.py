@@ -106,9 +106,18 @@ class LobbyView(BaseModel):
     rematch: str | None = None
     """Once the game is over and a player asked for a rematch: the id of the new table
     (each other player takes their seat there with their own rematch call)."""
+    game_id: str | None = None
+    """The table's game once started (``GET /api/games/{game_id}/dice``)."""
+    commitment: str | None = None
+    """The SHA-256 of the game's secret dice seed, published before the first roll (the
+    seed is revealed when the game is over: ``GET /api/games/{game_id}/dice``)."""
+    daily: str | None = None
+    """The day (UTC) of a daily game's table (one seat, no bots, hints nor undo)."""
 
     @classmethod
     def of(cls, table: Table, connected: set[int]) -> LobbyView:
+        session = table.session
+        started = session.game.event_log[0] if session and session.game.event_log else None
         return cls(
             id=table.id,
             rules=table.rules.name,
@@ -129,6 +138,9 @@ class LobbyView(BaseModel):
             dice="entered" if table.entered else "rolled",
             sitting=table.sitting,
             rematch=table.rematch,
+            game_id=session.game_id if session else None,
+            commitment=getattr(started, "commitment", None),
+            daily=table.daily.isoformat() if table.daily else None,
         )
 
 

@@ -13,8 +13,10 @@ from ...core import BotSpec, RuleSet
 from ...render.pad_html import MAX_PAD_GAMES, render_pad
 from ...service import rematch as rematch_of
 from ...service import sitting_of
+from ...service.daily_table import refuse_hidden
 from ...service.sitting import finished_games, sitting_from
 from ..deps import HubDep, StrictJSONRoute, TokenDep
+from ..hub import Hub
 from ..models import (
     BotSeat,
     Created,
@@ -61,32 +63,45 @@ async def join(invite: str, body: JoinTable, hub: HubDep) -> Joined:
 
 
 @router.get("/tables/{table_id}")
-async def lobby(table_id: str, hub: HubDep) -> LobbyView:
-    """A table in the lobby, in play, or finished (read-only, after a restart too)."""
-    return hub.lobby_view(await hub.lobby.lookup(table_id))
+async def lobby(table_id: str, hub: HubDep, token: TokenDep) -> LobbyView:
+    """A table in the lobby, in play, or finished (read-only, after a restart too); a
+    daily game only to its player until its day is over (``403 daily_hidden``)."""
+    table = await hub.lobby.lookup(table_id)
+    refuse_hidden(table, token)
+    return hub.lobby_view(table)
+
+
+async def _not_hidden(hub: Hub, sitting_id: str, token: str | None) -> None:
+    """A daily game's sitting is its own table's: hidden as the table is."""
+    table = await hub.lobby.find(sitting_id)
+    if table is not None:
+        refuse_hidden(table, token)
 
 
 @router.get("/sittings/{sitting_id}")
-async def sitting(sitting_id: str, hub: HubDep) -> SittingView:
+async def sitting(sitting_id: str, hub: HubDep, token: TokenDep) -> SittingView:
     """A sitting (a table and its rematches, by the first table's id): its finished
     games in order and the standings across them (read-only, like a table)."""
+    await _not_hidden(hub, sitting_id, token)
     found = await asyncio.to_thread(sitting_of, hub.lobby.store, sitting_id)
     return SittingView.of(found)
 
 
 @router.get("/sittings/{sitting_id}/columns")
-async def sitting_columns(sitting_id: str, hub: HubDep) -> SittingColumns:
+async def sitting_columns(sitting_id: str, hub: HubDep, token: TokenDep) -> SittingColumns:
     """A sitting's finished games as the pad's columns: each game's cards, and each
     player's running total after each game (``404 no_sitting`` before the first ends)."""
+    await _not_hidden(hub, sitting_id, token)
     finished = await asyncio.to_thread(finished_games, hub.lobby.store, sitting_id)
     sitting = sitting_from(sitting_id, finished)
     return SittingColumns.of(sitting, [game for _, game in finished])
 
 
 @router.get("/sittings/{sitting_id}/pad", response_class=HTMLResponse)
-async def sitting_pad(sitting_id: str, hub: HubDep) -> HTMLResponse:
+async def sitting_pad(sitting_id: str, hub: HubDep, token: TokenDep) -> HTMLResponse:
     """A sitting's last games as the filled paper pad, to print: one column per game per
     player and a running total (a page of its own: no script, its style allowed by hash)."""
+    await _not_hidden(hub, sitting_id, token)
     games = [
         game for _, game in await asyncio.to_thread(finished_games, hub.lobby.store, sitting_id)
     ]

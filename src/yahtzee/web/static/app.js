@@ -15,6 +15,7 @@ import { celebrate, play, wireSound } from "./fx.js";
 import { buildEntry, drawEntry } from "./entry.js";
 import { followTurn, heldHere, isPad } from "./pad.js";
 import { drawColumnsButtons, refreshColumns, wireColumns } from "./columns.js";
+import { drawCommitted, setupDaily, wireDaily } from "./daily.js";
 
 // --- Connection ------------------------------------------------------------------------------
 
@@ -170,6 +171,7 @@ function announce(event, before, after) {
 
 export function showScreen(id) {
   for (const name of ["create", "join", "lobby", "play", "over"]) $(name).hidden = name !== id;
+  $("daily").hidden = id !== "create";
   document.body.dataset.screen = id || "none";
   const slot = { lobby: "chat-slot-lobby", play: "chat-slot-play", over: "chat-slot-over" }[id];
   const chat = $("chat");
@@ -198,6 +200,7 @@ function render() {
   else if (state.game.phase === "over") drawOver();
   else drawGame();
   drawChatBox();
+  if (state.lobby.daily) $("chat").hidden = true;  // a daily game is played alone
   drawTitle();
   restoreFocus(key);
 }
@@ -253,6 +256,7 @@ function drawGame() {
   drawStrip($("players"), true);
   drawCard($("scorecard"), true);
   drawHostTools();
+  drawCommitted();
   drawTimer();
   drawColumnsButtons();
   refreshColumns();
@@ -332,6 +336,7 @@ function wire() {
   wireSound();
   copyButton($("copy-invite"), $("invite-link"));
   copyButton($("copy-watch"), $("watch-link"));
+  wireDaily(copyButton);
   document.addEventListener("yahtzee:redraw", render);
   let resizing = null;
   addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 100); });
@@ -363,6 +368,7 @@ function main() {
     enterTable(params.get("table"), null);
   } else {
     setupCreate();
+    setupDaily();
   }
 }
 

@@ -9,6 +9,7 @@ import { openCreated } from "./lobby.js";
 import { showScreen } from "./app.js";
 import { keepRematch, rematchAll } from "./pad.js";
 import { drawColumnsButtons } from "./columns.js";
+import { drawDailyResult, drawVerify } from "./daily.js";
 
 export function drawOver() {
   showScreen("over");
@@ -47,6 +48,8 @@ export function drawOver() {
   drawColumnsButtons();
   loadSitting();
   drawCard($("final-card"), false);
+  drawVerify();
+  drawDailyResult();
   if (!state.reviewAsked && state.online) { state.reviewAsked = true; send({ type: "review" }); }
   drawReview();
 }
@@ -54,7 +57,7 @@ export function drawOver() {
 function drawRematch() {
   const button = $("rematch");
   const offer = state.lobby && state.lobby.rematch;
-  button.hidden = state.seat === null;
+  button.hidden = state.seat === null || !!(state.lobby && state.lobby.daily);  // one attempt a day
   button.dataset.focus = "rematch";
   button.textContent = offer ? "Take your seat at the rematch" : "Rematch";
   const note = $("rematch-note");
@@ -128,7 +131,7 @@ export async function rematch() {
     const { made, name } = answers[0];
     disconnect();
     Object.assign(state, { seq: 0, lobby: null, game: null, hint: null, review: null, reviewAsked: false, token: null, watch: null, seat: null,
-                           myHold: null, pinned: null, sitting: null, sittingOf: null, meter: { chances: null, progress: null, estimate: false, margin: null } });
+                           myHold: null, pinned: null, sitting: null, sittingOf: null, verifyOf: null, dice: null, meter: { chances: null, progress: null, estimate: false, margin: null } });
     $("chat-log").replaceChildren();
     forgetCards();
     openCreated(made, name);

@@ -1,0 +1,75 @@
+"""The daily game (REST): today's commitments, starting (or going back to) the player's
+attempt, the day's leaderboard, a finished attempt's result; and any game's dice (its
+commitment, and its seed once revealed). Results are worked out on the server from the
+game played at the table, never taken from a client."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, Request
+
+from ...core import InvalidInput
+from ...service import daily, daily_table
+from ...service.lobby import MAX_TABLE_ID
+from ...store import daily as records
+from ..daily_models import DailyBoard, DailyDay, DailyOutcome, DailyStarted, GameDice, StartDaily
+from ..deps import HubDep, StrictJSONRoute, TokenDep
+
+router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
+
+
+@router.get("/daily")
+async def today(hub: HubDep) -> DailyDay:
+    """Today's date and commitment, tomorrow's commitment (ahead), yesterday's seed."""
+    return DailyDay.of(await asyncio.to_thread(daily_table.day_view, hub.lobby.store))
+
+
+@router.post("/daily")
+async def start(body: StartDaily, request: Request, hub: HubDep, token: TokenDep) -> DailyStarted:
+    """Today's daily game for ``name``: a new attempt (its table and secret token), or
+    with the token of the unfinished one (``Authorization: Bearer``), that one; a
+    finished attempt, or an unfinished one without its token: ``409 daily_played``."""
+    owner = request.client.host if request.client else "unknown"
+    table, seat_token = await daily_table.start(hub.lobby, owner, body.name, token)
+    assert table.daily is not None
+    return DailyStarted(
+        table=hub.lobby_view(table), seat=0, token=seat_token, day=table.daily.isoformat()
+    )
+
+
+@router.get("/daily/{day}/leaderboard")
+async def leaderboard(day: str, hub: HubDep) -> DailyBoard:
+    """The day's finished games ranked by score and by skill, with optimal play's score
+    (``409 day_not_started`` for a day to come, ``404 no_day`` for a past day that had no
+    daily game)."""
+    when, store = daily.parse_day(day), hub.lobby.store
+    await asyncio.to_thread(daily_table.check_day_open, store, when)
+    return DailyBoard.of(await asyncio.to_thread(daily.leaderboard, store, when))
+
+
+@router.get("/daily/tables/{table_id}/result")
+async def result(table_id: str, hub: HubDep, token: TokenDep) -> DailyOutcome:
+    """The player's finished daily game (by its seat token): score, points lost, the
+    day's leaderboard, their days, streak and share line."""
+    table = await hub.lobby.lookup(table_id)
+    return DailyOutcome.of(await daily_table.outcome(hub.lobby, table, token))
+
+
+@router.get("/games/{game_id}/dice")
+async def dice(game_id: str, hub: HubDep) -> GameDice:
+    """A game's commitment, and its seed once revealed (``seed`` null until then)."""
+    store = hub.lobby.store
+
+    def work() -> GameDice:
+        log = store.event_log(game_id) if len(game_id) <= MAX_TABLE_ID else []
+        if not log:
+            raise InvalidInput("No such game in the records.", code="no_game")
+        seed = records.revealed_dice_seed(store, game_id, daily.today())
+        committed = log[0].get("commitment")
+        return GameDice(
+            game_id=game_id, commitment=committed if isinstance(committed, str) else None,
+            seed=seed, verify=f"yahtzee verify {game_id}",
+        )  # fmt: skip
+
+    return await asyncio.to_thread(work)

@@ -1,0 +1,117 @@
+// The daily game (everyone's dice of the day, one attempt each) and the "verify the dice"
+// panel of every finished game that committed to its dice. Results come from the server,
+// worked out from the game played; the page never sends one.
+
+import { $, api, el, goTo, readJson, remember, state } from "./state.js";
+import { showBanner } from "./net.js";
+import { enterTable } from "./app.js";
+
+const short = (hash) => (hash ? `${hash.slice(0, 16)}…` : "");
+const dailyKey = (day) => `yahtzee-daily:${day}`;
+
+// --- The home page's entry ---------------------------------------------------------------
+
+export async function setupDaily() {
+  const box = $("daily");
+  let day;
+  try { day = await api("/api/daily"); } catch { box.hidden = true; return; }
+  $("daily-day").textContent = day.day;
+  $("daily-commitment").textContent = day.commitment;
+  $("daily-tomorrow").textContent = day.tomorrow;
+  $("daily-yesterday").textContent = day.yesterday_seed || `none: no daily game on ${day.yesterday}`;
+  const mine = readJson(localStorage, dailyKey(day.day));
+  if (mine && mine.name) {
+    $("daily-name").value = mine.name;
+    $("daily-play").textContent = mine.done ? "See your result" : "Go on with today's game";
+  }
+  $("daily-form").onsubmit = async (event) => {
+    event.preventDefault();
+    const name = $("daily-name").value;
+    const kept = readJson(localStorage, dailyKey(day.day));
+    const same = kept && kept.name === name;
+    if (same && kept.done) { openDaily(kept.table, kept.token, name); return; }
+    try {
+      const started = await api("/api/daily", { name }, same ? kept.token : null);
+      localStorage.setItem(dailyKey(started.day), JSON.stringify({ name, table: started.table.id, token: started.token }));
+      openDaily(started.table.id, started.token, name);
+    } catch (error) { $("daily-note").textContent = error.message; showBanner(error.message, []); }
+  };
+}
+
+function openDaily(tableId, token, name) {
+  remember(tableId, 0, token, name);
+  goTo(tableId);
+  enterTable(tableId, "roll");
+}
+
+// --- The commitment while the game runs --------------------------------------------------
+
+export function drawCommitted() {
+  const line = $("committed");
+  const hash = state.lobby && state.lobby.commitment;
+  line.hidden = !hash;
+  line.textContent = hash ? `Dice committed: ${short(hash)} (the seed is shown when the game is over)` : "";
+  line.title = hash || "";
+}
+
+// --- After the game: verify the dice -----------------------------------------------------
+
+export async function drawVerify() {
+  const panel = $("verify");
+  const game = state.lobby && state.lobby.game_id;
+  if (!game || !state.lobby.commitment) { panel.hidden = true; return; }
+  if (state.verifyOf !== game) {
+    state.verifyOf = game;
+    try { state.dice = await api(`/api/games/${encodeURIComponent(game)}/dice`); } catch { state.dice = null; }
+  }
+  const dice = state.dice;
+  panel.hidden = !dice || state.screen !== "over";
+  if (panel.hidden) return;
+  $("verify-commitment").textContent = dice.commitment;
+  $("verify-seed").textContent = dice.seed || "not revealed yet: a daily game's seed is revealed when its day (UTC) is over";
+  $("verify-note").textContent = dice.seed
+    ? "Every roll of this game came from this seed: its SHA-256 is the commitment published before the first roll."
+    : "Everyone plays today's dice: the seed is shown here, and on the home page, from tomorrow.";
+  $("verify-steps").replaceChildren(...dice.steps.map((step) => el("li", {}, step)));
+  $("verify-command").textContent = dice.verify;
+}
+
+// --- After the game: the daily result ----------------------------------------------------
+
+export async function drawDailyResult() {
+  const panel = $("daily-result");
+  const lobby = state.lobby;
+  if (!lobby || !lobby.daily || state.seat === null) { panel.hidden = true; return; }
+  if (state.dailyOf !== state.table) {
+    state.dailyOf = state.table;
+    try { state.daily = await api(`/api/daily/tables/${encodeURIComponent(state.table)}/result`, undefined, state.token); }
+    catch (error) { state.daily = null; $("status").textContent = error.message; }
+    const kept = readJson(localStorage, dailyKey(lobby.daily));
+    if (kept) localStorage.setItem(dailyKey(lobby.daily), JSON.stringify({ ...kept, done: true }));
+  }
+  const found = state.daily;
+  panel.hidden = !found || state.screen !== "over";
+  if (panel.hidden) return;
+  $("turn").textContent = `Daily game of ${found.day}: ${found.score} points`;
+  $("daily-score").textContent = `${found.score} points`;
+  const lost = found.loss === null ? "" : `${found.loss.toFixed(1)} points lost to the best choices`;
+  $("daily-skill").textContent = found.best === null ? lost : `${lost}; optimal play scores ${found.best} on today's dice.`;
+  $("daily-share").value = found.share;
+  const board = found.leaderboard;
+  $("board-title").textContent = `Leaderboard of ${board.day}`;
+  $("board-best").textContent = board.best === null ? "" : `The yardstick: optimal play scores ${board.best}.`;
+  const row = (e, text) => {
+    const item = el("li", { class: e.name === found.name ? "me" : "" });
+    item.append(el("span", { class: "place" }, `${e.place}.`), el("span", { class: "name" }, e.name), el("span", { class: "total" }, text));
+    return item;
+  };
+  $("board-score").replaceChildren(...board.by_score.map((e) => row(e, String(e.score))));
+  $("board-skill").replaceChildren(...board.by_skill.map((e) => row(e, e.loss === null ? "?" : `-${e.loss.toFixed(1)}`)));
+  $("daily-streak").textContent = found.streak === 1 ? "1 day in a row" : `${found.streak} days in a row`;
+  $("daily-days").replaceChildren(...[...found.days].reverse().map((d) =>
+    el("li", {}, `${d.day}: ${d.score} points${d.loss === null ? "" : `, ${d.loss.toFixed(1)} lost`}`)));
+}
+
+export function wireDaily(copyButton) {
+  copyButton($("copy-share"), $("daily-share"));
+}
