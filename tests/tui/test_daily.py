@@ -58,7 +58,7 @@ def test_a_whole_daily_game_its_result_and_no_second_one_today(tmp_path: Path) -
         assert session.game.is_over
         assert isinstance(app.screen, DailyResultScreen)
         await pilot.press("c")  # before the line is worked out: it says when it comes
-        await workers_done(app)
+        await workers_done(app, 300)  # the review and optimal play (room under load)
         await pilot.pause()
         total = session.game.cards[0].total
         text = screen_text(app, "#daily-body")

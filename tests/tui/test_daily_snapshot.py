@@ -34,7 +34,7 @@ async def daily_result(pilot: Pilot[None]) -> None:
     await open_daily(pilot)
     await asyncio.wait_for(advised_turns(pilot, app, SLIPS), 300)
     assert isinstance(app.screen, DailyResultScreen)
-    await workers_done(app)
+    await workers_done(app, 300)
     await pilot.pause()
 
 
