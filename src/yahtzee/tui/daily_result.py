@@ -17,10 +17,15 @@ from textual.worker import WorkerCancelled, get_current_worker
 from ..core import YahtzeeError
 from ..service import GameSession
 from ..service import daily as daily_games
-from .daily_screen import UNRANKED
 from .threads import still_shown
 from .widgets import ScoreCard
 
+UNRANKED = (
+    "Daily game: everyone playing it today gets the same dice, whatever they keep. "
+    "Offline, the dice come from the date (anyone can work them out), so it cannot be "
+    "ranked; the ranked daily game is on a server's page."
+)
+"""Said on the play screen of the daily game, and on its result."""
 STEPS = 4
 """What the result waits for: the solver, the review, optimal play, the days played."""
 COPIED = "Copied to the clipboard (where the terminal allows it; else select the line)."
@@ -141,4 +146,4 @@ class DailyResultScreen(Screen[None]):
         self.notify(COPIED)
 
 
-__all__ = ["DailyResultScreen"]
+__all__ = ["UNRANKED", "DailyResultScreen"]

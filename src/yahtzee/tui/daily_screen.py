@@ -12,14 +12,8 @@ from textual.widgets import Static
 from ..service import GameSession
 from ..service.daily import DAILY_RULES, is_offline_daily
 from ..store import Store
+from .daily_result import UNRANKED, DailyResultScreen
 from .play_screen import PlayScreen
-
-UNRANKED = (
-    "Daily game: everyone playing it today gets the same dice, whatever they keep. "
-    "Offline, the dice come from the date (anyone can work them out), so it cannot be "
-    "ranked; the ranked daily game is on a server's page."
-)
-"""Said on the play screen of the daily game, and on its result."""
 
 
 def daily_day_of(store: Store, game_id: str) -> date | None:
@@ -55,8 +49,6 @@ class DailyPlayScreen(PlayScreen):
         return f"Daily {self.day.isoformat()}  ·  {super()._status()}"
 
     def over_screen(self) -> Screen[None]:
-        from .daily_result import DailyResultScreen  # noqa: PLC0415
-
         return DailyResultScreen(self.session, self.day)
 
 
