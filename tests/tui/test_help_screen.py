@@ -16,6 +16,7 @@ from tests.tui.screens_helpers import run_app
 from yahtzee.core import RuleSet
 from yahtzee.tui import YahtzeeApp
 from yahtzee.tui import help_screen as help_module
+from yahtzee.tui.daily_result import DailyResultScreen
 from yahtzee.tui.entry import WriteScreen, YahtzeeOfScreen
 from yahtzee.tui.over_screen import GameOverScreen
 from yahtzee.tui.play_screen import ConfirmZero, PlayScreen
@@ -35,6 +36,7 @@ SCREENS = [
     OpenTable,
     ReplayScreen,
     GameOverScreen,
+    DailyResultScreen,
     help_module.HelpScreen,
 ]
 NAMES = {"question_mark": "?", "escape": "esc"}

@@ -13,7 +13,9 @@ from textual.binding import Binding
 
 from ..core import InvalidInput, RuleSet, YahtzeeError
 from ..service import GameSession
+from ..service import daily as daily_games
 from ..store import Seat, Store, progress_of, stats, unfinished
+from .daily_screen import DailyPlayScreen, daily_day_of
 from .help_screen import HelpScreen
 from .play_screen import PlayScreen
 from .records_screen import HistoryScreen, StatsScreen
@@ -96,7 +98,24 @@ class YahtzeeApp(App[None]):
         """Go on with a recorded game (its full id) where it stopped."""
         assert self.store is not None
         self.book.start()
+        day = daily_day_of(self.store, game_id)
+        if day is not None:  # a daily game stays one: no hints, no undo, its result screen
+            session = GameSession.resume(self.store, game_id, hints=False, undo=False)
+            self.session = session
+            self.push_screen(DailyPlayScreen(session, day, resumed=True))
+            return
         self.open_session(GameSession.resume(self.store, game_id, seed=self.seed))
+
+    def start_daily(self, name: str) -> None:
+        """Today's (UTC) daily game for ``name``, on the date's own duplicate dice: a new
+        one, or the one stopped today goes on; one finished today is refused (the
+        service's sentence, `IllegalMove` ``daily_played``). Not ranked: offline, anyone
+        can work the dice out from the date."""
+        day = daily_games.today()
+        session = daily_games.start_offline_daily(self.store, name, day)
+        self.book.start()
+        self.session = session
+        self.push_screen(DailyPlayScreen(session, day, resumed=len(session.game.events) > 1))
 
     def start_game(
         self,

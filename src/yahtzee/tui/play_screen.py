@@ -11,7 +11,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Static
 from textual.worker import WorkerCancelled, get_current_worker
@@ -415,12 +415,16 @@ class PlayScreen(EntryScreen):
 
     def after_action(self) -> None:
         if self.session.game.is_over:
-            from .over_screen import GameOverScreen  # noqa: PLC0415
-
-            self.app.switch_screen(GameOverScreen(self.session, self.book))
+            self.app.switch_screen(self.over_screen())
             return
         self.refresh_view()
         self.schedule_bot()
+
+    def over_screen(self) -> Screen[None]:
+        """The screen that follows the game's last placement."""
+        from .over_screen import GameOverScreen  # noqa: PLC0415
+
+        return GameOverScreen(self.session, self.book)
 
     def action_hint(self) -> None:
         if not self.session.hints_allowed:

@@ -17,6 +17,7 @@ from ..core import (
     BotSpec,
     RuleSet,
     YahtzeeError,
+    player_name,
 )
 from ..store import GameSummary, Seat
 from .printing import write_blank_pad
@@ -67,6 +68,7 @@ class NewGameScreen(Screen[None]):
         Binding("ctrl+b", "add_bot", "Bot"),
         Binding("ctrl+d", "remove_seat", "Remove", show=False),
         Binding("ctrl+e", "toggle_real_dice", "Real dice", show=False),
+        Binding("ctrl+t", "daily", "Daily"),
         Binding("f4", "blank_pad", "Blank pad", show=False),
         Binding("f2", "app.history", "History"),
         Binding("f3", "app.stats", "Stats"),
@@ -110,6 +112,13 @@ class NewGameScreen(Screen[None]):
             yield Button("Add bot", id="add-bot")
             yield Button("Remove seat", id="remove")
             yield Button("Start", id="start", variant="success")
+            daily = Button("Daily game", id="daily", variant="primary")
+            daily.tooltip = (
+                "Today's daily game (ctrl+t): the same dice for everyone today, for the "
+                "first seat's player alone; no hints, no undo. Offline its dice come from "
+                "the date, so it is not ranked."
+            )
+            yield daily
         yield Static("", id="best")
         yield Footer(show_command_palette=False)
 
@@ -119,6 +128,7 @@ class NewGameScreen(Screen[None]):
             "add-bot": self.action_add_bot,
             "remove": self.action_remove_seat,
             "start": self.action_start,
+            "daily": self.action_daily,
         }[event.button.id or "start"]()
 
     def action_add_seat(self, level: int = HUMAN) -> None:
@@ -173,6 +183,14 @@ class NewGameScreen(Screen[None]):
             )
         except YahtzeeError as error:  # two seats of one name, a bot with real dice
             self.notify(str(error), severity="error")
+
+    def action_daily(self) -> None:
+        """Today's daily game for the first seat's player (the other seats sit out)."""
+        try:
+            name = player_name(self.query_one(SeatRow).query_one(Input).value or "You")
+            self.app.start_daily(name)  # type: ignore[attr-defined]
+        except YahtzeeError as error:  # played today already: the service's sentence
+            self.notify(str(error), severity="error", timeout=10)
 
 
 class ResumeScreen(ModalScreen[str]):

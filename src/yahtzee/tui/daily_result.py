@@ -1,0 +1,149 @@
+"""The daily game's result: your score, your skill (the points your choices lost to the
+best ones), optimal play's score on the same dice, your days played and streak, and a
+line to share without spoilers (no dice, no boxes)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, ProgressBar, Static
+from textual.worker import WorkerCancelled, get_current_worker
+
+from ..core import YahtzeeError
+from ..service import GameSession
+from ..service import daily as daily_games
+from .threads import still_shown
+from .widgets import ScoreCard
+
+UNRANKED = (
+    "Daily game: everyone playing it today gets the same dice, whatever they keep. "
+    "Offline, the dice come from the date (anyone can work them out), so it cannot be "
+    "ranked; the ranked daily game is on a server's page."
+)
+"""Said on the play screen of the daily game, and on its result."""
+STEPS = 4
+"""What the result waits for: the solver, the review, optimal play, the days played."""
+COPIED = "Copied to the clipboard (where the terminal allows it; else select the line)."
+NOT_YET = "The line to share comes once the review and optimal play are worked out."
+
+
+class DailyResultScreen(Screen[None]):
+    """The end of the daily game. The review and optimal play's score on the same dice
+    are worked out in the background (the solver loads first), showing how far."""
+
+    BINDINGS = [
+        Binding("c", "copy_share", "Copy result"),
+        Binding("n", "app.new_game", "New game"),
+        Binding("question_mark", "app.help", "Help"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, session: GameSession, day: date) -> None:
+        super().__init__(id="daily-result")
+        self.session = session
+        self.day = day
+        self.share: str | None = None  # the line to share, once worked out
+
+    def compose(self) -> ComposeResult:
+        total = self.session.game.cards[0].total
+        yield Static(f"Daily game of {self.day.isoformat()}: the result", id="title")
+        with VerticalScroll(id="daily-body"):
+            yield Static(f"Your score: {total}", id="daily-score")
+            yield Static("Your skill: reviewing every decision against the best...",
+                         id="daily-skill")  # fmt: skip
+            yield Static("Optimal play on the same dice: to be worked out.", id="daily-best")
+            yield Static("Daily games played: counting...", id="daily-days")
+            yield Static("Working it out: loading the solver...", id="daily-step")
+            yield ProgressBar(STEPS, show_eta=False, id="daily-progress")
+            yield Static("To share (c copies it, or select it with the mouse):",
+                         id="share-label")  # fmt: skip
+            yield Static("(once worked out)", id="share")
+            yield Static(UNRANKED, id="daily-unranked")
+            card = ScoreCard()
+            card.cursor_type = "none"
+            card.can_focus = False  # the keys scroll the whole page
+            yield card
+        yield Footer(show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one(ScoreCard).show(self.session.game)
+        self.query_one("#daily-body").focus()
+        self.work_out()
+
+    # Worked out in the background -----------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="daily-result", exit_on_error=False)
+    def work_out(self) -> None:
+        """The solver (loaded, or built, with its progress), the review (recorded with
+        the game), optimal play on the day's dice, then the days played and the streak."""
+        session, day = self.session, self.day
+        try:
+            session.solver(progress=self._solver_progress)
+            self._later(self._step, 1, "reviewing every decision against the best...")
+            session.finish()  # the review kept with the game's record
+            result = daily_games.daily_result(session, day)
+            self._later(self._show, "#daily-skill", f"Your skill: {result.loss:.1f} points "
+                        "lost to the best choices (the advisor's review).")  # fmt: skip
+            self._later(self._step, 2, "optimal play on the same dice...")
+            best = daily_games.best_score(daily_games.offline_seed(day))
+            self._later(self._show, "#daily-best", f"Optimal play on the same dice: {best}.")
+            self._later(self._step, 3, "your days...")
+            store = session.store
+            found = daily_games.offline_days(store, result.player) if store is not None else []
+            days = sorted({day, *(d for d, _ in found)})
+            run_of = daily_games.streak(days, day)
+            in_a_row = f"{run_of} day{'s' if run_of != 1 else ''} in a row"
+            self._later(self._show, "#daily-days", f"Daily games played: {len(days)}; "
+                        f"{in_a_row}.")  # fmt: skip
+            self._later(self._shared, daily_games.share_line(result, best, run_of))
+        except WorkerCancelled:
+            return
+        except YahtzeeError as error:
+            self._later(self._show, "#daily-step", f"Could not work the result out: {error}")
+
+    def _later(self, show: object, *args: object) -> None:
+        """Show something from the worker, on the screen's thread."""
+        self.app.call_from_thread(show, *args)  # type: ignore[arg-type]
+
+    def _solver_progress(self, done: int, total: int) -> None:
+        if get_current_worker().is_cancelled:
+            raise WorkerCancelled
+        rules = self.session.rules.name
+        self._later(self._show, "#daily-step", f"Working it out: solving the {rules} rules, "
+                    f"{done}/{total}")  # fmt: skip
+
+    def _show(self, selector: str, text: str) -> None:
+        if still_shown(self, selector):
+            self.query_one(selector, Static).update(text)
+
+    def _step(self, done: int, what: str) -> None:
+        if still_shown(self, "#daily-progress"):
+            self.query_one("#daily-progress", ProgressBar).update(progress=done)
+            self._show("#daily-step", f"Working it out: {what}")
+
+    def _shared(self, line: str) -> None:
+        self.share = line
+        if not still_shown(self, "#share"):
+            return
+        self.query_one("#share", Static).update(line)
+        self.query_one("#daily-progress", ProgressBar).update(progress=STEPS)
+        self.query_one("#daily-step").add_class("hidden")
+        self.query_one("#daily-progress").add_class("hidden")
+        self.refresh_bindings()
+
+    # Keys -----------------------------------------------------------------------------
+
+    def action_copy_share(self) -> None:
+        if self.share is None:
+            self.notify(NOT_YET, severity="warning")
+            return
+        self.app.copy_to_clipboard(self.share)
+        self.notify(COPIED)
+
+
+__all__ = ["UNRANKED", "DailyResultScreen"]
