@@ -93,3 +93,19 @@ async def play_to_the_end(pilot: Pilot[None], app: YahtzeeApp, mouse: bool = Fal
         else:
             await human_turn_by_keys(pilot, app)
     await settle(pilot)
+
+
+def drive(steps: object, store: object, size: tuple[int, int], timeout: float) -> None:
+    """Run the terminal game on ``store`` under the pilot and play ``steps(pilot, app)``,
+    within ``timeout`` seconds (every wait inside has its own limit too)."""
+    import asyncio
+
+    from yahtzee.tui import YahtzeeApp
+
+    async def go() -> None:
+        app = YahtzeeApp(store, bot_pause=0, offer_resume=False)  # type: ignore[arg-type]
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await asyncio.wait_for(steps(pilot, app), timeout)  # type: ignore[operator]
+
+    asyncio.run(go())

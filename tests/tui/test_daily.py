@@ -5,14 +5,13 @@ making the same decisions."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
 from textual.pilot import Pilot
 
 from tests.tui.daily_helpers import KEEPS, open_daily, turns
-from tests.tui.helpers import screen_name, workers_done
+from tests.tui.helpers import drive, screen_name, workers_done
 from tests.tui.screens_helpers import screen_text
 from yahtzee.service import daily
 from yahtzee.store import Store
@@ -24,13 +23,7 @@ TIMEOUT_S = 400.0
 
 
 def run(steps: object, store: Store | None = None, size: tuple[int, int] = (100, 32)) -> None:
-    async def go() -> None:
-        app = YahtzeeApp(store, bot_pause=0, offer_resume=False)
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await asyncio.wait_for(steps(pilot, app), TIMEOUT_S)  # type: ignore[operator]
-
-    asyncio.run(go())
+    drive(steps, store, size, TIMEOUT_S)
 
 
 def messages(app: YahtzeeApp) -> list[str]:

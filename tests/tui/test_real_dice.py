@@ -4,12 +4,11 @@ the engine and the records."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from textual.pilot import Pilot
 
-from tests.tui.helpers import screen_name, settle
+from tests.tui.helpers import drive, screen_name, settle
 from tests.tui.screens_helpers import screen_text
 from yahtzee.core import Category, Dice, Game, RuleSet
 from yahtzee.service.session import NO_BOTS_ENTERED
@@ -34,13 +33,7 @@ YAHTZEES = [  # a Yahtzee (the "Yahtzee of" shortcut), one forced in Fives, one 
 
 
 def run(steps: object, store: Store | None = None, size: tuple[int, int] = (100, 32)) -> None:
-    async def go() -> None:
-        app = YahtzeeApp(store, bot_pause=0, offer_resume=False)
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await asyncio.wait_for(steps(pilot, app), TIMEOUT_S)  # type: ignore[operator]
-
-    asyncio.run(go())
+    drive(steps, store, size, TIMEOUT_S)
 
 
 async def new_real_game(pilot: Pilot[None], players: int, *, bot: bool = False) -> None:

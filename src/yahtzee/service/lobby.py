@@ -140,13 +140,7 @@ class Lobby:
         return len(self.tables)
 
     def _table_of(self, row: records.TableRecord) -> Table:
-        seats = [SeatState(s.seat, s.name, s.bot, s.token_hash) for s in row.seats]
-        table = Table(
-            row.id, RuleSet.named(row.rules), row.hints_allowed, row.turn_timer,
-            row.invite_token, row.spectator_token, row.owner, row.status, seats,
-            active_at=row.active_at, sitting=row.sitting_id, rematch=row.rematch,
-            entered=row.entered,
-        )  # fmt: skip
+        table = Table.of_record(row)
         if row.game_id:
             table.daily = daily_records.is_daily_game(self.store, row.game_id)
             self._serve(table, self._resume(row, daily=table.daily is not None))

@@ -80,6 +80,17 @@ class Table:
     def __post_init__(self) -> None:
         self.sitting = self.sitting or self.id
 
+    @classmethod
+    def of_record(cls, row: records.TableRecord) -> Table:
+        """The table as the records hold it (its game, if any, is served by the lobby)."""
+        seats = [SeatState(s.seat, s.name, s.bot, s.token_hash) for s in row.seats]
+        return cls(
+            row.id, RuleSet.named(row.rules), row.hints_allowed, row.turn_timer,
+            row.invite_token, row.spectator_token, row.owner, row.status, seats,
+            active_at=row.active_at, sitting=row.sitting_id, rematch=row.rematch,
+            entered=row.entered,
+        )  # fmt: skip
+
     @property
     def session(self) -> GameSession | None:
         return self.live.session if self.live is not None else None
