@@ -8,9 +8,16 @@ the solver and the store, never a front end.
 """
 
 from .cluster import Cluster, RedisCluster, owner
-from .cluster_lobby import ClusterLobby
 from .live import GroupCommit, LiveGame, Repeated
-from .lobby import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Forbidden, Lobby
+from .lobby import (
+    LOBBY_IDLE_S,
+    MAX_TABLES_PER_CLIENT,
+    Forbidden,
+    Lobby,
+    LobbyListener,
+    QuietListener,
+    open_lobby,
+)
 from .rematch import Rematch, rematch
 from .session import GameSession, Move, warm_up
 from .sitting import Sitting, sitting_of
@@ -20,19 +27,21 @@ __all__ = [
     "LOBBY_IDLE_S",
     "MAX_TABLES_PER_CLIENT",
     "Cluster",
-    "ClusterLobby",
     "Forbidden",
     "GameSession",
     "GroupCommit",
     "LiveGame",
     "Lobby",
+    "LobbyListener",
     "Move",
+    "QuietListener",
     "RedisCluster",
     "Rematch",
     "Repeated",
     "SeatState",
     "Sitting",
     "Table",
+    "open_lobby",
     "owner",
     "rematch",
     "sitting_of",

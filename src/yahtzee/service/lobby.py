@@ -17,8 +17,8 @@ import asyncio
 import secrets
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from ..core import (
     MAX_PLAYERS,
@@ -57,8 +57,39 @@ class Forbidden(YahtzeeError):
     default_code = "forbidden"
 
 
-TablePublish = Callable[[Table, int, tuple[Event, ...]], None]
-"""A table's committed events (and the sequence number of the last), to broadcast."""
+class LobbyListener(Protocol):
+    """What the lobby tells the front end that serves its tables' connections (passed at
+    construction; the app builds it)."""
+
+    def published(self, table: Table, seq: int, events: tuple[Event, ...]) -> None:
+        """A table's committed events (and the sequence number of the last), in order:
+        to broadcast. Never yields."""
+
+    async def changed(self, table: Table) -> None:
+        """A table's lobby changed (seats, status, its game started): push it."""
+
+    def watched(self, table_id: str) -> bool:
+        """Whether anyone is connected to the table through this node."""
+
+    def moved(self, table_id: str) -> None:
+        """This node no longer serves the table (another node owns it now): close its
+        connections so that their clients reconnect to the owner."""
+
+
+class QuietListener:
+    """A listener for a lobby nobody is connected to (tools and tests)."""
+
+    def published(self, table: Table, seq: int, events: tuple[Event, ...]) -> None:
+        pass
+
+    async def changed(self, table: Table) -> None:
+        pass
+
+    def watched(self, table_id: str) -> bool:
+        return False
+
+    def moved(self, table_id: str) -> None:
+        pass
 
 
 class Lobby:
@@ -67,7 +98,7 @@ class Lobby:
     def __init__(
         self,
         store: Store,
-        publish: TablePublish,
+        listener: LobbyListener,
         *,
         bot_delay: float = 0.0,
         max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
@@ -80,7 +111,7 @@ class Lobby:
         reproducible; by default the dice come from a cryptographic source. A table in
         the lobby expires ``idle_timeout`` seconds after its last change (by ``clock``)."""
         self.store = store
-        self.publish = publish
+        self.listener = listener
         self.bot_delay = bot_delay
         self.max_tables_per_client = max_tables_per_client
         self.seed = seed
@@ -89,15 +120,6 @@ class Lobby:
         self.committer = GroupCommit(store)
         self.tables: dict[str, Table] = {}
         self.cluster = cluster or Cluster()
-        self.changed: Callable[[Table], Awaitable[None]] | None = None
-        """Told when another node changed a table's lobby (the server pushes it)."""
-        self.watched: Callable[[str], bool] = lambda _: True
-        """Whether anyone is connected to a table through this node (the server says)."""
-        self.heard: Callable[[Table, dict[str, Any]], None] | None = None
-        """Told of other nodes' news for the front end (chat lines, who is connected)."""
-        self.missed: Callable[[], None] = lambda: None
-        """Told when other nodes' news may have been lost (the front end reads its chat
-        again from the records)."""
 
     def _dice(self) -> DiceSource:
         """Duplicate dice of a fresh secret seed (committed to); the tests' ``seed``'s."""
@@ -105,7 +127,7 @@ class Lobby:
 
     def _serve(self, table: Table, session: GameSession) -> None:
         def publish(seq: int, events: tuple[Event, ...]) -> None:
-            self.publish(table, seq, events)
+            self.listener.published(table, seq, events)
 
         async def over(recorded_here: bool) -> None:
             await self.finish(table, recorded_here=recorded_here)
@@ -497,3 +519,15 @@ class Lobby:
         )  # fmt: skip
         if table.daily is not None and table.session is not None:  # its result, from the game
             await asyncio.to_thread(daily.finish_daily, self.store, table.session)
+
+
+def open_lobby(
+    store: Store, listener: LobbyListener, *, cluster: Cluster | None = None, **options: Any
+) -> Lobby:
+    """The lobby of a server alone, or of a node of several (``cluster.clustered``: its
+    code is loaded only then). ``options``: `Lobby`'s."""
+    if cluster is None or not cluster.clustered:
+        return Lobby(store, listener, cluster=cluster, **options)
+    from .cluster_lobby import ClusterLobby  # noqa: PLC0415 (only a node of several needs it)
+
+    return ClusterLobby(store, listener, cluster=cluster, **options)

@@ -30,6 +30,9 @@ CLOSE_SEAT_GONE: Final = 4409
 """The seat was handed to a bot: its token no longer acts for it."""
 CLOSE_TOO_MANY: Final = 4429
 """Too many connections from this address, or at this table."""
+CLOSE_MOVED: Final = 4503
+"""The table is served by another node now (or for a moment by none, while it moves):
+reconnect, and the site routes the connection to its owner."""
 
 QUEUE_SIZE: Final = 128
 """Messages waiting for one client before it counts as not reading."""
@@ -202,6 +205,7 @@ class Connection:
 
 
 __all__ = [
+    "CLOSE_MOVED",
     "CLOSE_ORIGIN",
     "CLOSE_SEAT_GONE",
     "CLOSE_SLOW",

@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..core import Event, IllegalMove, Scorecard, YahtzeeError
-from ..service import Cluster, ClusterLobby, Lobby, Table, warm_up
+from ..service import Cluster, Lobby, Table, open_lobby, warm_up
 from ..service.meter import NOTHING, POLL_S, STALL_S, MeterReading, MeterWatch
 from ..service.tray import check_slots
 from ..store import Store
 from .chat import CHAT_KEPT, Chats
-from .connection import CLOSE_SEAT_GONE, Answers, Connection, RateLimit
+from .connection import CLOSE_MOVED, CLOSE_SEAT_GONE, Answers, Connection, RateLimit
 from .messages import (
     EventMessage,
     HoldMessage,
@@ -95,18 +95,14 @@ class Hub:
         seed: int | None = None,
         cluster: Cluster | None = None,
     ) -> None:
-        kind = ClusterLobby if cluster is not None and cluster.clustered else Lobby
-        self.lobby: Lobby = kind(
+        self.lobby: Lobby = open_lobby(
             store,
-            self.publish,
+            self,
             bot_delay=bot_delay,
             max_tables_per_client=max_tables_per_client,
             seed=seed,
             cluster=cluster,
         )
-        self.lobby.changed = self.push_lobby
-        self.lobby.heard = self._heard
-        self.lobby.watched = self.watched
         self.rate = rate
         self.burst = max(RATE_BURST, 2 * rate)
         self.max_per_address = MAX_PER_ADDRESS
@@ -120,7 +116,6 @@ class Hub:
         self.sent: Counter[str] = Counter()
         """Messages queued, by type (what a test or an operator counts)."""
         self.chats = Chats(store, self.broadcast, self.lobby.cluster.publish, self.watched)
-        self.lobby.missed = self.chats.catch_up
         self.solver_ready = asyncio.Event()
         self._buckets: dict[tuple[str, str], RateLimit] = {}
         self._answers: OrderedDict[tuple[str, int], Answers] = OrderedDict()
@@ -342,7 +337,17 @@ class Hub:
             self.chats.forget(table.id)
             self._forget_meter(table.id)
 
-    def publish(self, table: Table, seq: int, events: tuple[Event, ...]) -> None:
+    async def changed(self, table: Table) -> None:
+        """The lobby's word that a table changed (`push_lobby`)."""
+        await self.push_lobby(table)
+
+    def moved(self, table_id: str) -> None:
+        """Another node owns the table now: its connections here close (`CLOSE_MOVED`),
+        and their clients reconnect to the owner."""
+        for connection in list(self.connections.get(table_id, {})):
+            connection.close(CLOSE_MOVED, "the table moved to another server node")
+
+    def published(self, table: Table, seq: int, events: tuple[Event, ...]) -> None:
         """A committed move: each of its events, with the state after the move (``seq``:
         its last event's). Called in order, move after move."""
         live = table.live
