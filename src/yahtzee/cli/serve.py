@@ -86,12 +86,19 @@ def register(commands: Any) -> None:
         "--node-id", default=None, metavar="NAME", help="this node's name (default HOST:PORT:PID)"
     )
     cluster.add_argument(
+        "--node-address",
+        default=None,
+        metavar="HOST:PORT",
+        help="where the other nodes reach this one, to relay a table's connections to its "
+        "owner (default: --host and --port; required when --host is 0.0.0.0 or ::)",
+    )
+    cluster.add_argument(
         "--lease-ttl",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="a node silent this long is taken for dead and its tables' bots and timers "
-        "move to the others (default: a few seconds, see docs/deploy.md)",
+        help="a node silent this long is taken for dead and its tables move to the "
+        "others (default: 2 seconds, see docs/deploy.md)",
     )
     cluster.add_argument(
         "--redis-prefix",
@@ -105,11 +112,11 @@ def register(commands: Any) -> None:
 def _cluster(args: argparse.Namespace) -> Cluster | None:
     """The node's cluster from the options (None: a server alone)."""
     if args.redis_url is None:
-        for name in ("node_id", "redis_prefix", "lease_ttl"):
+        for name in ("node_id", "redis_prefix", "lease_ttl", "node_address"):
             if getattr(args, name) is not None:
                 raise InvalidInput(f"--{name.replace('_', '-')} needs --redis-url.")
         return None
-    from ..service.cluster import LEASE_TTL_S, PREFIX, RedisCluster  # noqa: PLC0415
+    from ..service.cluster.node import LEASE_TTL_S, PREFIX, RedisCluster  # noqa: PLC0415
 
     ttl = LEASE_TTL_S if args.lease_ttl is None else args.lease_ttl
     if not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
@@ -130,7 +137,28 @@ def _cluster(args: argparse.Namespace) -> Cluster | None:
     prefix = PREFIX if args.redis_prefix is None else args.redis_prefix
     if not 0 < len(prefix) <= MAX_NODE_ID:
         raise InvalidInput(f"--redis-prefix takes 1 to {MAX_NODE_ID} characters.")
-    return RedisCluster(args.redis_url, node, prefix=prefix, lease_ttl=ttl)
+    return RedisCluster(
+        args.redis_url, node, address=_node_address(args), prefix=prefix, lease_ttl=ttl
+    )
+
+
+def _node_address(args: argparse.Namespace) -> str:
+    """Where the other nodes reach this one (``--node-address``, else HOST:PORT)."""
+    text = args.node_address
+    if text is None:
+        if args.host in ("0.0.0.0", "::", ""):
+            raise InvalidInput(
+                "A node listening on every address needs --node-address HOST:PORT, where the "
+                "other nodes reach it."
+            )
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        return f"{host}:{args.port}"
+    host, colon, port = str(text).rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) <= MAX_PORT:
+        raise InvalidInput("--node-address takes HOST:PORT, e.g. 10.0.0.5:8000.")
+    if len(text) > MAX_NODE_ID:
+        raise InvalidInput(f"--node-address takes at most {MAX_NODE_ID} characters.")
+    return str(text)
 
 
 def _proxies(text: str) -> str:

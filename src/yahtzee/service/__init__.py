@@ -7,7 +7,7 @@ timer) and `Lobby` (online tables with secret seat tokens). It imports the core,
 the solver and the store, never a front end.
 """
 
-from .cluster import Cluster, RedisCluster, owner
+from .cluster import Cluster, Owned
 from .live import GroupCommit, LiveGame, Repeated
 from .lobby import (
     LOBBY_IDLE_S,
@@ -34,15 +34,14 @@ __all__ = [
     "Lobby",
     "LobbyListener",
     "Move",
+    "Owned",
     "QuietListener",
-    "RedisCluster",
     "Rematch",
     "Repeated",
     "SeatState",
     "Sitting",
     "Table",
     "open_lobby",
-    "owner",
     "rematch",
     "sitting_of",
     "warm_up",

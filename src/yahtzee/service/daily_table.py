@@ -87,7 +87,7 @@ async def start(lobby: Lobby, owner: str, name: str, token: str | None) -> tuple
         assert table.live is not None
         table.live.close()
         raise _played(name, day, "begun (in another browser)") from None
-    lobby.tables[table.id] = table
+    lobby._keep(table)
     return table, token
 
 

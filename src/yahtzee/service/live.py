@@ -15,10 +15,9 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..core import Action, Entry, Event, Game, IllegalMove, Scored, Written, YahtzeeError
-from ..core.events import event_to_dict
 from ..store import REPEAT, Commit, Outcome, Store
 from .session import GameSession, Move
 from .tray import Tray, follow, tray_of
@@ -32,9 +31,6 @@ log = logging.getLogger(__name__)
 Publish = Callable[[int, tuple[Event, ...]], None]
 """Called with each committed move's events and the sequence number of its last one, in
 order (the server queues them for the connections it holds). Never yields."""
-Relay = Callable[[int, list[dict[str, Any]], float | None], None]
-"""Called after a move committed here (first event's sequence number, the events, the
-turn's deadline): other server nodes are told. Never yields."""
 CONFLICT_TRIES = 3
 """How often an intent is tried again after another node wrote first (each time against
 the game as it then is: as if it had come later)."""
@@ -123,9 +119,10 @@ class GroupCommit:
 class LiveGame:
     """One served game: its actions in order, its bots and its turn timer.
 
-    On several server nodes each node holds a copy: moves made elsewhere come in through
-    `sync` (or are read back from the records by sequence number), and only the
-    node that ``drives`` the table runs its bots and its turn timer."""
+    On several server nodes only the table's owner serves it; while it ``drives`` the
+    table (its lease holds) it runs the bots and the turn timer. Should another node
+    have written first all the same, the records' compare-and-set refuses the write and
+    this copy catches up from them."""
 
     def __init__(
         self,
@@ -135,19 +132,16 @@ class LiveGame:
         *,
         bot_delay: float = 0.0,
         turn_timer: float | None = None,
-        on_over: Callable[[bool], Awaitable[None]] | None = None,
-        relay: Relay | None = None,
+        on_over: Callable[[], Awaitable[None]] | None = None,
         drives: Callable[[], bool] | None = None,
     ) -> None:
-        """``on_over(recorded_here)``: the game just ended, by a move committed here (the
-        review is recorded) or elsewhere."""
+        """``on_over()``: the game just ended (its record is finished)."""
         self.session = session
         self.committer = committer
         self.publish = publish
         self.bot_delay = bot_delay
         self.turn_timer = turn_timer
         self.on_over = on_over
-        self.relay = relay
         self.drives: Callable[[], bool] = drives or (lambda: True)
         self.lock = asyncio.Lock()
         self.committed_seq = len(session.game.event_log)
@@ -262,10 +256,7 @@ class LiveGame:
             self.tray = follow(self.tray, self.session.game, move.events, held)
             self._restart_timer()
         self.publish(move.seq, move.events)
-        if self.relay is not None:
-            first = move.seq - len(move.events) + 1
-            self.relay(first, [event_to_dict(e) for e in move.events], self.deadline)
-        await self._after(recorded_here=True)
+        await self._after()
         return move
 
     async def _repeated(self, intent: str | None) -> None:
@@ -278,26 +269,6 @@ class LiveGame:
         if seq is not None:
             await self._catch_up()
             raise Repeated(seq)
-
-    async def sync(self, first: int, events: list[dict[str, Any]], deadline: float | None) -> None:
-        """Moves committed by another node (their first event's sequence number, the
-        events, the turn's deadline): taken in order; ones seen before are ignored, and
-        after a gap the missing events are read from the records."""
-        async with self.lock:
-            if first + len(events) - 1 <= self.committed_seq:
-                return
-            if first != self.committed_seq + 1 or not self._take(events, deadline):
-                await self._catch_up()
-        await self._after(recorded_here=False)
-
-    async def refresh(self, recorded: int | None = None) -> None:
-        """Catch up with the records (``recorded``: how many events they hold, if known;
-        nothing is read when this copy has them all)."""
-        if recorded is not None and recorded <= self.committed_seq:
-            return
-        async with self.lock:
-            await self._catch_up()
-        await self._after(recorded_here=False)
 
     async def time_from_records(self) -> None:
         """After loading a game another node was playing: its turn timer runs from when
@@ -313,14 +284,13 @@ class LiveGame:
                 self._timer_key = None  # a fresh start, at the recorded deadline
                 self._restart_timer(at.timestamp() + self.turn_timer)
 
-    async def _after(self, *, recorded_here: bool) -> None:
+    async def _after(self) -> None:
         if self.session.is_over and not self._over_seen:
             self._over_seen = True
             async with self.lock:
-                if recorded_here:
-                    await asyncio.to_thread(self.session.finish)
+                await asyncio.to_thread(self.session.finish)
                 if self.on_over is not None:
-                    await self.on_over(recorded_here)
+                    await self.on_over()
         self.schedule()
 
     def _take_back(self) -> None:
@@ -329,19 +299,6 @@ class LiveGame:
         if len(game.event_log) != self.committed_seq:
             self.session.game = self.committed_game()
             self._before = None
-
-    def _take(self, events: list[dict[str, Any]], deadline: float | None) -> bool:
-        """Append events that follow on from the committed ones and publish them (False
-        if they do not fit: the records decide)."""
-        game = self.session.game
-        before = self.committed_seq
-        try:
-            game.extend(events)
-        except YahtzeeError:
-            self.session.game = Game.replay(game.event_log[:before], game.dice_source)
-            return False
-        self._announce(before, deadline)
-        return True
 
     async def _catch_up(self) -> None:
         """Under the lock: on to what the records hold, from the committed game."""

@@ -18,7 +18,7 @@ import secrets
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core import (
     MAX_PLAYERS,
@@ -41,6 +41,9 @@ from .cluster import Cluster
 from .live import GroupCommit, LiveGame
 from .session import NO_BOTS_ENTERED, GameSession
 from .table import SeatState, Table, check_entered, check_name_free, new_token, token_hash
+
+if TYPE_CHECKING:
+    from .cluster.wire import Incarnation
 
 MAX_TABLES_PER_CLIENT = 20
 """Tables in the lobby or in play that one client (address) may have at once."""
@@ -129,21 +132,20 @@ class Lobby:
         def publish(seq: int, events: tuple[Event, ...]) -> None:
             self.listener.published(table, seq, events)
 
-        async def over(recorded_here: bool) -> None:
-            await self.finish(table, recorded_here=recorded_here)
-
-        def relay(first: int, events: list[dict[str, Any]], deadline: float | None) -> None:
-            news = {"k": "ev", "t": table.id, "f": first, "e": events, "d": deadline}
-            self.cluster.publish(news)
+        async def over() -> None:
+            await self.finish(table)
 
         def drives() -> bool:
             return self.cluster.owns(table.id)
 
         table.live = LiveGame(
             session, self.committer, publish, bot_delay=self.bot_delay,
-            turn_timer=table.turn_timer, on_over=over,
-            relay=relay if self.cluster.clustered else None, drives=drives,
+            turn_timer=table.turn_timer, on_over=over, drives=drives,
         )  # fmt: skip
+
+    def _keep(self, table: Table) -> None:
+        """Serve a table just recorded (a server alone keeps every table)."""
+        self.tables[table.id] = table
 
     # Loading after a restart -------------------------------------------------------
 
@@ -180,15 +182,15 @@ class Lobby:
                 session.hand_to_bot(state.seat, state.bot)
         return session
 
-    # News from other server nodes (none for a server alone: see ClusterLobby) -------
+    # What a cluster tells its lobby (nothing, for a server alone) ------------------
 
-    async def on_message(self, message: dict[str, Any]) -> None:
+    async def on_tick(self) -> None:
         pass
 
-    async def on_tick(self, *, nodes_changed: bool) -> None:
+    async def on_lost(self, table_ids: list[str]) -> None:
         pass
 
-    async def on_reconnect(self) -> None:
+    async def on_adopt(self, tables: list[tuple[str, Incarnation]]) -> None:
         pass
 
     def resume_play(self) -> None:
@@ -290,7 +292,7 @@ class Lobby:
             records.LOBBY, states, active_at=self.clock(), entered=entered,
         )  # fmt: skip
         await self._record_new(table)
-        self.tables[table.id] = table
+        self._keep(table)
         return table, token
 
     async def _record_new(self, table: Table) -> None:
@@ -331,8 +333,7 @@ class Lobby:
         finds its records changed)."""
 
     def _told(self, table: Table) -> None:
-        """After a lobby change: the other nodes are told."""
-        self.cluster.publish({"k": "lobby", "t": table.id})
+        """After a lobby change (its owner alone serves a table: nobody else to tell)."""
 
     async def join(self, invite: str, name: str) -> tuple[Table, int, str]:
         table = await self.by_invite(invite)
@@ -505,13 +506,11 @@ class Lobby:
             records.set_table_status, self.store, table.id, status, None, table.active_at
         )
 
-    async def finish(self, table: Table, *, recorded_here: bool = True) -> None:
-        """The table's game is over (by a move recorded here, or through another node:
-        the node that drives the table records it then, in case the writer died)."""
+    async def finish(self, table: Table) -> None:
+        """The table's game is over: the table recorded as finished (and a daily game's
+        result)."""
         table.status = records.FINISHED
         table.active_at = self.clock()
-        if not recorded_here and not self.cluster.owns(table.id):
-            return
         game_id = table.session.game_id if table.session else None
         await asyncio.to_thread(
             records.set_table_status, self.store, table.id, table.status, game_id,
@@ -528,6 +527,6 @@ def open_lobby(
     code is loaded only then). ``options``: `Lobby`'s."""
     if cluster is None or not cluster.clustered:
         return Lobby(store, listener, cluster=cluster, **options)
-    from .cluster_lobby import ClusterLobby  # noqa: PLC0415 (only a node of several needs it)
+    from .cluster.lobby import ClusterLobby  # noqa: PLC0415 (only a node of several needs it)
 
     return ClusterLobby(store, listener, cluster=cluster, **options)

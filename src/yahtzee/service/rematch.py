@@ -114,7 +114,7 @@ async def rematch(lobby: Lobby, table: Table, token: str | None) -> Rematch:
                 raise lobby._over_quota()
             table.rematch = found
             if found == made.id:
-                lobby.tables[made.id] = made
+                lobby._keep(made)
                 changed.append(table)
                 lobby._told(table)
     after = await lobby.find(table.rematch)

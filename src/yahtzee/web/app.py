@@ -192,6 +192,9 @@ def create_app(
             yield
             sweeping.cancel()
             await node.stop()
+            relay = getattr(app.state, "relay", None)
+            if relay is not None:
+                await relay.close()
             warming.cancel()
             hub.close()
             hub.lobby.close()
@@ -251,7 +254,20 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(daily.router)
     app.include_router(play.router)
+    _relay_to_owners(app, node)
     return app
+
+
+def _relay_to_owners(app: FastAPI, node: Cluster) -> None:
+    """A node of several relays what reaches it to the tables' owners (`relay`; only
+    then is its code loaded)."""
+    if not node.clustered:
+        return
+    from ..service.cluster.node import RedisCluster  # noqa: PLC0415
+    from .relay import install  # noqa: PLC0415
+
+    if isinstance(node, RedisCluster):
+        install(app, node)
 
 
 @contextlib.contextmanager

@@ -245,6 +245,11 @@ async def send_refusal(
     await send({"type": "http.response.body", "body": body})
 
 
+RELAYED: Final = "yahtzee.relayed"
+"""Set in a request's scope when a node of the site relayed it, its relay key checked
+(`relay.RelayTrust`): the relaying node made the checks."""
+
+
 class HostCheck:
     """Refuses (403 ``bad_origin``) every HTTP request whose ``Host`` or ``Origin`` is not
     allowed. WebSockets pass through: their route accepts them first and closes them with
@@ -255,7 +260,7 @@ class HostCheck:
         self.allowed = allowed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope.get(RELAYED):
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}

@@ -16,10 +16,11 @@ from fastapi import APIRouter, WebSocket
 from starlette.types import Message
 
 from ...core import Category, IllegalMove, InvalidInput, Keep, Score, YahtzeeError, clean_text
-from ...service import LiveGame, Repeated, Table
+from ...service import LiveGame, Owned, Repeated, Table
 from ...service.meter import play_notes
 from ...service.tray import check_slots
 from ..connection import (
+    CLOSE_MOVED,
     CLOSE_ORIGIN,
     CLOSE_SEAT_GONE,
     CLOSE_TOO_MANY,
@@ -47,7 +48,7 @@ from ..protocol import (
     parse_hello,
     parse_intent,
 )
-from ..security import AllowedHosts, origin_allowed
+from ..security import RELAYED, AllowedHosts, origin_allowed
 
 log = logging.getLogger("yahtzee.web")
 
@@ -59,6 +60,8 @@ router = APIRouter()
 
 
 def _allowed(socket: WebSocket) -> bool:
+    if socket.scope.get(RELAYED):  # a node of the site relayed it, having checked it
+        return True
     allowed: Any = getattr(socket.app.state, "allowed_hosts", None)
     hosts = allowed if isinstance(allowed, AllowedHosts) else AllowedHosts.local()
     return origin_allowed(socket.headers, hosts)
@@ -81,7 +84,12 @@ async def play(socket: WebSocket, table_id: str, hub: SocketHubDep) -> None:
         elif not hub.admit(connection):
             connection.close(CLOSE_TOO_MANY, "too many connections from this address")
         else:
-            table = await _hello(hub, socket, connection, table_id)
+            try:
+                table = await _hello(hub, socket, connection, table_id)
+            except Elsewhere as elsewhere:  # another node serves it: relayed there
+                code = await _relay(socket, connection, elsewhere)
+                connection.close(code, "the table's server node closed the connection")
+                return
             refused = await hub.join(table, connection) if table is not None else None
             if table is None:
                 connection.close(CLOSE_UNKNOWN, "unknown table or token")
@@ -109,7 +117,10 @@ async def _hello(
         hello = parse_hello(_data(raw))
     except ProtocolError:
         return None
-    table = await hub.lobby.find(table_id)
+    try:
+        table = await hub.lobby.find(table_id)
+    except Owned as owned:
+        raise Elsewhere(owned, _data(raw)) from None
     if table is None:
         return None
     if hello.token is not None:
@@ -119,6 +130,25 @@ async def _hello(
         connection.seat, connection.token_hash = seat, table.seats[seat].token_hash
         return table
     return table if hub.lobby.watching(table, hello.watch) else None
+
+
+class Elsewhere(Exception):
+    """A hello for a table another node serves (`Owned`), with the hello to send on."""
+
+    def __init__(self, owned: Owned, hello: str | bytes) -> None:
+        super().__init__(owned.table_id)
+        self.owned = owned
+        self.hello = hello
+
+
+async def _relay(socket: WebSocket, connection: Connection, elsewhere: Elsewhere) -> int:
+    """Pass the connection on to the table's owner (`relay.Relay.socket`); the close
+    code it ended with."""
+    relay = getattr(socket.app.state, "relay", None)
+    if relay is None:  # (only a node of several meets another node's table)
+        return CLOSE_MOVED
+    code: int = await relay.socket(socket, connection, elsewhere.owned, elsewhere.hello)
+    return code
 
 
 def _data(raw: Message) -> str | bytes:

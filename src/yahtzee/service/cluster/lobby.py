@@ -1,0 +1,194 @@
+"""The lobby of one node among several (see `cluster.node`): it serves only the tables
+whose lease it holds.
+
+A table is claimed and loaded from the records when a client first asks this node for
+it (once, however many ask at the same moment), or when this node takes it over from a
+dead one; a table another node holds raises `Owned`, and the front end relays the
+request there. A new table is only recorded: whichever node is asked for it first (the
+one the load balancer's hash on its id picks) claims it. A table nobody watches through
+this node and that needs no driving here (no game under way) is let go after a while, so
+that memory and leases stay bounded; a lease found lost is let go at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ...store import tables as records
+from ..lobby import MAX_TABLE_ID, Lobby
+from ..table import Table
+from . import Owned
+
+if TYPE_CHECKING:
+    from .node import RedisCluster
+    from .wire import Incarnation
+
+log = logging.getLogger(__name__)
+
+LOADS_AT_ONCE = 16
+"""Tables loaded from the records at the same time (the rest wait their turn, so that a
+crowd reconnecting after a node died does not hold up every other table's work)."""
+EVICT_AFTER = 3
+"""How many heartbeats in a row a table goes unwatched and undriven before it is let go
+(claimed and loaded again by whichever node is asked for it next)."""
+
+
+class ClusterLobby(Lobby):
+    """A `Lobby` that serves the tables this node owns (see the module's notes)."""
+
+    cluster: RedisCluster
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._loads = asyncio.Semaphore(LOADS_AT_ONCE)
+        self._unwatched: dict[str, int] = {}
+        self._background: set[asyncio.Task[None]] = set()
+
+    # Finding and claiming ------------------------------------------------------------
+
+    def load_unfinished(self) -> int:
+        """Nothing at startup: tables load when asked for, or when taken over."""
+        return 0
+
+    def _keep(self, table: Table) -> None:
+        """A new table is only recorded: the node first asked for it claims it."""
+        if table.live is not None:
+            table.live.close()
+
+    async def find(self, table_id: str) -> Table | None:
+        """The table if this node owns it (claimed now if nobody does); `Owned` if
+        another node does."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            if self.cluster.owns(table_id):
+                return None if self._idle(table) else table
+            if table_id in self.cluster.owned:  # our renewal is late: not now
+                raise Owned(table_id, None, None)
+            self._drop(table)
+        if len(table_id) > MAX_TABLE_ID:
+            return None
+        return await self._claimed(table_id, None)
+
+    async def _claimed(self, table_id: str, previous: Incarnation | None) -> Table | None:
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._claim_and_load(table_id, previous))
+            self._loading[table_id] = pending
+            pending.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _claim_and_load(self, table_id: str, previous: Incarnation | None) -> Table | None:
+        await self.cluster.claim(table_id, previous)
+        try:
+            async with self._loads:
+                row = await asyncio.to_thread(records.load_table, self.store, table_id)
+                if row is None or row.status in (records.CANCELLED, records.EXPIRED):
+                    await self.cluster.release(table_id)
+                    return None
+                loaded = await asyncio.to_thread(self._table_of, row)
+        except BaseException:
+            await self.cluster.release(table_id)
+            raise
+        if self._idle(loaded):
+            await self.cluster.release(table_id)
+            return None
+        table = self.tables.setdefault(table_id, loaded)
+        if table is loaded and table.live is not None:
+            live = table.live
+            await live.time_from_records()
+            if live.session.is_over and row.status == records.PLAYING:
+                await self.finish(table)  # its writer died first
+            self.play(table)
+        return table
+
+    async def by_invite(self, invite: str) -> Table:
+        found = await asyncio.to_thread(records.table_by_invite, self.store, invite)
+        table = await self.find(found) if found is not None else None
+        if table is None:
+            raise self._bad_invite()
+        return table
+
+    def _quota(self, owner: str) -> records.Quota:
+        """Tables are counted in the records (the owner's others may be on other nodes),
+        in the transaction that records the new one."""
+        return records.Quota(self.clock() - self.idle_timeout, self.max_tables_per_client)
+
+    async def _apply(self, table: Table, row: records.TableRecord) -> None:
+        """The records' version of a table (its start found it changed: a node that
+        owned it a moment ago wrote last)."""
+        table.status, table.active_at = row.status, row.active_at
+        table.rematch = row.rematch or table.rematch
+        for state, seat in zip(table.seats, row.seats, strict=True):
+            state.name, state.bot, state.token_hash = seat.name, seat.bot, seat.token_hash
+        if row.game_id and table.live is None:
+            self._serve(table, await asyncio.to_thread(self._resume, row))
+
+    # Letting go ----------------------------------------------------------------------
+
+    def _drop(self, table: Table) -> None:
+        """This node serves the table no more (its connections are told)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        self._unwatched.pop(table.id, None)
+        if table.live is not None:
+            table.live.close()
+        self.listener.moved(table.id)
+
+    async def on_lost(self, table_ids: list[str]) -> None:
+        for table_id in table_ids:
+            table = self.tables.get(table_id)
+            if table is not None:
+                log.warning("lost the lease of table %s: another node serves it now", table_id)
+                self._drop(table)
+
+    async def on_adopt(self, tables: list[tuple[str, Incarnation]]) -> None:
+        """Take over a dead node's tables (in the background, `LOADS_AT_ONCE` at a time)."""
+        for table_id, dead in tables:
+            if table_id not in self.tables and table_id not in self._loading:
+                self._spawn(self._adopt(table_id, dead))
+
+    async def _adopt(self, table_id: str, dead: Incarnation) -> None:
+        with contextlib.suppress(Owned):  # another node was first (asked by a client)
+            await self._claimed(table_id, dead)
+
+    async def on_tick(self) -> None:
+        """Let go of the tables nobody watches here that need no driving."""
+        for table in list(self.tables.values()):
+            if self._needed(table):
+                self._unwatched.pop(table.id, None)
+                continue
+            looks = self._unwatched[table.id] = self._unwatched.get(table.id, 0) + 1
+            if looks >= EVICT_AFTER:
+                self._drop(table)
+                self._spawn(self.cluster.release(table.id))
+
+    def _needed(self, table: Table) -> bool:
+        busy = table.lock.locked() or (table.live is not None and table.live.lock.locked())
+        playing = table.status == records.PLAYING and table.live is not None
+        return busy or self.listener.watched(table.id) or (playing and _driven(table))
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(_report)
+
+
+def _driven(table: Table) -> bool:
+    """Whether the table's game moves without anyone connected (a bot or a turn timer)."""
+    live = table.live
+    if live is None or live.session.is_over:
+        return False
+    return bool(live.turn_timer) or any(s.bot is not None for s in table.seats)
+
+
+def _report(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("cluster work failed", exc_info=task.exception())
+
+
+__all__ = ["ClusterLobby"]

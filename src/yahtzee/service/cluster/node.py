@@ -1,0 +1,291 @@
+"""A node of several, joined through Redis: its heartbeat and card, and the ownership
+leases of the tables it serves.
+
+Each live table has exactly one owner node, which alone applies its intents, runs its
+bots and timer and sends its events; the others keep nothing of it and relay what reaches
+them (`Owned`). Ownership is a lease in Redis (`Keys.lease`, valued with the owner's
+`Incarnation`), claimed with ``SET NX`` when a node is first asked for a table nobody
+holds, and renewed at each heartbeat, all of a node's leases in one script. A node whose
+heartbeat could not be renewed in time stops driving its tables (the fence) until it
+can; a lease found lost is let go at once (`Listener.on_lost`). The records' sequence
+compare-and-set stays the last guard: two nodes that both think they own a table cannot
+both write one event.
+
+When a node dies its heartbeat ages; after `LEASE_TTL_S` the others see it dead, and
+each takes over (`Listener.on_adopt`) the dead node's tables that rendezvous hashing
+(`preferred`) gives it, so every one of them moves again within about one lease and a
+heartbeat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from ...core import InvalidInput
+from . import Cluster, Listener, Owned
+from .wire import Incarnation, Keys, NodeCard
+
+log = logging.getLogger(__name__)
+
+LEASE_TTL_S = 2.0
+"""A lease not renewed for this long lapses; a node whose heartbeat is older is dead."""
+PREFIX = "yz:"
+FORGET_AFTER = 20
+"""A dead node whose tables were all taken over is forgotten after this many leases."""
+
+_CLAIM = """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return holder
+end
+if holder then return holder end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+return ARGV[1]
+"""
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  else
+    lost[#lost + 1] = i
+  end
+end
+return lost
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('SREM', KEYS[2], ARGV[2])
+return 1
+"""
+
+
+def preferred(table_id: str, nodes: Sequence[str]) -> str | None:
+    """The node that takes a table over when its owner dies: the highest hash of (node,
+    table) (rendezvous hashing: when a node goes, only its tables move)."""
+    if not nodes:
+        return None
+
+    def weight(node: str) -> bytes:
+        return hashlib.blake2b(f"{node}|{table_id}".encode(), digest_size=8).digest()
+
+    return max(nodes, key=weight)
+
+
+class RedisCluster(Cluster):
+    """A node of several (see the module's notes)."""
+
+    clustered = True
+
+    def __init__(
+        self,
+        url: str,
+        node_id: str,
+        *,
+        address: str,
+        prefix: str = PREFIX,
+        lease_ttl: float = LEASE_TTL_S,
+    ) -> None:
+        """``address``: where the other nodes reach this one (``host:port``)."""
+        super().__init__(node_id)
+        self.url = url
+        self.keys = Keys(prefix)
+        self.lease_ttl = lease_ttl
+        self.me = Incarnation.fresh(node_id)
+        self.card = NodeCard(self.me, address)
+        self.owned: set[str] = set()
+        """The tables whose lease this node holds."""
+        self.alive: dict[str, NodeCard] = {}
+        """The live nodes' cards, as the last heartbeat saw them (by incarnation)."""
+        self._fenced_at = 0.0
+        """Until when (monotonic) this node's last renewal holds."""
+        self._tasks: list[asyncio.Task[None]] = []
+        self._redis: Any = None
+        self._scripts: dict[str, Any] = {}
+        self.relay_key = ""
+        """The site's secret that marks a request as relayed by one of its nodes (drawn by
+        the first node to start, read by the others)."""
+
+    @property
+    def ttl_ms(self) -> int:
+        return int(self.lease_ttl * 1000)
+
+    def owns(self, table_id: str) -> bool:
+        return table_id in self.owned and time.monotonic() < self._fenced_at
+
+    def check_reachable(self) -> None:
+        """Ping Redis now (before the server starts): an `InvalidInput` that says
+        where, without a password, when it does not answer."""
+        import redis  # noqa: PLC0415 (only clustered servers need it)
+
+        client = redis.Redis.from_url(
+            self.url, socket_timeout=self.lease_ttl, socket_connect_timeout=self.lease_ttl
+        )
+        try:
+            client.ping()
+        except redis.RedisError as error:
+            where = urlsplit(self.url)
+            place = where.path if where.scheme == "unix" else f":{where.port or 6379}"
+            shown = f"{where.scheme}://{where.hostname or ''}{place}"
+            raise InvalidInput(
+                f"Cannot reach Redis at {shown}: {error}. Is it running, and is the URL right?"
+            ) from None
+        finally:
+            client.close()
+
+    async def start(self, listener: Listener) -> None:
+        import redis.asyncio as aioredis  # noqa: PLC0415 (only clustered servers need it)
+
+        self._redis = aioredis.Redis.from_url(
+            self.url, socket_timeout=self.lease_ttl, socket_connect_timeout=self.lease_ttl
+        )
+        for name, text in (("claim", _CLAIM), ("renew", _RENEW), ("release", _RELEASE)):
+            self._scripts[name] = self._redis.register_script(text)
+        await self._redis.set(self.keys.relay_key, secrets.token_hex(16), nx=True)
+        key = await self._redis.get(self.keys.relay_key)
+        self.relay_key = key.decode() if isinstance(key, bytes) else str(key)
+        await self._redis.hset(self.keys.cards, self.me.encode(), self.card.encode())
+        await self._beat(listener)  # the first heartbeat before serving
+        self._tasks = [asyncio.create_task(self._heartbeat(listener))]
+
+    async def stop(self) -> None:
+        """Leave at once: every lease let go, so that the others take over now."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._redis is None:
+            return
+        with contextlib.suppress(Exception):
+            for table_id in list(self.owned):
+                await self.release(table_id)
+            me = self.me.encode()
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.zrem(self.keys.nodes, me)
+                pipe.hdel(self.keys.cards, me)
+                pipe.delete(self.keys.owned(self.me))
+                await pipe.execute()
+        await self._redis.aclose()
+
+    # Leases --------------------------------------------------------------------------
+
+    async def claim(self, table_id: str, previous: Incarnation | None = None) -> None:
+        """Hold the table's lease (renewed if this node holds it already); raise `Owned`
+        if another node holds it. ``previous``: the dead owner it is taken over from."""
+        holder = Incarnation.decode(
+            await self._scripts["claim"](
+                keys=[self.keys.lease(table_id), self.keys.owned(self.me)],
+                args=[self.me.encode(), self.ttl_ms, table_id],
+            )
+        )
+        if holder != self.me:
+            card = self.alive.get(holder.encode())
+            raise Owned(table_id, holder.node, card.address if card is not None else None)
+        self.owned.add(table_id)
+        if previous is not None:
+            await self._redis.srem(self.keys.owned(previous), table_id)
+
+    async def release(self, table_id: str) -> None:
+        """Let go of a table's lease (another node may claim it at once)."""
+        self.owned.discard(table_id)
+        await self._scripts["release"](
+            keys=[self.keys.lease(table_id), self.keys.owned(self.me)],
+            args=[self.me.encode(), table_id],
+        )
+
+    # The heartbeat -------------------------------------------------------------------
+
+    async def _heartbeat(self, listener: Listener) -> None:
+        while True:
+            await asyncio.sleep(self.lease_ttl / 3)
+            try:
+                await self._beat(listener)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("the heartbeat to Redis failed (%s)", error)
+
+    async def _beat(self, listener: Listener) -> None:
+        """Renew this node's heartbeat and every lease it holds (by Redis's clock), see
+        who else lives, let go of lost leases and take over the dead nodes' tables."""
+        started = time.monotonic()
+        seconds, micros = await self._redis.time()
+        now_ms = int(seconds) * 1000 + int(micros) // 1000
+        held = sorted(self.owned)
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(self.keys.nodes, {self.me.encode(): now_ms})
+            pipe.zrangebyscore(self.keys.nodes, "-inf", "+inf", withscores=True)
+            pipe.hgetall(self.keys.cards)
+            if held:
+                self._scripts["renew"](
+                    keys=[self.keys.lease(t) for t in held],
+                    args=[self.me.encode(), self.ttl_ms],
+                    client=pipe,
+                )
+            found = await pipe.execute()
+        self._fenced_at = started + self.lease_ttl
+        members, cards = found[1], found[2]
+        lost = [held[i - 1] for i in found[3]] if held else []
+        live, dead = self._sort(members, cards, now_ms)
+        if lost:
+            self.owned.difference_update(lost)
+            await listener.on_lost(lost)
+        await listener.on_tick()
+        for who, stale_ms in dead:
+            await self._take_over(listener, who, stale_ms, live)
+
+    def _sort(
+        self, members: list[tuple[Any, float]], cards: dict[Any, Any], now_ms: int
+    ) -> tuple[list[str], list[tuple[Incarnation, float]]]:
+        """The live incarnations (their cards kept), and the dead ones with how long
+        (ms) they have been silent."""
+        live: list[str] = []
+        dead: list[tuple[Incarnation, float]] = []
+        alive: dict[str, NodeCard] = {}
+        for raw, score in members:
+            try:
+                who = Incarnation.decode(raw)
+            except InvalidInput:
+                continue
+            silent = now_ms - score
+            if silent <= self.ttl_ms:
+                live.append(who.encode())
+                card = cards.get(raw) or cards.get(who.encode().encode())
+                with contextlib.suppress(InvalidInput):
+                    if card is not None:
+                        alive[who.encode()] = NodeCard.decode(card)
+            else:
+                dead.append((who, silent))
+        self.alive = alive
+        return live, dead
+
+    async def _take_over(
+        self, listener: Listener, dead: Incarnation, silent_ms: float, live: list[str]
+    ) -> None:
+        """A dead node's tables: those rendezvous hashing gives this node, taken over;
+        the node forgotten once nothing of it is left."""
+        tables = [
+            t.decode() if isinstance(t, bytes) else str(t)
+            for t in await self._redis.smembers(self.keys.owned(dead))
+        ]
+        mine = [t for t in tables if preferred(t, live) == self.me.encode()]
+        if mine:
+            await listener.on_adopt([(t, dead) for t in mine])
+        if not tables or silent_ms > FORGET_AFTER * self.ttl_ms:
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.zrem(self.keys.nodes, dead.encode())
+                pipe.hdel(self.keys.cards, dead.encode())
+                pipe.delete(self.keys.owned(dead))
+                await pipe.execute()
+
+
+__all__ = ["LEASE_TTL_S", "PREFIX", "RedisCluster", "preferred"]
