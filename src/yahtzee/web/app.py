@@ -192,9 +192,7 @@ def create_app(
             yield
             sweeping.cancel()
             await node.stop()
-            relay = getattr(app.state, "relay", None)
-            if relay is not None:
-                await relay.close()
+            await _stop_relaying(app)
             warming.cancel()
             hub.close()
             hub.lobby.close()
@@ -256,6 +254,12 @@ def create_app(
     app.include_router(play.router)
     _relay_to_owners(app, node)
     return app
+
+
+async def _stop_relaying(app: FastAPI) -> None:
+    relay = getattr(app.state, "relay", None)
+    if relay is not None:
+        await relay.close()
 
 
 def _relay_to_owners(app: FastAPI, node: Cluster) -> None:
