@@ -196,7 +196,10 @@ def render_nginx_config(
     upstream_ports: list[int], port: int, prefix: str | Path, *, as_root: bool | None = None
 ) -> str:
     """An nginx configuration balancing 127.0.0.1:``port`` over the ``yahtzee serve`` nodes
-    on ``upstream_ports`` (round robin; WebSockets upgraded), its files under ``prefix``.
+    on ``upstream_ports`` (WebSockets upgraded), its files under ``prefix``: a table's
+    requests (``/ws/ID``, ``/api/tables/ID...``) go to one node by a consistent hash of the
+    table's id, every other request round robin (an empty hash key), as docs/deploy.md
+    shows.
     ``as_root`` (default: whether this process is root) adds ``user root;`` so that the
     worker may use the temporary folders in ``prefix``."""
     prefix = Path(prefix)
@@ -221,7 +224,15 @@ http {{
     uwsgi_temp_path {prefix}/uwsgi;
     scgi_temp_path {prefix}/scgi;
 
+    map $uri $yahtzee_table {{
+        ~^/ws/([^/]+)                 $1;
+        ~^/api/tables/([^/]+)         $1;
+        ~^/api/daily/tables/([^/]+)   $1;
+        default                       "";
+    }}
+
     upstream yahtzee {{
+        hash $yahtzee_table consistent;
 {servers}
     }}
 

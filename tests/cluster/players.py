@@ -212,3 +212,19 @@ def start(base: str, table: str, token: str) -> None:
             f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {token}"}
         )
         assert started.is_success, started.text
+
+
+def owner_of(base: str, table: str) -> str:
+    """The node that serves a table (any node relays the question to it)."""
+    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
+        answer = http.get(f"/api/tables/{table}")
+        assert answer.is_success, answer.text
+        return str(answer.headers["x-yahtzee-node"])
+
+
+def serves(base: str, table: str) -> bool:
+    """Whether the node at ``base`` serves the table and holds its game."""
+    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
+        answer = http.get("/api/health", params={"table": table})
+        assert answer.is_success, answer.text
+        return bool(answer.json()["serves"])

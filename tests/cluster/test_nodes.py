@@ -1,7 +1,7 @@
 """Several ``yahtzee serve`` nodes over one PostgreSQL database and one Redis server,
-behind nginx (all real, on loopback): any node serves any table, one writer per event,
-bots and timers taken over when a node dies, and every event log replays to the cards the
-players saw."""
+behind nginx (all real, on loopback): one node serves each table and the others relay
+to it, one writer per event, a dead node's tables (bots and timers included) moving
+within seconds, and every event log replays to the cards the players saw."""
 
 from __future__ import annotations
 
@@ -15,17 +15,18 @@ import psycopg
 import pytest
 
 from tests.cluster.conftest import redis_prefix
-from tests.cluster.players import Player, intent_for, join, new_table, start
+from tests.cluster.players import Player, intent_for, join, new_table, owner_of, serves, start
 from tests.server_process import ServerProcess, free_port
 from tests.services import LocalNginx, require
 from tests.store.conftest import new_database
 from tests.waiting import wait_until
 from yahtzee.core import Game
-from yahtzee.service import owner
 from yahtzee.store import Store
 from yahtzee.web.models import GameView
 
 LEASE_TTL = 1.5
+FAILOVER_S = 5.0
+"""The issue's bound: a dead node's tables all move again within this."""
 NODES = ("n1", "n2", "n3")
 
 
@@ -215,12 +216,13 @@ def test_the_same_intent_on_two_nodes_at_once_is_written_once(site: Site) -> Non
     before = first.seq
     try:
         with psycopg.connect(site.database) as holder:
-            holder.execute("LOCK TABLE events IN EXCLUSIVE MODE")  # both wait for it
+            holder.execute("LOCK TABLE events IN EXCLUSIVE MODE")  # the owner waits for it
             first.send({"type": "roll", "id": "dup"})
-            second.send({"type": "roll", "id": "dup"})
+            second.send({"type": "roll", "id": "dup"})  # relayed: queued at the owner
             wait_until(
-                lambda: waiting_on_locks(site.database, 2), timeout=20, what="both writers wait"
+                lambda: waiting_on_locks(site.database, 1), timeout=20, what="the owner waits"
             )
+            time.sleep(0.3)  # (both intents reach the owner meanwhile)
         acks = [first.next("ack"), second.next("ack")]
         assert acks[0]["seq"] == acks[1]["seq"] == before + 1
         bob.until_seq(before + 1)
@@ -256,19 +258,22 @@ def test_the_same_intent_on_two_nodes_at_once_is_written_once(site: Site) -> Non
 def test_a_bot_seat_keeps_playing_after_the_node_running_its_bot_dies(site: Site) -> None:
     made = new_table(site.base("n1"), [{"kind": "bot", "level": 1}])
     table = made["table"]["id"]
-    driver = owner(table, list(NODES))
-    assert driver is not None
-    elsewhere = next(n for n in NODES if n != driver)
-    start(site.base(elsewhere), table, made["token"])
-    ann = Player(site.base(elsewhere), table, token=made["token"])
+    start(site.base("n2"), table, made["token"])  # n2 is asked first: it serves the table
+    driver = owner_of(site.base("n3"), table)
+    assert driver == "n2"
+    elsewhere = "n3"
+    ann = Player(site.base(elsewhere), table, token=made["token"])  # relayed to n2
     try:
         assert ann.act(intent_for(ann.game, "r1"))["type"] == "ack"
         assert ann.act(intent_for(ann.game, "s1"))["type"] == "ack"
         while ann.game["current"] != 1 or ann.game["dice"] is None:
             ann.next("event")  # the bot's first roll
         site.nodes[driver].kill()
+        killed = time.monotonic()
         seq = ann.seq
-        ann.until_seq(seq + 1, timeout=LEASE_TTL + 6)  # taken over within a few seconds
+        ann.until_seq(seq + 1, timeout=FAILOVER_S + 10)  # taken over within seconds
+        assert time.monotonic() - killed < FAILOVER_S
+        assert owner_of(site.base(elsewhere), table) != driver
         steps = 0
         while ann.game["phase"] != "over" and steps < 200:
             steps += 1
@@ -299,10 +304,9 @@ def test_a_turn_timer_runs_out_on_time_after_the_node_running_it_dies(site: Site
     timer = 4
     made = new_table(site.base("n1"), [{"kind": "human"}], turn_timer=timer)
     table = made["table"]["id"]
-    driver = owner(table, list(NODES))
-    assert driver is not None
+    bob_token = join(site.base("n2"), made["invite"], "Bob")["token"]  # n2 serves it
+    driver = owner_of(site.base("n1"), table)
     others = [n for n in NODES if n != driver]
-    bob_token = join(site.base(others[0]), made["invite"], "Bob")["token"]
     began = time.monotonic()  # the game starts (is committed) after this
     start(site.base(others[0]), table, made["token"])
     bob = Player(site.base(others[1]), table, token=bob_token)
@@ -310,13 +314,46 @@ def test_a_turn_timer_runs_out_on_time_after_the_node_running_it_dies(site: Site
         bob.until_seq(1)  # his node serves the game (its state may come after the lobby's)
         seq = bob.seq
         site.nodes[driver].kill()  # Ann never acts: the timer must act for her
-        bob.until_seq(seq + 1, timeout=timer + LEASE_TTL + 6)
+        bob.until_seq(seq + 1, timeout=timer + FAILOVER_S + 10)
         waited = time.monotonic() - began
         assert bob.seen[seq + 1]["player"] == 0  # the stand-in's move, for Ann
         assert waited >= timer - 0.5  # from the commit time, not sooner
     finally:
         bob.close()
         site.revive(driver)
+
+
+def test_a_table_is_applied_by_one_node_only_and_the_others_relay_to_it(site: Site) -> None:
+    made, table = two_players(site, "n1", "n2")
+    owner = owner_of(site.base("n3"), table)
+    assert [owner_of(site.base(n), table) for n in NODES] == [owner] * len(NODES)
+    others = [n for n in NODES if n != owner]
+    ann = Player(site.base(others[0]), table, token=made["token"])  # the wrong node
+    bob = Player(site.base(others[1]), table, token=made["bob_token"])
+    watcher = Player(site.front, table, watch=made["spectate"])
+    try:
+        final = play_to_end({0: ann, 1: bob}, [watcher])
+        replays(site, table, final)
+        assert serves(site.base(owner), table)
+        assert not any(serves(site.base(n), table) for n in others)  # no game state there
+    finally:
+        for client in (ann, bob, watcher):
+            client.close()
+
+
+def test_nginx_sends_a_tables_connections_to_its_owner(site: Site) -> None:
+    made = new_table(site.front, [{"kind": "human"}])
+    table = made["table"]["id"]
+    ann = Player(site.front, table, token=made["token"])  # the first asked claims it
+    try:
+        owner = owner_of(site.base("n1"), table)
+        assert ann.node == owner  # nginx's hash on the id: no relay needed
+        again = [Player(site.front, table, token=made["token"]) for _ in range(3)]
+        assert {p.node for p in again} == {owner}
+        for player in again:
+            player.close()
+    finally:
+        ann.close()
 
 
 def test_every_event_log_in_the_database_replays(site: Site) -> None:

@@ -105,13 +105,14 @@ def test_local_redis_comes_back_on_its_port_after_a_kill() -> None:
     assert not server.folder.exists()
 
 
-def test_nginx_config_names_every_node_without_stickiness() -> None:
+def test_nginx_config_names_every_node_and_hashes_on_the_table() -> None:
     text = render_nginx_config([8001, 8002], 8080, "/srv/lb", as_root=False)
     assert "server 127.0.0.1:8001 max_fails=1 fail_timeout=2s;" in text
     assert "server 127.0.0.1:8002 max_fails=1 fail_timeout=2s;" in text
     assert "listen 127.0.0.1:8080;" in text
     assert "pid /srv/lb/nginx.pid;" in text
     assert "ip_hash" not in text and "user " not in text
+    assert "hash $yahtzee_table consistent;" in text
     assert render_nginx_config([8001], 8080, "/srv/lb", as_root=True).startswith("user root;\n")
 
 

@@ -277,6 +277,11 @@ class Health(BaseModel):
     waits for it (a game can start either way)."""
     node: str | None = None
     """This server node's name (only when it is one of several)."""
+    tables: int | None = None
+    """How many tables this node serves now (only when it is one of several)."""
+    serves: bool | None = None
+    """Whether this node serves the table asked about (``?table=ID``) and holds its game
+    (only when asked, on a node of several)."""
     table_build: TableBuild | None = None
     """The build of the win-chance tables under way on this machine, by whichever
     process (absent when none runs): until it ends, the win meter says "preparing"."""

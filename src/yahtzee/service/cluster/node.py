@@ -226,11 +226,8 @@ class RedisCluster(Cluster):
             pipe.zrangebyscore(self.keys.nodes, "-inf", "+inf", withscores=True)
             pipe.hgetall(self.keys.cards)
             if held:
-                self._scripts["renew"](
-                    keys=[self.keys.lease(t) for t in held],
-                    args=[self.me.encode(), self.ttl_ms],
-                    client=pipe,
-                )
+                keys = [self.keys.lease(t) for t in held]
+                pipe.eval(_RENEW, len(keys), *keys, self.me.encode(), self.ttl_ms)
             found = await pipe.execute()
         self._fenced_at = started + self.lease_ttl
         members, cards = found[1], found[2]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
@@ -32,11 +33,20 @@ async def favicon() -> FileResponse:
 
 
 @router.get("/api/health", response_model_exclude_none=True)
-async def health(hub: HubDep) -> Health:
+async def health(hub: HubDep, table: str | None = None) -> Health:
+    """Whether the server answers, and its solver is ready; on a node of several, its
+    name, how many tables it serves, and (``?table=ID``) whether it serves that one."""
     ready = hub.solver_ready.is_set()
     cluster = hub.lobby.cluster
-    node = cluster.node_id if cluster.clustered else None
-    return Health(solver="ready" if ready else "warming", node=node, table_build=_table_build())
+    solver: Literal["warming", "ready"] = "ready" if ready else "warming"
+    if not cluster.clustered:
+        return Health(solver=solver, table_build=_table_build())
+    tables = hub.lobby.tables
+    serves = None if table is None else table in tables and cluster.owns(table)
+    return Health(
+        solver=solver, node=cluster.node_id, tables=len(tables), serves=serves,
+        table_build=_table_build(),
+    )  # fmt: skip
 
 
 def _table_build() -> TableBuild | None:

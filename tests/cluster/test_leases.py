@@ -1,0 +1,148 @@
+"""Two nodes' ownership leases in one process, on a real Redis server: a table claimed by
+one is refused to the other (with where to relay), held while renewed, let go on
+release, seen lost when another holds it, and taken over (within about a lease and a
+heartbeat) when its owner dies; both nodes read the one relay key of the site."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.cluster.conftest import redis_prefix
+from tests.services import LocalRedis, require
+from yahtzee.service import Owned
+from yahtzee.service.cluster.node import RedisCluster
+from yahtzee.service.cluster.wire import Incarnation, Keys
+
+WAIT_S = 15.0
+TTL = 0.6
+
+
+@pytest.fixture(scope="module")
+def redis() -> Iterator[LocalRedis]:
+    require("redis-server")
+    with LocalRedis() as server:
+        yield server
+
+
+class Heard:
+    """What a node's lobby heard from its cluster."""
+
+    def __init__(self) -> None:
+        self.lost: list[str] = []
+        self.adopt: list[tuple[str, Incarnation]] = []
+        self.ticks = 0
+
+    async def on_tick(self) -> None:
+        self.ticks += 1
+
+    async def on_lost(self, table_ids: list[str]) -> None:
+        self.lost.extend(table_ids)
+
+    async def on_adopt(self, tables: list[tuple[str, Incarnation]]) -> None:
+        self.adopt.extend(tables)
+
+
+async def until(predicate: object, what: str) -> None:
+    try:
+        async with asyncio.timeout(WAIT_S):
+            while not predicate():  # type: ignore[operator]
+                await asyncio.sleep(0.02)
+    except TimeoutError:
+        raise AssertionError(f"{what}: not within {WAIT_S:g} s") from None
+
+
+async def two_nodes(url: str) -> tuple[RedisCluster, RedisCluster, Heard, Heard]:
+    prefix = redis_prefix()
+    a = RedisCluster(url, "a", address="127.0.0.1:9001", prefix=prefix, lease_ttl=TTL)
+    b = RedisCluster(url, "b", address="127.0.0.1:9002", prefix=prefix, lease_ttl=TTL)
+    heard_a, heard_b = Heard(), Heard()
+    await a.start(heard_a)
+    await b.start(heard_b)
+    await until(lambda: len(a.alive) == 2 and len(b.alive) == 2, "both see both")
+    return a, b, heard_a, heard_b
+
+
+def test_a_claimed_table_is_refused_to_the_other_node_until_released(redis: LocalRedis) -> None:
+    async def run() -> None:
+        a, b, _, _ = await two_nodes(redis.url)
+        try:
+            assert a.relay_key and a.relay_key == b.relay_key
+            await a.claim("t1")
+            assert a.owns("t1") and not b.owns("t1")
+            with pytest.raises(Owned) as elsewhere:
+                await b.claim("t1")
+            assert (elsewhere.value.node, elsewhere.value.address) == ("a", "127.0.0.1:9001")
+            await asyncio.sleep(TTL * 2.5)  # renewed by a's heartbeats meanwhile
+            with pytest.raises(Owned):
+                await b.claim("t1")
+            await a.claim("t1")  # claiming again what it holds: fine
+            await a.release("t1")
+            assert not a.owns("t1")
+            await b.claim("t1")
+            assert b.owns("t1")
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(run())
+
+
+def test_a_lease_another_node_holds_now_is_seen_lost(redis: LocalRedis) -> None:
+    async def run() -> None:
+        a, b, heard_a, _ = await two_nodes(redis.url)
+        try:
+            await a.claim("t2")
+            await a._redis.set(a.keys.lease("t2"), b.me.encode())  # (as if it had lapsed)
+            await until(lambda: "t2" in heard_a.lost, "a hears it lost the lease")
+            assert not a.owns("t2")
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(run())
+
+
+def test_a_dead_nodes_tables_are_offered_to_the_others_within_a_lease_and_a_beat(
+    redis: LocalRedis,
+) -> None:
+    async def run() -> None:
+        a, b, _, heard_b = await two_nodes(redis.url)
+        try:
+            tables = [f"t3-{n}" for n in range(6)]
+            for table in tables:
+                await a.claim(table)
+            for task in a._tasks:  # a dies: its heartbeat stops, nothing is let go
+                task.cancel()
+            died = time.monotonic()
+            await until(lambda: {t for t, _ in heard_b.adopt} == set(tables), "b takes all")
+            assert time.monotonic() - died < TTL * 2 + 1.0
+            assert {who for _, who in heard_b.adopt} == {a.me}
+            for table in tables:
+                await b.claim(table, previous=a.me)
+                assert b.owns(table)
+            assert not await b._redis.smembers(Keys(b.keys.prefix).owned(a.me))
+            await until(lambda: a.me.encode() not in b.alive, "a forgotten")
+        finally:
+            a._tasks = []
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(run())
+
+
+def test_a_node_that_stops_lets_go_of_its_leases_at_once(redis: LocalRedis) -> None:
+    async def run() -> None:
+        a, b, _, _ = await two_nodes(redis.url)
+        try:
+            await a.claim("t4")
+            await a.stop()
+            await b.claim("t4")
+            assert b.owns("t4")
+        finally:
+            await b.stop()
+
+    asyncio.run(run())
