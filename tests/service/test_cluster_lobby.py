@@ -218,7 +218,7 @@ def test_two_owners_by_mistake_cannot_both_write_one_event(store: Store) -> None
 
 def test_a_rematch_is_made_once_by_the_owner_and_served_by_one_node(store: Store) -> None:
     async def run() -> None:
-        from yahtzee.service import rematch  # noqa: PLC0415
+        from yahtzee.service import rematch
 
         _, a, b = site(store)
         made, ann = await b.lobby.create("x", "Ann", [None], RuleSet.official())
