@@ -134,13 +134,18 @@ def test_a_dead_nodes_tables_are_offered_to_the_others_within_a_lease_and_a_beat
     asyncio.run(run())
 
 
-def test_a_node_that_stops_lets_go_of_its_leases_at_once(redis: LocalRedis) -> None:
+def test_a_node_that_stops_lets_go_of_its_leases_and_the_others_take_over(
+    redis: LocalRedis,
+) -> None:
     async def run() -> None:
-        a, b, _, _ = await two_nodes(redis.url)
+        a, b, _, heard_b = await two_nodes(redis.url)
         try:
             await a.claim("t4")
             await a.stop()
-            await b.claim("t4")
+            stopped = time.monotonic()
+            await until(lambda: ("t4", a.me) in heard_b.adopt, "b takes t4 over")
+            assert time.monotonic() - stopped < TTL  # at b's next heartbeat
+            await b.claim("t4", previous=a.me)
             assert b.owns("t4")
         finally:
             await b.stop()

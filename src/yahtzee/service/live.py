@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..core import Action, Entry, Event, Game, IllegalMove, Scored, Written, YahtzeeError
 from ..store import REPEAT, Commit, Outcome, Store
+from .reviews import Reviews
 from .session import GameSession, Move
 from .tray import Tray, follow, tray_of
 
@@ -134,8 +135,10 @@ class LiveGame:
         turn_timer: float | None = None,
         on_over: Callable[[], Awaitable[None]] | None = None,
         drives: Callable[[], bool] | None = None,
+        reviews: Reviews | None = None,
     ) -> None:
-        """``on_over()``: the game just ended (its record is finished)."""
+        """``on_over()``: the game just ended (its record is finished). ``reviews``: where
+        its review is made at low priority (by default at once, in a worker thread)."""
         self.session = session
         self.committer = committer
         self.publish = publish
@@ -143,6 +146,7 @@ class LiveGame:
         self.turn_timer = turn_timer
         self.on_over = on_over
         self.drives: Callable[[], bool] = drives or (lambda: True)
+        self.reviews = reviews
         self.lock = asyncio.Lock()
         self.committed_seq = len(session.game.event_log)
         """The events the store holds (the game as loaded or started is committed)."""
@@ -288,9 +292,12 @@ class LiveGame:
         if self.session.is_over and not self._over_seen:
             self._over_seen = True
             async with self.lock:
-                await asyncio.to_thread(self.session.finish)
                 if self.on_over is not None:
                     await self.on_over()
+            if self.reviews is not None:
+                self.reviews.later(self.session)
+            else:
+                await asyncio.to_thread(self.session.finish)
         self.schedule()
 
     def _take_back(self) -> None:
@@ -364,6 +371,8 @@ class LiveGame:
         await asyncio.sleep(self.bot_delay)
         async with self.lock:
             if self.session.current != seat or not self.session.is_bot(seat):
+                return
+            if not self.drives():  # the lease lapsed meanwhile (the fence)
                 return
             action = await asyncio.to_thread(self.session.bot_action, seat)
         self._bot = None

@@ -39,6 +39,7 @@ from ..store import tables as records
 from . import daily
 from .cluster import Cluster
 from .live import GroupCommit, LiveGame
+from .reviews import Reviews
 from .session import NO_BOTS_ENTERED, GameSession
 from .table import SeatState, Table, check_entered, check_name_free, new_token, token_hash
 
@@ -121,6 +122,7 @@ class Lobby:
         self.idle_timeout = idle_timeout
         self.clock = clock
         self.committer = GroupCommit(store)
+        self.reviews = Reviews()
         self.tables: dict[str, Table] = {}
         self.cluster = cluster or Cluster()
 
@@ -140,7 +142,7 @@ class Lobby:
 
         table.live = LiveGame(
             session, self.committer, publish, bot_delay=self.bot_delay,
-            turn_timer=table.turn_timer, on_over=over, drives=drives,
+            turn_timer=table.turn_timer, on_over=over, drives=drives, reviews=self.reviews,
         )  # fmt: skip
 
     def _keep(self, table: Table) -> None:
@@ -202,6 +204,7 @@ class Lobby:
         for table in self.tables.values():
             if table.live is not None:
                 table.live.close()
+        self.reviews.close()
         self.committer.close()
 
     # Finding tables ------------------------------------------------------------------

@@ -63,6 +63,10 @@ for i, key in ipairs(KEYS) do
 end
 return lost
 """
+_LET_GO = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 redis.call('SREM', KEYS[2], ARGV[2])
@@ -151,28 +155,26 @@ class RedisCluster(Cluster):
         )
         for name, text in (("claim", _CLAIM), ("renew", _RENEW), ("release", _RELEASE)):
             self._scripts[name] = self._redis.register_script(text)
-        await self._redis.set(self.keys.relay_key, secrets.token_hex(16), nx=True)
-        key = await self._redis.get(self.keys.relay_key)
-        self.relay_key = key.decode() if isinstance(key, bytes) else str(key)
-        await self._redis.hset(self.keys.cards, self.me.encode(), self.card.encode())
         await self._beat(listener)  # the first heartbeat before serving
         self._tasks = [asyncio.create_task(self._heartbeat(listener))]
 
     async def stop(self) -> None:
-        """Leave at once: every lease let go, so that the others take over now."""
+        """Leave at once: every lease let go and this node marked dead, so that at their
+        next heartbeat the others take over its tables (those still in play move on)."""
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._redis is None:
             return
         with contextlib.suppress(Exception):
-            for table_id in list(self.owned):
-                await self.release(table_id)
-            me = self.me.encode()
+            held = sorted(self.owned)
+            self.owned.clear()
+            seconds, micros = await self._redis.time()
+            silent = int(seconds) * 1000 + int(micros) // 1000 - self.ttl_ms - 1  # dead now
             async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.zrem(self.keys.nodes, me)
-                pipe.hdel(self.keys.cards, me)
-                pipe.delete(self.keys.owned(self.me))
+                for table_id in held:
+                    pipe.eval(_LET_GO, 1, self.keys.lease(table_id), self.me.encode())
+                pipe.zadd(self.keys.nodes, {self.me.encode(): silent})
                 await pipe.execute()
         await self._redis.aclose()
 
@@ -202,6 +204,9 @@ class RedisCluster(Cluster):
             args=[self.me.encode(), table_id],
         )
 
+    def redis_pipeline(self) -> Any:
+        return self._redis.pipeline(transaction=False)
+
     # The heartbeat -------------------------------------------------------------------
 
     async def _heartbeat(self, listener: Listener) -> None:
@@ -221,7 +226,12 @@ class RedisCluster(Cluster):
         seconds, micros = await self._redis.time()
         now_ms = int(seconds) * 1000 + int(micros) // 1000
         held = sorted(self.owned)
-        async with self._redis.pipeline(transaction=False) as pipe:
+        async with self.redis_pipeline() as pipe:
+            # (the card and the relay key each time: a Redis that lost its data has them
+            # again at the next beat)
+            pipe.set(self.keys.relay_key, secrets.token_hex(16), nx=True)
+            pipe.get(self.keys.relay_key)
+            pipe.hset(self.keys.cards, self.me.encode(), self.card.encode())
             pipe.zadd(self.keys.nodes, {self.me.encode(): now_ms})
             pipe.zrangebyscore(self.keys.nodes, "-inf", "+inf", withscores=True)
             pipe.hgetall(self.keys.cards)
@@ -230,8 +240,9 @@ class RedisCluster(Cluster):
                 pipe.eval(_RENEW, len(keys), *keys, self.me.encode(), self.ttl_ms)
             found = await pipe.execute()
         self._fenced_at = started + self.lease_ttl
-        members, cards = found[1], found[2]
-        lost = [held[i - 1] for i in found[3]] if held else []
+        key, members, cards = found[1], found[4], found[5]
+        self.relay_key = key.decode() if isinstance(key, bytes) else str(key)
+        lost = [held[i - 1] for i in found[6]] if held else []
         live, dead = self._sort(members, cards, now_ms)
         if lost:
             self.owned.difference_update(lost)
@@ -270,11 +281,18 @@ class RedisCluster(Cluster):
     ) -> None:
         """A dead node's tables: those rendezvous hashing gives this node, taken over;
         the node forgotten once nothing of it is left."""
-        tables = [
+        tables = sorted(
             t.decode() if isinstance(t, bytes) else str(t)
             for t in await self._redis.smembers(self.keys.owned(dead))
-        ]
-        mine = [t for t in tables if preferred(t, live) == self.me.encode()]
+        )
+        holders = await self._redis.mget([self.keys.lease(t) for t in tables]) if tables else []
+        gone = dead.encode()
+        found = list(zip(tables, holders, strict=True))
+        taken = [t for t, h in found if h is not None and _text(h) != gone]
+        if taken:  # claimed meanwhile (by a client's request): crossed off
+            await self._redis.srem(self.keys.owned(dead), *taken)
+        free = [t for t, h in found if h is None]
+        mine = [t for t in free if preferred(t, live) == self.me.encode()]
         if mine:
             await listener.on_adopt([(t, dead) for t in mine])
         if not tables or silent_ms > FORGET_AFTER * self.ttl_ms:
@@ -283,6 +301,10 @@ class RedisCluster(Cluster):
                 pipe.hdel(self.keys.cards, dead.encode())
                 pipe.delete(self.keys.owned(dead))
                 await pipe.execute()
+
+
+def _text(raw: Any) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
 
 
 __all__ = ["LEASE_TTL_S", "PREFIX", "RedisCluster", "preferred"]
