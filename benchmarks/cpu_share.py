@@ -3,6 +3,7 @@ read from /proc: where the machine's cores go during a run."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import Counter
 from pathlib import Path
@@ -70,3 +71,52 @@ def describe(used: Counter[str]) -> str:
     """``node1 0.62, postgres 0.31, ...`` (cores), most first, and the total."""
     parts = ", ".join(f"{part} {cores:.2f}" for part, cores in used.most_common())
     return f"{parts}; total {sum(used.values()):.2f} of {os.cpu_count()} cores"
+
+
+def cpu_busy() -> list[float]:
+    """Each core's busy seconds so far (``/proc/stat``: all but idle and iowait)."""
+    busy = []
+    for line in Path("/proc/stat").read_text().splitlines():
+        name, *fields = line.split()
+        if name.startswith("cpu") and name != "cpu":
+            ticks = [int(f) for f in fields[:8]]
+            busy.append((sum(ticks) - ticks[3] - ticks[4]) / TICKS)
+    return busy
+
+
+def describe_busy(before: list[float], after: list[float], seconds: float) -> str:
+    """``cpu0 0.97, cpu1 0.81`` (each core's busy share between two ``cpu_busy()``)."""
+    return ", ".join(
+        f"cpu{i} {(a - b) / seconds:.2f}"
+        for i, (b, a) in enumerate(zip(before, after, strict=True))
+    )
+
+
+def allowed(nodes: dict[int, str]) -> dict[str, str]:
+    """The cores each part may run on (``Cpus_allowed_list`` of its processes' threads,
+    joined), from a ``sample`` of /proc now: ``{"node1": "0", "postgres": "1", ...}``."""
+    found: dict[str, set[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or (part := _part(int(entry.name), nodes)) is None:
+            continue
+        try:
+            tasks = list((entry / "task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                status = (task / "status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
+                if line.startswith("Cpus_allowed_list:"):
+                    found.setdefault(part, set()).add(line.split(":", 1)[1].strip())
+    return {part: "+".join(sorted(lists)) for part, lists in sorted(found.items())}
+
+
+def pin(pid: int, cores: set[int]) -> None:
+    """Every thread of process ``pid`` to ``cores`` (threads made later inherit it from
+    the thread that makes them)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread gone meanwhile
+            os.sched_setaffinity(int(task.name), cores)
