@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import shutil
@@ -50,6 +51,7 @@ RUNS = {"s": (1, False, False), "a": (1, True, False), "b": (2, True, False),
         "c": (2, True, True)}  # fmt: skip
 """Run: (nodes, with Redis, node 2 killed at half time)."""
 STUCK_S = 15.0  # a game not over without an event this long at the end of a run is stuck
+RUN_NUMBERS = itertools.count(1)
 NODE_CORE, REST_CORE = {0}, {1}  # --pin: the nodes' core, everything else's
 # --hash: the table id from /ws/{id} and /api/tables/{id}...; other requests have an empty
 # key, and nginx's hash (consistent too) sends a request with an empty key round robin
@@ -146,14 +148,17 @@ def start_node(node: Any) -> None:
     raise RuntimeError(f"the node on port {node.port} did not warm up within 300 s")
 
 
-def one_run(kind: str, args: argparse.Namespace, pg: str, redis: str) -> tuple:
+def one_run(
+    kind: str, args: argparse.Namespace, pg: str, redis: str, others: dict[int, str]
+) -> tuple:
     """One run on a fresh database and Redis prefix: the run, its loss check, and the
-    warning lines each node wrote."""
+    warning lines each node wrote. ``others``: the pids of PostgreSQL's postmaster and of
+    redis-server, by part (their CPU is theirs and their children's)."""
     import psycopg
     from tests.server_process import ServerProcess, free_port
 
     count, clustered, killing = RUNS[kind]
-    database = f"bench_{kind}_{os.getpid()}"
+    database = f"bench_{kind}_{os.getpid()}_{next(RUN_NUMBERS)}"  # a run again: anew
     with psycopg.connect(pg, autocommit=True) as connection:
         connection.execute(f"CREATE DATABASE {database}")
     url = pg.rsplit("/", 1)[0] + f"/{database}"
@@ -179,7 +184,7 @@ def one_run(kind: str, args: argparse.Namespace, pg: str, redis: str) -> tuple:
     try:
         for i in range(count):
             cluster = ["--redis-url", redis, "--node-id", f"node{i + 1}",
-                       "--redis-prefix", f"yz-bench-{kind}-{os.getpid()}:"]  # fmt: skip
+                       "--redis-prefix", f"yz-{database}:"]  # fmt: skip
             nodes.append(ServerProcess(url, env=meter_env, extra_args=extra + cluster * clustered))
             with pinned(NODE_CORE if args.pin else None):  # the node inherits core 0
                 start_node(nodes[-1])
@@ -188,6 +193,7 @@ def one_run(kind: str, args: argparse.Namespace, pg: str, redis: str) -> tuple:
         nginx = nginx_for([n.port for n in nodes], port, args.hash)
         nginx.start()
         names = {node.proc.pid: f"node{i + 1}" for i, node in enumerate(nodes)}
+        names |= {**others, nginx.pid: "nginx"}
         cores = allowed(names)
         kill = nodes[1].kill if killing else None
         run = uvloop.run(
@@ -310,7 +316,7 @@ def report(kind: str, run: Run, args: argparse.Namespace, checked: tuple) -> tup
     return line, row
 
 
-def find_max(args: argparse.Namespace, pg: str, redis: str) -> None:
+def find_max(args: argparse.Namespace, pg: str, redis: str, others: dict[int, str]) -> None:
     """Run ``a`` (1 node) at each of ``--counts`` tables, rising, until p99 reaches
     ``--p99-ms``; then ``--refine`` bisections between the last count held and the first
     not; the largest count held, and a table of every count's figures."""
@@ -320,7 +326,7 @@ def find_max(args: argparse.Namespace, pg: str, redis: str) -> None:
     def measure(tables: int) -> bool:
         args.tables = tables
         started = time.monotonic()
-        run, checked, _ = one_run("a", args, pg, redis)
+        run, checked, _ = one_run("a", args, pg, redis, others)
         line, _ = report("a", run, args, checked)
         print(f"\n{tables} tables ({time.monotonic() - started:.0f} s):\n{line}", flush=True)
         p99 = percentile(run.latencies, 0.99) * 1e3
@@ -447,7 +453,8 @@ def main() -> None:
     staggered = f" after {args.stagger:g} s of staggered starts" if args.stagger else ""
     print(f"yahtzee cluster benchmark, {os.cpu_count()} cores, PostgreSQL + Redis, nginx "
           f"(1 worker, {'hash on the table id' if args.hash else 'round robin'}), "
-          f"N={args.tables} tables, {args.seconds:g} s a run{staggered}\n"
+          f"{'rising table counts' if args.find_max else f'N={args.tables} tables'}, "
+          f"{args.seconds:g} s a run{staggered}\n"
           f"nodes run {args.src} ({commit_of(args.src)})"
           f"{'; pinned: nodes on core 0, the rest on core 1' if args.pin else ''}")  # fmt: skip
     rows = []
@@ -456,11 +463,13 @@ def main() -> None:
         stack.callback(postgres.stop)
         pg = postgres.start()
         redis = stack.enter_context(services.LocalRedis())
+        postmaster = int((postgres.folder / "data" / "postmaster.pid").read_text().split()[0])
+        others = {postmaster: "postgres", redis.pid: "redis"}
         if args.find_max:
-            find_max(args, pg, redis.url)
+            find_max(args, pg, redis.url, others)
             return
         for kind in kinds:
-            run, checked, logs = one_run(kind, args, pg, redis.url)
+            run, checked, logs = one_run(kind, args, pg, redis.url, others)
             line, row = report(kind, run, args, checked)
             rows.append(row)
             per_action[kind] = node_cpu_ms(run)

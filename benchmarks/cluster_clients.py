@@ -152,6 +152,8 @@ class Client:
             if message["type"] == "state":
                 break
         self.game, self.seq = message["game"], message["seq"]
+        if self.game is None:  # counted: the client takes it for over and opens a new table
+            run.errors["state without a game"] += 1
         self.act_at = time.monotonic()
         self.sessions, self.online = self.sessions + 1, True
         if self.sessions > 1:
