@@ -13,12 +13,22 @@ All first games start together (as in benchmarks/server.py), so they also end wi
 same seconds, near the end of a 60 s run, when every client opens a new table at once.
 ``--stagger S`` starts each client's first game at a random moment within S seconds and
 only then measures: games end, and new tables open, all the time, as on a site.
+
+Every run prints, besides its totals, the intent-to-own-event latency in each 3 s window
+(``--window``) with the games that ended and the tables opened in it, and the nodes' CPU
+per acknowledged action (and, with 1-node and 2-node runs together, their ratio).
+``--pin`` runs the nodes on core 0 and everything else (PostgreSQL, Redis, nginx, the
+clients) on core 1. ``--find-max`` runs 1 node (run ``a``) at rising table counts
+(``--counts``) and prints the largest whose p99 stays under ``--p99-ms``. ``--src`` names
+the source tree the nodes (and the loss check) import; ``--hash`` makes nginx send each
+table's requests to one node (``hash $table consistent``, the id from the URI).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import shutil
@@ -34,13 +44,54 @@ from typing import Any
 import httpx
 import uvloop
 from cluster_clients import WARMUP, Record, Run, drive
-from cpu_share import describe, sample
+from cpu_share import allowed, cpu_busy, describe, pin, sample
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = {"s": (1, False, False), "a": (1, True, False), "b": (2, True, False),
         "c": (2, True, True)}  # fmt: skip
 """Run: (nodes, with Redis, node 2 killed at half time)."""
 STUCK_S = 15.0  # a game not over without an event this long at the end of a run is stuck
+RUN_NUMBERS = itertools.count(1)
+NODE_CORE, REST_CORE = {0}, {1}  # --pin: the nodes' core, everything else's
+# --hash: the table id from /ws/{id} and /api/tables/{id}...; other requests have an empty
+# key, and nginx's hash (consistent too) sends a request with an empty key round robin
+# (ngx_http_upstream_hash_module: ``hp->key.len == 0`` -> get_rr_peer)
+TABLE_MAP = """    map $uri $table {
+        ~^/ws/([^/]+)            $1;
+        ~^/api/tables/([^/]+)    $1;
+        default                  "";
+    }
+
+"""
+
+
+@contextlib.contextmanager
+def pinned(cores: set[int] | None):
+    """This process's threads on ``cores`` meanwhile (the processes it starts inherit
+    them), then back on what they had; None: nothing changes."""
+    if cores is None:
+        yield
+        return
+    was = os.sched_getaffinity(0)
+    pin(os.getpid(), cores)
+    try:
+        yield
+    finally:
+        pin(os.getpid(), was)
+
+
+def nginx_for(ports: list[int], port: int, hashing: bool) -> Any:
+    """LocalNginx (round robin), or with ``hashing`` one that hashes on the table id."""
+    from tests.services import LocalNginx
+
+    class HashingNginx(LocalNginx):
+        def config_text(self) -> str:
+            text = super().config_text()
+            anchor = "    upstream yahtzee {\n"
+            assert anchor in text, "tests/services.py's nginx config has changed"
+            return text.replace(anchor, f"{TABLE_MAP}{anchor}        hash $table consistent;\n")
+
+    return (HashingNginx if hashing else LocalNginx)(ports, port=port)
 
 
 def check(url: str, records: list[Record]) -> tuple[int, int, Counter[str], Counter[str]]:
@@ -97,15 +148,17 @@ def start_node(node: Any) -> None:
     raise RuntimeError(f"the node on port {node.port} did not warm up within 300 s")
 
 
-def one_run(kind: str, args: argparse.Namespace, pg: str, redis: str) -> tuple:
+def one_run(
+    kind: str, args: argparse.Namespace, pg: str, redis: str, others: dict[int, str]
+) -> tuple:
     """One run on a fresh database and Redis prefix: the run, its loss check, and the
-    warning lines each node wrote."""
+    warning lines each node wrote. ``others``: the pids of PostgreSQL's postmaster and of
+    redis-server, by part (their CPU is theirs and their children's)."""
     import psycopg
     from tests.server_process import ServerProcess, free_port
-    from tests.services import LocalNginx
 
     count, clustered, killing = RUNS[kind]
-    database = f"bench_{kind}_{os.getpid()}"
+    database = f"bench_{kind}_{os.getpid()}_{next(RUN_NUMBERS)}"  # a run again: anew
     with psycopg.connect(pg, autocommit=True) as connection:
         connection.execute(f"CREATE DATABASE {database}")
     url = pg.rsplit("/", 1)[0] + f"/{database}"
@@ -124,20 +177,29 @@ def one_run(kind: str, args: argparse.Namespace, pg: str, redis: str) -> tuple:
             "YAHTZEE_CACHE_DIR": tempfile.mkdtemp(prefix="yahtzee-bench-cache-"),
         }
     )
+    meter_env["PYTHONPATH"] = str(args.src)
     nodes: list[Any] = []
     nginx = None
     logs: dict[str, list[str]] = {}
     try:
         for i in range(count):
             cluster = ["--redis-url", redis, "--node-id", f"node{i + 1}",
-                       "--redis-prefix", f"yz-bench-{kind}-{os.getpid()}:"]  # fmt: skip
+                       "--redis-prefix", f"yz-{database}:"]  # fmt: skip
             nodes.append(ServerProcess(url, env=meter_env, extra_args=extra + cluster * clustered))
-            start_node(nodes[-1])
-        nginx = LocalNginx([n.port for n in nodes], port=port)
+            with pinned(NODE_CORE if args.pin else None):  # the node inherits core 0
+                start_node(nodes[-1])
+            if args.pin:  # and each of its threads, made before or after
+                pin(nodes[-1].proc.pid, NODE_CORE)
+        nginx = nginx_for([n.port for n in nodes], port, args.hash)
         nginx.start()
         names = {node.proc.pid: f"node{i + 1}" for i, node in enumerate(nodes)}
+        names |= {**others, nginx.pid: "nginx"}
+        cores = allowed(names)
         kill = nodes[1].kill if killing else None
-        run = uvloop.run(drive(f"127.0.0.1:{port}", args, kill, lambda: sample(names)))
+        run = uvloop.run(
+            drive(f"127.0.0.1:{port}", args, kill, lambda: (sample(names), cpu_busy()))
+        )
+        run.allowed = cores
     except BaseException:
         for node in nodes:
             print(f"node on port {node.port} wrote:\n{node.stderr_tail()}", file=sys.stderr)
@@ -161,6 +223,40 @@ def one_run(kind: str, args: argparse.Namespace, pg: str, redis: str) -> tuple:
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else float("nan")
+
+
+def node_cpu_ms(run: Run) -> float:
+    """The nodes' CPU (all of them, all threads) per acknowledged action in the measured
+    window, in ms."""
+    nodes = sum(cores for part, cores in run.cpu.items() if part.startswith("node"))
+    return nodes * run.measured / run.n["acks"] * 1e3 if run.n["acks"] else float("nan")
+
+
+def windows(run: Run, size: float) -> list[str]:
+    """Per ``size`` seconds of the measured window (by when each intent was sent): the
+    intents, their p50 and p99 to their own event, the games ended and tables opened."""
+    if not run.stamps:
+        return []
+    count = max(1, int(run.measured / size + 0.999)) if run.measured else 1
+    count = max(count, int(max(run.stamps) // size) + 1)
+    waits: list[list[float]] = [[] for _ in range(count)]
+    for stamp, wait in zip(run.stamps, run.latencies, strict=True):
+        waits[min(count - 1, max(0, int(stamp // size)))].append(wait)
+    ended, opened = (
+        Counter(int(t // size) for t in run.ended),
+        Counter(int(t // size) for t in run.opened),
+    )
+    lines = []
+    for i, values in enumerate(waits):
+        mark = (
+            f", {ended[i]} games over, {opened[i]} tables opened" if ended[i] or opened[i] else ""
+        )
+        lines.append(
+            f"{i * size:5.0f}-{(i + 1) * size:<3.0f} s: {len(values):5d} intents, p50 "
+            f"{percentile(values, 0.5) * 1e3:6.1f} ms, p99 {percentile(values, 0.99) * 1e3:6.1f} "
+            f"ms{' *' if ended[i] else ''}{mark}"
+        )
+    return lines
 
 
 def report(kind: str, run: Run, args: argparse.Namespace, checked: tuple) -> tuple[str, str]:
@@ -191,9 +287,17 @@ def report(kind: str, run: Run, args: argparse.Namespace, checked: tuple) -> tup
     counts += f"{sum(not c.online for c in late)}, awaiting an ack "
     counts += f"{sum(c.online and c.pending is not None for c in late)}, on the bot's turn "
     counts += f"{sum(c.online and not c.mine() for c in late)})"
+    per_node = ", ".join(
+        f"{part} {cores * run.measured / max(1, run.n['acks']) * 1e3:.2f}"
+        for part, cores in sorted(run.cpu.items())
+        if part.startswith("node")
+    )
+    pinning = ", ".join(f"{part} {cores}" for part, cores in run.allowed.items())
     line = (
         f"  {kind} ({what}): {rate:5.0f} actions/s ({events:.0f} events/s), intent to own "
         f"event p50 {p50:.1f} ms, p99 {p99:.1f} ms ({len(run.latencies)} intents)\n"
+        f"     node CPU per acknowledged action: {node_cpu_ms(run):.2f} ms ({per_node}; "
+        f"{run.n['acks']} acks in {run.measured:.1f} s)\n"
         f"     from half time every table moved again within (max / p99) {moved}, p50 "
         f"{percentile(gaps, 0.5):.1f} s; "
         f"the {len(cut)} cut off within {max(cut, default=float('nan')):.1f} s, their state "
@@ -201,12 +305,71 @@ def report(kind: str, run: Run, args: argparse.Namespace, checked: tuple) -> tup
         f"     loss check: {games} games, {count} events, {dict(problems) or 'nothing lost'}"
         f"{'; refused: ' + str(dict(odd)) if odd else ''}\n"
         f"     cores: {describe(run.cpu)}\n"
+        f"     each core busy: {run.busy}; may run on: {pinning}\n"
         f"     {counts}; closes {dict(run.closes)}, errors "
-        f"{dict(run.errors)}"
+        f"{dict(run.errors)}\n"
+        f"     per {args.window:g} s of the measured window (by when sent; * games ended in it):"
+        f"\n       " + "\n       ".join(windows(run, args.window))
     )
     row = (f"| {what} | {args.tables} | {rate:.0f} | {p50:.1f} ms | {p99:.1f} ms | "
            f"{moved if killed else ''} | {sum(problems.values())} |")  # fmt: skip
     return line, row
+
+
+def find_max(args: argparse.Namespace, pg: str, redis: str, others: dict[int, str]) -> None:
+    """Run ``a`` (1 node) at each of ``--counts`` tables, rising, until p99 reaches
+    ``--p99-ms``; then ``--refine`` bisections between the last count held and the first
+    not; the largest count held, and a table of every count's figures."""
+    counts = sorted(int(c) for c in args.counts.split(","))
+    results: dict[int, tuple[float, float, float, float, int]] = {}
+
+    def measure(tables: int) -> bool:
+        args.tables = tables
+        started = time.monotonic()
+        run, checked, _ = one_run("a", args, pg, redis, others)
+        line, _ = report("a", run, args, checked)
+        print(f"\n{tables} tables ({time.monotonic() - started:.0f} s):\n{line}", flush=True)
+        p99 = percentile(run.latencies, 0.99) * 1e3
+        worst = max(
+            (percentile(w, 0.99) for w in split(run, args.window) if len(w) >= 20),
+            default=float("nan"),
+        )
+        rate = run.n["acks"] / (args.seconds * (1 - WARMUP))
+        results[tables] = (rate, percentile(run.latencies, 0.5) * 1e3, p99, worst * 1e3,
+                           sum(checked[2].values()))  # fmt: skip
+        return p99 < args.p99_ms
+
+    held = failed = None
+    for tables in counts:
+        if measure(tables):
+            held = tables
+        else:
+            failed = tables
+            break
+    for _ in range(args.refine if held is not None and failed is not None else 0):
+        middle = (held + failed) // 2 // 50 * 50  # type: ignore[operator]
+        if middle <= held or middle >= failed:  # type: ignore[operator]
+            break
+        if measure(middle):
+            held = middle
+        else:
+            failed = middle
+    pinned_to = " (node on core 0, the rest on core 1)" if args.pin else ""
+    print(f"\nfind-max: 1 node{pinned_to}, stagger {args.stagger:g} s, {args.seconds:g} s "
+          f"runs, p99 under {args.p99_ms:g} ms\n| tables | actions/s | p50 | p99 | worst "
+          f"{args.window:g} s window's p99 | lost |\n|---|---|---|---|---|---|")  # fmt: skip
+    for tables, (rate, p50, p99, worst, lost) in sorted(results.items()):
+        print(f"| {tables} | {rate:.0f} | {p50:.1f} ms | {p99:.1f} ms | {worst:.1f} ms | {lost} |")
+    missed = f" (not held: {failed})" if failed is not None else " (every count held)"
+    print(f"largest table count held: {held if held is not None else 'none'}{missed}")
+
+
+def split(run: Run, size: float) -> list[list[float]]:
+    """The waits by ``size`` seconds of the measured window (by when each was sent)."""
+    found: dict[int, list[float]] = {}
+    for stamp, wait in zip(run.stamps, run.latencies, strict=True):
+        found.setdefault(int(stamp // size), []).append(wait)
+    return list(found.values())
 
 
 def main() -> None:
@@ -234,13 +397,53 @@ def main() -> None:
         help="write each run's [sent at (s into the measured window), intent to own event (s)] "
         "as JSON, to FILE with the run's letter added (out.json: out-b.json)",
     )
+    parser.add_argument(
+        "--window", type=float, default=3.0, help="seconds of each window of latencies printed"
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the nodes on core 0 (taskset), PostgreSQL, Redis, nginx and the clients on core 1",
+    )
+    parser.add_argument(
+        "--src",
+        type=Path,
+        default=ROOT / "src",
+        help="the source tree the nodes run (their PYTHONPATH; the loss check's too), "
+        "default this repository's src",
+    )
+    parser.add_argument(
+        "--hash",
+        action="store_true",
+        help="nginx sends each table's requests to one node (hash on the table id, "
+        "consistent); default round robin",
+    )
+    parser.add_argument(
+        "--find-max",
+        action="store_true",
+        help="run a (1 node) at each of --counts tables until p99 reaches --p99-ms; print "
+        "the largest count held",
+    )
+    parser.add_argument("--counts", default="200,400,600,800,1000,1200,1500,2000")
+    parser.add_argument("--p99-ms", type=float, default=100.0)
+    parser.add_argument(
+        "--refine", type=int, default=1, help="--find-max: bisections after the first miss"
+    )
     args = parser.parse_args()
+    args.src = args.src.resolve()
     kinds = [k.strip() for k in args.runs.split(",") if k.strip()]
     if not kinds or any(k not in RUNS for k in kinds):
         parser.error(f"--runs takes some of {', '.join(RUNS)}")
+    if not (args.src / "yahtzee" / "__init__.py").is_file():
+        parser.error(f"--src {args.src}: no yahtzee package there")
+    if args.pin and not {0, 1} <= os.sched_getaffinity(0):
+        parser.error("--pin needs cores 0 and 1")
     signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started with &
     signal.signal(signal.SIGTERM, signal.getsignal(signal.SIGINT))  # so stop what we started
     sys.path.insert(0, str(ROOT))  # the cluster tests' helpers
+    sys.path.insert(0, str(args.src))  # the loss check reads the records as the nodes do
+    if args.pin:  # PostgreSQL, Redis and nginx inherit it; the nodes are moved to core 0
+        pin(os.getpid(), REST_CORE)
     from tests import services
     from tests.store.postgres import local_server
 
@@ -249,16 +452,27 @@ def main() -> None:
         raise SystemExit("This benchmark needs Debian's postgresql, redis-server and nginx.")
     staggered = f" after {args.stagger:g} s of staggered starts" if args.stagger else ""
     print(f"yahtzee cluster benchmark, {os.cpu_count()} cores, PostgreSQL + Redis, nginx "
-          f"(1 worker), N={args.tables} tables, {args.seconds:g} s a run{staggered}")  # fmt: skip
+          f"(1 worker, {'hash on the table id' if args.hash else 'round robin'}), "
+          f"{'rising table counts' if args.find_max else f'N={args.tables} tables'}, "
+          f"{args.seconds:g} s a run{staggered}\n"
+          f"nodes run {args.src} ({commit_of(args.src)})"
+          f"{'; pinned: nodes on core 0, the rest on core 1' if args.pin else ''}")  # fmt: skip
     rows = []
+    per_action: dict[str, float] = {}
     with contextlib.ExitStack() as stack:
         stack.callback(postgres.stop)
         pg = postgres.start()
         redis = stack.enter_context(services.LocalRedis())
+        postmaster = int((postgres.folder / "data" / "postmaster.pid").read_text().split()[0])
+        others = {postmaster: "postgres", redis.pid: "redis"}
+        if args.find_max:
+            find_max(args, pg, redis.url, others)
+            return
         for kind in kinds:
-            run, checked, logs = one_run(kind, args, pg, redis.url)
+            run, checked, logs = one_run(kind, args, pg, redis.url, others)
             line, row = report(kind, run, args, checked)
             rows.append(row)
+            per_action[kind] = node_cpu_ms(run)
             print(line, flush=True)
             for node, lines in logs.items():
                 if lines:
@@ -267,6 +481,27 @@ def main() -> None:
           "intent to own event, p50 | p99 | after the kill, every table moving: max / p99 "
           "| lost |\n|---|---|---|---|---|---|---|")  # fmt: skip
     print("\n".join(rows))
+    one = per_action.get("a", per_action.get("s"))
+    if one is not None and "b" in per_action:
+        print(f"\nnode CPU per acknowledged action, 2 nodes (b) {per_action['b']:.2f} ms against "
+              f"1 node ({'a' if 'a' in per_action else 's'}) {one:.2f} ms: ratio "
+              f"{per_action['b'] / one:.2f}")  # fmt: skip
+
+
+def commit_of(src: Path) -> str:
+    """The commit of the work tree ``src`` is in (with ``+`` when it has changes)."""
+    try:
+
+        def git(*words: str) -> str:
+            command = ["git", "-C", str(src), *words]
+            return subprocess.run(
+                command, capture_output=True, text=True, check=True
+            ).stdout.strip()
+
+        head, dirty = git("rev-parse", "--short", "HEAD"), git("status", "--porcelain", ".")
+    except (OSError, subprocess.CalledProcessError):
+        return "not a git tree"
+    return head + "+" * bool(dirty)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,12 @@ class Run:
     closes: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     cpu: Counter[str] = field(default_factory=Counter)  # cores used, by part
+    busy: str = ""  # each core's busy share (cpu_share.describe_busy)
+    allowed: dict[str, str] = field(default_factory=dict)  # the cores each part may use
+    measured: float = 0.0  # seconds between the two CPU samples
+    ended: list[float] = field(default_factory=list)  # when a client saw its game over
+    opened: list[float] = field(default_factory=list)  # when a next table was made
+    # (both: seconds after the measured window began, as ``stamps``)
 
 
 @dataclass
@@ -146,6 +152,8 @@ class Client:
             if message["type"] == "state":
                 break
         self.game, self.seq = message["game"], message["seq"]
+        if self.game is None:  # counted: the client takes it for over and opens a new table
+            run.errors["state without a game"] += 1
         self.act_at = time.monotonic()
         self.sessions, self.online = self.sessions + 1, True
         if self.sessions > 1:
@@ -216,6 +224,9 @@ class Client:
             was_mine = self.mine()
             run.n["events"] += run.warm <= now <= run.end
             self.seq, self.game, record.last_event = seq, message["game"], now
+            if self.game is not None and self.game["phase"] == "over" and not record.over:
+                record.over = True
+                run.ended.append(now - run.warm)
             if run.mark is not None and record.moved is None and now >= run.mark:
                 record.moved = now
             if pending is not None and not pending.own and event.get("player") == 0:
@@ -250,6 +261,7 @@ async def player(run: Run, http: httpx.AsyncClient, slot: int, made: tuple[str, 
         while time.monotonic() < run.end:
             try:
                 made = await make_table(speaker)
+                run.opened.append(time.monotonic() - run.warm)
                 break
             except httpx.HTTPError as error:
                 run.errors[f"new table: {type(error).__name__}"] += 1
@@ -262,9 +274,9 @@ async def drive(
     base: str, args: argparse.Namespace, kill: Callable[[], None] | None, sample: Callable[[], Any]
 ) -> Run:
     """All tables made, all clients connected: then the clock starts. ``kill`` (or None) is
-    called at half time; ``sample()`` reads the CPU time of every part at the start and the
-    end of the measured window (see cpu_share.py)."""
-    from cpu_share import shares
+    called at half time; ``sample()`` reads the CPU time of every part, and each core's
+    busy time, at the start and the end of the measured window (see cpu_share.py)."""
+    from cpu_share import describe_busy, shares
 
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(
@@ -293,7 +305,9 @@ async def drive(
         if kill is not None:
             kill()
         await asyncio.sleep(max(0.0, run.end - time.monotonic()))
-        run.cpu = shares(before, sample(), time.monotonic() - run.warm)
+        after, run.measured = sample(), time.monotonic() - run.warm
+        run.cpu = shares(before[0], after[0], run.measured)
+        run.busy = describe_busy(before[1], after[1], run.measured)
         await asyncio.wait(tasks, timeout=30)
         for task in tasks:
             if not task.done():

@@ -3,6 +3,7 @@ read from /proc: where the machine's cores go during a run."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import Counter
 from pathlib import Path
@@ -13,40 +14,51 @@ Sample = dict[int, tuple[str, float]]
 """pid -> (part, CPU seconds so far)."""
 
 
-def _part(pid: int, nodes: dict[int, str]) -> str | None:
-    """Which part a process is: a node (by its pid), ``postgres``, ``redis``, ``nginx``, the
-    ``clients`` (this process) or None (something else on the machine)."""
-    if pid in nodes:
-        return nodes[pid]
+def _stats() -> dict[int, list[str]]:
+    """Every process's /proc/PID/stat fields after its name (field 3, the state, first)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                found[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+    return found
+
+
+def _part(pid: int, named: dict[int, str], stats: dict[int, list[str]]) -> str | None:
+    """Which part a process is: one ``named`` (by its pid: each node, and where known the
+    postmaster, redis-server and nginx master) or a descendant of one, the ``clients``
+    (this process), else by its name ``postgres``, ``redis`` or ``nginx`` when no process
+    of that part is named (on a shared machine others' would count), else None."""
     if pid == os.getpid():
         return "clients"
+    seen, up = 0, pid
+    while up in stats and seen < 8:
+        if up in named:
+            return named[up]
+        up, seen = int(stats[up][1]), seen + 1
     try:
         name = Path(f"/proc/{pid}/comm").read_text().strip()
     except OSError:
         return None
-    if name.startswith(("postgres", "postmaster")):
-        return "postgres"
-    if name.startswith("redis-server"):
-        return "redis"
-    if name.startswith("nginx"):
-        return "nginx"
+    parts = set(named.values())
+    for prefix, part in (("postgres", "postgres"), ("postmaster", "postgres"),
+                         ("redis-server", "redis"), ("nginx", "nginx")):  # fmt: skip
+        if name.startswith(prefix) and part not in parts:
+            return part
     return None
 
 
-def sample(nodes: dict[int, str]) -> Sample:
+def sample(named: dict[int, str]) -> Sample:
     """Every known part's processes and their CPU seconds (user + system) so far;
-    ``nodes`` names the nodes' pids."""
+    ``named`` names the nodes' pids (and those of PostgreSQL, Redis and nginx, whose
+    children count with them)."""
     found: Sample = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        pid = int(entry.name)
-        part = _part(pid, nodes)
+    stats = _stats()
+    for pid, fields in stats.items():
+        part = _part(pid, named, stats)
         if part is None:
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
             continue
         ticks = int(fields[11]) + int(fields[12])
         if part == "postgres":  # and its ended children's: pooled backends come and go
@@ -70,3 +82,54 @@ def describe(used: Counter[str]) -> str:
     """``node1 0.62, postgres 0.31, ...`` (cores), most first, and the total."""
     parts = ", ".join(f"{part} {cores:.2f}" for part, cores in used.most_common())
     return f"{parts}; total {sum(used.values()):.2f} of {os.cpu_count()} cores"
+
+
+def cpu_busy() -> list[float]:
+    """Each core's busy seconds so far (``/proc/stat``: all but idle and iowait)."""
+    busy = []
+    for line in Path("/proc/stat").read_text().splitlines():
+        name, *fields = line.split()
+        if name.startswith("cpu") and name != "cpu":
+            ticks = [int(f) for f in fields[:8]]
+            busy.append((sum(ticks) - ticks[3] - ticks[4]) / TICKS)
+    return busy
+
+
+def describe_busy(before: list[float], after: list[float], seconds: float) -> str:
+    """``cpu0 0.97, cpu1 0.81`` (each core's busy share between two ``cpu_busy()``)."""
+    return ", ".join(
+        f"cpu{i} {(a - b) / seconds:.2f}"
+        for i, (b, a) in enumerate(zip(before, after, strict=True))
+    )
+
+
+def allowed(nodes: dict[int, str]) -> dict[str, str]:
+    """The cores each part may run on (``Cpus_allowed_list`` of its processes' threads,
+    joined), from a ``sample`` of /proc now: ``{"node1": "0", "postgres": "1", ...}``."""
+    found: dict[str, set[str]] = {}
+    stats = _stats()
+    for pid in stats:
+        entry = Path(f"/proc/{pid}")
+        if (part := _part(pid, nodes, stats)) is None:
+            continue
+        try:
+            tasks = list((entry / "task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                status = (task / "status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
+                if line.startswith("Cpus_allowed_list:"):
+                    found.setdefault(part, set()).add(line.split(":", 1)[1].strip())
+    return {part: "+".join(sorted(lists)) for part, lists in sorted(found.items())}
+
+
+def pin(pid: int, cores: set[int]) -> None:
+    """Every thread of process ``pid`` to ``cores`` (threads made later inherit it from
+    the thread that makes them)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread gone meanwhile
+            os.sched_setaffinity(int(task.name), cores)
