@@ -53,16 +53,6 @@ RUNS = {"s": (1, False, False), "a": (1, True, False), "b": (2, True, False),
 STUCK_S = 15.0  # a game not over without an event this long at the end of a run is stuck
 RUN_NUMBERS = itertools.count(1)
 NODE_CORE, REST_CORE = {0}, {1}  # --pin: the nodes' core, everything else's
-# --hash: the table id from /ws/{id} and /api/tables/{id}...; other requests have an empty
-# key, and nginx's hash (consistent too) sends a request with an empty key round robin
-# (ngx_http_upstream_hash_module: ``hp->key.len == 0`` -> get_rr_peer)
-TABLE_MAP = """    map $uri $table {
-        ~^/ws/([^/]+)            $1;
-        ~^/api/tables/([^/]+)    $1;
-        default                  "";
-    }
-
-"""
 
 
 @contextlib.contextmanager
@@ -81,17 +71,11 @@ def pinned(cores: set[int] | None):
 
 
 def nginx_for(ports: list[int], port: int, hashing: bool) -> Any:
-    """LocalNginx (round robin), or with ``hashing`` one that hashes on the table id."""
+    """nginx in front of the nodes: round robin, or with ``hashing`` each table's requests
+    to one node (a consistent hash of the table id, as docs/deploy.md configures it)."""
     from tests.services import LocalNginx
 
-    class HashingNginx(LocalNginx):
-        def config_text(self) -> str:
-            text = super().config_text()
-            anchor = "    upstream yahtzee {\n"
-            assert anchor in text, "tests/services.py's nginx config has changed"
-            return text.replace(anchor, f"{TABLE_MAP}{anchor}        hash $table consistent;\n")
-
-    return (HashingNginx if hashing else LocalNginx)(ports, port=port)
+    return LocalNginx(ports, port=port, hashed=hashing)
 
 
 def check(url: str, records: list[Record]) -> tuple[int, int, Counter[str], Counter[str]]:

@@ -193,13 +193,18 @@ class LocalRedis(_Process):
 
 
 def render_nginx_config(
-    upstream_ports: list[int], port: int, prefix: str | Path, *, as_root: bool | None = None
+    upstream_ports: list[int],
+    port: int,
+    prefix: str | Path,
+    *,
+    as_root: bool | None = None,
+    hashed: bool = True,
 ) -> str:
     """An nginx configuration balancing 127.0.0.1:``port`` over the ``yahtzee serve`` nodes
     on ``upstream_ports`` (WebSockets upgraded), its files under ``prefix``: a table's
     requests (``/ws/ID``, ``/api/tables/ID...``) go to one node by a consistent hash of the
     table's id, every other request round robin (an empty hash key), as docs/deploy.md
-    shows.
+    shows (``hashed=False``: every request round robin, for measuring the difference).
     ``as_root`` (default: whether this process is root) adds ``user root;`` so that the
     worker may use the temporary folders in ``prefix``."""
     prefix = Path(prefix)
@@ -208,6 +213,7 @@ def render_nginx_config(
     servers = "\n".join(
         f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;" for p in upstream_ports
     )
+    balance = "        hash $yahtzee_table consistent;\n" if hashed else ""
     return f"""{user}worker_processes 1;
 pid {prefix}/nginx.pid;
 error_log stderr;
@@ -232,8 +238,7 @@ http {{
     }}
 
     upstream yahtzee {{
-        hash $yahtzee_table consistent;
-{servers}
+{balance}{servers}
     }}
 
     map $http_upgrade $connection_upgrade {{
@@ -269,8 +274,11 @@ class LocalNginx(_Process):
 
     name = "nginx"
 
-    def __init__(self, upstream_ports: list[int], *, port: int | None = None) -> None:
+    def __init__(
+        self, upstream_ports: list[int], *, port: int | None = None, hashed: bool = True
+    ) -> None:
         self.binary = require("nginx")
+        self.hashed = hashed
         super().__init__()
         self.upstream_ports = list(upstream_ports)
         self.port = port or free_port()
@@ -282,7 +290,7 @@ class LocalNginx(_Process):
         return f"http://127.0.0.1:{self.port}"
 
     def config_text(self) -> str:
-        return render_nginx_config(self.upstream_ports, self.port, self.folder)
+        return render_nginx_config(self.upstream_ports, self.port, self.folder, hashed=self.hashed)
 
     def start(self, timeout: float = START_TIMEOUT) -> Self:
         """Start it and wait until its port accepts connections."""
