@@ -1,31 +1,21 @@
-"""The table's chat is kept in the records: a restarted server shows it again, only the
-last lines stay recorded, and on several nodes a line said on one is in a state taken
-from another (one that started later, or missed the news, reads it from the records)."""
+"""The table's chat is kept in the records: a restarted server shows it again, and only
+the last lines stay recorded."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from tests.server_process import ServerProcess
-from tests.service.test_cluster_lobby import Bus, FakeCluster
 from tests.web.conftest import new_table
 from tests.web.helpers import joined, next_of, say_lines, seated
-from yahtzee.core import RuleSet
-from yahtzee.service import Table
 from yahtzee.store import Store
 from yahtzee.store.chat import LINES_KEPT, chat_of
-from yahtzee.web.hub import CHAT_KEPT, Hub
-from yahtzee.web.messages import Outbound
-
-WAIT_S = 10.0
+from yahtzee.web.hub import CHAT_KEPT
 
 
 def test_only_the_last_lines_are_recorded_and_the_state_shows_the_last_50(
@@ -92,103 +82,3 @@ def test_a_restarted_server_shows_the_chat_again(server: ServerProcess) -> None:
     with seated(f"127.0.0.1:{server.port}", table_id, watch=made["spectate"]) as fan:
         chat = next_of(fan, "state")["chat"]
     assert [(line["seat"], line["name"], line["text"]) for line in chat] == said
-
-
-async def until(predicate: Callable[[], bool], what: str) -> None:
-    try:
-        async with asyncio.timeout(WAIT_S):
-            while not predicate():
-                await asyncio.sleep(0.01)
-    except TimeoutError:
-        raise AssertionError(f"not within {WAIT_S:g} s: {what}") from None
-
-
-async def node(store: Store, name: str, bus: Bus) -> Hub:
-    hub = Hub(store, bot_delay=0, max_tables_per_client=20, cluster=FakeCluster(name, bus))
-    await hub.lobby.cluster.start(hub.lobby)
-    return hub
-
-
-@asynccontextmanager
-async def site(tmp_path: Path) -> AsyncIterator[tuple[Store, Bus, list[Hub]]]:
-    """A database, a cluster bus, and the hubs a test starts on them (all closed after)."""
-    store = Store(f"sqlite:///{tmp_path / 'site.db'}")
-    hubs: list[Hub] = []
-    try:
-        yield store, Bus(), hubs
-    finally:
-        for hub in hubs:
-            hub.close()
-            hub.lobby.close()
-        store.close()
-
-
-def texts(hub: Hub, table: Table) -> list[str]:
-    return [line.text for line in hub.snapshot(table, None).chat]
-
-
-def recording(hub: Hub) -> list[str]:
-    """What the hub shows its connections of the chat from now on (as if one watched)."""
-    shown: list[str] = []
-
-    def broadcast(_table_id: str, message: Outbound) -> None:
-        shown.append(getattr(message, "text", ""))
-
-    hub.chats.broadcast = broadcast
-    hub.chats.watched = lambda _table_id: True
-    return shown
-
-
-def test_a_line_said_on_one_node_is_in_a_state_taken_from_another(tmp_path: Path) -> None:
-    async def run() -> None:
-        async with site(tmp_path) as (store, bus, hubs):
-            a = await node(store, "a", bus)
-            hubs.append(a)
-            table, _ = await a.lobby.create("x", "Ann", [None], RuleSet.official())
-            await a.chat(table, 0, "first")
-            b = await node(store, "b", bus)  # starts after the line was said
-            hubs.append(b)
-            other = await b.lobby.by_invite(table.invite_token)
-            assert [line.text for line in (await b.state(other, None)).chat] == ["first"]
-            shown = recording(b)
-            await a.chat(table, 0, "second")  # relayed
-            await until(lambda: shown == ["second"], "b shows the relayed line")
-            bus.dropping = True
-            await a.chat(table, 0, "third")  # b misses it
-            bus.dropping = False
-            await a.chat(table, 0, "fourth")  # b finds it missed one: reads the records
-            await until(lambda: len(shown) == 3, "b shows the missed line")
-            assert shown == ["second", "third", "fourth"]
-            assert texts(b, other) == ["first", "second", "third", "fourth"]
-            bus.dropping = True
-            await a.chat(table, 0, "fifth")  # missed, and no line after it
-            bus.dropping = False
-            await b.lobby.on_reconnect()  # news may have been lost: b reads the records
-            await until(lambda: len(shown) == 4, "b catches up")
-            assert texts(b, other)[-1] == "fifth" and shown[-1] == "fifth"
-
-    asyncio.run(run())
-
-
-def test_a_line_heard_while_the_chat_is_read_is_shown_once_after_it(tmp_path: Path) -> None:
-    """A relayed line that arrives while the node still reads the table's chat from the
-    records waits for it: shown once, in its place."""
-
-    async def run() -> None:
-        async with site(tmp_path) as (store, bus, hubs):
-            a, b = await node(store, "a", bus), await node(store, "b", bus)
-            hubs.extend((a, b))
-            table, _ = await a.lobby.create("x", "Ann", [None], RuleSet.official())
-            other = await b.lobby.by_invite(table.invite_token)
-            await a.chat(table, 0, "first")
-            reading = asyncio.ensure_future(b.chats.ready(other.id))
-            await asyncio.sleep(0)  # b reads (in a thread) ...
-            message: dict[str, Any] = {"k": "chat", "t": table.id}
-            line = {"q": 2, "s": 0, "n": "Ann", "x": "second", "a": 0.0}
-            b.chats.heard(other, {**message, "l": line})  # ... as "second" arrives
-            b.chats.heard(other, {**message, "l": {**line, "q": 1, "x": "first"}})
-            await asyncio.wait_for(reading, WAIT_S)
-            await until(lambda: len(texts(b, other)) == 2, "b shows both lines")
-            assert texts(b, other) == ["first", "second"]
-
-    asyncio.run(run())

@@ -2,12 +2,13 @@
 
 The game service (`Lobby`) owns the tables, their games, bots and
 records; the hub only turns its committed moves into messages for the connected clients.
-Sending never waits on a client: each message is serialized once and put on every
-connection's own queue (`Connection`), so a move is published without
-yielding, inside or outside any lock. Someone coming or going sends a small ``presence``
-message (`presence`: at most one per table every half second), never the full
-state to everyone. A chat line is recorded before anyone is shown it, and each table's
-last lines are cached (`Chats`).
+Only the node that owns a table serves its connections, so everything shown here
+(presence, chat, held dice, the meter) is this node's own. Sending never waits on a
+client: each message is serialized once and put on every connection's own queue
+(`Connection`), so a move is published without yielding, inside or outside any lock.
+Someone coming or going sends a small ``presence`` message (`presence`: at most one per
+table every half second), never the full state to everyone. A chat line is recorded
+before anyone is shown it, and each table's last lines are cached (`Chats`).
 
 The win-chance meter is read from the game session in a worker thread, under the live
 game's lock (so that it is the committed game's), after each placement and when someone
@@ -22,12 +23,11 @@ import logging
 from collections import Counter, OrderedDict
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from ..core import Event, IllegalMove, Scorecard, YahtzeeError
+from ..core import Event, IllegalMove, Scorecard
 from ..service import Cluster, Lobby, Table, open_lobby, warm_up
 from ..service.meter import NOTHING, POLL_S, STALL_S, MeterReading, MeterWatch
-from ..service.tray import check_slots
 from ..store import Store
 from .chat import CHAT_KEPT, Chats
 from .connection import CLOSE_MOVED, CLOSE_SEAT_GONE, Answers, Connection, RateLimit
@@ -115,11 +115,11 @@ class Hub:
         """Open connections by client address (hello or not)."""
         self.sent: Counter[str] = Counter()
         """Messages queued, by type (what a test or an operator counts)."""
-        self.chats = Chats(store, self.broadcast, self.lobby.cluster.publish, self.watched)
+        self.chats = Chats(store, self.broadcast, self.watched)
         self.solver_ready = asyncio.Event()
         self._buckets: dict[tuple[str, str], RateLimit] = {}
         self._answers: OrderedDict[tuple[str, int], Answers] = OrderedDict()
-        self.presence = Presence(self.connections, self.broadcast, self.lobby.cluster)
+        self.presence = Presence(self.connections, self.broadcast)
         self.meter_interval = METER_INTERVAL
         self.meter_stall = METER_STALL
         self._meters: dict[str, Meter] = {}
@@ -283,34 +283,18 @@ class Hub:
             connection.offer(text)
 
     async def chat(self, table: Table, seat: int, text: str) -> None:
-        """A player's chat line: recorded, then shown to everyone at the table (on every
-        node)."""
+        """A player's chat line: recorded, then shown to everyone at the table."""
         await self.chats.say(table, seat, text)
 
     def hold(self, table: Table, seat: int, held: tuple[int, ...]) -> int:
-        """The player to move holds these dice: kept, and shown to everyone at the table
-        (on every node); the committed sequence number it is for."""
-        seq = self._show_hold(table, seat, held)
-        self.lobby.cluster.publish({"k": "hold", "t": table.id, "s": seat, "h": held, "q": seq})
-        return seq
-
-    def _show_hold(self, table: Table, seat: int, held: tuple[int, ...]) -> int:
+        """The player to move holds these dice: kept, and shown to everyone at the table;
+        the committed sequence number it is for."""
         live = table.live
         if live is None:
             raise IllegalMove("The game has not started yet.", code="not_started")
         seq = live.hold(seat, held)
         self.broadcast(table.id, HoldMessage(seq=seq, player=seat, held=list(held)))
         return seq
-
-    def _hold_here(self, table: Table, message: dict[str, Any]) -> None:
-        """Another node's news of a hold: taken when it is for the game as it is here."""
-        live, seat, held = table.live, message.get("s"), message.get("h")
-        if live is None or not isinstance(seat, int) or message.get("q") != live.committed_seq:
-            return
-        try:
-            self._show_hold(table, seat, check_slots(held if isinstance(held, list) else ()))
-        except YahtzeeError:
-            return
 
     async def push_lobby(self, table: Table) -> None:
         """The lobby changed: connections of a seat handed on are closed (4409), each
@@ -448,17 +432,6 @@ class Hub:
         task = self._meter_tasks.pop(table_id, None)
         if task is not None:
             task.cancel()
-
-    # News from other nodes ---------------------------------------------------------
-
-    def _heard(self, table: Table, message: dict[str, Any]) -> None:
-        """Another node's news: a chat line, or who is connected (see `Presence`)."""
-        if message.get("k") == "hold":
-            self._hold_here(table, message)
-        elif message.get("k") == "chat":
-            self.chats.heard(table, message)
-        else:
-            self.presence.heard(table.id, len(table.seats), message)
 
     def close(self) -> None:
         """The server stops: no presence update is due any more."""
