@@ -1,9 +1,12 @@
-"""The table's chat is kept in the records: a restarted server shows it again, and only
-the last lines stay recorded."""
+"""The table's chat is kept in the records: a restarted server shows it again, only the
+last lines stay recorded, and the lines are shown once each, in the order they were
+recorded (one said while the chat is read from the records waits for it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -13,9 +16,15 @@ from fastapi.testclient import TestClient
 from tests.server_process import ServerProcess
 from tests.web.conftest import new_table
 from tests.web.helpers import joined, next_of, say_lines, seated
+from yahtzee.core import RuleSet
+from yahtzee.service import Table, open_lobby
 from yahtzee.store import Store
 from yahtzee.store.chat import LINES_KEPT, chat_of
-from yahtzee.web.hub import CHAT_KEPT
+from yahtzee.web.chat import CHAT_KEPT
+from yahtzee.web.hub import Hub
+from yahtzee.web.messages import Outbound
+
+WAIT_S = 10.0
 
 
 def test_only_the_last_lines_are_recorded_and_the_state_shows_the_last_50(
@@ -82,3 +91,78 @@ def test_a_restarted_server_shows_the_chat_again(server: ServerProcess) -> None:
     with seated(f"127.0.0.1:{server.port}", table_id, watch=made["spectate"]) as fan:
         chat = next_of(fan, "state")["chat"]
     assert [(line["seat"], line["name"], line["text"]) for line in chat] == said
+
+
+async def until(predicate: Callable[[], bool], what: str) -> None:
+    try:
+        async with asyncio.timeout(WAIT_S):
+            while not predicate():
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        raise AssertionError(f"not within {WAIT_S:g} s: {what}") from None
+
+
+@asynccontextmanager
+async def serving(tmp_path: Path) -> AsyncIterator[Hub]:
+    """A hub serving a lobby over a fresh database (closed after)."""
+    store = Store(f"sqlite:///{tmp_path / 'site.db'}")
+    hub = Hub(store)
+    hub.serve(open_lobby(store, hub, bot_delay=0, max_tables_per_client=20))
+    try:
+        yield hub
+    finally:
+        hub.close()
+        hub.lobby.close()
+        store.close()
+
+
+def texts(hub: Hub, table: Table) -> list[str]:
+    return [line.text for line in hub.snapshot(table, None).chat]
+
+
+def recording(hub: Hub) -> list[str]:
+    """What the hub shows its connections of the chat from now on (as if one watched)."""
+    shown: list[str] = []
+
+    def broadcast(_table_id: str, message: Outbound) -> None:
+        shown.append(getattr(message, "text", ""))
+
+    hub.chats.broadcast = broadcast
+    hub.chats.watched = lambda _table_id: True
+    return shown
+
+
+def test_a_line_said_while_the_chat_is_read_is_shown_once_after_it(tmp_path: Path) -> None:
+    """A line said while nobody watches is left to the records; one said while the table's
+    chat is being read from them waits for it: each is shown once, in its place."""
+
+    async def run() -> None:
+        async with serving(tmp_path) as hub:
+            table, _ = await hub.lobby.create("x", "Ann", [None], RuleSet.official())
+            await hub.chat(table, 0, "first")  # not cached: only recorded
+            reading = asyncio.ensure_future(hub.chats.ready(table.id))
+            await asyncio.sleep(0)  # the hub reads (in a thread) ...
+            await hub.chat(table, 0, "second")  # ... as "second" is said
+            await asyncio.wait_for(reading, WAIT_S)
+            await until(lambda: len(texts(hub, table)) == 2, "both lines are shown")
+            assert texts(hub, table) == ["first", "second"]
+
+    asyncio.run(run())
+
+
+def test_lines_said_at_once_are_shown_in_the_order_they_were_recorded(
+    tmp_path: Path,
+) -> None:
+    async def run() -> None:
+        async with serving(tmp_path) as hub:
+            table, _ = await hub.lobby.create("x", "Ann", [None], RuleSet.official())
+            await hub.chats.ready(table.id)
+            shown = recording(hub)
+            said = [f"line {n}" for n in range(12)]
+            await asyncio.gather(*(hub.chat(table, 0, text) for text in said))
+            await until(lambda: len(shown) == len(said), "every line is shown")
+            recorded = [line.text for line in chat_of(hub.lobby.store, table.id)]
+            assert sorted(recorded) == sorted(said)
+            assert shown == recorded and texts(hub, table) == recorded
+
+    asyncio.run(run())
