@@ -26,9 +26,9 @@ import websockets
 
 SERVER = """
 import sys, uvicorn
-from yahtzee.web import hub
+from yahtzee.web import admission as caps
 from yahtzee.web.app import create_app
-hub.MAX_PER_ADDRESS = hub.MAX_SPECTATORS_PER_TABLE = 10**6  # every client is on loopback here
+caps.MAX_PER_ADDRESS = caps.MAX_SPECTATORS_PER_TABLE = 10**6  # every client is on loopback here
 app = create_app(sys.argv[1], bot_delay=float(sys.argv[3]), rate=1000, max_tables_per_client=10**6)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="error",
             ws_per_message_deflate=False)

@@ -22,7 +22,7 @@ from tests.browser.support import (
 )
 from tests.server_process import ServerProcess
 from tests.web.helpers import intent_for, next_of, seated
-from yahtzee.web.hub import RATE_PER_SECOND
+from yahtzee.web.admission import RATE_PER_SECOND
 
 
 def finished_game(base: str) -> tuple[str, str, str]:

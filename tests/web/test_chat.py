@@ -1,6 +1,6 @@
 """The table's chat is kept in the records: a restarted server shows it again, only the
-last lines stay recorded, and on several nodes a line said on one is in a state taken
-from another (one that started later, or missed the news, reads it from the records)."""
+last lines stay recorded, and the lines are shown once each, in the order they were
+recorded (one said while the chat is read from the records waits for it)."""
 
 from __future__ import annotations
 
@@ -8,21 +8,20 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from tests.server_process import ServerProcess
-from tests.service.test_cluster_lobby import Bus, FakeCluster
 from tests.web.conftest import new_table
 from tests.web.helpers import joined, next_of, say_lines, seated
 from yahtzee.core import RuleSet
-from yahtzee.service import Table
+from yahtzee.service import Table, open_lobby
 from yahtzee.store import Store
 from yahtzee.store.chat import LINES_KEPT, chat_of
-from yahtzee.web.hub import CHAT_KEPT, Hub
+from yahtzee.web.chat import CHAT_KEPT
+from yahtzee.web.hub import Hub
 from yahtzee.web.messages import Outbound
 
 WAIT_S = 10.0
@@ -103,23 +102,17 @@ async def until(predicate: Callable[[], bool], what: str) -> None:
         raise AssertionError(f"not within {WAIT_S:g} s: {what}") from None
 
 
-async def node(store: Store, name: str, bus: Bus) -> Hub:
-    hub = Hub(store, bot_delay=0, max_tables_per_client=20, cluster=FakeCluster(name, bus))
-    await hub.lobby.cluster.start(hub.lobby)
-    return hub
-
-
 @asynccontextmanager
-async def site(tmp_path: Path) -> AsyncIterator[tuple[Store, Bus, list[Hub]]]:
-    """A database, a cluster bus, and the hubs a test starts on them (all closed after)."""
+async def serving(tmp_path: Path) -> AsyncIterator[Hub]:
+    """A hub serving a lobby over a fresh database (closed after)."""
     store = Store(f"sqlite:///{tmp_path / 'site.db'}")
-    hubs: list[Hub] = []
+    hub = Hub(store)
+    hub.serve(open_lobby(store, hub, bot_delay=0, max_tables_per_client=20))
     try:
-        yield store, Bus(), hubs
+        yield hub
     finally:
-        for hub in hubs:
-            hub.close()
-            hub.lobby.close()
+        hub.close()
+        hub.lobby.close()
         store.close()
 
 
@@ -139,56 +132,37 @@ def recording(hub: Hub) -> list[str]:
     return shown
 
 
-def test_a_line_said_on_one_node_is_in_a_state_taken_from_another(tmp_path: Path) -> None:
+def test_a_line_said_while_the_chat_is_read_is_shown_once_after_it(tmp_path: Path) -> None:
+    """A line said while nobody watches is left to the records; one said while the table's
+    chat is being read from them waits for it: each is shown once, in its place."""
+
     async def run() -> None:
-        async with site(tmp_path) as (store, bus, hubs):
-            a = await node(store, "a", bus)
-            hubs.append(a)
-            table, _ = await a.lobby.create("x", "Ann", [None], RuleSet.official())
-            await a.chat(table, 0, "first")
-            b = await node(store, "b", bus)  # starts after the line was said
-            hubs.append(b)
-            other = await b.lobby.by_invite(table.invite_token)
-            assert [line.text for line in (await b.state(other, None)).chat] == ["first"]
-            shown = recording(b)
-            await a.chat(table, 0, "second")  # relayed
-            await until(lambda: shown == ["second"], "b shows the relayed line")
-            bus.dropping = True
-            await a.chat(table, 0, "third")  # b misses it
-            bus.dropping = False
-            await a.chat(table, 0, "fourth")  # b finds it missed one: reads the records
-            await until(lambda: len(shown) == 3, "b shows the missed line")
-            assert shown == ["second", "third", "fourth"]
-            assert texts(b, other) == ["first", "second", "third", "fourth"]
-            bus.dropping = True
-            await a.chat(table, 0, "fifth")  # missed, and no line after it
-            bus.dropping = False
-            await b.lobby.on_reconnect()  # news may have been lost: b reads the records
-            await until(lambda: len(shown) == 4, "b catches up")
-            assert texts(b, other)[-1] == "fifth" and shown[-1] == "fifth"
+        async with serving(tmp_path) as hub:
+            table, _ = await hub.lobby.create("x", "Ann", [None], RuleSet.official())
+            await hub.chat(table, 0, "first")  # not cached: only recorded
+            reading = asyncio.ensure_future(hub.chats.ready(table.id))
+            await asyncio.sleep(0)  # the hub reads (in a thread) ...
+            await hub.chat(table, 0, "second")  # ... as "second" is said
+            await asyncio.wait_for(reading, WAIT_S)
+            await until(lambda: len(texts(hub, table)) == 2, "both lines are shown")
+            assert texts(hub, table) == ["first", "second"]
 
     asyncio.run(run())
 
 
-def test_a_line_heard_while_the_chat_is_read_is_shown_once_after_it(tmp_path: Path) -> None:
-    """A relayed line that arrives while the node still reads the table's chat from the
-    records waits for it: shown once, in its place."""
-
+def test_lines_said_at_once_are_shown_in_the_order_they_were_recorded(
+    tmp_path: Path,
+) -> None:
     async def run() -> None:
-        async with site(tmp_path) as (store, bus, hubs):
-            a, b = await node(store, "a", bus), await node(store, "b", bus)
-            hubs.extend((a, b))
-            table, _ = await a.lobby.create("x", "Ann", [None], RuleSet.official())
-            other = await b.lobby.by_invite(table.invite_token)
-            await a.chat(table, 0, "first")
-            reading = asyncio.ensure_future(b.chats.ready(other.id))
-            await asyncio.sleep(0)  # b reads (in a thread) ...
-            message: dict[str, Any] = {"k": "chat", "t": table.id}
-            line = {"q": 2, "s": 0, "n": "Ann", "x": "second", "a": 0.0}
-            b.chats.heard(other, {**message, "l": line})  # ... as "second" arrives
-            b.chats.heard(other, {**message, "l": {**line, "q": 1, "x": "first"}})
-            await asyncio.wait_for(reading, WAIT_S)
-            await until(lambda: len(texts(b, other)) == 2, "b shows both lines")
-            assert texts(b, other) == ["first", "second"]
+        async with serving(tmp_path) as hub:
+            table, _ = await hub.lobby.create("x", "Ann", [None], RuleSet.official())
+            await hub.chats.ready(table.id)
+            shown = recording(hub)
+            said = [f"line {n}" for n in range(12)]
+            await asyncio.gather(*(hub.chat(table, 0, text) for text in said))
+            await until(lambda: len(shown) == len(said), "every line is shown")
+            recorded = [line.text for line in chat_of(hub.lobby.store, table.id)]
+            assert sorted(recorded) == sorted(said)
+            assert shown == recorded and texts(hub, table) == recorded
 
     asyncio.run(run())

@@ -14,8 +14,9 @@ from starlette.websockets import WebSocketDisconnect
 from tests.waiting import wait_until
 from tests.web.conftest import new_table, started_table
 from tests.web.helpers import joined, next_of, receive_json
+from yahtzee.web.admission import MAX_PER_ADDRESS, MAX_PER_SEAT, MAX_SPECTATORS_PER_TABLE
 from yahtzee.web.app import create_app
-from yahtzee.web.hub import MAX_PER_ADDRESS, MAX_PER_SEAT, MAX_SPECTATORS_PER_TABLE, Hub
+from yahtzee.web.hub import Hub
 
 
 def hub_of(client: TestClient) -> Hub:
@@ -102,7 +103,7 @@ def test_spectators_have_their_own_budget_and_never_keep_a_player_out(
     """The spectator link is public: a crowd that fills the spectators' budget gets 4429
     for one more, and the players are admitted all the same (each seat within its own cap)."""
     assert (MAX_SPECTATORS_PER_TABLE, MAX_PER_SEAT) == (64, 8)
-    hub_of(client).max_per_address = 1000
+    hub_of(client).admission.max_per_address = 1000
     host = new_table(client)
     table_id = host["table"]["id"]
     with ExitStack() as stack:
@@ -152,7 +153,7 @@ def test_the_rate_limit_is_per_seat_not_per_connection(db: str) -> None:
 
 def test_spectators_joining_send_presence_not_the_state_to_everyone(client: TestClient) -> None:
     hub = hub_of(client)
-    hub.max_per_address = 1000
+    hub.admission.max_per_address = 1000
     host, _bob = started_table(client)
     table_id = host["table"]["id"]
     spectators = 50

@@ -1,8 +1,9 @@
 """The server: REST for the lobby, a WebSocket per client for play (FastAPI + uvicorn).
 
 The routes live in `routers` (one router per resource); the live-table hub, on
-``app.state.hub``, reaches them through `deps`; the game service behind the hub owns
-every game, its bots, its records and its reviews. The origins the server answers for are
+``app.state.hub``, reaches them through `deps`; the game service behind the hub (its
+`Lobby`, built here with the hub as its listener) owns every game, its bots, its records
+and its reviews. The origins the server answers for are
 on ``app.state.allowed_hosts`` (`security`); a request body is at most
 `MAX_BODY_BYTES` (`limits`). Every refusal is ``{"code", "message"}``: validation errors
 (bodies are read strictly, JSON's own types only) are 400 ``bad_request`` with a sentence
@@ -26,9 +27,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, IllegalMove, YahtzeeError
-from ..service import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Cluster, Forbidden
+from ..service import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Cluster, Forbidden, open_lobby
 from ..store import Store
-from .hub import RATE_PER_SECOND, Hub
+from .admission import RATE_PER_SECOND
+from .hub import Hub
 from .limits import BodyLimit
 from .models import MAX_TURN_TIMER_S, Refusal
 from .protocol import VERSION
@@ -173,21 +175,23 @@ def create_app(
         sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
         own = store is None
         opened = store if store is not None else await asyncio.to_thread(Store, database_url)
-        hub = Hub(
+        hub = Hub(opened, rate=rate)  # the lobby's listener: it serves the connections
+        lobby = open_lobby(
             opened,
+            hub,
+            cluster=node,
             bot_delay=bot_delay,
-            rate=rate,
             max_tables_per_client=max_tables_per_client,
             seed=seed,
-            cluster=node,
+            idle_timeout=lobby_idle,
         )
-        hub.lobby.idle_timeout = lobby_idle
-        await asyncio.to_thread(hub.lobby.load_unfinished)
+        hub.serve(lobby)
+        await asyncio.to_thread(lobby.load_unfinished)
         warming = asyncio.create_task(hub.warm_up())  # the server answers meanwhile
         with _rare_collections():
             app.state.hub = hub
-            hub.lobby.resume_play()
-            await node.start(hub.lobby)
+            lobby.resume_play()
+            await node.start(lobby)
             sweeping = asyncio.create_task(_sweep(hub))
             yield
             sweeping.cancel()
@@ -195,7 +199,7 @@ def create_app(
             await _stop_relaying(app)
             warming.cancel()
             hub.close()
-            hub.lobby.close()
+            lobby.close()
             if own:
                 opened.close()
             sys.setswitchinterval(switch)

@@ -2,18 +2,17 @@
 
 The records are the truth (`yahtzee.store.chat`): a line is committed before anyone is
 shown it (written in a worker thread, off the event loop), then broadcast to the table's
-connections here and relayed to the other nodes with its place in the table's chat
-(``seq``). Each table's last `CHAT_KEPT` lines are cached in memory, read from the
-records on first use (after a restart, or on a node that was not serving the table), so
-that a connection does not cost a query.
+connections. Only the node that owns a table serves its connections, so every line of a
+table served here is said here. Each table's last `CHAT_KEPT` lines are cached in
+memory, read from the records on first use (after a restart, or when the table came
+here from another node), so that a connection does not cost a query.
 
-A node takes a line (its own or another node's) when it is the next after its cache's
-last; one further on means lines were missed (a relay lost, or not arrived yet): the
-lines after the cache's last are read from the records and shown in order (the records
-number lines in the order they were committed, so none is missing in between). A line
-for a table not cached here is left to the records. When the news between nodes may have
-been lost (Redis came back) the tables watched here catch up the same way, and the others
-are forgotten (read again on first use).
+The lines are shown in the order they were recorded: a line is taken when it is the next
+after the cache's last; one further on (two lines written at once, whose writers came
+back in the other order) means the lines after the cache's last are read from the records
+and shown in order (the records number lines in the order they were committed, so none is
+missing in between). A line said while the table's chat is still being read from the
+records waits for it.
 """
 
 from __future__ import annotations
@@ -24,12 +23,10 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..core import clean_text
 from ..service import Table
 from ..store import Store
 from ..store.chat import ChatLine, add_line, chat_of
 from .messages import ChatMessage, Outbound
-from .protocol import MAX_CHAT
 
 log = logging.getLogger("yahtzee.web")
 
@@ -41,7 +38,7 @@ are forgotten first)."""
 
 
 class TableChat:
-    """One table's last lines as this node has them: loading from the records (lines heard
+    """One table's last lines as this node has them: loading from the records (lines said
     meanwhile wait in ``pending``), then loaded."""
 
     def __init__(self) -> None:
@@ -62,12 +59,10 @@ class Chats:
         self,
         store: Store,
         broadcast: Callable[[str, Outbound], None],
-        publish: Callable[[dict[str, Any]], None],
         watched: Callable[[str], bool],
     ) -> None:
         self.store = store
         self.broadcast = broadcast
-        self.publish = publish
         self.watched = watched
         self.tables_cached = TABLES_CACHED
         self._tables: OrderedDict[str, TableChat] = OrderedDict()
@@ -104,38 +99,17 @@ class Chats:
         return [] if chat is None else [_message(line) for line in chat.lines]
 
     async def say(self, table: Table, seat: int, text: str) -> None:
-        """A player's line: recorded, then shown at the table on every node."""
+        """A player's line: recorded, then shown at the table."""
         line = await asyncio.to_thread(
             add_line, self.store, table.id, seat, table.seats[seat].name, text
         )
         chat = self._tables.get(table.id)
-        if chat is not None:
-            self._take(table.id, chat, line)
-        else:  # nobody watches here any more: only the records and the other nodes
+        if chat is None:  # nobody watches here any more: only the records keep it
             self.broadcast(table.id, _message(line))
-        self.publish({"k": "chat", "t": table.id, "l": _relayed(line)})
-
-    def heard(self, table: Table, message: dict[str, Any]) -> None:
-        """Another node's line (as it recorded it), for the table's cache here."""
-        chat = self._tables.get(table.id)
-        line = _line(message.get("l"), len(table.seats))
-        if chat is None or line is None:
-            return  # not cached here: whoever connects reads it from the records
-        if not chat.loaded.is_set():
+        elif not chat.loaded.is_set():
             chat.pending.append(line)
         else:
             self._take(table.id, chat, line)
-
-    def catch_up(self) -> None:
-        """News between the nodes may have been lost: the tables watched here read what
-        they missed from the records; the others are forgotten."""
-        for table_id, chat in list(self._tables.items()):
-            if not chat.loaded.is_set():
-                continue
-            if self.watched(table_id):
-                self._spawn(self._fill(table_id, chat))
-            else:
-                del self._tables[table_id]
 
     def forget(self, table_id: str) -> None:
         """The table has ended here: its cache goes."""
@@ -191,23 +165,6 @@ class Chats:
 
 def _message(line: ChatLine) -> ChatMessage:
     return ChatMessage(seat=line.seat, name=line.name, text=line.text)
-
-
-def _relayed(line: ChatLine) -> dict[str, Any]:
-    return {"q": line.seq, "s": line.seat, "n": line.name, "x": line.text, "a": line.at}
-
-
-def _line(data: object, seats: int) -> ChatLine | None:
-    """A relayed line, checked (None: not one)."""
-    if not isinstance(data, dict):
-        return None
-    seq, seat, name, text, at = (data.get(k) for k in ("q", "s", "n", "x", "a"))
-    if not (isinstance(seq, int) and isinstance(seat, int) and 0 <= seat < seats):
-        return None
-    if not isinstance(text, str) or not isinstance(at, int | float):
-        return None
-    shown = name if isinstance(name, str) else None
-    return ChatLine(seq, seat, shown, clean_text(text, MAX_CHAT), float(at))
 
 
 __all__ = ["CHAT_KEPT", "Chats"]
