@@ -195,8 +195,7 @@ def create_app(
             sweeping = asyncio.create_task(_sweep(hub))
             yield
             sweeping.cancel()
-            await node.stop()
-            await _stop_relaying(app)
+            await _leave(app, node)
             warming.cancel()
             hub.close()
             lobby.close()
@@ -260,7 +259,9 @@ def create_app(
     return app
 
 
-async def _stop_relaying(app: FastAPI) -> None:
+async def _leave(app: FastAPI, node: Cluster) -> None:
+    """The server stops: a node of several lets go of its tables, and stops relaying."""
+    await node.stop()
     relay = getattr(app.state, "relay", None)
     if relay is not None:
         await relay.close()

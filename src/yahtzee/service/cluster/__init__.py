@@ -59,12 +59,6 @@ class Cluster:
     async def start(self, listener: Listener) -> None:
         pass
 
-    def publish(self, message: object) -> None:  # TEMPORARY until the hub split lands
-        pass
-
-    def alive(self, node: str) -> bool:  # TEMPORARY until the hub split lands
-        return node == self.node_id
-
     def check_reachable(self) -> None:
         """Raise `InvalidInput` if what the cluster needs does not answer (a node
         alone needs nothing)."""
