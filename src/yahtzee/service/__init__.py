@@ -16,8 +16,8 @@ from .lobby import (
     Lobby,
     LobbyListener,
     QuietListener,
-    open_lobby,
 )
+from .opening import open_lobby
 from .rematch import Rematch, rematch
 from .session import GameSession, Move, warm_up
 from .sitting import Sitting, sitting_of

@@ -18,7 +18,7 @@ import secrets
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..core import (
     MAX_PLAYERS,
@@ -521,15 +521,3 @@ class Lobby:
         )  # fmt: skip
         if table.daily is not None and table.session is not None:  # its result, from the game
             await asyncio.to_thread(daily.finish_daily, self.store, table.session)
-
-
-def open_lobby(
-    store: Store, listener: LobbyListener, *, cluster: Cluster | None = None, **options: Any
-) -> Lobby:
-    """The lobby of a server alone, or of a node of several (``cluster.clustered``: its
-    code is loaded only then). ``options``: `Lobby`'s."""
-    if cluster is None or not cluster.clustered:
-        return Lobby(store, listener, cluster=cluster, **options)
-    from .cluster.lobby import ClusterLobby  # noqa: PLC0415 (only a node of several needs it)
-
-    return ClusterLobby(store, listener, cluster=cluster, **options)
