@@ -24,8 +24,10 @@ import contextlib
 import hashlib
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -74,6 +76,18 @@ return 1
 """
 
 
+@dataclass(frozen=True, slots=True)
+class _Beat:
+    """What one heartbeat found: Redis's time, the relay key, every node's heartbeat
+    and card, and the leases found lost."""
+
+    now_ms: int
+    relay_key: str
+    members: list[tuple[Any, float]]
+    cards: dict[Any, Any]
+    lost: list[str]
+
+
 def preferred(table_id: str, nodes: Sequence[str]) -> str | None:
     """The node that takes a table over when its owner dies: the highest hash of (node,
     table) (rendezvous hashing: when a node goes, only its tables move)."""
@@ -116,6 +130,9 @@ class RedisCluster(Cluster):
         self._tasks: list[asyncio.Task[None]] = []
         self._redis: Any = None
         self._scripts: dict[str, Any] = {}
+        self._renewer: Any = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
         self.relay_key = ""
         """The site's secret that marks a request as relayed by one of its nodes (drawn by
         the first node to start, read by the others)."""
@@ -148,22 +165,38 @@ class RedisCluster(Cluster):
             client.close()
 
     async def start(self, listener: Listener) -> None:
-        import redis.asyncio as aioredis  # noqa: PLC0415 (only clustered servers need it)
+        import redis  # noqa: PLC0415 (only clustered servers need it)
+        import redis.asyncio as aioredis  # noqa: PLC0415
 
+        ttl = self.lease_ttl
         self._redis = aioredis.Redis.from_url(
-            self.url, socket_timeout=self.lease_ttl, socket_connect_timeout=self.lease_ttl
+            self.url, socket_timeout=ttl, socket_connect_timeout=ttl
         )
-        for name, text in (("claim", _CLAIM), ("renew", _RENEW), ("release", _RELEASE)):
+        self._renewer = redis.Redis.from_url(
+            self.url, socket_timeout=ttl, socket_connect_timeout=ttl
+        )
+        for name, text in (("claim", _CLAIM), ("release", _RELEASE)):
             self._scripts[name] = self._redis.register_script(text)
-        await self._beat(listener)  # the first heartbeat before serving
-        self._tasks = [asyncio.create_task(self._heartbeat(listener))]
+        loop = asyncio.get_running_loop()
+        await self._after_beat(listener, await asyncio.to_thread(self._renew))  # before serving
+        beats: asyncio.Queue[_Beat] = asyncio.Queue()
+        self._tasks = [asyncio.create_task(self._hear(listener, beats))]
+        self._thread = threading.Thread(
+            target=self._renewing, args=(loop, beats), name="yahtzee-leases", daemon=True
+        )
+        self._thread.start()
 
     async def stop(self) -> None:
         """Leave at once: every lease let go and this node marked dead, so that at their
         next heartbeat the others take over its tables (those still in play move on)."""
+        self._stopping.set()
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join, self.lease_ttl * 2)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._renewer is not None:
+            self._renewer.close()
         if self._redis is None:
             return
         with contextlib.suppress(Exception):
@@ -209,24 +242,28 @@ class RedisCluster(Cluster):
 
     # The heartbeat -------------------------------------------------------------------
 
-    async def _heartbeat(self, listener: Listener) -> None:
-        while True:
-            await asyncio.sleep(self.lease_ttl / 3)
+    def _renewing(self, loop: asyncio.AbstractEventLoop, beats: asyncio.Queue[_Beat]) -> None:
+        """The heartbeat's own thread: renewals keep their time however busy the event
+        loop is (a node serving at its limit must not lose its leases for it)."""
+        while not self._stopping.wait(self.lease_ttl / 3):
             try:
-                await self._beat(listener)
-            except asyncio.CancelledError:
-                raise
+                beat = self._renew()
             except Exception as error:
                 log.warning("the heartbeat to Redis failed (%s)", error)
+                continue
+            try:
+                loop.call_soon_threadsafe(beats.put_nowait, beat)
+            except RuntimeError:  # the loop has closed: the server is stopping
+                return
 
-    async def _beat(self, listener: Listener) -> None:
-        """Renew this node's heartbeat and every lease it holds (by Redis's clock), see
-        who else lives, let go of lost leases and take over the dead nodes' tables."""
+    def _renew(self) -> _Beat:
+        """Renew this node's heartbeat and every lease it holds (by Redis's clock), and
+        read who else lives (in the heartbeat's thread)."""
         started = time.monotonic()
-        seconds, micros = await self._redis.time()
+        seconds, micros = self._renewer.time()
         now_ms = int(seconds) * 1000 + int(micros) // 1000
-        held = sorted(self.owned)
-        async with self.redis_pipeline() as pipe:
+        held = sorted(self.owned)  # (copied at once in C, under the GIL)
+        with self._renewer.pipeline(transaction=False) as pipe:
             # (the card and the relay key each time: a Redis that lost its data has them
             # again at the next beat)
             pipe.set(self.keys.relay_key, secrets.token_hex(16), nx=True)
@@ -238,12 +275,29 @@ class RedisCluster(Cluster):
             if held:
                 keys = [self.keys.lease(t) for t in held]
                 pipe.eval(_RENEW, len(keys), *keys, self.me.encode(), self.ttl_ms)
-            found = await pipe.execute()
+            found = pipe.execute()
         self._fenced_at = started + self.lease_ttl
-        key, members, cards = found[1], found[4], found[5]
-        self.relay_key = key.decode() if isinstance(key, bytes) else str(key)
         lost = [held[i - 1] for i in found[6]] if held else []
-        live, dead = self._sort(members, cards, now_ms)
+        return _Beat(now_ms, _text(found[1]), found[4], found[5], lost)
+
+    async def _hear(self, listener: Listener, beats: asyncio.Queue[_Beat]) -> None:
+        while True:
+            beat = await beats.get()
+            try:
+                await self._after_beat(listener, beat)
+            except Exception as error:
+                log.warning("a heartbeat's news could not be taken in (%s)", error)
+
+    async def _after_beat(self, listener: Listener, beat: _Beat) -> None:
+        """On the event loop: let go of lost leases, let the lobby look at its tables,
+        and take over the dead nodes' tables."""
+        self.relay_key = beat.relay_key
+        live, dead = self._sort(beat.members, beat.cards, beat.now_ms)
+        lost = [t for t in beat.lost if t in self.owned]
+        if lost:  # (one claimed again since the renewal is ours after all)
+            holders = await self._redis.mget([self.keys.lease(t) for t in lost])
+            me = self.me.encode()
+            lost = [t for t, h in zip(lost, holders, strict=True) if h is None or _text(h) != me]
         if lost:
             self.owned.difference_update(lost)
             await listener.on_lost(lost)
