@@ -98,7 +98,7 @@ def register(commands: Any) -> None:
         default=None,
         metavar="SECONDS",
         help="a node silent this long is taken for dead and its tables move to the "
-        "others (default: 2 seconds, see docs/deploy.md)",
+        "others (default: 1.5 seconds, see docs/deploy.md)",
     )
     cluster.add_argument(
         "--redis-prefix",

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import time
 from collections.abc import MutableMapping
 from typing import Any, Final
 
@@ -40,11 +41,12 @@ from ..service.cluster.node import RedisCluster
 from ..service.cluster.wire import CLIENT_HEADER, RELAY_HEADER, RELAY_KEY_HEADER
 from .connection import CLOSE_MOVED, Connection
 from .models import Refusal
-from .security import RELAYED
+from .security import RELAYED, relayed
 
 log = logging.getLogger("yahtzee.web")
 
 RELAY_TIMEOUT_S: Final = 10.0
+UNREACHABLE_S: Final = 1.0
 HTTP_UNAVAILABLE: Final = 503
 CLOSE_ABNORMAL: Final = 1006
 """The owner's connection broke without a close frame (it died): the client tries again."""
@@ -58,11 +60,6 @@ _DROPPED: Final = frozenset(
 )  # fmt: skip
 _ANSWER_DROPPED: Final = frozenset({"connection", "keep-alive", "transfer-encoding"})
 _PASSED_ON: Final = ("origin", "user-agent", "x-forwarded-proto")
-
-
-def relayed(scope: Scope) -> bool:
-    """Whether one of the site's nodes relayed this request (its checks were made)."""
-    return bool(scope.get(RELAYED))
 
 
 class RelayTrust:
@@ -124,6 +121,25 @@ class Relay:
         self._client: httpx.AsyncClient | None = None
         self.relayed: dict[str, int] = {"http": 0, "websocket": 0}
         """Requests and WebSockets relayed so far (what a test or an operator counts)."""
+        self._unreachable: dict[str, float] = {}
+        """Owners' addresses that just refused a relay, until when (monotonic) they are not
+        tried again (a dead node's, until its lease lapses and another node claims)."""
+
+    def _reachable(self, address: str) -> bool:
+        until = self._unreachable.get(address)
+        if until is None:
+            return True
+        if time.monotonic() < until:
+            return False
+        del self._unreachable[address]
+        return True
+
+    def _failed(self, owned: Owned, what: str, error: Exception) -> None:
+        """A relay to ``owned``'s node failed: said once, and not tried again for a while."""
+        address = owned.address or ""
+        if address not in self._unreachable:
+            log.warning("relaying %s to node %s failed: %s", what, owned.node, error)
+        self._unreachable[address] = time.monotonic() + UNREACHABLE_S
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
@@ -136,7 +152,7 @@ class Relay:
 
     async def request(self, request: Request, owned: Owned) -> Response:
         """Send a REST request on to the table's owner; its answer as it gave it."""
-        if owned.address is None or relayed(request.scope):
+        if owned.address is None or relayed(request.scope) or not self._reachable(owned.address):
             return _moved()
         client = request.client.host if request.client else "unknown"
         headers = {k: v for k, v in request.headers.items() if k not in _DROPPED}
@@ -151,7 +167,7 @@ class Relay:
                 content=await request.body(),
             )
         except httpx.HTTPError as error:
-            log.warning("relaying %s to node %s failed: %s", url, owned.node, error)
+            self._failed(owned, url, error)
             return _moved()
         self.relayed["http"] += 1
         kept = [(k, v) for k, v in answer.headers.multi_items() if k not in _ANSWER_DROPPED]
@@ -165,12 +181,12 @@ class Relay:
 
     async def socket(
         self, socket: WebSocket, connection: Connection, owned: Owned, hello: str | bytes
-    ) -> int:
+    ) -> int | None:
         """Connect the (accepted) WebSocket to the table's owner, send its hello on, and
         pass every message both ways until either side closes; the close code it ended
-        with (`CLOSE_MOVED` when the owner could not be reached: the client tries again)."""
-        if owned.address is None or relayed(socket.scope):
-            return CLOSE_MOVED
+        with, or None when the owner could not be reached (it may have just died)."""
+        if owned.address is None or not self._reachable(owned.address):
+            return None
         client = socket.client.host if socket.client else "unknown"
         headers = _relay_headers(self.cluster, client)
         for name in _PASSED_ON:
@@ -187,8 +203,8 @@ class Relay:
                 max_size=None,
             )
         except (OSError, InvalidHandshake, TimeoutError) as error:
-            log.warning("relaying a connection to node %s failed: %s", owned.node, error)
-            return CLOSE_MOVED
+            self._failed(owned, "a connection", error)
+            return None
         self.relayed["websocket"] += 1
         async with upstream:
             await upstream.send(hello)
@@ -242,4 +258,4 @@ def install(app: FastAPI, cluster: RedisCluster) -> Relay:
     return relay
 
 
-__all__ = ["RELAYED", "Relay", "RelayTrust", "install", "relayed"]
+__all__ = ["Relay", "RelayTrust", "install"]

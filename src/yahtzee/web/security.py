@@ -250,6 +250,11 @@ RELAYED: Final = "yahtzee.relayed"
 (`relay.RelayTrust`): the relaying node made the checks."""
 
 
+def relayed(scope: Scope) -> bool:
+    """Whether one of the site's nodes relayed this request (its checks were made)."""
+    return bool(scope.get(RELAYED))
+
+
 class HostCheck:
     """Refuses (403 ``bad_origin``) every HTTP request whose ``Host`` or ``Origin`` is not
     allowed. WebSockets pass through: their route accepts them first and closes them with

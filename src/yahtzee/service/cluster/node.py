@@ -37,7 +37,7 @@ from .wire import Incarnation, Keys, NodeCard
 
 log = logging.getLogger(__name__)
 
-LEASE_TTL_S = 2.0
+LEASE_TTL_S = 1.5
 """A lease not renewed for this long lapses; a node whose heartbeat is older is dead."""
 PREFIX = "yz:"
 FORGET_AFTER = 20

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any, assert_never
 
 from fastapi import APIRouter, WebSocket
@@ -48,11 +49,14 @@ from ..protocol import (
     parse_hello,
     parse_intent,
 )
-from ..security import RELAYED, AllowedHosts, origin_allowed
+from ..security import AllowedHosts, origin_allowed, relayed
 
 log = logging.getLogger("yahtzee.web")
 
 URL_SECRETS = ("token", "spectate", "watch")
+MOVING_WAIT_S = 6.0
+"""How long a connection for a table that is moving between nodes waits to be served."""
+MOVING_POLL_S = 0.25
 NODE_HEADER = b"x-yahtzee-node"
 """Which server node answered (behind a load balancer, for operators and tests)."""
 
@@ -60,7 +64,7 @@ router = APIRouter()
 
 
 def _allowed(socket: WebSocket) -> bool:
-    if socket.scope.get(RELAYED):  # a node of the site relayed it, having checked it
+    if relayed(socket.scope):  # a node of the site relayed it, having checked it
         return True
     allowed: Any = getattr(socket.app.state, "allowed_hosts", None)
     hosts = allowed if isinstance(allowed, AllowedHosts) else AllowedHosts.local()
@@ -86,9 +90,8 @@ async def play(socket: WebSocket, table_id: str, hub: SocketHubDep) -> None:
         else:
             try:
                 table = await _hello(hub, socket, connection, table_id)
-            except Elsewhere as elsewhere:  # another node serves it: relayed there
-                code = await _relay(socket, connection, elsewhere)
-                connection.close(code, "the table's server node closed the connection")
+            except Relayed as relayed:  # another node served it (or none could, in time)
+                connection.close(relayed.code, "the table's server node closed the connection")
                 return
             refused = await hub.join(table, connection) if table is not None else None
             if table is None:
@@ -117,10 +120,7 @@ async def _hello(
         hello = parse_hello(_data(raw))
     except ProtocolError:
         return None
-    try:
-        table = await hub.lobby.find(table_id)
-    except Owned as owned:
-        raise Elsewhere(owned, _data(raw)) from None
+    table = await _find(hub, socket, connection, table_id, _data(raw))
     if table is None:
         return None
     if hello.token is not None:
@@ -132,23 +132,36 @@ async def _hello(
     return table if hub.lobby.watching(table, hello.watch) else None
 
 
-class Elsewhere(Exception):
-    """A hello for a table another node serves (`Owned`), with the hello to send on."""
+class Relayed(Exception):
+    """The connection was relayed to the table's owner and has ended (``code``: how), or
+    no node could serve the table within `MOVING_WAIT_S`."""
 
-    def __init__(self, owned: Owned, hello: str | bytes) -> None:
-        super().__init__(owned.table_id)
-        self.owned = owned
-        self.hello = hello
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
 
 
-async def _relay(socket: WebSocket, connection: Connection, elsewhere: Elsewhere) -> int:
-    """Pass the connection on to the table's owner (`relay.Relay.socket`); the close
-    code it ended with."""
+async def _find(
+    hub: Hub, socket: WebSocket, connection: Connection, table_id: str, hello: str | bytes
+) -> Table | None:
+    """The table, if this node serves it; else the connection is relayed to its owner
+    (`Relayed` when that ends). While the table moves (its owner just died: its lease
+    has not lapsed yet) the connection waits here, up to `MOVING_WAIT_S`, rather than
+    send its client into reconnecting with a growing backoff."""
     relay = getattr(socket.app.state, "relay", None)
-    if relay is None:  # (only a node of several meets another node's table)
-        return CLOSE_MOVED
-    code: int = await relay.socket(socket, connection, elsewhere.owned, elsewhere.hello)
-    return code
+    deadline = time.monotonic() + MOVING_WAIT_S
+    while True:
+        try:
+            return await hub.lobby.find(table_id)
+        except Owned as owned:
+            if relay is None or relayed(socket.scope):  # never relayed twice
+                raise Relayed(CLOSE_MOVED) from None
+            code = await relay.socket(socket, connection, owned, hello)
+            if code is not None:
+                raise Relayed(code) from None
+        if time.monotonic() >= deadline:
+            raise Relayed(CLOSE_MOVED)
+        await asyncio.sleep(MOVING_POLL_S)
 
 
 def _data(raw: Message) -> str | bytes:
