@@ -57,6 +57,7 @@ URL_SECRETS = ("token", "spectate", "watch")
 MOVING_WAIT_S = 6.0
 """How long a connection for a table that is moving between nodes waits to be served."""
 MOVING_POLL_S = 0.25
+MOVING_POLL_MAX_S = 1.0
 NODE_HEADER = b"x-yahtzee-node"
 """Which server node answered (behind a load balancer, for operators and tests)."""
 
@@ -150,6 +151,7 @@ async def _find(
     send its client into reconnecting with a growing backoff."""
     relay = getattr(socket.app.state, "relay", None)
     deadline = time.monotonic() + MOVING_WAIT_S
+    pause = MOVING_POLL_S
     while True:
         try:
             return await hub.lobby.find(table_id)
@@ -161,7 +163,8 @@ async def _find(
                 raise Relayed(code) from None
         if time.monotonic() >= deadline:
             raise Relayed(CLOSE_MOVED)
-        await asyncio.sleep(MOVING_POLL_S)
+        await asyncio.sleep(pause)  # (a crowd reconnecting at once asks less and less often)
+        pause = min(pause * 2, MOVING_POLL_MAX_S)
 
 
 def _data(raw: Message) -> str | bytes:

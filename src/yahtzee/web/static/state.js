@@ -66,11 +66,19 @@ export function botLevel(seat) { return Number((String(seat.bot || "").match(/(\
 export function initial(name) { return (name || "?").trim().charAt(0).toUpperCase() || "?"; }
 export function pluralDice(n) { return n === 1 ? "1 die" : `${n} dice`; }
 
+const MOVED_TRIES = 5;  // a table moving between server nodes (503 moved): tried again
+
 export async function api(path, body, token) {
   const headers = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(path, { method: body === undefined ? "GET" : "POST", headers,
-                                      body: body === undefined ? undefined : JSON.stringify(body) });
+  const ask = () => fetch(path, { method: body === undefined ? "GET" : "POST", headers,
+                                  body: body === undefined ? undefined : JSON.stringify(body) });
+  let response = await ask();
+  for (let tries = 1; response.status === 503 && tries < MOVED_TRIES; tries++) {
+    const wait = Number(response.headers.get("retry-after")) || 1;
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    response = await ask();
+  }
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) throw new Error((data && data.message) || `Refused (${response.status}).`);
