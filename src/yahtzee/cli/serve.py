@@ -104,7 +104,7 @@ def register(commands: Any) -> None:
         "--redis-prefix",
         default=None,
         metavar="TEXT",
-        help="prefix of this site's Redis keys and channel (default yz:)",
+        help="prefix of this site's Redis keys (default yz:)",
     )
     parser.set_defaults(run=run)
 
