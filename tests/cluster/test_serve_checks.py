@@ -35,3 +35,20 @@ def test_postgresql_out_of_reach_is_one_line(redis_server: str) -> None:
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1, done.stderr
     assert "Cannot reach the database" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_node_on_every_address_must_say_where_the_others_reach_it() -> None:
+    database = "postgresql://postgres@127.0.0.1:1/nothing"  # (refused before it is tried)
+    redis = "redis://127.0.0.1:1/0"
+    cases = {
+        ("--host", "0.0.0.0"): "needs --node-address HOST:PORT",
+        ("--node-address", "no-port"): "--node-address takes HOST:PORT",
+        ("--node-address", "10.0.0.5:99999"): "--node-address takes HOST:PORT",
+    }
+    for options, said in cases.items():
+        done = serve("--database-url", database, "--redis-url", redis, *options)
+        assert done.returncode == 2, done.stderr
+        assert said in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+    done = serve("--node-address", "10.0.0.5:8000")  # without --redis-url: refused too
+    assert done.returncode == 2 and "--node-address needs --redis-url" in done.stderr
