@@ -8,14 +8,13 @@ the solver and the store, never a front end.
 """
 
 from .cluster import Cluster, Owned
+from .listener import LobbyListener, QuietListener
 from .live import GroupCommit, LiveGame, Repeated
 from .lobby import (
     LOBBY_IDLE_S,
     MAX_TABLES_PER_CLIENT,
     Forbidden,
     Lobby,
-    LobbyListener,
-    QuietListener,
 )
 from .opening import open_lobby
 from .rematch import Rematch, rematch

@@ -18,7 +18,7 @@ import secrets
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from ..core import (
     MAX_PLAYERS,
@@ -38,6 +38,7 @@ from ..store import daily as daily_records
 from ..store import tables as records
 from . import daily
 from .cluster import Cluster
+from .listener import LobbyListener
 from .live import GroupCommit, LiveGame
 from .reviews import Reviews
 from .session import NO_BOTS_ENTERED, GameSession
@@ -59,41 +60,6 @@ FINISHED_LOADED_S = 24 * 60 * 60
 
 class Forbidden(YahtzeeError):
     default_code = "forbidden"
-
-
-class LobbyListener(Protocol):
-    """What the lobby tells the front end that serves its tables' connections (passed at
-    construction; the app builds it)."""
-
-    def published(self, table: Table, seq: int, events: tuple[Event, ...]) -> None:
-        """A table's committed events (and the sequence number of the last), in order:
-        to broadcast. Never yields."""
-
-    async def changed(self, table: Table) -> None:
-        """A table's lobby changed (seats, status, its game started): push it."""
-
-    def watched(self, table_id: str) -> bool:
-        """Whether anyone is connected to the table through this node."""
-
-    def moved(self, table_id: str) -> None:
-        """This node no longer serves the table (another node owns it now): close its
-        connections so that their clients reconnect to the owner."""
-
-
-class QuietListener:
-    """A listener for a lobby nobody is connected to (tools and tests)."""
-
-    def published(self, table: Table, seq: int, events: tuple[Event, ...]) -> None:
-        pass
-
-    async def changed(self, table: Table) -> None:
-        pass
-
-    def watched(self, table_id: str) -> bool:
-        return False
-
-    def moved(self, table_id: str) -> None:
-        pass
 
 
 class Lobby:
@@ -327,21 +293,13 @@ class Lobby:
             code="too_many_tables",
         )
 
-    async def _fresh(self, table: Table) -> None:
-        """Before a lobby change: the table as the records hold it (another node may
-        have changed it; one node alone has it in memory already)."""
-
     async def _apply(self, table: Table, row: records.TableRecord) -> None:
         """The records' version of a table another node changed (one node alone never
         finds its records changed)."""
 
-    def _told(self, table: Table) -> None:
-        """After a lobby change (its owner alone serves a table: nobody else to tell)."""
-
     async def join(self, invite: str, name: str) -> tuple[Table, int, str]:
         table = await self.by_invite(invite)
         async with table.lock:
-            await self._fresh(table)
             self._require_open(table)
             if table.status != records.LOBBY:
                 raise IllegalMove(
@@ -361,7 +319,6 @@ class Lobby:
                 table, SeatState(free.seat, clean, None, token_hash(token))
             ):
                 raise IllegalMove("That seat was just taken: try again.", code="table_full")
-            self._told(table)
         return table, free.seat, token
 
     async def take_seat(self, table: Table, taken: SeatState) -> bool:
@@ -373,7 +330,6 @@ class Lobby:
             records.save_table_seat, self.store, table.id, taken.record(), active_at,
             only_if_open=True,
         ):  # fmt: skip
-            await self._fresh(table)
             return False
         seat = table.seats[taken.seat]
         seat.name, seat.token_hash, table.active_at = taken.name, taken.token_hash, active_at
@@ -397,13 +353,8 @@ class Lobby:
         """The host starts the game once every seat is taken (`play` lets it go)."""
         self._require_host(table, token)
         async with table.lock:
-            fresh = False  # whether this node's copy was just read from the records
             for _ in range(START_TRIES):
                 refused = self._start_refusal(table)
-                if refused is not None and not fresh:
-                    await self._fresh(table)  # (another node may have seated someone)
-                    fresh = True
-                    continue
                 if refused is not None:
                     raise refused
                 seats = [Seat(s.name or f"Seat {s.seat + 1}", s.bot) for s in table.seats]
@@ -423,12 +374,10 @@ class Lobby:
                 if found is None:
                     break
                 await self._apply(table, found)  # changed through another node meanwhile
-                fresh = True
             else:
                 raise IllegalMove("The table changed while starting: try again.", code="busy")
             self._serve(table, session)
             table.status, table.active_at = records.PLAYING, active_at
-            self._told(table)
 
     def _start_refusal(self, table: Table) -> YahtzeeError | None:
         """Why the table cannot start as this node has it (None: it can)."""
@@ -463,7 +412,6 @@ class Lobby:
         if table.entered:
             raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
         async with table.lock:
-            await self._fresh(table)
             self._require_open(table)
             state = table.seats[seat]
             state.bot, state.token_hash = bot, None
@@ -475,18 +423,15 @@ class Lobby:
             )
             if table.live is not None:
                 table.live.session.hand_to_bot(seat, bot)
-            self._told(table)
 
     async def cancel(self, table: Table, token: str | None) -> None:
         """The host calls off a table that has not started: it is gone."""
         self._require_host(table, token)
         async with table.lock:
-            await self._fresh(table)
             self._require_open(table)
             if table.status != records.LOBBY:
                 raise IllegalMove("The game has started; it ends when it is over.", code="started")
             await self._end(table, records.CANCELLED)
-            self._told(table)
 
     async def expire_idle(self) -> list[Table]:
         """Every table in the lobby idle too long expires (it is gone); returns them."""
@@ -495,7 +440,6 @@ class Lobby:
             async with table.lock:
                 if self._idle(table):
                     await self._end(table, records.EXPIRED)
-                    self._told(table)
                     expired.append(table)
         return expired
 

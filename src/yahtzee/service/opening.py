@@ -7,7 +7,8 @@ from typing import Any
 
 from ..store import Store
 from .cluster import Cluster
-from .lobby import Lobby, LobbyListener
+from .listener import LobbyListener
+from .lobby import Lobby
 
 
 def open_lobby(

@@ -100,7 +100,6 @@ async def rematch(lobby: Lobby, table: Table, token: str | None) -> Rematch:
         raise IllegalMove("The daily game has one attempt a day: no rematch.", code="daily_played")
     changed: list[Table] = []
     async with table.lock:
-        await lobby._fresh(table)  # (another node may have made it)
         if not _over(table):
             raise IllegalMove("A rematch comes once this game is over.", code="not_over")
         if table.rematch is None:
@@ -116,18 +115,15 @@ async def rematch(lobby: Lobby, table: Table, token: str | None) -> Rematch:
             if found == made.id:
                 lobby._keep(made)
                 changed.append(table)
-                lobby._told(table)
     after = await lobby.find(table.rematch)
     if after is None:
         raise _gone()
     async with after.lock:
-        await lobby._fresh(after)
         if after.status in (records.CANCELLED, records.EXPIRED) or lobby._idle(after):
             raise _gone()
         mine = rematch_token(token, after.id)
         if await _take(lobby, after, seat, token_hash(mine)):
             changed.append(after)
-            lobby._told(after)
     return Rematch(after, seat, mine, tuple(changed))
 
 
