@@ -160,3 +160,15 @@ def test_a_cards_state_and_total_are_read_as_the_card_says() -> None:
         assert mask == sum(1 << c for c, points in card if points is not None)
         assert yf == (card[Category.YAHTZEE] == 50)
         assert u == min(card.upper_subtotal, 63)
+
+
+def test_planned_bots_decide_quickly_on_the_kernels_and_rival_aware_ones_never() -> None:
+    from yahtzee.solver.strategies import decides_quickly, rival_aware, strategy
+
+    use_compiled_kernels()
+    for name in ("random", "greedy", "level1", "level5"):
+        bot = strategy(name)
+        assert decides_quickly(bot) and not rival_aware(bot), name
+    winning = strategy("winning")
+    assert rival_aware(winning) and not decides_quickly(winning)
+    assert not decides_quickly(object())

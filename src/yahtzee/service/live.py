@@ -374,7 +374,10 @@ class LiveGame:
                 return
             if not self.drives():  # the lease lapsed meanwhile (the fence)
                 return
-            action = await asyncio.to_thread(self.session.bot_action, seat)
+            if self.session.bot_decides_quickly(seat):  # no thread hop for microseconds
+                action = self.session.bot_action(seat)
+            else:
+                action = await asyncio.to_thread(self.session.bot_action, seat)
         self._bot = None
         await self._safely(action, seat)
 

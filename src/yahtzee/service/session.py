@@ -343,6 +343,14 @@ class GameSession(SessionWinMeter, SessionSelection):
             self._bots[player] = self._strategy(spec, player)
         return self._choose(self._bots[player])
 
+    def bot_decides_quickly(self, seat: int) -> bool:
+        """Whether the bot at ``seat`` has its strategy and it decides in microseconds
+        (`bot_action` may then run on an event loop)."""
+        from ..solver.strategies import decides_quickly  # noqa: PLC0415
+
+        strategy = self._bots.get(seat)
+        return strategy is not None and decides_quickly(strategy)
+
     def play_bot(self, *, review: bool = True) -> Move:
         """The bot whose turn it is takes one action (recorded)."""
         return self.act(self.bot_action(), review=review)
@@ -365,12 +373,12 @@ class GameSession(SessionWinMeter, SessionSelection):
         self._bots.pop(seat, None)
 
     def _choose(self, strategy: Strategy) -> Action:
-        from ..solver.strategies import RivalAware  # noqa: PLC0415
+        from ..solver.strategies import rival_aware  # noqa: PLC0415
 
         situation = self.game.situation()
         if situation is None:
             return Keep.NONE
-        if isinstance(strategy, RivalAware):
+        if rival_aware(strategy):
             me = self.current
             rivals = [card for seat, card in enumerate(self.game.cards) if seat != me]
             action = strategy.choose_against(situation, rivals)

@@ -212,7 +212,8 @@ def chances_of(pmfs: Sequence[F64]) -> list[float]:
     for i, p in enumerate(pmfs):
         grid[i, : len(p)] = p
     below = np.cumsum(grid, axis=1) - grid  # P(F_j < x)
-    if len(cards) == 2:  # the usual table, at a tenth of the general way's cost
+    rivals = len(cards) - 1
+    if rivals == 1:  # the usual table: a tenth of the general way's cost
         first = float(np.dot(grid[0], below[1] + 0.5 * grid[1]))
         return [first, float(np.dot(grid[1], below[0] + 0.5 * grid[0]))]
     chances = []

@@ -25,13 +25,13 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeGuard, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from ..core import LEVELS, UPPER_BONUS, Action, BotSpec, RuleSet, Scorecard, Situation
-from .planner import TurnPlanner
+from .planner import TurnPlanner, compiled_kernels
 from .solver import TABLE_SHAPE, cached_solver
 from .tables import N_BOXES, N_MASKS, N_UPPER, UPPER_CAP
 
@@ -64,6 +64,18 @@ class RivalAware(Protocol):
     def choose_against(self, situation: Situation, rivals: Sequence[Scorecard]) -> Action:
         """The action this player takes in ``situation`` against ``rivals``' cards."""
         ...
+
+
+def rival_aware(strategy: object) -> TypeGuard[RivalAware]:
+    """Whether ``strategy`` looks at the rivals' cards: `isinstance` of the protocol
+    without its cost (50-100 us a call, one each bot decision)."""
+    return callable(getattr(type(strategy), "choose_against", None))
+
+
+def decides_quickly(strategy: object) -> bool:
+    """Whether ``strategy``'s choices take microseconds (a planner's, on the compiled
+    kernels): a server makes them on its event loop, not in a worker thread."""
+    return isinstance(strategy, PlannedStrategy | RandomStrategy) and compiled_kernels()
 
 
 @dataclass

@@ -163,11 +163,15 @@ class Hub:
         connection.offer(message.model_dump_json())
 
     def broadcast(self, table_id: str, message: Outbound) -> None:
+        if self.connections.get(table_id):
+            self.broadcast_text(table_id, message.type, message.model_dump_json())
+
+    def broadcast_text(self, table_id: str, kind: str, text: str) -> None:
+        """A message already serialized (of type ``kind``) to each connection to the table."""
         watching = self.connections.get(table_id)
         if not watching:
             return
-        text = message.model_dump_json()
-        self.sent[message.type] += len(watching)
+        self.sent[kind] += len(watching)
         for connection in list(watching):
             connection.offer(text)
 
@@ -223,10 +227,8 @@ class Hub:
                 self.meters.drop(table.id)
             return
         view = GameView.of(game, live.tray, undo_on=live.session.undo_on)
-        deadline = live.deadline
-        first = seq - len(events) + 1
-        for offset, event in enumerate(events):
-            self.broadcast(table.id, EventMessage.of(first + offset, event, view, deadline))
+        for text in EventMessage.texts(seq - len(events) + 1, events, view, live.deadline):
+            self.broadcast_text(table.id, "event", text)
         if self.meters.due(table.id, game.cards, over=game.is_over):
             self.meters.refresh(table)  # a game over: its watchers are told the meter ends
         if game.is_over and not self.watched(table.id):

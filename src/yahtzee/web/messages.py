@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
+from pydantic_core import to_json
 
 from ..core import UPPER_BONUS_THRESHOLD, Event
 from ..core.events import event_to_dict
@@ -82,6 +83,20 @@ class EventMessage(_Message):
         cls, seq: int, event: Event, game: GameView, turn_deadline: float | None = None
     ) -> EventMessage:
         return cls(seq=seq, event=event_to_dict(event), game=game, turn_deadline=turn_deadline)
+
+    @staticmethod
+    def texts(
+        first: int, events: tuple[Event, ...], game: GameView, turn_deadline: float | None
+    ) -> list[str]:
+        """The JSON of each event of one move (seq ``first`` on), all with the state after
+        it: what `of` then ``model_dump_json`` gives, with the state serialized once."""
+        deadline = to_json(turn_deadline).decode()
+        tail = f',"game":{game.model_dump_json()},"turn_deadline":{deadline}}}'
+        return [
+            f'{{"v":{VERSION},"type":"event","seq":{first + i},'
+            f'"event":{to_json(event_to_dict(event)).decode()}{tail}'
+            for i, event in enumerate(events)
+        ]
 
 
 class MeterMessage(_Message):
