@@ -24,6 +24,7 @@ from yahtzee.solver.interim import (
     estimate_chances,
     final_normal,
     interim_options,
+    late_pmf,
     shipped_variance,
 )
 from yahtzee.solver.interim_match import simulate_interim
@@ -178,3 +179,22 @@ def test_while_its_kernels_compile_the_bot_plays_for_points_and_says_so(
     action = bot.choose_against(situation, [game.cards[1]])
     assert bot.method == EV_METHOD
     assert action == strategy("optimal", OFFICIAL, 1).choose(situation)
+
+
+def test_cards_in_the_same_state_share_a_late_distribution_shifted_by_their_totals(
+    late_distribution: CurveTable,
+) -> None:
+    """The late distribution is kept by state (open boxes, Yahtzee box, upper subtotal):
+    a card with other lower-box points reads it shifted, and it is that card's own."""
+    from yahtzee.solver.distribution import exact_distribution
+    from yahtzee.solver.solver import cached_solver
+
+    first = late_card()
+    boxes = first.to_dict()["boxes"]
+    points = {**boxes, "full_house": 25, "small_straight": 30}
+    second = Scorecard.from_dict({"boxes": points, "yahtzee_bonus": 0})
+    assert state_of(first) == state_of(second) and first.total != second.total
+    late_pmf(first, OFFICIAL)  # kept
+    shared = late_pmf(second, OFFICIAL)
+    own = exact_distribution(OFFICIAL, second, cached_solver(OFFICIAL).table).pmf
+    assert shared is not None and np.array_equal(shared, own)

@@ -51,8 +51,9 @@ LATE_OPEN_BOXES = 3
 """Cards with at most this many boxes open get their exact distribution (when the curve
 kernels are compiled): the chances are then those of the exact meter but for the
 16-bit levels of its table."""
-LATE_KEPT = 512
-"""Late cards whose exact distribution is kept (the least recently used go)."""
+LATE_KEPT = 4096
+"""Late states whose distribution of the points to come is kept (a few kB each; the least
+recently used go)."""
 LATE_MARGIN = 0.001
 """The margin of chances worked out from exact distributions only."""
 TYPICAL_ERROR = 0.08
@@ -72,7 +73,7 @@ DRIFT = 1e-6
 """The most the means found while building the variance may differ from the table's."""
 _SCALE = 100.0  # the shipped standard deviations are in hundredths of a point
 _VARIANCES: dict[str, F64 | None] = {}
-_LATE: OrderedDict[tuple[str, Scorecard], F64] = OrderedDict()
+_LATE: OrderedDict[tuple[str, tuple[int, int, int]], F64] = OrderedDict()
 _COMPILED = False
 _COMPILING: list[bool] = []
 _GUARD = threading.Lock()
@@ -163,8 +164,9 @@ def normal_pmf(mean: float, var: float) -> F64:
 def late_pmf(card: Scorecard, rules: RuleSet) -> F64 | None:
     """The exact distribution of ``card``'s final total under expected-value play when
     it is quick to work out: at most `LATE_OPEN_BOXES` boxes open and the curve
-    kernels already compiled (0.2-0.4 s a card; the last `LATE_KEPT` are kept);
-    else None."""
+    kernels already compiled (25-110 ms a state; the points still to come of the last
+    `LATE_KEPT` states are kept: cards in the same state, whatever their totals, share
+    them); else None."""
     from .compiling import cached  # noqa: PLC0415
     from .distribution import exact_distribution  # noqa: PLC0415
 
@@ -174,15 +176,15 @@ def late_pmf(card: Scorecard, rules: RuleSet) -> F64 | None:
         return pmf
     if len(card.open_boxes) > LATE_OPEN_BOXES or not cached("curves"):
         return None
-    key = (rules.scoring_key, card)
+    key = (rules.scoring_key, state_of(card))
     with _GUARD:
-        found = _LATE.get(key)
-        if found is not None:
+        kept = _LATE.get(key)
+        if kept is not None:
             _LATE.move_to_end(key)
-            return found
+            return np.concatenate((np.zeros(card.total), kept))
     found = exact_distribution(rules, card, cached_solver(rules).table).pmf
     with _GUARD:
-        _LATE[key] = found
+        _LATE[key] = found[card.total :]
         while len(_LATE) > LATE_KEPT:
             _LATE.popitem(last=False)
     return found
