@@ -27,9 +27,7 @@ table's requests to one node (``hash $table consistent``, the id from the URI).
 from __future__ import annotations
 
 import argparse
-import atexit
 import contextlib
-import functools
 import itertools
 import json
 import os
@@ -46,6 +44,7 @@ from typing import Any
 import httpx
 import uvloop
 from cluster_clients import WARMUP, Record, Run, drive
+from common import numba_cache
 from cpu_share import allowed, cpu_busy, describe, pin, sample
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,15 +77,6 @@ def nginx_for(ports: list[int], port: int, hashing: bool) -> Any:
     from tests.services import LocalNginx
 
     return LocalNginx(ports, port=port, hashed=hashing)
-
-
-@functools.cache
-def numba_cache() -> str:
-    """The nodes' numba cache: this benchmark's, empty at first (the first node compiles
-    the turn kernels while it warms up; the next ones load them); removed at exit."""
-    path = tempfile.mkdtemp(prefix="yahtzee-bench-numba-")
-    atexit.register(shutil.rmtree, path, ignore_errors=True)
-    return path
 
 
 def check(url: str, records: list[Record]) -> tuple[int, int, Counter[str], Counter[str]]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -70,3 +73,12 @@ def timed(command: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run(command, env=env, capture_output=True, check=True)
     return time.perf_counter() - start
+
+
+@functools.cache
+def numba_cache() -> str:
+    """The nodes' numba cache: this benchmark's, empty at first (the first node compiles
+    the turn kernels while it warms up; the next ones load them); removed at exit."""
+    path = tempfile.mkdtemp(prefix="yahtzee-bench-numba-")
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
