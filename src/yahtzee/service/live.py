@@ -84,6 +84,8 @@ class GroupCommit:
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="group-commit")
 
     async def _save(self, commits: list[Commit]) -> dict[str, Outcome]:
+        if self.store.saves_on_loop:  # PostgreSQL: no thread hop per batch
+            return await self.store.save_many_on_loop(commits)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, self.store.save_many, commits)
 

@@ -17,7 +17,7 @@ from ..core.events import event_to_dict
 from . import migrate
 from .commit import Commit, Outcome, StoreError, commit_many
 from .engine import make_engine, retrying
-from .pg_commit import DirectCommit
+from .pg_commit import DirectCommit, LoopCommit
 from .records import card_rows
 from .schema import cards, events, games, players, seats
 
@@ -82,11 +82,14 @@ class Store:
             migrate.upgrade(self.engine)
         postgres = self.engine.dialect.name == "postgresql"
         self._direct = DirectCommit(self.engine) if postgres else None
+        self._on_loop = LoopCommit(self.engine) if postgres else None
 
     def close(self) -> None:
         """Close the store's connections."""
         if self._direct is not None:
             self._direct.close()
+        if self._on_loop is not None:
+            self._on_loop.close()
         self.engine.dispose()
 
     def __enter__(self) -> Store:
@@ -152,6 +155,19 @@ class Store:
                 return commit_many(connection, commits, now())
 
         return retrying(work)
+
+    @property
+    def saves_on_loop(self) -> bool:
+        """Whether `save_many_on_loop` runs on the event loop itself (PostgreSQL's async
+        driver); else it is `save_many`, to be run in a thread."""
+        return self._on_loop is not None
+
+    async def save_many_on_loop(self, commits: Sequence[Commit]) -> dict[str, Outcome]:
+        """`save_many` driven by the running event loop, without a thread (PostgreSQL;
+        see `saves_on_loop`)."""
+        if self._on_loop is None:
+            raise StoreError("Only PostgreSQL records are written from the event loop.")
+        return await self._on_loop.save(commits, now())
 
     def events_since(self, game_id: str, seq: int) -> tuple[list[dict[str, Any]], datetime | None]:
         """The events after the first ``seq`` (to catch up), and when the last one was
