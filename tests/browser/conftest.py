@@ -12,8 +12,11 @@ from tests.server_process import ROOT
 ARTIFACTS = ROOT / "test-artifacts"
 
 
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def _chromium() -> Iterator[Any]:
+    """One Chromium for a module's tests (a launch costs about 2 s of CPU). Not for the
+    whole session: while Playwright's synchronous API is open, ``asyncio.run`` fails
+    ("cannot be called from a running event loop"), and other modules' tests use it."""
     executable = chromium()
     from playwright.sync_api import sync_playwright
 
@@ -25,6 +28,18 @@ def browser(tmp_path: Path) -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+@pytest.fixture
+def browser(_chromium: Any) -> Iterator[Any]:
+    """Chromium for one test: every context (page) the test opened is closed after it,
+    so that nothing of one test (storage, sockets, a page still reconnecting) reaches
+    the next."""
+    try:
+        yield _chromium
+    finally:
+        for context in list(_chromium.contexts):
+            context.close()
 
 
 @pytest.fixture(scope="session")

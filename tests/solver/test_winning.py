@@ -96,7 +96,7 @@ def test_target_probabilities_agree_with_brute_force(name: str) -> None:
     brute = BruteTarget(rules)
     checked = 0
     situations = late_cards(zlib.crc32(name.encode()) + 1, count=12)
-    for card, dice, rolls_left in [s for s in situations if s[0].boxes.count(None) <= 2][:3]:
+    for card, dice, rolls_left in [s for s in situations if s[0].boxes.count(None) <= 2][:2]:
         solver = TargetSolver(rules, build("target", rules, base_mask=state_of(card)[0]))
         for target in _targets(card):
             expected = brute.probability(card, target)
