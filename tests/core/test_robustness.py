@@ -21,6 +21,7 @@ from yahtzee import (
     ScriptedDice,
     YahtzeeError,
 )
+from yahtzee.core import rules as rules_module
 
 NESTED: object = []
 for _ in range(5000):
@@ -123,7 +124,10 @@ def test_playoff_rules_describe_themselves_consistently() -> None:
     assert "playoff" in rules.describe()
 
 
-def test_registered_names_are_normalised_and_found() -> None:
+def test_registered_names_are_normalised_and_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(The registry is put back afterwards: a rule set left registered showed up in the
+    list of rule sets another test's error message names, in the same worker.)"""
+    monkeypatch.setattr(rules_module, "_REGISTRY", dict(rules_module._REGISTRY))
     rules = RuleSet.register(
         RuleSet("test-house", "A house rule for the tests.", joker=JokerRule.NONE)
     )
