@@ -11,10 +11,9 @@ import uuid
 from sqlalchemy import func, select
 
 from yahtzee.core import BotSpec, Game, RandomDice, RuleSet
-from yahtzee.store import Store, StoreError
+from yahtzee.store import Seat, Store, StoreError
 from yahtzee.store import tables as records
 from yahtzee.store.schema import games
-from yahtzee.store.store import Seat
 
 BOT = BotSpec.at_level(5)
 

@@ -12,9 +12,10 @@ from .queries import (
     stats,
     unfinished,
 )
-from .store import GameSummary, Seat, Store
+from .store import Store
 from .tables import TableRecord, TableSeatRecord
 from .transfer import export_csv, export_json, import_games
+from .values import GameSummary, Seat
 
 __all__ = [
     "CONFLICT",

@@ -23,7 +23,8 @@ from ..core.duplicate import commitment, new_seed
 from ..core.errors import show
 from .engine import retrying
 from .schema import daily_results, daily_seeds, games, players
-from .store import FINISHED, Seat, Store, now, player_id, record_game, utc
+from .store import Store, now, player_id, record_game, utc
+from .values import FINISHED, Seat
 
 DAILY_RULES = "official"
 """The daily game is played under the official rules."""

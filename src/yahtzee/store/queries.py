@@ -26,7 +26,8 @@ from ..core import (
 )
 from ..core.errors import show
 from .schema import cards, games, players, seats
-from .store import ACTIVE, ENTERED, FINISHED, ROLLED, GameSummary, Store, utc
+from .store import Store, utc
+from .values import ACTIVE, ENTERED, FINISHED, ROLLED, GameSummary
 
 MAX_SITTING_ID = 36
 """A sitting's id is its first game's (a UUID) or its first table's."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,48 +20,10 @@ from .engine import make_engine, retrying
 from .pg_commit import DirectCommit, LoopCommit
 from .records import card_rows
 from .schema import cards, events, games, players, seats
+from .values import ACTIVE, ENTERED, FINISHED, ROLLED, GameSummary, Seat
 
 MIN_ID_PREFIX = 4
 """How many characters of a game's id name it on the command line."""
-ACTIVE = "active"
-ROLLED = "rolled"
-ENTERED = "entered"
-FINISHED = "finished"
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """Who sits in a seat: a human by name, or a bot (``bot``: its strategy and level)."""
-
-    name: str
-    bot: BotSpec | None = None
-
-    @property
-    def kind(self) -> str:
-        """``"bot"`` or ``"human"``."""
-        return "bot" if self.bot else "human"
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    """One recorded game as history lists it: id, rule set, status, when, seats and totals."""
-
-    id: str
-    rules: str
-    status: str
-    created_at: datetime
-    updated_at: datetime
-    finished_at: datetime | None
-    seed: str | None
-    hints_used: bool
-    event_count: int
-    players: tuple[str, ...]
-    totals: tuple[int | None, ...] = field(default=())
-    winners: tuple[str, ...] = field(default=())
-    sitting: str | None = None
-    """The sitting's id (the id of its first game, or of its first table)."""
-    dice: str = ROLLED
-    """``rolled`` by the program, or ``entered`` by players with real dice."""
 
 
 def now() -> datetime:

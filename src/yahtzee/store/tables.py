@@ -26,7 +26,8 @@ from .chat import forget_chat
 from .commit import StoreError
 from .engine import retrying
 from .schema import games, table_seats, tables
-from .store import ENTERED, ROLLED, Seat, Store, now, record_game
+from .store import Store, now, record_game
+from .values import ENTERED, ROLLED, Seat
 
 LOBBY = "lobby"
 PLAYING = "playing"

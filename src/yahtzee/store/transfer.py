@@ -16,7 +16,8 @@ from ..core.errors import show
 from .daily import daily_days, import_result, revealed_dice_seed
 from .engine import retrying
 from .schema import cards, games, seats
-from .store import ENTERED, ROLLED, Seat, Store, append_events, player_id, utc
+from .store import Store, append_events, player_id, utc
+from .values import ENTERED, ROLLED, Seat
 
 FORMAT = "yahtzee-records"
 VERSION = 1
