@@ -88,6 +88,29 @@ def test_many_processes_migrate_a_new_database_at_once(db_url: str) -> None:
         assert migrate.current(c) == migrate.head()
 
 
+def test_the_head_named_in_the_code_is_the_scripts_head() -> None:
+    """A new migration moves `migrate.HEAD` with it (else records at the old head would be
+    taken for current without alembic)."""
+    assert migrate.head() == migrate.HEAD
+
+
+def test_records_at_the_head_open_without_alembic(db_url: str) -> None:
+    """Opening current records (every process that opens a store) does not import
+    alembic; records of an older schema are still migrated (the tests above)."""
+    Store(db_url).close()
+    code = (
+        "import sys; from yahtzee.store import Store; "
+        f"Store({db_url!r}).close(); Store({db_url!r}, read_only=True).close(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('alembic', 'mako')))"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    with ended(proc):
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        assert out.strip() == "[]"
+
+
 def test_tables_recorded_before_sittings_keep_their_rows_each_a_sitting_of_its_own(
     db_url: str,
 ) -> None:
