@@ -303,7 +303,11 @@ def main() -> None:
         assert server.proc is not None
         node = Node(server.proc.pid)
         base = f"127.0.0.1:{server.port}"
-        results = uvloop.run(rounds(base, node, args))
+        try:
+            results = uvloop.run(rounds(base, node, args))
+        except Exception:
+            print(f"the node's last words:\n{server.stderr_tail()}", file=sys.stderr)
+            raise
         report(args, node, results, commit_of(args.src))
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,13 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=60, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# The processes the tests start take Ctrl-C as from a terminal, also when the suite itself
+# was started in the background (a shell without job control starts a command put in the
+# background with `&` ignoring SIGINT, and an ignored signal stays ignored in every child:
+# the tests of Ctrl-C then saw it ignored).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Nothing a test runs (subprocesses included) touches the user's records or caches.
 _ISOLATED = tempfile.mkdtemp(prefix="yahtzee-tests-")
