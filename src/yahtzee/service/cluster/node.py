@@ -297,13 +297,32 @@ class RedisCluster(Cluster):
         if lost:  # (one claimed again since the renewal is ours after all)
             holders = await self._redis.mget([self.keys.lease(t) for t in lost])
             me = self.me.encode()
-            lost = [t for t, h in zip(lost, holders, strict=True) if h is None or _text(h) != me]
+            lapsed = [t for t, h in zip(lost, holders, strict=True) if h is None]
+            lost = [
+                t for t, h in zip(lost, holders, strict=True) if h is not None and _text(h) != me
+            ]
+            lost += await self._take_back(lapsed)
         if lost:
             self.owned.difference_update(lost)
             await listener.on_lost(lost)
         await listener.on_tick()
         for who, stale_ms in dead:
             await self._take_over(listener, who, stale_ms, live)
+
+    async def _take_back(self, lapsed: list[str]) -> list[str]:
+        """Claim again the leases that lapsed (a heartbeat came late: a busy machine)
+        while no other node took them; those another node was quicker to claim are
+        returned, lost. (Nobody held them meanwhile, so nobody else wrote; and the records'
+        compare-and-set would refuse a stale write all the same.)"""
+        lost: list[str] = []
+        for table_id in lapsed:
+            try:
+                await self.claim(table_id)
+            except Owned:
+                lost.append(table_id)
+        if lapsed:
+            log.warning("took back %d lapsed leases of %d", len(lapsed) - len(lost), len(lapsed))
+        return lost
 
     def _sort(
         self, members: list[tuple[Any, float]], cards: dict[Any, Any], now_ms: int
