@@ -60,21 +60,16 @@ def _recorded(connection: Connection) -> str | None:
     return str(rows[0][0]) if len(rows) == 1 else None
 
 
-def _already_at(connection: Connection, revision: str | None) -> bool:
-    """Whether the records are at ``revision`` for certain, told without alembic."""
-    return revision is not None and _recorded(connection) == revision
-
-
 def check_current(engine: Engine) -> None:
     """Refuse records that are not of this version's schema (read-only: none is migrated)."""
     try:
         with engine.connect() as connection:
-            if _already_at(connection, HEAD):
+            if _recorded(connection) == HEAD:
                 return
             found = current(connection)
     except DBAPIError as error:
         raise cannot_open(engine.url.render_as_string(hide_password=False), error) from None
-    if found != head():
+    if found != HEAD:
         raise InvalidInput(
             "These records are of another version of yahtzee and cannot be written here "
             "to upgrade them: open them once where they can be written."
@@ -88,9 +83,9 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     """
     try:
         with engine.connect() as connection:
-            if _already_at(connection, HEAD if revision == "head" else revision):
+            target = HEAD if revision == "head" else revision
+            if _recorded(connection) == target:
                 return
-            target = head() if revision == "head" else revision
             found = current(connection)
             if found == target:
                 return
