@@ -202,7 +202,11 @@ def one_run(
                 node.proc.terminate()
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     node.proc.wait(timeout=15)
-            text = node.stderr_tail(size=1 << 30).splitlines()
+            whole = node.stderr_tail(size=1 << 30)
+            if args.logs is not None:
+                args.logs.mkdir(parents=True, exist_ok=True)
+                (args.logs / f"{database}-node{i + 1}.log").write_text(whole)
+            text = whole.splitlines()
             logs[f"node{i + 1}"] = [line for line in text if "WARN" in line or "ERROR" in line]
             node.stop()
         if "YAHTZEE_CACHE_DIR" in meter_env:
@@ -263,7 +267,8 @@ def report(kind: str, run: Run, args: argparse.Namespace, checked: tuple) -> tup
         )
     p50, p99 = percentile(run.latencies, 0.5) * 1e3, percentile(run.latencies, 0.99) * 1e3
     records = [c.record for c in run.clients]
-    watched = [r for r in records if r.watched]
+    # (a game that ended at the mark has nothing more to move)
+    watched = [r for r in records if r.watched and not (r.over and r.moved is None)]
     gaps = [(r.moved or float("inf")) - (run.mark or 0.0) for r in watched]
     cut = [g for g, r in zip(gaps, watched, strict=True) if r.cut]
     back = [r.back for r in watched if r.back is not None]
@@ -386,6 +391,9 @@ def main() -> None:
         metavar="FILE",
         help="write each run's [sent at (s into the measured window), intent to own event (s)] "
         "as JSON, to FILE with the run's letter added (out.json: out-b.json)",
+    )
+    parser.add_argument(
+        "--logs", type=Path, metavar="DIR", help="write each node's whole output into DIR"
     )
     parser.add_argument(
         "--window", type=float, default=3.0, help="seconds of each window of latencies printed"

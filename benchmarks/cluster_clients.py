@@ -111,6 +111,8 @@ class Client:
         self.count = self.sessions = 0
         self.resync = self.online = False
         self.act_at = 0.0
+        record.last_event = time.monotonic()  # (a table opened in the last seconds of a
+        # run, whose client never connected before the end, is not stuck)
 
     def mine(self) -> bool:
         return self.game is not None and self.game["current"] == 0
@@ -182,8 +184,14 @@ class Client:
             if now >= run.end:
                 return
             if self.pending is None and self.mine():
-                if now < self.act_at:  # thinking (what comes meanwhile waits in the socket)
-                    await asyncio.sleep(min(self.act_at, run.end) - now)
+                if now < self.act_at:  # thinking, with an ear on the socket (as a page
+                    # does: a closed connection is seen at once, not when the move is sent)
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout_at(
+                            loop.time() + min(self.act_at, run.end) - now
+                        ):
+                            while True:
+                                self.receive(from_json(await ws.recv()), time.monotonic())
                     continue
                 self.count += 1
                 intent = {"v": 1, **next_intent(self.game), "id": str(self.count)}

@@ -42,11 +42,10 @@ def free_port() -> int:
 
 
 async def make_table(http: httpx.AsyncClient) -> tuple[str, str]:
-    made = (
-        await http.post(
-            "/api/tables", json={"host": "Bench", "seats": [{"kind": "bot", "level": 5}]}
-        )
-    ).json()
+    answer = await http.post(
+        "/api/tables", json={"host": "Bench", "seats": [{"kind": "bot", "level": 5}]}
+    )
+    made = answer.raise_for_status().json()  # (a 502 of nginx's, say, is not JSON)
     table = made["table"]["id"]
     started = await http.post(
         f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {made['token']}"}

@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event, text
 
-from yahtzee.core import BotSpec, Event, IllegalMove, Keep, RuleSet, Score
+from yahtzee.core import BotSpec, Event, IllegalMove, InvalidInput, Keep, RuleSet, Score
 from yahtzee.service import Cluster, Owned, Repeated, Table
 from yahtzee.service.cluster.lobby import EVICT_AFTER, ClusterLobby
 from yahtzee.service.cluster.wire import Incarnation
@@ -244,5 +245,64 @@ def test_a_rematch_is_made_once_by_the_owner_and_served_by_one_node(store: Store
         assert old is not None and old.rematch == first.table.id
         with pytest.raises(Owned):  # served by the node that made it, relayed from a
             await a.lobby.find(first.table.id)
+
+    asyncio.run(run())
+
+
+def statements(store: Store) -> list[str]:
+    """Every SQL statement the store sends from now on."""
+    sent: list[str] = []
+
+    def heard(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        sent.append(statement)
+
+    event.listen(store.engine, "before_cursor_execute", heard)
+    return sent
+
+
+def test_a_crowd_of_tables_taken_over_is_read_in_a_few_statements(store: Store) -> None:
+    """Regression: a dead node's 500 tables were read one by one, about ten statements
+    each through a thread of their own, and the last moved again 15 s after the kill
+    (benchmarks/cluster.py at 1,000 tables). Tables asked for together are read together."""
+
+    async def run() -> None:
+        _, a, b = site(store)
+        tables = [(await started_on(a, store, [BotSpec.at_level(1)]))[0] for _ in range(12)]
+        for table in tables:
+            assert table.live is not None
+            await table.live.act(Keep.NONE, 0)
+        games = {t.id: t.live.session.game for t in tables if t.live is not None}
+        a.cluster.die()
+        a.lobby.close()
+        sent = statements(store)
+        taken = await asyncio.gather(*(b.lobby.find(t.id) for t in tables))
+        reads = [s for s in sent if s.lstrip().upper().startswith("SELECT")]
+        assert len(reads) <= 8, reads  # one by one: 12 tables x 9
+        for table in taken:
+            assert table is not None and table.live is not None and b.cluster.owns(table.id)
+            assert table.live.session.game.event_log == games[table.id].event_log
+
+    asyncio.run(run())
+
+
+def test_a_table_that_cannot_be_read_holds_up_no_other(store: Store) -> None:
+    async def run() -> None:
+        leases, a, b = site(store)
+        good, _ = await started_on(a, store, [None])
+        bad, _ = await started_on(a, store, [None])
+        assert bad.live is not None and bad.live.session.game_id is not None
+        with store.engine.begin() as connection:  # its records damaged
+            connection.execute(
+                text('UPDATE events SET data = \'{"type": "nonsense"}\' WHERE game_id = :g'),
+                {"g": bad.live.session.game_id},
+            )
+        a.cluster.die()
+        a.lobby.close()
+        found, failed = await asyncio.gather(
+            b.lobby.find(good.id), b.lobby.find(bad.id), return_exceptions=True
+        )
+        assert isinstance(found, Table) and found.live is not None
+        assert isinstance(failed, InvalidInput), failed
+        assert bad.id not in b.lobby.tables and bad.id not in leases.held  # let go
 
     asyncio.run(run())

@@ -18,6 +18,7 @@ import secrets
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from datetime import date
 from typing import TYPE_CHECKING
 
 from ..core import (
@@ -36,6 +37,7 @@ from ..core.duplicate import DuplicateDice
 from ..store import Seat, Store
 from ..store import daily as daily_records
 from ..store import tables as records
+from ..store.store import Resumable
 from . import daily
 from .cluster import Cluster
 from .listener import LobbyListener
@@ -132,18 +134,40 @@ class Lobby:
         return len(self.tables)
 
     def _table_of(self, row: records.TableRecord) -> Table:
-        table = Table.of_record(row)
-        if row.game_id:
-            table.daily = daily_records.is_daily_game(self.store, row.game_id)
-            self._serve(table, self._resume(row, daily=table.daily is not None))
-        return table
+        return self._tables_of([row])[0]
 
-    def _resume(self, row: records.TableRecord, *, daily: bool = False) -> GameSession:
-        """A table's game from the records (outside the event loop; daily: no undo)."""
+    def _tables_of(self, rows: Sequence[records.TableRecord]) -> list[Table]:
+        """The tables of these records, each game resumed (outside the event loop; a
+        few statements for them all)."""
+        game_ids = [row.game_id for row in rows if row.game_id]
+        days = daily_records.daily_games(self.store, game_ids)
+        found = self.store.resumables(game_ids, self._dice)
+        served = []
+        for row in rows:
+            table = Table.of_record(row)
+            if row.game_id:
+                if row.game_id not in found:
+                    raise InvalidInput(f"No game with id {row.game_id!r} in the records.")
+                table.daily = days.get(row.game_id)
+                self._serve(table, self._session_of(row, found[row.game_id], table.daily))
+            served.append(table)
+        return served
+
+    def _resume(self, row: records.TableRecord) -> GameSession:
+        """A table's game from the records (outside the event loop)."""
         assert row.game_id is not None
-        session = GameSession.resume(
-            self.store, row.game_id, dice=self._dice(), seed=self.seed, hints=row.hints_allowed,
-            undo=False if daily else None,
+        daily = daily_records.is_daily_game(self.store, row.game_id)
+        resumed = self.store.resumable(row.game_id, self._dice())
+        return self._session_of(row, resumed, daily)
+
+    def _session_of(
+        self, row: records.TableRecord, found: Resumable, daily: date | None
+    ) -> GameSession:
+        """A table's game from what the records hold (a daily game: no undo)."""
+        assert row.game_id is not None
+        session = GameSession.of_record(
+            found, self.store, row.game_id, seed=self.seed, hints=row.hints_allowed,
+            undo=False if daily is not None else None,
         )  # fmt: skip
         for state in row.seats:  # seats handed to bots play as bots
             if state.bot is not None and session.seats[state.seat].bot is None:

@@ -39,6 +39,7 @@ from ..core import (
     Written,
 )
 from ..store import Seat, Store
+from ..store.store import Resumable
 from .selection import SessionSelection
 from .win_meter import SessionWinMeter
 
@@ -175,12 +176,26 @@ class GameSession(SessionWinMeter, SessionSelection):
         """A recorded game, exactly where it stopped (mid-turn included, with the dice
         the player had selected to keep)."""
         found = store.resumable(game_id, dice or RandomDice(seed))
+        return cls.of_record(found, store, game_id, seed=seed, hints=hints, undo=undo)
+
+    @classmethod
+    def of_record(
+        cls,
+        found: Resumable,
+        store: Store,
+        game_id: str,
+        *,
+        seed: int | str | None = None,
+        hints: bool = True,
+        undo: bool | None = None,
+    ) -> GameSession:
+        """`resume` from what the records hold, read already (`Store.resumables`)."""
         session = cls(
             found.game, found.seats, store, game_id, seed, hints, set(found.hinted),
             undo_allowed=undo,
         )  # fmt: skip
         session._selection = found.selection
-        session.sitting = store.summary(game_id).sitting or game_id
+        session.sitting = found.sitting
         return session
 
     def rematch(

@@ -10,6 +10,7 @@ breaks the key and writes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -155,11 +156,20 @@ def days_of(store: Store, player: str) -> list[DailyResult]:
 
 def is_daily_game(store: Store, game_id: str) -> date | None:
     """The day of a daily game (None for any other game)."""
+    return daily_games(store, [game_id]).get(game_id)
+
+
+def daily_games(store: Store, game_ids: Sequence[str]) -> dict[str, date]:
+    """The days of those of these games that are daily games, by game id."""
+    if not game_ids:
+        return {}
     with store.engine.connect() as c:
-        day = c.execute(
-            select(daily_results.c.day).where(daily_results.c.game_id == game_id)
-        ).scalar()
-    return None if day is None else date.fromisoformat(day)
+        rows = c.execute(
+            select(daily_results.c.game_id, daily_results.c.day).where(
+                daily_results.c.game_id.in_(game_ids)
+            )
+        )
+        return {str(game_id): date.fromisoformat(day) for game_id, day in rows}
 
 
 def daily_days(store: Store) -> dict[str, str]:

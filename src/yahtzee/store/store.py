@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, String, any_, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Row, String, any_, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..core import BotSpec, DiceSource, DuplicateDice, Game, InvalidInput
@@ -28,6 +28,10 @@ MIN_ID_PREFIX = 4
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+MANY_AT_ONCE = 500
+"""Ids in one statement at most (bound parameters: old SQLite builds allow 999)."""
 
 
 class Store:
@@ -198,29 +202,60 @@ class Store:
             return _selection(connection, game_id)
 
     def resumable(self, game_id: str, dice: DiceSource | None = None) -> Resumable:
-        """What resuming a game reads (`load`, `seats_of`,
-        `hinted_seats`, `selection_of`), on one connection. A game of duplicate dice goes
-        on with its own seed's dice, whatever ``dice`` says (its rolls stay checkable)."""
+        """What resuming a game reads (`load`, `seats_of`, `hinted_seats`,
+        `selection_of`), on one connection. A game of duplicate dice goes on with its own
+        seed's dice, whatever ``dice`` says (its rolls stay checkable)."""
+        found = self.resumables([game_id], lambda: dice)
+        if game_id not in found:
+            raise InvalidInput(f"No game with id {game_id!r} in the records.")
+        return found[game_id]
+
+    def resumables(
+        self, game_ids: Sequence[str], dice: Callable[[], DiceSource | None]
+    ) -> dict[str, Resumable]:
+        """`resumable` for many games at once (those found, by id), in three statements
+        whatever their number (a crowd of tables taken over from a dead node at once);
+        ``dice`` makes each game's dice source. At most `MANY_AT_ONCE` ids."""
+        ids = list(dict.fromkeys(game_ids))
+        if len(ids) > MANY_AT_ONCE:
+            raise ValueError(f"at most {MANY_AT_ONCE} games at once")
+        if not ids:
+            return {}
+        logs: dict[str, list[dict[str, Any]]] = {}
+        seat_rows: dict[str, list[Row[Any]]] = {}
         with self.engine.connect() as connection:
-            log = _event_log(connection, game_id)
-            if not log:
-                raise InvalidInput(f"No game with id {game_id!r} in the records.")
-            committed = connection.execute(
-                select(games.c.dice_seed).where(games.c.id == game_id)
-            ).scalar()
-            dice = DuplicateDice(committed) if committed else dice
-            rows = connection.execute(
-                select(seats.c.seat, players.c.name, seats.c.bot, seats.c.hints_used)
-                .join(players, players.c.id == seats.c.player_id)
-                .where(seats.c.game_id == game_id)
-                .order_by(seats.c.seat)
+            for game_id, data in connection.execute(
+                select(events.c.game_id, events.c.data)
+                .where(events.c.game_id.in_(ids))
+                .order_by(events.c.game_id, events.c.seq)
+            ):
+                logs.setdefault(game_id, []).append(json.loads(data))
+            found = connection.execute(
+                select(games.c.id, games.c.dice_seed, games.c.sitting, games.c.selection).where(
+                    games.c.id.in_(ids)
+                )
             ).all()
-            return Resumable(
-                Game.replay(log, dice),
+            for row in connection.execute(
+                select(seats.c.game_id, seats.c.seat, players.c.name, seats.c.bot)
+                .add_columns(seats.c.hints_used)
+                .join(players, players.c.id == seats.c.player_id)
+                .where(seats.c.game_id.in_(ids))
+                .order_by(seats.c.game_id, seats.c.seat)
+            ):
+                seat_rows.setdefault(row.game_id, []).append(row)
+        result: dict[str, Resumable] = {}
+        for game in found:
+            log, rows = logs.get(game.id), seat_rows.get(game.id, [])
+            if not log:
+                continue
+            result[game.id] = Resumable(
+                Game.replay(log, DuplicateDice(game.dice_seed) if game.dice_seed else dice()),
                 [Seat(r.name, BotSpec.parse(r.bot) if r.bot else None) for r in rows],
                 frozenset(int(r.seat) for r in rows if r.hints_used),
-                _selection(connection, game_id),
+                _parse_selection(game.selection),
+                game.sitting or game.id,
             )
+        return result
 
     def set_review(self, game_id: str, seat: int, decisions: int, loss: float) -> None:
         """Record the advisor's verdict on a finished game's seat."""
@@ -437,6 +472,8 @@ class Resumable:
     seats: list[Seat]
     hinted: frozenset[int]
     selection: tuple[int, tuple[bool, ...]] | None
+    sitting: str
+    """The sitting the game belongs to (see `GameSummary.sitting`)."""
 
 
 def _event_log(connection: Connection, game_id: str) -> list[dict[str, Any]]:
@@ -465,6 +502,10 @@ def _hinted(connection: Connection, game_id: str) -> frozenset[int]:
 
 def _selection(connection: Connection, game_id: str) -> tuple[int, tuple[bool, ...]] | None:
     text = connection.execute(select(games.c.selection).where(games.c.id == game_id)).scalar()
+    return _parse_selection(text)
+
+
+def _parse_selection(text: object) -> tuple[int, tuple[bool, ...]] | None:
     if not isinstance(text, str) or ":" not in text:
         return None
     seq, _, flags = text.partition(":")

@@ -26,7 +26,7 @@ from .chat import forget_chat
 from .commit import StoreError
 from .engine import retrying
 from .schema import games, table_seats, tables
-from .store import Store, now, record_game
+from .store import MANY_AT_ONCE, Store, now, record_game
 from .values import ENTERED, ROLLED, Seat
 
 LOBBY = "lobby"
@@ -324,10 +324,16 @@ def open_tables(store: Store, finished_since: float | None = None) -> list[Table
 
 def load_table(store: Store, table_id: str) -> TableRecord | None:
     """One table by its id, whatever its status (None if there is none)."""
+    return load_tables(store, [table_id]).get(table_id)
+
+
+def load_tables(store: Store, table_ids: Sequence[str]) -> dict[str, TableRecord]:
+    """Tables by their ids, whatever their status (those found; at most `MANY_AT_ONCE`)."""
+    if len(table_ids) > MANY_AT_ONCE:
+        raise ValueError(f"at most {MANY_AT_ONCE} tables at once")
     with store.engine.connect() as c:
-        rows = c.execute(select(tables).where(tables.c.id == table_id)).all()
-        found = _with_seats(c, rows)
-    return found[0] if found else None
+        rows = c.execute(select(tables).where(tables.c.id.in_(table_ids))).all()
+        return {record.id: record for record in _with_seats(c, rows)}
 
 
 def _with_seats(c: Connection, rows: Sequence[Row[Any]]) -> list[TableRecord]:
@@ -335,7 +341,7 @@ def _with_seats(c: Connection, rows: Sequence[Row[Any]]) -> list[TableRecord]:
         return []
     ids = [r.id for r in rows]
     by_table: dict[str, list[TableSeatRecord]] = {}
-    chunk = 500  # bound parameters per statement (SQLite allows 999 in old builds)
+    chunk = MANY_AT_ONCE
     for start in range(0, len(ids), chunk):
         seat_rows = c.execute(
             select(table_seats)

@@ -40,19 +40,27 @@ log = logging.getLogger(__name__)
 LEASE_TTL_S = 1.5
 """A lease not renewed for this long lapses; a node whose heartbeat is older is dead."""
 PREFIX = "yz:"
+CLAIMS_AT_ONCE = 256
+"""Claims sent to Redis in one script call at most."""
+REDIS_CONNECTIONS = 32
+"""Connections to Redis the event loop uses at most (more requests wait for one)."""
 FORGET_AFTER = 20
 """A dead node whose tables were all taken over is forgotten after this many leases."""
 
 _CLAIM = """
-local holder = redis.call('GET', KEYS[1])
-if holder == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return holder
+local me, ttl, out = ARGV[1], ARGV[2], {}
+for i = 2, #KEYS do
+  local holder = redis.call('GET', KEYS[i])
+  if holder == me then
+    redis.call('PEXPIRE', KEYS[i], ttl)
+  elseif not holder then
+    redis.call('SET', KEYS[i], me, 'PX', ttl)
+    redis.call('SADD', KEYS[1], ARGV[i + 1])
+    holder = me
+  end
+  out[#out + 1] = holder
 end
-if holder then return holder end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('SADD', KEYS[2], ARGV[3])
-return ARGV[1]
+return out
 """
 _RENEW = """
 local lost = {}
@@ -86,6 +94,10 @@ class _Beat:
     members: list[tuple[Any, float]]
     cards: dict[Any, Any]
     lost: list[str]
+
+
+_Claim = tuple[str, Incarnation | None, asyncio.Future[bytes | str]]
+"""A claim waiting for its batch: the table, the dead owner it is taken from, the answer."""
 
 
 def preferred(table_id: str, nodes: Sequence[str]) -> str | None:
@@ -130,6 +142,8 @@ class RedisCluster(Cluster):
         self._tasks: list[asyncio.Task[None]] = []
         self._redis: Any = None
         self._scripts: dict[str, Any] = {}
+        self._claims: list[_Claim] = []
+        self._claiming: asyncio.Task[None] | None = None
         self._renewer: Any = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
@@ -169,9 +183,13 @@ class RedisCluster(Cluster):
         import redis.asyncio as aioredis  # noqa: PLC0415
 
         ttl = self.lease_ttl
-        self._redis = aioredis.Redis.from_url(
-            self.url, socket_timeout=ttl, socket_connect_timeout=ttl
-        )
+        # a crowd of claims (a dead node's clients reconnecting at once) waits its turn
+        # for a connection instead of failing with "too many connections"
+        pool = aioredis.BlockingConnectionPool.from_url(
+            self.url, max_connections=REDIS_CONNECTIONS, timeout=ttl,
+            socket_timeout=ttl, socket_connect_timeout=ttl,
+        )  # fmt: skip
+        self._redis = aioredis.Redis(connection_pool=pool)
         self._renewer = redis.Redis.from_url(
             self.url, socket_timeout=ttl, socket_connect_timeout=ttl
         )
@@ -192,9 +210,10 @@ class RedisCluster(Cluster):
         self._stopping.set()
         if self._thread is not None:
             await asyncio.to_thread(self._thread.join, self.lease_ttl * 2)
-        for task in self._tasks:
+        tasks = [*self._tasks, *([self._claiming] if self._claiming is not None else [])]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         if self._renewer is not None:
             self._renewer.close()
         if self._redis is None:
@@ -215,19 +234,53 @@ class RedisCluster(Cluster):
 
     async def claim(self, table_id: str, previous: Incarnation | None = None) -> None:
         """Hold the table's lease (renewed if this node holds it already); raise `Owned`
-        if another node holds it. ``previous``: the dead owner it is taken over from."""
-        holder = Incarnation.decode(
-            await self._scripts["claim"](
-                keys=[self.keys.lease(table_id), self.keys.owned(self.me)],
-                args=[self.me.encode(), self.ttl_ms, table_id],
-            )
-        )
+        if another node holds it (or Redis did not answer: nobody known holds it).
+        ``previous``: the dead owner it is taken over from.
+
+        Claims asked for at about the same time go to Redis in one script call: a crowd
+        of clients reconnecting after a node died costs one round trip per batch, not
+        one connection each."""
+        done: asyncio.Future[bytes | str] = asyncio.get_running_loop().create_future()
+        self._claims.append((table_id, previous, done))
+        if self._claiming is None or self._claiming.done():
+            self._claiming = asyncio.create_task(self._claim_batches())
+        holder = Incarnation.decode(await done)
         if holder != self.me:
             card = self.alive.get(holder.encode())
             raise Owned(table_id, holder.node, card.address if card is not None else None)
-        self.owned.add(table_id)
-        if previous is not None:
-            await self._redis.srem(self.keys.owned(previous), table_id)
+
+    async def _claim_batches(self) -> None:
+        import redis  # noqa: PLC0415 (loaded by now)
+
+        while self._claims:
+            batch, self._claims = self._claims[:CLAIMS_AT_ONCE], self._claims[CLAIMS_AT_ONCE:]
+            try:
+                holders = await self._claim_all(batch)
+            except redis.RedisError as error:  # not known now who holds them: try again
+                log.warning("claiming %d tables failed (%s)", len(batch), error)
+                _unanswered(batch)
+                continue
+            except BaseException:  # stopping: nobody waits forever
+                _unanswered(batch + self._claims)
+                raise
+            for (_, _, done), holder in zip(batch, holders, strict=True):
+                if not done.done():
+                    done.set_result(holder)
+
+    async def _claim_all(self, batch: list[_Claim]) -> list[Any]:
+        me = self.me.encode()
+        ids = [table_id for table_id, _, _ in batch]
+        keys = [self.keys.owned(self.me), *map(self.keys.lease, ids)]
+        holders: list[Any] = await self._scripts["claim"](keys=keys, args=[me, self.ttl_ms, *ids])
+        won = [(t, p) for (t, p, _), h in zip(batch, holders, strict=True) if _text(h) == me]
+        self.owned.update(t for t, _ in won)
+        taken_over = [(t, p) for t, p in won if p is not None]
+        if taken_over:  # crossed off the dead owners' lists
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for table_id, previous in taken_over:
+                    pipe.srem(self.keys.owned(previous), table_id)
+                await pipe.execute()
+        return holders
 
     async def release(self, table_id: str) -> None:
         """Let go of a table's lease (another node may claim it at once)."""
@@ -314,12 +367,8 @@ class RedisCluster(Cluster):
         while no other node took them; those another node was quicker to claim are
         returned, lost. (Nobody held them meanwhile, so nobody else wrote; and the records'
         compare-and-set would refuse a stale write all the same.)"""
-        lost: list[str] = []
-        for table_id in lapsed:
-            try:
-                await self.claim(table_id)
-            except Owned:
-                lost.append(table_id)
+        answers = await asyncio.gather(*map(self.claim, lapsed), return_exceptions=True)
+        lost = [t for t, a in zip(lapsed, answers, strict=True) if isinstance(a, Owned)]
         if lapsed:
             log.warning("took back %d lapsed leases of %d", len(lapsed) - len(lost), len(lapsed))
         return lost
@@ -374,6 +423,12 @@ class RedisCluster(Cluster):
                 pipe.hdel(self.keys.cards, dead.encode())
                 pipe.delete(self.keys.owned(dead))
                 await pipe.execute()
+
+
+def _unanswered(claims: list[_Claim]) -> None:
+    for table_id, _, done in claims:
+        if not done.done():
+            done.set_exception(Owned(table_id, None, None))
 
 
 def _text(raw: Any) -> str:
