@@ -16,6 +16,7 @@ from websockets.sync.client import ClientConnection, connect
 
 RECEIVE_S = 20.0
 RECONNECT_S = 20.0
+MOVED_S = 10.0
 
 
 class Player:
@@ -193,33 +194,37 @@ def new_table(
     body: dict[str, Any] = {"host": "Ann", "seats": seats}
     if turn_timer is not None:
         body["turn_timer"] = turn_timer
-    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
-        made = http.post("/api/tables", json=body)
-        assert made.is_success, made.text
-        return dict(made.json())
+    return dict(request(base, "POST", "/api/tables", json=body).json())
 
 
 def join(base: str, invite: str, name: str) -> dict[str, Any]:
-    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
-        joined = http.post(f"/api/join/{invite}", json={"name": name})
-        assert joined.is_success, joined.text
-        return dict(joined.json())
+    return dict(request(base, "POST", f"/api/join/{invite}", json={"name": name}).json())
 
 
 def start(base: str, table: str, token: str) -> None:
-    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
-        started = http.post(
-            f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {token}"}
-        )
-        assert started.is_success, started.text
+    request(
+        base, "POST", f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {token}"}
+    )
 
 
 def owner_of(base: str, table: str) -> str:
     """The node that serves a table (any node relays the question to it)."""
-    with httpx.Client(base_url=f"http://{base}", timeout=30) as http:
-        answer = http.get(f"/api/tables/{table}")
-        assert answer.is_success, answer.text
-        return str(answer.headers["x-yahtzee-node"])
+    return str(request(base, "GET", f"/api/tables/{table}").headers["x-yahtzee-node"])
+
+
+def request(base: str, method: str, path: str, **options: Any) -> httpx.Response:
+    """A successful answer, as the page gets one: ``503 moved`` (the table is between
+    owners for a moment, say while a heartbeat is late on a busy machine; nothing was
+    done) is asked again after its ``Retry-After``, for up to `MOVED_S`."""
+    deadline = time.monotonic() + MOVED_S
+    with httpx.Client(base_url=f"http://{base}", timeout=RECEIVE_S) as http:
+        while True:
+            answer = http.request(method, path, **options)
+            moved = answer.status_code == 503 and b'"code":"moved"' in answer.content
+            if not moved or time.monotonic() >= deadline:
+                assert answer.is_success, answer.text
+                return answer
+            time.sleep(min(float(answer.headers.get("retry-after", 1)), 1.0))
 
 
 def serves(base: str, table: str) -> bool:

@@ -64,3 +64,18 @@ def test_bad_values_in_code() -> None:
             Dice(bad)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput):
         Game(["Ann"], "nope")
+
+
+def test_a_bad_roll_in_a_log_is_refused_every_time_it_is_read() -> None:
+    """Rolls read from logs are parsed once per text of dice (a node reads thousands of
+    logs at once when it takes over a dead node's tables): a bad text is refused each
+    time, never remembered as good, and a good one reads back equal."""
+    game = Game(1)
+    game.roll(Keep(()))
+    good = game.events
+    bad = [dict(event) for event in good]
+    bad[1]["dice"] = "12347"
+    for _ in range(2):
+        with pytest.raises(InvalidInput):
+            Game.replay(bad)
+        assert Game.replay(good).event_log == game.event_log

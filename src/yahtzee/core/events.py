@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -162,9 +163,13 @@ def _start(data: Mapping[str, Any]) -> GameStarted:
 
 
 def _roll(data: Mapping[str, Any]) -> Rolled:
-    return Rolled(
-        _int(data, "player"), Keep.parse(_text(data, "keep")), Dice.parse(_text(data, "dice"))
-    )
+    return Rolled(_int(data, "player"), _keep(_text(data, "keep")), _dice(_text(data, "dice")))
+
+
+# A recorded game is read back roll by roll (a server node taking over a crowd of tables
+# reads thousands of them at once): each text of dice is parsed once. Both are immutable.
+_dice = functools.lru_cache(maxsize=8192)(Dice.parse)
+_keep = functools.lru_cache(maxsize=8192)(Keep.parse)
 
 
 def _score(data: Mapping[str, Any]) -> Scored:

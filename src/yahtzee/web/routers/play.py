@@ -57,7 +57,8 @@ URL_SECRETS = ("token", "spectate", "watch")
 MOVING_WAIT_S = 6.0
 """How long a connection for a table that is moving between nodes waits to be served."""
 MOVING_POLL_S = 0.25
-MOVING_POLL_MAX_S = 1.0
+MOVING_POLL_MAX_S = 0.5
+"""(Polls are cheap: the claims of a crowd go to Redis together.)"""
 NODE_HEADER = b"x-yahtzee-node"
 """Which server node answered (behind a load balancer, for operators and tests)."""
 
