@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from yahtzee.service.cluster.node import RedisCluster
 from yahtzee.service.cluster.wire import Incarnation, Keys
 
 WAIT_S = 15.0
+WHOLE_S = 60.0
 TTL = 0.6
 
 
@@ -44,6 +46,16 @@ class Heard:
 
     async def on_adopt(self, tables: list[tuple[str, Incarnation]]) -> None:
         self.adopt.extend(tables)
+
+
+def bounded(work: Coroutine[Any, Any, None]) -> None:
+    """Run a test's coroutine, failed (with where it waited) if it takes over `WHOLE_S`."""
+
+    async def within() -> None:
+        async with asyncio.timeout(WHOLE_S):
+            await work
+
+    asyncio.run(within())
 
 
 async def until(predicate: object, what: str) -> None:
@@ -88,7 +100,7 @@ def test_a_claimed_table_is_refused_to_the_other_node_until_released(redis: Loca
             await a.stop()
             await b.stop()
 
-    asyncio.run(run())
+    bounded(run())
 
 
 def test_a_lease_another_node_holds_now_is_seen_lost(redis: LocalRedis) -> None:
@@ -103,7 +115,7 @@ def test_a_lease_another_node_holds_now_is_seen_lost(redis: LocalRedis) -> None:
             await a.stop()
             await b.stop()
 
-    asyncio.run(run())
+    bounded(run())
 
 
 def test_a_dead_nodes_tables_are_offered_to_the_others_within_a_lease_and_a_beat(
@@ -132,7 +144,7 @@ def test_a_dead_nodes_tables_are_offered_to_the_others_within_a_lease_and_a_beat
             await a.stop()
             await b.stop()
 
-    asyncio.run(run())
+    bounded(run())
 
 
 def test_a_node_that_stops_lets_go_of_its_leases_and_the_others_take_over(
@@ -151,7 +163,7 @@ def test_a_node_that_stops_lets_go_of_its_leases_and_the_others_take_over(
         finally:
             await b.stop()
 
-    asyncio.run(run())
+    bounded(run())
 
 
 def test_leases_hold_while_the_event_loop_is_busy(redis: LocalRedis) -> None:
@@ -172,7 +184,7 @@ def test_leases_hold_while_the_event_loop_is_busy(redis: LocalRedis) -> None:
             await a.stop()
             await b.stop()
 
-    asyncio.run(run())
+    bounded(run())
 
 
 def test_regression_a_lease_that_lapsed_while_nobody_took_it_is_taken_back_not_lost(
@@ -199,7 +211,7 @@ def test_regression_a_lease_that_lapsed_while_nobody_took_it_is_taken_back_not_l
             await a.stop()
             await b.stop()
 
-    asyncio.run(run())
+    bounded(run())
 
 
 def test_a_crowd_of_claims_at_once_is_answered_each_in_few_round_trips(redis: LocalRedis) -> None:
@@ -236,4 +248,4 @@ def test_a_crowd_of_claims_at_once_is_answered_each_in_few_round_trips(redis: Lo
             await a.stop()
             await b.stop()
 
-    asyncio.run(run())
+    bounded(run())

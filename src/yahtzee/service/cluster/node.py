@@ -218,17 +218,22 @@ class RedisCluster(Cluster):
             self._renewer.close()
         if self._redis is None:
             return
+        held = sorted(self.owned)
+        self.owned.clear()
+        # (bounded: a node that stops never waits on Redis for long; what it leaves
+        # behind lapses within a lease)
         with contextlib.suppress(Exception):
-            held = sorted(self.owned)
-            self.owned.clear()
-            seconds, micros = await self._redis.time()
-            silent = int(seconds) * 1000 + int(micros) // 1000 - self.ttl_ms - 1  # dead now
-            async with self._redis.pipeline(transaction=True) as pipe:
-                for table_id in held:
-                    pipe.eval(_LET_GO, 1, self.keys.lease(table_id), self.me.encode())
-                pipe.zadd(self.keys.nodes, {self.me.encode(): silent})
-                await pipe.execute()
-        await self._redis.aclose()
+            async with asyncio.timeout(self.lease_ttl * 2):
+                seconds, micros = await self._redis.time()
+                silent = int(seconds) * 1000 + int(micros) // 1000 - self.ttl_ms - 1  # dead now
+                async with self._redis.pipeline(transaction=True) as pipe:
+                    for table_id in held:
+                        pipe.eval(_LET_GO, 1, self.keys.lease(table_id), self.me.encode())
+                    pipe.zadd(self.keys.nodes, {self.me.encode(): silent})
+                    await pipe.execute()
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(self.lease_ttl * 2):
+                await self._redis.aclose()
 
     # Leases --------------------------------------------------------------------------
 
