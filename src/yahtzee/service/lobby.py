@@ -37,7 +37,7 @@ from ..core.duplicate import DuplicateDice
 from ..store import Seat, Store
 from ..store import daily as daily_records
 from ..store import tables as records
-from ..store.store import Resumable
+from ..store.resume import Resumable
 from . import daily
 from .cluster import Cluster
 from .listener import LobbyListener

@@ -39,7 +39,7 @@ from ..core import (
     Written,
 )
 from ..store import Seat, Store
-from ..store.store import Resumable
+from ..store.resume import Resumable
 from .selection import SessionSelection
 from .win_meter import SessionWinMeter
 

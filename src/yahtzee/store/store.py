@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, String, any_, bindparam, func, insert, select, update
+from sqlalchemy import Connection, String, any_, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..core import BotSpec, DiceSource, DuplicateDice, Game, InvalidInput
@@ -19,6 +18,7 @@ from .commit import Commit, Outcome, StoreError, commit_many
 from .engine import make_engine, retrying
 from .pg_commit import DirectCommit, LoopCommit
 from .records import card_rows
+from .resume import Resumable, parse_selection, read_resumables
 from .schema import cards, events, games, players, seats
 from .values import ACTIVE, ENTERED, FINISHED, ROLLED, GameSummary, Seat
 
@@ -28,10 +28,6 @@ MIN_ID_PREFIX = 4
 
 def now() -> datetime:
     return datetime.now(UTC)
-
-
-MANY_AT_ONCE = 500
-"""Ids in one statement at most (bound parameters: old SQLite builds allow 999)."""
 
 
 class Store:
@@ -216,46 +212,7 @@ class Store:
         """`resumable` for many games at once (those found, by id), in three statements
         whatever their number (a crowd of tables taken over from a dead node at once);
         ``dice`` makes each game's dice source. At most `MANY_AT_ONCE` ids."""
-        ids = list(dict.fromkeys(game_ids))
-        if len(ids) > MANY_AT_ONCE:
-            raise ValueError(f"at most {MANY_AT_ONCE} games at once")
-        if not ids:
-            return {}
-        logs: dict[str, list[dict[str, Any]]] = {}
-        seat_rows: dict[str, list[Row[Any]]] = {}
-        with self.engine.connect() as connection:
-            for game_id, data in connection.execute(
-                select(events.c.game_id, events.c.data)
-                .where(events.c.game_id.in_(ids))
-                .order_by(events.c.game_id, events.c.seq)
-            ):
-                logs.setdefault(game_id, []).append(json.loads(data))
-            found = connection.execute(
-                select(games.c.id, games.c.dice_seed, games.c.sitting, games.c.selection).where(
-                    games.c.id.in_(ids)
-                )
-            ).all()
-            for row in connection.execute(
-                select(seats.c.game_id, seats.c.seat, players.c.name, seats.c.bot)
-                .add_columns(seats.c.hints_used)
-                .join(players, players.c.id == seats.c.player_id)
-                .where(seats.c.game_id.in_(ids))
-                .order_by(seats.c.game_id, seats.c.seat)
-            ):
-                seat_rows.setdefault(row.game_id, []).append(row)
-        result: dict[str, Resumable] = {}
-        for game in found:
-            log, rows = logs.get(game.id), seat_rows.get(game.id, [])
-            if not log:
-                continue
-            result[game.id] = Resumable(
-                Game.replay(log, DuplicateDice(game.dice_seed) if game.dice_seed else dice()),
-                [Seat(r.name, BotSpec.parse(r.bot) if r.bot else None) for r in rows],
-                frozenset(int(r.seat) for r in rows if r.hints_used),
-                _parse_selection(game.selection),
-                game.sitting or game.id,
-            )
-        return result
+        return read_resumables(self.engine, game_ids, dice)
 
     def set_review(self, game_id: str, seat: int, decisions: int, loss: float) -> None:
         """Record the advisor's verdict on a finished game's seat."""
@@ -464,18 +421,6 @@ def utc(stamp: datetime) -> datetime:
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
-@dataclass(frozen=True, slots=True)
-class Resumable:
-    """A recorded game as resuming it needs it (see `Store.resumable`)."""
-
-    game: Game
-    seats: list[Seat]
-    hinted: frozenset[int]
-    selection: tuple[int, tuple[bool, ...]] | None
-    sitting: str
-    """The sitting the game belongs to (see `GameSummary.sitting`)."""
-
-
 def _event_log(connection: Connection, game_id: str) -> list[dict[str, Any]]:
     rows = connection.execute(
         select(events.c.data).where(events.c.game_id == game_id).order_by(events.c.seq)
@@ -502,13 +447,4 @@ def _hinted(connection: Connection, game_id: str) -> frozenset[int]:
 
 def _selection(connection: Connection, game_id: str) -> tuple[int, tuple[bool, ...]] | None:
     text = connection.execute(select(games.c.selection).where(games.c.id == game_id)).scalar()
-    return _parse_selection(text)
-
-
-def _parse_selection(text: object) -> tuple[int, tuple[bool, ...]] | None:
-    if not isinstance(text, str) or ":" not in text:
-        return None
-    seq, _, flags = text.partition(":")
-    if not seq.isdigit() or not flags or set(flags) - {"0", "1"}:
-        return None
-    return int(seq), tuple(flag == "1" for flag in flags)
+    return parse_selection(text)

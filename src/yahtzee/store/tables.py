@@ -26,8 +26,8 @@ from .chat import forget_chat
 from .commit import StoreError
 from .engine import retrying
 from .schema import games, table_seats, tables
-from .store import MANY_AT_ONCE, Store, now, record_game
-from .values import ENTERED, ROLLED, Seat
+from .store import Store, now, record_game
+from .values import ENTERED, MANY_AT_ONCE, ROLLED, Seat
 
 LOBBY = "lobby"
 PLAYING = "playing"

@@ -7,6 +7,8 @@ from datetime import datetime
 
 from ..core import BotSpec
 
+MANY_AT_ONCE = 500
+"""Ids in one statement at most (bound parameters: old SQLite builds allow 999)."""
 ACTIVE = "active"
 ROLLED = "rolled"
 ENTERED = "entered"
