@@ -246,6 +246,16 @@ class Game:
         """Every event so far, in order (what ``Game.replay`` rebuilds the game from)."""
         return tuple(self._events)
 
+    def snapshot(self) -> Game:
+        """The game as it stands now, kept as it is while this one plays on (a copy that
+        shares the immutable state and events). For reading: it draws on the same dice
+        source, so play on it would take rolls from this game's dice."""
+        copy = object.__new__(Game)
+        copy.dice_source, copy._state, copy._events = (
+            self.dice_source, self._state, list(self._events)
+        )  # fmt: skip
+        return copy
+
     def situation(self) -> Situation | None:
         """The current player's decision point (``None`` before the first roll or after
         the turns: a playoff roll has nothing to decide)."""

@@ -8,8 +8,9 @@ the solver and the store, never a front end.
 """
 
 from .cluster import Cluster, Owned
+from .group_commit import GroupCommit
 from .listener import LobbyListener, QuietListener
-from .live import GroupCommit, LiveGame, Repeated
+from .live import LiveGame, Repeated
 from .lobby import (
     LOBBY_IDLE_S,
     MAX_TABLES_PER_CLIENT,

@@ -1,6 +1,7 @@
 """A game session served to many clients at once (asyncio): one action at a time, each
-committed (together with other tables' actions) before it is published, bots paced, and a
-turn timer that moves for a player who does not.
+committed (together with other tables' actions) before it is published, a bot's turn
+committed at once and shown move by move, and a turn timer that moves for a player who
+does not.
 
 An action is applied in memory first and then committed; until the commit returns,
 nobody may see it. `LiveGame.committed_game` is the game as committed (what a new
@@ -13,12 +14,12 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..core import Action, Entry, Event, Game, IllegalMove, Scored, Written, YahtzeeError
-from ..store import REPEAT, Commit, Outcome, Store
+from ..store import REPEAT
+from .group_commit import GroupCommit
 from .reviews import Reviews
 from .session import GameSession, Move
 from .tray import Tray, follow, tray_of
@@ -60,6 +61,32 @@ class Undid:
     seq: int
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move of a bot's turn as it is shown: its events, the sequence number of its last
+    one, and the game and the dice as they were after it."""
+
+    events: tuple[Event, ...]
+    seq: int
+    game: Game
+    tray: Tray
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A bot's turn, committed at once (`LiveGame._bot_turn`) and shown move by move."""
+
+    steps: tuple[Step, ...]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(event for step in self.steps for event in step.events)
+
+    @property
+    def seq(self) -> int:
+        return self.steps[-1].seq
+
+
 class Repeated(YahtzeeError):
     """This intent was recorded before (perhaps through another node): nothing is applied
     again, and it is answered with the sequence number it had."""
@@ -69,54 +96,6 @@ class Repeated(YahtzeeError):
     def __init__(self, seq: int) -> None:
         super().__init__("This intent was handled before.")
         self.seq = seq
-
-
-class GroupCommit:
-    """Saves the sessions that ask at about the same time in one transaction, so that
-    many tables do not queue on the database's write lock one by one. Each is written
-    only if the records still end where its move began (see `Store.save_many`)."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self._pending: list[tuple[Commit, asyncio.Future[Outcome]]] = []
-        self._task: asyncio.Task[None] | None = None
-        # its own thread: commits never queue behind other work in the default pool
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="group-commit")
-
-    async def _save(self, commits: list[Commit]) -> dict[str, Outcome]:
-        if self.store.saves_on_loop:  # PostgreSQL: no thread hop per batch
-            return await self.store.save_many_on_loop(commits)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, self.store.save_many, commits)
-
-    def close(self) -> None:
-        self._thread.shutdown(wait=False)
-
-    async def commit(self, session: GameSession, base: int, intent: str | None = None) -> Outcome:
-        """The outcome once the session's events after ``base`` are committed, or found
-        in conflict (raise if they cannot be saved)."""
-        assert session.game_id is not None
-        done: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
-        self._pending.append((Commit(session.game_id, session.game, base, intent), done))
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._run())
-        return await done
-
-    async def _run(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            try:
-                outcomes = await self._save([c for c, _ in batch])
-            except Exception:  # one bad game must not fail the others: save one by one
-                for commit, done in batch:
-                    try:
-                        alone = await self._save([commit])
-                        done.set_result(alone[commit.game_id])
-                    except Exception as error:
-                        done.set_exception(error)
-                continue
-            for commit, done in batch:
-                done.set_result(outcomes[commit.game_id])
 
 
 class LiveGame:
@@ -151,7 +130,8 @@ class LiveGame:
         self.reviews = reviews
         self.lock = asyncio.Lock()
         self.committed_seq = len(session.game.event_log)
-        """The events the store holds (the game as loaded or started is committed)."""
+        """The events the store holds (the game as loaded or started is committed); while
+        a bot's turn is being shown, those shown so far (the store holds the whole turn)."""
         self.deadline: float | None = None
         """When the turn timer decides for the player to act (Unix time), if it runs."""
         self._before: Game | None = None
@@ -164,7 +144,8 @@ class LiveGame:
 
     def committed_game(self) -> Game:
         """The game as the store holds it: without an action applied but not yet
-        committed (one is between `act`'s apply and its commit)."""
+        committed (one is between `act`'s apply and its commit), and, while a bot's turn
+        is being shown, as shown so far."""
         game = self.session.game
         if len(game.event_log) == self.committed_seq:
             return game
@@ -237,33 +218,37 @@ class LiveGame:
         self, apply: Callable[[], _Done], intent: str | None, held: tuple[int, ...] | None
     ) -> _Done:
         async with self.lock:
-            for _ in range(CONFLICT_TRIES):
-                base = self.committed_seq
-                try:
-                    move = apply()
-                except IllegalMove:
-                    await self._repeated(intent)  # a resend of a move made meanwhile?
-                    raise
-                try:
-                    outcome = await self.committer.commit(self.session, base, intent)
-                except Exception:
-                    # not recorded: take it back, so that nothing unrecorded is ever shown
-                    self._take_back()
-                    raise
-                if outcome.saved:
-                    break
-                self._take_back()
-                await self._catch_up()
-                if outcome.kind == REPEAT:
-                    raise Repeated(outcome.seq)
-            else:
-                raise IllegalMove("The table is busy: try again.", code="busy")
+            move = await self._record(apply, intent)
             self.committed_seq = move.seq
             self.tray = follow(self.tray, self.session.game, move.events, held)
             self._restart_timer()
         self.publish(move.seq, move.events)
         await self._after()
         return move
+
+    async def _record(self, apply: Callable[[], _Done], intent: str | None) -> _Done:
+        """Under the lock: apply in memory and commit, as `act` says; the move recorded
+        (`committed_seq` is still where it began)."""
+        for _ in range(CONFLICT_TRIES):
+            base = self.committed_seq
+            try:
+                move = apply()
+            except IllegalMove:
+                await self._repeated(intent)  # a resend of a move made meanwhile?
+                raise
+            try:
+                outcome = await self.committer.commit(self.session, base, intent)
+            except Exception:
+                # not recorded: take it back, so that nothing unrecorded is ever shown
+                self._take_back()
+                raise
+            if outcome.saved:
+                return move
+            self._take_back()
+            await self._catch_up()
+            if outcome.kind == REPEAT:
+                raise Repeated(outcome.seq)
+        raise IllegalMove("The table is busy: try again.", code="busy")
 
     async def _repeated(self, intent: str | None) -> None:
         """Under the lock: raise `Repeated` if this intent made a move already
@@ -377,11 +362,56 @@ class LiveGame:
             if not self.drives():  # the lease lapsed meanwhile (the fence)
                 return
             if self.session.bot_decides_quickly(seat):  # no thread hop for microseconds
-                action = self.session.bot_action(seat)
+                try:
+                    turn = await self._record(lambda: self._bot_turn(seat), None)
+                except IllegalMove:
+                    return  # played meanwhile (through another node)
+                await self._reveal(turn)
+                quick = True
             else:
                 action = await asyncio.to_thread(self.session.bot_action, seat)
+                quick = False
         self._bot = None
-        await self._safely(action, seat)
+        if quick:
+            await self._after()
+        else:
+            await self._safely(action, seat)
+
+    def _bot_turn(self, seat: int) -> BotTurn:
+        """The rest of the bot's turn at ``seat``, applied in memory (each decision in
+        microseconds: `GameSession.bot_decides_quickly`), every move with the game and the
+        dice as they lie after it, to be shown one by one."""
+        session, tray, steps = self.session, self.tray, []
+        while True:
+            move = session.apply(session.bot_action(seat), seat)
+            tray = follow(tray, session.game, move.events)
+            steps.append(Step(move.events, move.seq, session.game.snapshot(), tray))
+            placed = any(isinstance(event, Scored | Written) for event in move.events)
+            if placed or session.current != seat or session.is_over:
+                return BotTurn(tuple(steps))
+
+    async def _reveal(self, turn: BotTurn) -> None:
+        """Under the lock: the bot's turn, committed at once, shown move by move
+        `bot_delay` apart, each with the game as it was then (what a connection made
+        meanwhile is shown too); the next player's timer starts with the last move.
+        Stopped (another node drives the table, or it closes): the turn is taken in at
+        once, unshown, so that the game served is the one recorded."""
+        last = len(turn.steps) - 1
+        try:
+            for i, step in enumerate(turn.steps):
+                if i:
+                    await asyncio.sleep(self.bot_delay)
+                self._show(step)
+                if i == last:
+                    self._restart_timer()
+                self.publish(step.seq, step.events)
+        finally:
+            if self.committed_seq != turn.seq:
+                self._show(turn.steps[-1])
+
+    def _show(self, step: Step) -> None:
+        self.committed_seq, self.tray = step.seq, step.tray
+        self._before = step.game if step.seq != len(self.session.game.event_log) else None
 
     def _restart_timer(self, deadline: float | None = None) -> None:
         """The turn timer for the decision now (a human's, in a game with a timer): kept

@@ -40,8 +40,9 @@ from ..store import tables as records
 from ..store.resume import Resumable
 from . import daily
 from .cluster import Cluster
+from .group_commit import GroupCommit
 from .listener import LobbyListener
-from .live import GroupCommit, LiveGame
+from .live import LiveGame
 from .reviews import Reviews
 from .session import NO_BOTS_ENTERED, GameSession
 from .table import SeatState, Table, check_entered, check_name_free, new_token, token_hash

@@ -221,7 +221,7 @@ class Hub:
         its last event's). Called in order, move after move."""
         live = table.live
         assert live is not None
-        game = live.session.game
+        game = live.committed_game()  # (a bot's turn is shown move by move)
         if not self.watched(table.id):  # nobody to tell
             if game.is_over:
                 self.meters.drop(table.id)

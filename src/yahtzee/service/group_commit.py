@@ -1,0 +1,64 @@
+"""The group commit of a server's tables: the sessions that ask at about the same time
+saved in one transaction (`Store.save_many`), each as a compare-and-set."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+from ..store import Commit, Outcome, Store
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+
+class GroupCommit:
+    """Saves the sessions that ask at about the same time in one transaction, so that
+    many tables do not queue on the database's write lock one by one. Each is written
+    only if the records still end where its move began (see `Store.save_many`)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._pending: list[tuple[Commit, asyncio.Future[Outcome]]] = []
+        self._task: asyncio.Task[None] | None = None
+        # its own thread: commits never queue behind other work in the default pool
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="group-commit")
+
+    async def _save(self, commits: list[Commit]) -> dict[str, Outcome]:
+        if self.store.saves_on_loop:  # PostgreSQL: no thread hop per batch
+            return await self.store.save_many_on_loop(commits)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self.store.save_many, commits)
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=False)
+
+    async def commit(self, session: GameSession, base: int, intent: str | None = None) -> Outcome:
+        """The outcome once the session's events after ``base`` are committed, or found
+        in conflict (raise if they cannot be saved)."""
+        assert session.game_id is not None
+        done: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        self._pending.append((Commit(session.game_id, session.game, base, intent), done))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run())
+        return await done
+
+    async def _run(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                outcomes = await self._save([c for c, _ in batch])
+            except Exception:  # one bad game must not fail the others: save one by one
+                for commit, done in batch:
+                    try:
+                        alone = await self._save([commit])
+                        done.set_result(alone[commit.game_id])
+                    except Exception as error:
+                        done.set_exception(error)
+                continue
+            for commit, done in batch:
+                done.set_result(outcomes[commit.game_id])
+
+
+__all__ = ["GroupCommit"]

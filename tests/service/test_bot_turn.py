@@ -1,0 +1,169 @@
+"""A bot's turn on a served table: committed at once, shown move by move (`LiveGame`)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable, Coroutine, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from yahtzee import BotSpec, Keep, RuleSet, Score
+from yahtzee.core import Event, Scored
+from yahtzee.service import GameSession
+from yahtzee.service.group_commit import GroupCommit
+from yahtzee.service.live import LiveGame
+from yahtzee.store import Outcome, Seat, Store
+
+DELAY = 0.05
+TIMER = 30.0
+WAIT_S = 20.0
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store(f"sqlite:///{tmp_path / 'r.db'}") as opened:
+        yield opened
+
+
+class CountedCommit(GroupCommit):
+    """The group commit, counting the commits asked for."""
+
+    count = 0
+
+    async def commit(self, session: GameSession, base: int, intent: str | None = None) -> Outcome:
+        self.count += 1
+        return await super().commit(session, base, intent)
+
+
+@dataclass
+class Shown:
+    """One publication, as the table's connections would see it."""
+
+    seq: int
+    events: tuple[Event, ...]
+    game_seq: int  # the length of the log served (`committed_game`) when it went out
+    later_seq: int  # the same, once the loop had turned (a connection made meanwhile)
+    stored: int  # events the store held
+    deadline: float | None
+    at: float
+
+
+def served(store: Store, seats: list[Seat]) -> tuple[LiveGame, CountedCommit, list[Shown]]:
+    session = GameSession.new(seats, RuleSet.official(), store=store, seed=5)
+    # the planners' kernels may not be compiled here: a greedy bot decides in microseconds
+    session.bot_decides_quickly = lambda seat: True  # type: ignore[method-assign]
+    committer = CountedCommit(store)
+    shown: list[Shown] = []
+    loop = asyncio.get_running_loop()
+
+    def publish(seq: int, events: tuple[Event, ...]) -> None:
+        assert session.game_id is not None
+        stored = len(store.event_log(session.game_id))
+        entry = Shown(seq, events, len(live.committed_game().event_log), -1, stored,
+                      live.deadline, loop.time())  # fmt: skip
+
+        def later() -> None:
+            entry.later_seq = len(live.committed_game().event_log)
+
+        loop.call_soon(later)
+        shown.append(entry)
+
+    live = LiveGame(session, committer, publish, bot_delay=DELAY, turn_timer=TIMER)
+    return live, committer, shown
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    try:
+        async with asyncio.timeout(WAIT_S):
+            while not check():
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        raise AssertionError(f"waited {WAIT_S} s for {what}") from None
+
+
+def run(test: Coroutine[object, object, None]) -> None:
+    asyncio.run(test)
+
+
+GREEDY = [Seat("Ann"), Seat("Bot 2 (greedy)", BotSpec("greedy"))]
+
+
+def test_a_bots_turn_is_committed_once_and_shown_move_by_move(store: Store) -> None:
+    run(_a_bots_turn_is_committed_once_and_shown_move_by_move(store))
+
+
+async def _a_bots_turn_is_committed_once_and_shown_move_by_move(store: Store) -> None:
+    live, committer, shown = served(store, GREEDY)
+    await live.act(Keep.NONE, 0)
+    placement = live.session.game.placements()[0]
+    before = committer.count
+    await live.act(Score(placement.category), 0)
+    await until(
+        lambda: (
+            live.session.current == 0
+            and live.committed_seq == len(live.session.game.event_log)
+            and live.deadline is not None
+        ),
+        "Ann's turn again",
+    )
+    turn = shown[2:]  # after Ann's roll and score
+    assert committer.count - before == 2  # Ann's score, then the bot's whole turn
+    assert len(turn) >= 2 and isinstance(turn[-1].events[-1], Scored)
+    end = turn[-1].seq
+    assert all(s.stored == end for s in turn)  # recorded before the first was shown
+    assert [s.game_seq for s in turn] == [s.seq for s in turn]  # each with its own state
+    assert [s.later_seq for s in turn] == [s.seq for s in turn]  # also to a newcomer
+    assert [s.seq for s in turn] == sorted({s.seq for s in turn})
+    gaps = [b.at - a.at for a, b in itertools.pairwise(turn)]
+    assert all(gap >= DELAY * 0.9 for gap in gaps), gaps
+    assert all(s.deadline is None for s in turn[:-1])  # the bot's moves: no timer
+    last = turn[-1]
+    assert last.deadline is not None  # Ann's timer runs from the last move shown
+    wall_at_last = live.deadline - TIMER  # type: ignore[operator]
+    assert last.deadline - TIMER == pytest.approx(wall_at_last, abs=0.5)
+    live.close()
+    live.committer.close()
+
+
+def test_a_bots_turn_stopped_while_shown_serves_the_game_recorded(store: Store) -> None:
+    run(_a_bots_turn_stopped_while_shown_serves_the_game_recorded(store))
+
+
+async def _a_bots_turn_stopped_while_shown_serves_the_game_recorded(store: Store) -> None:
+    """Another node drives the table now (or it closes) in the middle of the showing: the
+    rest is taken in unshown, so the game served is the one the store holds."""
+    live, _, shown = served(store, GREEDY)
+    await live.act(Keep.NONE, 0)
+    await live.act(Score(live.session.game.placements()[0].category), 0)
+    await until(lambda: len(shown) >= 3, "the bot's first move shown")
+    live.stop_driving()
+    await asyncio.sleep(DELAY * 4)
+    session = live.session
+    assert session.game_id is not None
+    assert live.committed_seq == len(session.game.event_log)
+    assert live.committed_game() is session.game
+    assert len(store.event_log(session.game_id)) == live.committed_seq
+    assert shown[-1].seq < live.committed_seq  # the rest was not shown here
+    live.committer.close()
+
+
+def test_bots_alone_commit_turn_by_turn_not_the_whole_game(store: Store) -> None:
+    run(_bots_alone_commit_turn_by_turn_not_the_whole_game(store))
+
+
+async def _bots_alone_commit_turn_by_turn_not_the_whole_game(store: Store) -> None:
+    seats = [Seat("Bot 1 (greedy)", BotSpec("greedy")), Seat("Bot 2 (greedy)", BotSpec("greedy"))]
+    live, committer, shown = served(store, seats)
+    live.bot_delay = 0.0
+    live.schedule()
+    await until(
+        lambda: live.session.is_over and live.committed_seq == len(live.session.game.event_log),
+        "the game over",
+    )
+    placements = sum(isinstance(e, Scored) for s in shown for e in s.events)
+    assert placements == 26
+    assert committer.count == 26  # one commit a turn
+    live.committer.close()
