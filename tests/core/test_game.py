@@ -279,3 +279,15 @@ def test_standings_follow_the_playoff_rounds() -> None:
             game.score(game.placements()[0].category)
     assert game.winners == (1,)
     assert [(s.name, s.place) for s in game.standings()] == [("B", 1), ("A", 2), ("C", 3)]
+
+
+def test_a_snapshot_stays_as_the_game_was_while_the_game_plays_on() -> None:
+    game = Game(["Ann", "Bob"], dice=RandomDice(4))
+    game.roll()
+    shot = game.snapshot()
+    log, cards, dice = shot.event_log, shot.cards, shot.dice
+    game.score(game.placements()[0].category)
+    game.roll()
+    assert shot.event_log == log and shot.cards == cards and shot.dice == dice
+    assert shot.current_player == 0 and game.current_player == 1
+    assert Game.replay(shot.events).state == shot.state  # the game as it was, exactly
