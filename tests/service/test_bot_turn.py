@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from yahtzee import BotSpec, Keep, RuleSet, Score
+from yahtzee import Action, BotSpec, Keep, RuleSet, Score
 from yahtzee.core import Event, Scored
 from yahtzee.service import GameSession
 from yahtzee.service.group_commit import GroupCommit
@@ -166,4 +166,35 @@ async def _bots_alone_commit_turn_by_turn_not_the_whole_game(store: Store) -> No
     placements = sum(isinstance(e, Scored) for s in shown for e in s.events)
     assert placements == 26
     assert committer.count == 26  # one commit a turn
+    live.committer.close()
+
+
+def test_a_bots_turn_that_fails_midway_leaves_nothing_applied(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    run(_a_bots_turn_that_fails_midway_leaves_nothing_applied(store, caplog))
+
+
+async def _a_bots_turn_that_fails_midway_leaves_nothing_applied(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    live, committer, shown = served(store, GREEDY)
+    session = live.session
+    await live.act(Keep.NONE, 0)
+    decide, calls = session.bot_action, []
+
+    def failing(seat: int | None = None) -> Action:
+        calls.append(seat)
+        if len(calls) == 2:
+            raise RuntimeError("a strategy's bug")
+        return decide(seat)
+
+    session.bot_action = failing  # type: ignore[method-assign]
+    await live.act(Score(session.game.placements()[0].category), 0)
+    await until(lambda: "could not be recorded" in caplog.text, "the failure logged")
+    assert session.game_id is not None
+    assert committer.count == 2  # Ann's roll and score; nothing of the bot's
+    assert len(session.game.event_log) == live.committed_seq == shown[-1].seq
+    assert len(store.event_log(session.game_id)) == live.committed_seq
+    assert session.current == 1  # still the bot's turn, as recorded
     live.committer.close()

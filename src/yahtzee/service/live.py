@@ -366,6 +366,9 @@ class LiveGame:
                     turn = await self._record(lambda: self._bot_turn(seat), None)
                 except IllegalMove:
                     return  # played meanwhile (through another node)
+                except Exception:
+                    log.exception("a computer turn at seat %d could not be recorded", seat)
+                    return
                 await self._reveal(turn)
                 quick = True
             else:
@@ -382,13 +385,17 @@ class LiveGame:
         microseconds: `GameSession.bot_decides_quickly`), every move with the game and the
         dice as they lie after it, to be shown one by one."""
         session, tray, steps = self.session, self.tray, []
-        while True:
-            move = session.apply(session.bot_action(seat), seat)
-            tray = follow(tray, session.game, move.events)
-            steps.append(Step(move.events, move.seq, session.game.snapshot(), tray))
-            placed = any(isinstance(event, Scored | Written) for event in move.events)
-            if placed or session.current != seat or session.is_over:
-                return BotTurn(tuple(steps))
+        try:
+            while True:
+                move = session.apply(session.bot_action(seat), seat)
+                tray = follow(tray, session.game, move.events)
+                steps.append(Step(move.events, move.seq, session.game.snapshot(), tray))
+                placed = any(isinstance(event, Scored | Written) for event in move.events)
+                if placed or session.current != seat or session.is_over:
+                    return BotTurn(tuple(steps))
+        except Exception:
+            self._take_back()  # none of the turn stays applied
+            raise
 
     async def _reveal(self, turn: BotTurn) -> None:
         """Under the lock: the bot's turn, committed at once, shown move by move
