@@ -109,6 +109,7 @@ async def _a_bots_turn_is_committed_once_and_shown_move_by_move(store: Store) ->
         ),
         "Ann's turn again",
     )
+    await asyncio.sleep(0)  # (the last publication's look from the next turn of the loop)
     turn = shown[2:]  # after Ann's roll and score
     assert committer.count - before == 2  # Ann's score, then the bot's whole turn
     assert len(turn) >= 2 and isinstance(turn[-1].events[-1], Scored)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import threading
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from tests.store.test_table_records import lobby_table
 from yahtzee.store import Store, StoreError
 from yahtzee.store import tables as records
-from yahtzee.store.chat import LINES_KEPT, add_line, chat_of
+from yahtzee.store.chat import LINES_KEPT, add_line, chat_of, chats_of
 from yahtzee.store.schema import chat_lines
 
 THREAD_WAIT_S = 60
@@ -40,6 +40,26 @@ def test_lines_are_numbered_in_order_and_read_back_with_their_names(db_url: str)
         assert chat_of(store, table.id, after=1) == [second]
         assert chat_of(store, table.id, limit=1) == [second]
         assert chat_of(store, "another table") == []
+
+
+def test_many_tables_chats_are_read_in_one_statement_each_as_chat_of_reads_it(
+    db_url: str,
+) -> None:
+    with Store(db_url) as store:
+        made = [lobby_table() for _ in range(3)]
+        for table in made:
+            records.create_table(store, table)
+        for n in range(5):
+            add_line(store, made[0].id, 0, "Ann", f"a{n}")
+            add_line(store, made[1].id, 1, "Bob", f"b{n}")
+        asked = [t.id for t in made] + ["no such table"]
+        sent: list[str] = []
+        event.listen(store.engine, "before_cursor_execute", lambda *a: sent.append(a[2]))
+        found = chats_of(store, asked, limit=3)
+        assert len([s for s in sent if s.lstrip().upper().startswith("SELECT")]) == 1
+        assert found == {t: chat_of(store, t, limit=3) for t in asked}
+        assert [x.text for x in found[made[0].id]] == ["a2", "a3", "a4"]  # oldest first
+        assert found[made[2].id] == found["no such table"] == []
 
 
 def test_a_table_keeps_only_its_last_lines(db_url: str) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 from tests.server_process import ServerProcess
 from tests.web.conftest import new_table
@@ -164,5 +165,28 @@ def test_lines_said_at_once_are_shown_in_the_order_they_were_recorded(
             recorded = [line.text for line in chat_of(hub.lobby.store, table.id)]
             assert sorted(recorded) == sorted(said)
             assert shown == recorded and texts(hub, table) == recorded
+
+    asyncio.run(run())
+
+
+def test_the_chats_of_many_tables_asked_at_once_are_read_together(tmp_path: Path) -> None:
+    """Regression: each table's chat was read on its own when its first page said hello:
+    a dead node's 500 pages reconnecting here cost 500 reads through worker threads."""
+
+    async def run() -> None:
+        async with serving(tmp_path) as hub:
+            made = [
+                (await hub.lobby.create("x", "Ann", [None], RuleSet.official()))[0]
+                for _ in range(12)
+            ]
+            for n, table in enumerate(made[:3]):
+                await hub.chat(table, 0, f"hello {n}")
+            sent: list[str] = []
+            event.listen(hub.lobby.store.engine, "before_cursor_execute",
+                         lambda *a: sent.append(a[2]))  # fmt: skip
+            await asyncio.wait_for(asyncio.gather(*(hub.chats.ready(t.id) for t in made)), WAIT_S)
+            reads = [s for s in sent if s.lstrip().upper().startswith("SELECT")]
+            assert len(reads) == 1, reads
+            assert [texts(hub, t) for t in made[:4]] == [["hello 0"], ["hello 1"], ["hello 2"], []]
 
     asyncio.run(run())

@@ -15,7 +15,9 @@ ends it); a finished table keeps its chat with its record.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select
 
@@ -84,10 +86,34 @@ def chat_of(
     )
     with store.engine.connect() as c:
         rows = c.execute(query).all()
-    return [
-        ChatLine(r.seq, r.seat, r.name, r.text, utc(r.created_at).timestamp())
-        for r in reversed(rows)
-    ]
+    return [_line(r) for r in reversed(rows)]
+
+
+def chats_of(
+    store: Store, table_ids: Sequence[str], *, limit: int = LINES_KEPT
+) -> dict[str, list[ChatLine]]:
+    """Each table's last ``limit`` lines, oldest first (none: an empty list), in one
+    statement however many tables are asked for (a crowd of pages reconnecting)."""
+    ranked = (
+        select(
+            chat_lines,
+            func.row_number()
+            .over(partition_by=chat_lines.c.table_id, order_by=chat_lines.c.seq.desc())
+            .label("back"),
+        )
+        .where(chat_lines.c.table_id.in_(list(table_ids)))
+        .subquery()
+    )
+    query = select(ranked).where(ranked.c.back <= limit).order_by(ranked.c.seq)
+    found: dict[str, list[ChatLine]] = {table_id: [] for table_id in table_ids}
+    with store.engine.connect() as c:
+        for r in c.execute(query):
+            found[r.table_id].append(_line(r))
+    return found
+
+
+def _line(r: Any) -> ChatLine:
+    return ChatLine(r.seq, r.seat, r.name, r.text, utc(r.created_at).timestamp())
 
 
 def forget_chat(c: Connection, table_id: str) -> None:
@@ -95,4 +121,4 @@ def forget_chat(c: Connection, table_id: str) -> None:
     c.execute(delete(chat_lines).where(chat_lines.c.table_id == table_id))
 
 
-__all__ = ["LINES_KEPT", "ChatLine", "add_line", "chat_of", "forget_chat"]
+__all__ = ["LINES_KEPT", "ChatLine", "add_line", "chat_of", "chats_of", "forget_chat"]

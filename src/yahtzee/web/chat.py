@@ -24,14 +24,18 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..service import Table
+from ..service.batcher import Batcher
 from ..store import Store
-from ..store.chat import ChatLine, add_line, chat_of
+from ..store.chat import ChatLine, add_line, chat_of, chats_of
 from .messages import ChatMessage, Outbound
 
 log = logging.getLogger("yahtzee.web")
 
 CHAT_KEPT: Final = 50
 """The chat lines a table's state carries (the last ones said)."""
+CHATS_AT_ONCE: Final = 64
+"""Tables whose chats are read from the records together at most (the pages of a dead
+node's tables, reconnecting here at once, cost a few statements, not one each)."""
 TABLES_CACHED: Final = 4096
 """Tables whose chat is cached at most (the least recently used that nobody watches here
 are forgotten first)."""
@@ -67,6 +71,11 @@ class Chats:
         self.tables_cached = TABLES_CACHED
         self._tables: OrderedDict[str, TableChat] = OrderedDict()
         self._work: set[asyncio.Task[None]] = set()
+        self._reads: Batcher[str, list[ChatLine]] = Batcher(self._read, CHATS_AT_ONCE)
+
+    def _read(self, table_ids: list[str]) -> dict[str, list[ChatLine]]:
+        """(In a worker thread.)"""
+        return chats_of(self.store, table_ids, limit=CHAT_KEPT)
 
     async def ready(self, table_id: str) -> None:
         """The table's chat cached (read from the records unless it is): call before
@@ -76,7 +85,7 @@ class Chats:
             chat = self._tables[table_id] = TableChat()
             self._forget_unwatched()
             try:
-                lines = await asyncio.to_thread(chat_of, self.store, table_id, limit=CHAT_KEPT)
+                lines = await self._reads.ask(table_id)
             except BaseException:
                 if self._tables.get(table_id) is chat:
                     del self._tables[table_id]

@@ -18,6 +18,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ...store import tables as records
+from ..batcher import Batcher
 from ..lobby import MAX_TABLE_ID, Lobby
 from ..table import Table
 from . import Owned
@@ -45,8 +46,9 @@ class ClusterLobby(Lobby):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
-        self._to_load: list[tuple[str, asyncio.Future[_Loaded]]] = []
-        self._loader: asyncio.Task[None] | None = None
+        self._loads: Batcher[str, _Loaded] = Batcher(
+            self._read, LOADS_AT_ONCE, stopped=lambda table_id: Owned(table_id, None, None)
+        )
         self._unwatched: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
 
@@ -106,33 +108,7 @@ class ClusterLobby(Lobby):
         """The table's record and the table served from it (None: no such table, or it
         has ended). Tables asked for at about the same time are read together, up to
         `LOADS_AT_ONCE` in a few statements (a dead node's crowd of tables)."""
-        done: asyncio.Future[_Loaded] = asyncio.get_running_loop().create_future()
-        self._to_load.append((table_id, done))
-        if self._loader is None or self._loader.done():
-            self._loader = asyncio.create_task(self._load_batches())
-        return await done
-
-    async def _load_batches(self) -> None:
-        while self._to_load:
-            batch = self._to_load[:LOADS_AT_ONCE]
-            del self._to_load[:LOADS_AT_ONCE]
-            try:
-                found = await asyncio.to_thread(self._read, [t for t, _ in batch])
-            except Exception:  # one bad table must not fail the others: one by one
-                for table_id, done in batch:
-                    try:
-                        alone = await asyncio.to_thread(self._read, [table_id])
-                        _answer(done, alone[table_id])
-                    except Exception as error:
-                        _answer(done, error)
-                continue
-            except BaseException:  # stopping: nobody waits forever
-                for table_id, done in batch + self._to_load:
-                    _answer(done, Owned(table_id, None, None))
-                self._to_load.clear()
-                raise
-            for table_id, done in batch:
-                _answer(done, found[table_id])
+        return await self._loads.ask(table_id)
 
     def _read(self, table_ids: list[str]) -> dict[str, _Loaded]:
         """(In a worker thread.)"""
@@ -217,15 +193,6 @@ class ClusterLobby(Lobby):
 
 
 _Loaded = tuple[records.TableRecord | None, Table | None]
-
-
-def _answer(done: asyncio.Future[_Loaded], outcome: _Loaded | BaseException) -> None:
-    if done.done():
-        return
-    if isinstance(outcome, BaseException):
-        done.set_exception(outcome)
-    else:
-        done.set_result(outcome)
 
 
 def _driven(table: Table) -> bool:
