@@ -3,6 +3,7 @@ fails with a clear message; it never hangs."""
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import subprocess
 import threading
@@ -29,6 +30,17 @@ def wait_until(
         if time.monotonic() >= deadline:
             raise AssertionError(f"{what}: not within {timeout:g} s")
         time.sleep(interval)
+
+
+async def until(predicate: Callable[[], object], what: str, timeout: float) -> None:
+    """On an event loop: poll ``predicate`` every 10 ms until it is true; fail after
+    ``timeout`` seconds. Only for states with no event to await."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        raise AssertionError(f"not within {timeout:g} s: {what}") from None
 
 
 class LineReader:

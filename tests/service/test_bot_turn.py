@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import waiting
 from yahtzee import Action, BotSpec, Keep, RuleSet, Score
 from yahtzee.core import Event, Scored
 from yahtzee.service import GameSession
@@ -77,13 +78,8 @@ def served(store: Store, seats: list[Seat]) -> tuple[LiveGame, CountedCommit, li
     return live, committer, shown
 
 
-async def until(check: Callable[[], bool], what: str) -> None:
-    try:
-        async with asyncio.timeout(WAIT_S):
-            while not check():
-                await asyncio.sleep(0.01)
-    except TimeoutError:
-        raise AssertionError(f"waited {WAIT_S} s for {what}") from None
+async def until(predicate: Callable[[], bool], what: str) -> None:
+    await waiting.until(predicate, what, WAIT_S)
 
 
 def run(test: Coroutine[object, object, None]) -> None:

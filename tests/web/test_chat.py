@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
+from tests import waiting
 from tests.server_process import ServerProcess
 from tests.web.conftest import new_table
 from tests.web.helpers import joined, next_of, say_lines, seated
@@ -95,12 +96,7 @@ def test_a_restarted_server_shows_the_chat_again(server: ServerProcess) -> None:
 
 
 async def until(predicate: Callable[[], bool], what: str) -> None:
-    try:
-        async with asyncio.timeout(WAIT_S):
-            while not predicate():
-                await asyncio.sleep(0.01)
-    except TimeoutError:
-        raise AssertionError(f"not within {WAIT_S:g} s: {what}") from None
+    await waiting.until(predicate, what, WAIT_S)
 
 
 @asynccontextmanager
