@@ -12,6 +12,7 @@ from yahtzee import BotSpec, RuleSet
 from yahtzee.core import Action, Keep, Score
 from yahtzee.service import GameSession
 from yahtzee.service.meter import NOTHING, STALL_S, MeterReading, MeterWatch, play_notes
+from yahtzee.solver import interim
 from yahtzee.solver import review as review_module
 from yahtzee.solver.interim import ESTIMATE_MARGIN, INTERIM_METHOD, compile_interim
 from yahtzee.store import Seat, Store
@@ -32,6 +33,45 @@ def test_without_the_tables_the_meter_is_an_estimate_with_its_margin(store: Stor
     while not session.game.is_over:
         session.act(_first_legal(session))
     assert session.meter() == NOTHING  # the standings tell now
+
+
+def test_the_quick_meter_is_the_estimate_read_at_once_or_nothing(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`GameSession.quick_meter` answers without a thread what `meter` would (two or more
+    players, the estimate), and None where `meter` may take long or read the store."""
+    session = GameSession.new([Seat("Ann"), Seat("Bob")], RuleSet.official(), store=store, seed=4)
+    for _ in range(9):
+        session.act(_first_legal(session))
+    quick = session.quick_meter()
+    assert quick is not None and quick == session.meter()
+    assert quick.estimate and quick.chances is not None and quick.chances != (0.5, 0.5)
+    alone = GameSession.new([Seat("Ann")], RuleSet.official(), store=store)
+    assert alone.quick_meter() is None  # the player's best score is read from the store
+    monkeypatch.setattr(interim, "late_pending", lambda card, rules: True)
+    assert session.quick_meter() is None  # a late card's exact distribution: tens of ms
+    monkeypatch.undo()
+    monkeypatch.setattr(GameSession, "win_meter_ready", lambda _: True)
+    assert session.quick_meter() is None  # the exact meter: a worker thread's job
+    while not session.game.is_over:
+        session.act(_first_legal(session))
+    assert session.quick_meter() == NOTHING
+
+
+def test_a_late_card_is_pending_until_its_distribution_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    session = GameSession.new([Seat("Ann")], RuleSet.official(), seed=2)
+    card = session.game.cards[0]
+    assert not interim.late_pending(card, session.rules)  # 13 boxes open: the normal
+    while len(session.game.cards[0].open_boxes) > interim.LATE_OPEN_BOXES:
+        session.act(_first_legal(session))
+    card = session.game.cards[0]
+    monkeypatch.setattr(interim, "_LATE", {})
+    monkeypatch.setattr("yahtzee.solver.compiling.cached", lambda kind: True)
+    assert interim.late_pending(card, session.rules)
+    interim._LATE[(session.rules.scoring_key, interim.state_of(card))] = None
+    assert not interim.late_pending(card, session.rules)
 
 
 def _first_legal(session: GameSession) -> Action:

@@ -4,6 +4,7 @@ late-game cards (tables of the states below a late card), and the interim bot's 
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -25,6 +26,7 @@ from yahtzee.solver.interim import (
     final_normal,
     interim_options,
     late_pmf,
+    normal_pmf,
     shipped_variance,
 )
 from yahtzee.solver.interim_match import simulate_interim
@@ -198,3 +200,17 @@ def test_cards_in_the_same_state_share_a_late_distribution_shifted_by_their_tota
     shared = late_pmf(second, OFFICIAL)
     own = exact_distribution(OFFICIAL, second, cached_solver(OFFICIAL).table).pmf
     assert shared is not None and np.array_equal(shared, own)
+
+
+def test_the_normal_distribution_of_a_final_total_is_the_erf_s_to_2e_7() -> None:
+    """`normal_pmf` reads erf from a grid: each whole total's chance within 2e-7 of the
+    one `math.erf` gives, and the chances sum to 1."""
+    for mean, var in [(254.6, 3553.4), (120.0, 30.0), (61.5, 0.8), (300.0, 9000.0)]:
+        pmf = normal_pmf(mean, var)
+
+        def cdf(x: float, mean: float = mean, var: float = var) -> float:
+            return 0.5 * (1.0 + math.erf((x - mean) / math.sqrt(2.0 * var)))
+
+        exact = np.diff([0.0, *(cdf(t + 0.5) for t in range(len(pmf)))])
+        assert np.abs(pmf - exact).max() < 2e-7
+        assert pmf.sum() == pytest.approx(1.0, abs=1e-9)

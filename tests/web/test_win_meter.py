@@ -148,10 +148,14 @@ def test_an_estimate_and_the_progress_while_the_table_is_prepared_then_the_chanc
 
 
 def test_without_the_table_the_meter_is_an_estimate_after_each_placement(
-    client: TestClient,
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """In the suite the meter's table is never built: the meter is the estimate from the
-    shipped tables, marked as one, after each placement (nothing is being prepared)."""
+    shipped tables, marked as one, after each placement (nothing is being prepared),
+    worked out at once (`GameSession.quick_meter`), not through a worker thread's
+    `GameSession.meter`."""
+    slow_reads: list[GameSession] = []
+    monkeypatch.setattr(GameSession, "meter", slow_reads.append)
     host, table_id = with_a_bot(client)
     with joined(client, table_id, token=host["token"]) as ann:
         state = next_of(ann, "state")
@@ -169,6 +173,7 @@ def test_without_the_table_the_meter_is_an_estimate_after_each_placement(
             else:
                 assert message["type"] == "meter", message
                 meters.append(message)
+    assert slow_reads == []
     for meter in meters:
         assert meter["estimate"] is True and meter["margin"] == ESTIMATE_MARGIN
         assert meter["meter_progress"] is None and len(meter["win_chances"]) == 2

@@ -52,7 +52,7 @@ def read_meter(session: GameSession) -> MeterReading:
     tables (loaded or built in the background, once). Quick once the shipped tables are
     loaded (milliseconds); a worker thread's job all the same (the store may be asked
     for the player's best score)."""
-    from ..solver.interim import can_estimate, estimate_beat, estimate_chances  # noqa: PLC0415
+    from ..solver.interim import can_estimate, estimate_beat  # noqa: PLC0415
 
     game = session.game
     if game.is_over:
@@ -67,13 +67,40 @@ def read_meter(session: GameSession) -> MeterReading:
         return MeterReading(progress=progress)
     cards = game.cards
     if len(cards) > 1:
-        chances, margin = estimate_chances(cards, session.rules)
-        return MeterReading(tuple(chances), True, margin, progress)
+        return _estimated(session, progress)
     best = session.best_score()
     if best is None:
         return MeterReading(progress=progress)
     chance, margin = estimate_beat(cards[0], best, session.rules)
     return MeterReading((chance,), True, margin, progress, best)
+
+
+def quick_meter(session: GameSession) -> MeterReading | None:
+    """The meter when it is worked out at once, on the caller's thread (a tenth of a
+    millisecond, no store read): a game over, or the estimate for two or more players
+    while the exact tables are not loaded and no card's late distribution is to be worked
+    out. None: ask `read_meter` in a worker thread."""
+    from ..solver.interim import can_estimate, late_pending  # noqa: PLC0415
+
+    game, rules = session.game, session.rules
+    if game.is_over:
+        return NOTHING
+    if len(game.cards) == 1 or not can_estimate(rules):
+        return None
+    if any(late_pending(card, rules) for card in game.cards):
+        return None
+    progress = session.request_win_meter()
+    if session.win_meter_ready():
+        return None
+    return _estimated(session, progress)
+
+
+def _estimated(session: GameSession, progress: tuple[int, int] | None) -> MeterReading:
+    """The estimated chances of two or more players (see `solver.interim`)."""
+    from ..solver.interim import estimate_chances  # noqa: PLC0415
+
+    chances, margin = estimate_chances(session.game.cards, session.rules)
+    return MeterReading(tuple(chances), True, margin, progress)
 
 
 @dataclass
@@ -115,5 +142,6 @@ __all__ = [
     "MeterReading",
     "MeterWatch",
     "play_notes",
+    "quick_meter",
     "read_meter",
 ]

@@ -145,11 +145,19 @@ def final_normal(card: Scorecard, rules: RuleSet) -> tuple[float, float]:
     return card.total + mean, float(D.reshape(TABLE_SHAPE)[mask, yf, u])
 
 
+_ERF_STEP = 1.0 / 1024
+_ERF_AT = np.arange(-6.0, 6.0 + _ERF_STEP / 2, _ERF_STEP)
+_ERF = np.array([math.erf(z) for z in _ERF_AT.tolist()])
+"""erf on a grid (beyond +-6 it is +-1 to 1e-17), read by linear interpolation: within
+2e-7 of `math.erf` (``tests/solver/test_interim.py``), a twentieth of its cost on the
+~600 points of a card's distribution."""
+
+
 def _normal_cdf(x: F64, mean: float, var: float) -> F64:
     if var <= SURE:
         return (x >= mean).astype(np.float64)
     z = (x - mean) / math.sqrt(2.0 * var)
-    erf = np.fromiter(map(math.erf, z.tolist()), np.float64, len(z))  # 5x frompyfunc's speed
+    erf: F64 = np.interp(z, _ERF_AT, _ERF)
     return 0.5 * (1.0 + erf)
 
 
@@ -188,6 +196,17 @@ def late_pmf(card: Scorecard, rules: RuleSet) -> F64 | None:
         while len(_LATE) > LATE_KEPT:
             _LATE.popitem(last=False)
     return found
+
+
+def late_pending(card: Scorecard, rules: RuleSet) -> bool:
+    """Whether `late_pmf` would work ``card``'s distribution out now (tens of
+    milliseconds) rather than answer at once."""
+    from .compiling import cached  # noqa: PLC0415
+
+    if card.is_complete or len(card.open_boxes) > LATE_OPEN_BOXES or not cached("curves"):
+        return False
+    with _GUARD:
+        return (rules.scoring_key, state_of(card)) not in _LATE
 
 
 def estimate_pmfs(
@@ -358,6 +377,7 @@ __all__ = [
     "estimate_pmfs",
     "final_normal",
     "interim_options",
+    "late_pending",
     "late_pmf",
     "shipped_variance",
 ]

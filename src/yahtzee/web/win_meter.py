@@ -1,6 +1,7 @@
 """The win-chance meter of each watched table, and its ``meter`` messages.
 
-The meter is read from the game session in a worker thread, under the live game's lock
+The meter is read from the game session (in a worker thread unless it is a quick
+estimate, `GameSession.quick_meter`), under the live game's lock
 (so that it is the committed game's), after each placement and when someone connects;
 each change goes out to the table's connections as a ``meter`` message, after the events
 it is as of and before any later one. While the meter's table is being prepared its
@@ -144,8 +145,8 @@ class WinMeters:
             before = self._meters.get(table.id)
             if before is not None and before.settled and before.cards == cards:
                 return before
-            reading = NOTHING
-            if not game.is_over:
+            reading = live.session.quick_meter()  # (an estimate: at once)
+            if reading is None:
                 reading = await asyncio.to_thread(live.session.meter)
             meter = Meter(cards, reading)
             shown = reading.chances is not None or reading.progress is not None
