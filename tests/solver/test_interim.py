@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from yahtzee import RuleSet, Scorecard
-from yahtzee.core import Category, Game
+from yahtzee.core import Category, Game, Keep, Score
 from yahtzee.solver import strategy
 from yahtzee.solver.curve_table import CurveTable, build
 from yahtzee.solver.interim import (
@@ -24,6 +24,7 @@ from yahtzee.solver.interim import (
     estimate_beat,
     estimate_chances,
     final_normal,
+    final_normal_pmf,
     interim_options,
     late_pmf,
     normal_pmf,
@@ -214,3 +215,23 @@ def test_the_normal_distribution_of_a_final_total_is_the_erf_s_to_2e_7() -> None
         exact = np.diff([0.0, *(cdf(t + 0.5) for t in range(len(pmf)))])
         assert np.abs(pmf - exact).max() < 2e-7
         assert pmf.sum() == pytest.approx(1.0, abs=1e-9)
+
+
+def test_a_card_s_normal_distribution_is_the_same_from_its_state_s_points_to_come() -> None:
+    """`final_normal_pmf` (kept per state, shifted by the total) gives what `normal_pmf`
+    of the card's mean and variance gives, also when the normal's tail reaches below 0
+    and for a finished card; a second card in the same state shares the first's."""
+    rng, tails = random.Random(8), set()
+    for _ in range(60):
+        game = Game(["Ann"], OFFICIAL)
+        for _ in range(rng.randrange(0, 14)):
+            game.play(Keep.NONE)
+            game.play(Score(rng.choice(game.cards[0].open_boxes)))
+        card = game.cards[0]
+        mean, var = final_normal(card, OFFICIAL)
+        tails.add(card.total - 8 * math.sqrt(var) < 0)
+        for _ in range(2):  # worked out, then kept
+            found, expected = final_normal_pmf(card, OFFICIAL), normal_pmf(mean, var)
+            assert len(found) == len(expected)
+            assert np.abs(found - expected).max() < 1e-12
+    assert tails == {True, False}

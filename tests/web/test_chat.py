@@ -22,7 +22,7 @@ from yahtzee.core import RuleSet
 from yahtzee.service import Table, open_lobby
 from yahtzee.store import Store
 from yahtzee.store.chat import LINES_KEPT, chat_of
-from yahtzee.web.chat import CHAT_KEPT
+from yahtzee.web.chat import CHAT_KEPT, Chats
 from yahtzee.web.hub import Hub
 from yahtzee.web.messages import Outbound
 
@@ -186,3 +186,28 @@ def test_the_chats_of_many_tables_asked_at_once_are_read_together(tmp_path: Path
             assert [texts(hub, t) for t in made[:4]] == [["hello 0"], ["hello 1"], ["hello 2"], []]
 
     asyncio.run(run())
+
+
+def test_past_its_size_the_cache_forgets_the_least_recently_used_unwatched_chat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A chat still watched is kept (and not looked at again before the others); the
+    least recently used of the others goes."""
+    monkeypatch.setattr(Chats, "_read", lambda self, ids: {i: [] for i in ids})
+    watched = {"a", "c"}
+    chats = Chats(None, lambda table_id, message: None, watched.__contains__)  # type: ignore[arg-type]
+    chats.tables_cached = 3
+
+    async def go() -> list[set[str]]:
+        for table_id in "abcd":
+            await chats.ready(table_id)
+        first = set(chats._tables)
+        watched.update("bd")
+        await chats.ready("e")  # every other one watched: kept, over the size
+        second = set(chats._tables)
+        watched.discard("c")
+        await chats.ready("f")
+        return [first, second, set(chats._tables)]
+
+    seen = asyncio.run(asyncio.wait_for(go(), WAIT_S))
+    assert seen == [set("acd"), set("acde"), set("adf")]

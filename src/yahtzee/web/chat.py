@@ -154,12 +154,17 @@ class Chats:
     def _forget_unwatched(self) -> None:
         """Past `tables_cached`: forget the least recently used that nobody watches."""
         over = len(self._tables) - self.tables_cached
-        for table_id in list(self._tables):
-            if over <= 0:
-                return
-            if self._tables[table_id].loaded.is_set() and not self.watched(table_id):
+        # from the least recently used; one still watched (or being read) goes to the other
+        # end, so that no later call looks at it again before every other one
+        for _ in range(len(self._tables) if over > 0 else 0):
+            table_id, chat = next(iter(self._tables.items()))
+            if chat.loaded.is_set() and not self.watched(table_id):
                 del self._tables[table_id]
                 over -= 1
+                if over <= 0:
+                    return
+            else:
+                self._tables.move_to_end(table_id)
 
     def _spawn(self, work: Any) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(work)
