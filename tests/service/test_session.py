@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from yahtzee import BotSpec, Category, Game, IllegalMove, Keep, RuleSet, ScriptedDice
+from yahtzee import BotSpec, Category, Game, IllegalMove, Keep, RuleSet, Score, ScriptedDice
 from yahtzee.service import GameSession
+from yahtzee.solver import strategies
 from yahtzee.store import Seat, Store, stats
 
 
@@ -146,3 +147,32 @@ def test_the_win_meter_asks_for_its_tables_and_waits_for_them(
     assert duel.win_chances() is None and solo.win_chances() is None
     assert asked == [("distribution", "target"), ("distribution",)]
     assert duel.win_meter_progress() is None
+
+
+def test_a_new_games_bot_decides_quickly_once_its_planner_is_at_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A planned bot's strategy is made on the spot once its planner is at hand (then no
+    worker thread for a new game's first bot move), and plays as one made on first use."""
+    monkeypatch.setattr(strategies, "compiled_kernels", lambda: True)
+    monkeypatch.setattr(strategies, "_PLANNERS", {})
+    rules, bot = RuleSet.official(), BotSpec.at_level(2)
+    seats = [Seat("Ann"), Seat("Bot", bot)]
+    assert not GameSession.new(seats, rules, seed=3).bot_decides_quickly(1)  # not made yet
+    strategies.strategy(bot, rules)  # (as a first game's bot move in a worker thread)
+    quick, later = GameSession.new(seats, rules, seed=3), GameSession.new(seats, rules, seed=3)
+    assert quick.bot_decides_quickly(1) and not quick.bot_decides_quickly(0)  # 0: Ann
+    winning = GameSession.new([Seat("Ann"), Seat("W", BotSpec.parse("winning"))], rules)
+    assert not winning.bot_decides_quickly(1)
+    for session in (quick, later):
+        while not session.game.is_over:
+            if session.is_bot(session.current):
+                session.act(session.bot_action())
+            else:
+                session.act(Keep.NONE if session.game.situation() is None else
+                            _first_open(session))  # fmt: skip
+    assert quick.game.event_log == later.game.event_log
+
+
+def _first_open(session: GameSession) -> Score:
+    return Score(session.game.cards[session.current].open_boxes[0])

@@ -359,12 +359,19 @@ class GameSession(SessionWinMeter, SessionSelection):
         return self._choose(self._bots[player])
 
     def bot_decides_quickly(self, seat: int) -> bool:
-        """Whether the bot at ``seat`` has its strategy and it decides in microseconds
-        (`bot_action` may then run on an event loop)."""
-        from ..solver.strategies import decides_quickly  # noqa: PLC0415
+        """Whether the bot at ``seat`` decides in microseconds (`bot_action` may then run
+        on an event loop): its strategy does, or is one made at once (then it is made
+        now: a new game's first bot move needs no worker thread either)."""
+        from ..solver import solver_loaded  # noqa: PLC0415
+        from ..solver.strategies import decides_quickly, made_at_once  # noqa: PLC0415
 
         strategy = self._bots.get(seat)
-        return strategy is not None and decides_quickly(strategy)
+        if strategy is None:
+            spec = self.seats[seat].bot if 0 <= seat < len(self.seats) else None
+            if spec is None or not solver_loaded(self.rules) or not made_at_once(spec, self.rules):
+                return False
+            strategy = self._bots[seat] = self._strategy(spec, seat)
+        return decides_quickly(strategy)
 
     def play_bot(self, *, review: bool = True) -> Move:
         """The bot whose turn it is takes one action (recorded)."""

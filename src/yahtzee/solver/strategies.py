@@ -121,13 +121,21 @@ def heuristic_table() -> npt.NDArray[np.float64]:
     return table
 
 
-@cache
 def _planner(kind: str, rules: RuleSet) -> TurnPlanner:
-    if kind == "greedy":
-        return TurnPlanner(rules, np.zeros(TABLE_SHAPE))
-    if kind == "heuristic":
-        return TurnPlanner(rules, _heuristic())
-    return cached_solver(rules)
+    made = _PLANNERS.get((kind, rules))
+    if made is None:
+        if kind == "greedy":
+            made = TurnPlanner(rules, np.zeros(TABLE_SHAPE))
+        elif kind == "heuristic":
+            made = TurnPlanner(rules, _heuristic())
+        else:
+            made = cached_solver(rules)
+        _PLANNERS[kind, rules] = made
+    return made
+
+
+_PLANNERS: dict[tuple[str, RuleSet], TurnPlanner] = {}
+"""The planners made, by kind and rules."""
 
 
 @cache
@@ -135,23 +143,42 @@ def _heuristic() -> npt.NDArray[np.float64]:
     return heuristic_table()
 
 
-def _make(kind: str, temperature: float = 0.0) -> Callable[[RuleSet, random.Random], Strategy]:
-    def build(rules: RuleSet, rng: random.Random) -> Strategy:
-        if kind == "random":
-            return RandomStrategy("random", _planner("greedy", rules), rng)
-        return PlannedStrategy(kind, _planner(kind, rules), temperature, rng)
+@dataclass(frozen=True)
+class _Planned:
+    """How a planned strategy is made: the kind of its planner, and its temperature."""
 
-    return build
+    kind: str
+    temperature: float = 0.0
+
+    @property
+    def planner(self) -> str:
+        return "greedy" if self.kind == "random" else self.kind
+
+    def __call__(self, rules: RuleSet, rng: random.Random) -> Strategy:
+        if self.kind == "random":
+            return RandomStrategy("random", _planner(self.planner, rules), rng)
+        return PlannedStrategy(self.kind, _planner(self.kind, rules), self.temperature, rng)
 
 
 STRATEGIES: dict[str, Callable[[RuleSet, random.Random], Strategy]] = {
-    "random": _make("random"),
-    "greedy": _make("greedy"),
-    "heuristic": _make("heuristic"),
-    "optimal": _make("optimal"),
-    **{f"level{n}": _make("optimal", t) for n, t in LEVEL_TEMPERATURES.items()},
+    "random": _Planned("random"),
+    "greedy": _Planned("greedy"),
+    "heuristic": _Planned("heuristic"),
+    "optimal": _Planned("optimal"),
+    **{f"level{n}": _Planned("optimal", t) for n, t in LEVEL_TEMPERATURES.items()},
     "winning": lambda rules, _rng: _winning(rules),
 }
+
+
+def made_at_once(spec: BotSpec | str, rules: RuleSet) -> bool:
+    """Whether `strategy` makes this bot's strategy at once (its planner is at hand) and
+    it decides quickly (`decides_quickly`)."""
+    recipe = STRATEGIES.get(strategy_name(spec))
+    return (
+        isinstance(recipe, _Planned)
+        and (recipe.planner, rules) in _PLANNERS
+        and compiled_kernels()
+    )
 
 
 def _winning(rules: RuleSet) -> Strategy:
