@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from yahtzee import RuleSet, Scorecard
-from yahtzee.core import Category, Game, Keep, Score
+from yahtzee.core import Category, Game, Keep, RandomDice, Score
 from yahtzee.solver import strategy
 from yahtzee.solver.curve_table import CurveTable, build
 from yahtzee.solver.interim import (
@@ -20,9 +20,11 @@ from yahtzee.solver.interim import (
     LATE_MARGIN,
     TYPICAL_ERROR,
     build_variance,
+    chances_of,
     compile_interim,
     estimate_beat,
     estimate_chances,
+    estimate_pmfs,
     final_normal,
     final_normal_pmf,
     interim_options,
@@ -223,10 +225,10 @@ def test_a_card_s_normal_distribution_is_the_same_from_its_state_s_points_to_com
     and for a finished card; a second card in the same state shares the first's."""
     rng, tails = random.Random(8), set()
     for _ in range(60):
-        game = Game(["Ann"], OFFICIAL)
+        game = Game(["Ann"], OFFICIAL, RandomDice(rng.random()))
         for _ in range(rng.randrange(0, 14)):
             game.play(Keep.NONE)
-            game.play(Score(rng.choice(game.cards[0].open_boxes)))
+            game.play(rng.choice([a for a in game.legal_actions() if isinstance(a, Score)]))
         card = game.cards[0]
         mean, var = final_normal(card, OFFICIAL)
         tails.add(card.total - 8 * math.sqrt(var) < 0)
@@ -235,3 +237,24 @@ def test_a_card_s_normal_distribution_is_the_same_from_its_state_s_points_to_com
             assert len(found) == len(expected)
             assert np.abs(found - expected).max() < 1e-12
     assert tails == {True, False}
+
+
+def test_two_players_chances_are_those_of_their_rounded_distributions_to_001() -> None:
+    """`estimate_chances` for two, both final totals normal (their difference), gives
+    what `chances_of` gives from the two distributions rounded to whole points, to 0.01
+    (far inside `ESTIMATE_MARGIN`); the chances sum to 1, finished cards' are 1 and 0."""
+    rng, worst = random.Random(11), 0.0
+    for _ in range(300):
+        game = Game(["Ann", "Bob"], OFFICIAL, RandomDice(rng.random()))
+        for _ in range(rng.randrange(0, 27)):
+            game.play(Keep.NONE)
+            game.play(rng.choice([a for a in game.legal_actions() if isinstance(a, Score)]))
+        found, margin = estimate_chances(game.cards, OFFICIAL, exact_late=False)
+        pmfs, expected_margin = estimate_pmfs(game.cards, OFFICIAL, exact_late=False)
+        assert margin == expected_margin == ESTIMATE_MARGIN
+        assert sum(found) == pytest.approx(1.0)
+        expected = chances_of(pmfs)
+        worst = max(worst, *(abs(f - e) for f, e in zip(found, expected, strict=True)))
+        if game.is_over:
+            assert found == expected
+    assert 0.0 < worst < 0.01

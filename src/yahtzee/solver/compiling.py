@@ -51,14 +51,23 @@ def _dispatchers(kind: Kind) -> list[object]:
 
 
 def cached(kind: Kind) -> bool:
-    """Whether numba's cache already holds these kernels (a quick load, no compiling)."""
+    """Whether numba's cache already holds these kernels (a quick load, no compiling;
+    once it does, it is not looked at again)."""
+    if kind in _CACHED:
+        return True
     try:
-        return all(
+        found = all(
             Path(d._cache._cache_file._index_path).is_file()  # type: ignore[attr-defined]
             for d in _dispatchers(kind)
         )
     except AttributeError:  # another numba: assume the worst
         return False
+    if found:
+        _CACHED.add(kind)
+    return found
+
+
+_CACHED: set[Kind] = set()
 
 
 def compile_aside(kind: Kind) -> bool:

@@ -175,9 +175,7 @@ def made_at_once(spec: BotSpec | str, rules: RuleSet) -> bool:
     it decides quickly (`decides_quickly`)."""
     recipe = STRATEGIES.get(strategy_name(spec))
     return (
-        isinstance(recipe, _Planned)
-        and (recipe.planner, rules) in _PLANNERS
-        and compiled_kernels()
+        isinstance(recipe, _Planned) and (recipe.planner, rules) in _PLANNERS and compiled_kernels()
     )
 
 
