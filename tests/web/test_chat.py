@@ -21,7 +21,7 @@ from tests.web.helpers import joined, next_of, say_lines, seated
 from yahtzee.core import RuleSet
 from yahtzee.service import Table, open_lobby
 from yahtzee.store import Store
-from yahtzee.store.chat import LINES_KEPT, chat_of
+from yahtzee.store.chat import LINES_KEPT, add_line, chat_of
 from yahtzee.web.chat import CHAT_KEPT, Chats
 from yahtzee.web.hub import Hub
 from yahtzee.web.messages import Outbound
@@ -211,3 +211,24 @@ def test_past_its_size_the_cache_forgets_the_least_recently_used_unwatched_chat(
 
     seen = asyncio.run(asyncio.wait_for(go(), WAIT_S))
     assert seen == [set("acd"), set("acde"), set("adf")]
+
+
+def test_regression_a_table_back_from_another_node_shows_the_lines_said_there(
+    tmp_path: Path,
+) -> None:
+    """Bug: a node kept a table's chat cached after the table moved to another node, so
+    that when the table came back it showed the chat as it was when it left, without the
+    lines said on the other node (still recorded)."""
+
+    async def run() -> None:
+        async with serving(tmp_path) as hub:
+            table, _ = await hub.lobby.create("x", "Ann", [None], RuleSet.official())
+            hub.chats.watched = lambda _table_id: True
+            await hub.chat(table, 0, "here")
+            await hub.chats.ready(table.id)
+            hub.moved(table.id)  # the table is served elsewhere now ...
+            await asyncio.to_thread(add_line, hub.chats.store, table.id, 0, "Ann", "there")
+            await asyncio.wait_for(hub.chats.ready(table.id), WAIT_S)  # ... and back
+            assert texts(hub, table) == ["here", "there"]
+
+    asyncio.run(run())

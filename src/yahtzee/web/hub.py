@@ -244,9 +244,12 @@ class Hub:
 
     def moved(self, table_id: str) -> None:
         """Another node owns the table now: its connections here close (`CLOSE_MOVED`),
-        and their clients reconnect to the owner."""
+        and their clients reconnect to the owner; its chat and meter here are forgotten
+        (should it come back, they are read again: lines may be said there meanwhile)."""
         for connection in self.admission.watching(table_id):
             connection.close(CLOSE_MOVED, "the table moved to another server node")
+        self.chats.forget(table_id)
+        self.meters.forget(table_id)
 
     def close(self) -> None:
         """The server stops: no presence update nor meter reading is due any more."""
