@@ -11,7 +11,14 @@ import pytest
 from yahtzee import BotSpec, RuleSet
 from yahtzee.core import Action, Keep, Score
 from yahtzee.service import GameSession
-from yahtzee.service.meter import NOTHING, STALL_S, MeterReading, MeterWatch, play_notes
+from yahtzee.service.meter import (
+    NOTHING,
+    STALL_S,
+    MeterReading,
+    MeterWatch,
+    play_notes,
+    quick_meter,
+)
 from yahtzee.solver import interim
 from yahtzee.solver import review as review_module
 from yahtzee.solver.interim import ESTIMATE_MARGIN, INTERIM_METHOD, compile_interim
@@ -38,25 +45,25 @@ def test_without_the_tables_the_meter_is_an_estimate_with_its_margin(store: Stor
 def test_the_quick_meter_is_the_estimate_read_at_once_or_nothing(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`GameSession.quick_meter` answers without a thread what `meter` would (two or more
+    """`quick_meter` answers without a thread what `meter` would (two or more
     players, the estimate), and None where `meter` may take long or read the store."""
     session = GameSession.new([Seat("Ann"), Seat("Bob")], RuleSet.official(), store=store, seed=4)
     while session.game.cards[0] == session.game.cards[1] or session.current != 0:
         session.act(_first_legal(session))
-    quick = session.quick_meter()
+    quick = quick_meter(session)
     assert quick is not None and quick == session.meter()
     assert quick.estimate and quick.chances is not None
     assert abs(quick.chances[0] - 0.5) > 0.01
     alone = GameSession.new([Seat("Ann")], RuleSet.official(), store=store)
-    assert alone.quick_meter() is None  # the player's best score is read from the store
+    assert quick_meter(alone) is None  # the player's best score is read from the store
     monkeypatch.setattr(interim, "late_pending", lambda card, rules: True)
-    assert session.quick_meter() is None  # a late card's exact distribution: tens of ms
+    assert quick_meter(session) is None  # a late card's exact distribution: tens of ms
     monkeypatch.undo()
     monkeypatch.setattr(GameSession, "win_meter_ready", lambda _: True)
-    assert session.quick_meter() is None  # the exact meter: a worker thread's job
+    assert quick_meter(session) is None  # the exact meter: a worker thread's job
     while not session.game.is_over:
         session.act(_first_legal(session))
-    assert session.quick_meter() == NOTHING
+    assert quick_meter(session) == NOTHING
 
 
 def test_a_late_card_is_pending_until_its_distribution_is_kept(

@@ -152,7 +152,7 @@ def test_without_the_table_the_meter_is_an_estimate_after_each_placement(
 ) -> None:
     """In the suite the meter's table is never built: the meter is the estimate from the
     shipped tables, marked as one, after each placement (nothing is being prepared),
-    worked out at once (`GameSession.quick_meter`), not through a worker thread's
+    worked out at once (`service.meter.quick_meter`), not through a worker thread's
     `GameSession.meter`."""
     slow_reads: list[GameSession] = []
     monkeypatch.setattr(GameSession, "meter", slow_reads.append)

@@ -427,13 +427,6 @@ class GameSession(SessionWinMeter, SessionSelection):
 
         return read_meter(self)
 
-    def quick_meter(self) -> MeterReading | None:
-        """The meter if it is worked out at once (see `meter.quick_meter`), else None:
-        ask `meter` in a worker thread."""
-        from .meter import quick_meter  # noqa: PLC0415
-
-        return quick_meter(self)
-
     # Hints and the review ------------------------------------------------------------
 
     def solver(self, progress: Progress | None = None) -> Solver:

@@ -1,7 +1,7 @@
 """The win-chance meter of each watched table, and its ``meter`` messages.
 
 The meter is read from the game session (in a worker thread unless it is a quick
-estimate, `GameSession.quick_meter`), under the live game's lock
+estimate, `service.meter.quick_meter`), under the live game's lock
 (so that it is the committed game's), after each placement and when someone connects;
 each change goes out to the table's connections as a ``meter`` message, after the events
 it is as of and before any later one. While the meter's table is being prepared its
@@ -20,7 +20,7 @@ from typing import Final
 
 from ..core import Scorecard
 from ..service import Table
-from ..service.meter import NOTHING, POLL_S, STALL_S, MeterReading, MeterWatch
+from ..service.meter import NOTHING, POLL_S, STALL_S, MeterReading, MeterWatch, quick_meter
 from .messages import MeterMessage, Outbound
 
 log = logging.getLogger("yahtzee.web")
@@ -145,7 +145,7 @@ class WinMeters:
             before = self._meters.get(table.id)
             if before is not None and before.settled and before.cards == cards:
                 return before
-            reading = live.session.quick_meter()  # (an estimate: at once)
+            reading = quick_meter(live.session)  # (an estimate: at once)
             if reading is None:
                 reading = await asyncio.to_thread(live.session.meter)
             meter = Meter(cards, reading)
