@@ -12,7 +12,7 @@ from tests.store.test_compare_and_set import both_rolled, copies, drop_every_con
 from yahtzee.core import Keep
 from yahtzee.store import CONFLICT, REPEAT, SAVED, Commit, Outcome, Store, engine
 from yahtzee.store.commit import StoreError
-from yahtzee.store.pg_commit import _array
+from yahtzee.store.pg_commit import array_text
 
 
 def on_loop(store: Store, commits: list[Commit]) -> dict[str, Outcome]:
@@ -121,11 +121,11 @@ TRICKY = ["", "NULL", "null", 'a"b', "a\\b", "a,b", "{a}", " x ", "é ü 🎲", 
 
 
 def test_array_texts_reach_postgresql_as_they_were(url: str) -> None:
-    """Regression guard for the arrays sent as text (`pg_commit._array`): quotes,
+    """Regression guard for the arrays sent as text (`pg_commit.array_text`): quotes,
     backslashes, commas, braces, spaces, "NULL" as a string and None arrive unchanged."""
     with Store(url) as store, store.engine.connect() as connection:
         texts = connection.exec_driver_sql(
-            "SELECT %s::varchar[], %s::int[]", (_array([*TRICKY, None]), _array([0, -3, 12]))
+            "SELECT %s::varchar[], %s::int[]", (array_text([*TRICKY, None]), array_text([0, -3, 12]))
         ).one()
     assert tuple(texts) == ([*TRICKY, None], [0, -3, 12])
-    assert _array([]) == "{}"
+    assert array_text([]) == "{}"

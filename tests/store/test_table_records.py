@@ -5,15 +5,18 @@ backends)."""
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
+from tests.store.conftest import new_database
 from yahtzee.core import BotSpec, Game, RandomDice, RuleSet
-from yahtzee.store import Seat, Store, StoreError
+from yahtzee.store import Seat, Store, StoreError, history
 from yahtzee.store import tables as records
-from yahtzee.store.schema import games
+from yahtzee.store.schema import games, players
 
 BOT = BotSpec.at_level(5)
 
@@ -110,3 +113,67 @@ def test_a_start_of_a_table_not_in_the_records_is_an_error(db_url: str) -> None:
         else:
             raise AssertionError("a table missing from the records was started")
         assert game_count(store) == 0
+
+
+def test_a_started_game_holds_its_first_events_and_players_as_any_new_game(db_url: str) -> None:
+    """The start writes the game's events so far (its GameStarted) and its players, new and
+    known, so that it resumes as it was started (on PostgreSQL through migration 0013's
+    function, on SQLite through the statements)."""
+    with Store(db_url) as store:
+        known = store.start(Game(["Ann", "Cy"], dice=RandomDice(3)))
+        table = lobby_table()
+        records.create_table(store, table)
+        seated = (table.seats[0], records.TableSeatRecord(1, "Newcomer", None, "n" * 64))
+        records.save_table_seat(store, table.id, seated[1], only_if_open=True)
+        found, game_id = start(store, table, seated)
+        assert found is None
+        assert store.count_events(game_id) == 1
+        resumed = store.resumable(game_id, RandomDice(1))
+        assert [type(e).__name__ for e in resumed.game.event_log] == ["GameStarted"]
+        assert [s.name for s in resumed.seats] == ["Ann", "Newcomer"]
+        assert store.seats_of(known)[0].name == "Ann"  # the same player, not a second Ann
+        summary = store.summaries([game_id])[0]
+        assert (summary.status, summary.event_count, summary.sitting) == ("active", 1, table.id)
+
+
+def test_many_tables_started_at_once_with_one_new_name_record_the_player_once(
+    db_url: str,
+) -> None:
+    """Tables on several server nodes starting at the same moment for one new player: each
+    starts (the second insert of the name gives way), and the player is recorded once."""
+    with Store(db_url) as store:
+        made = [lobby_table(f"10.0.0.{i}") for i in range(6)]
+        for table in made:
+            records.create_table(store, table)
+        gate = threading.Barrier(len(made))
+
+        def begin(table: records.TableRecord) -> records.TableRecord | None:
+            seated = (records.TableSeatRecord(0, "Firsttimer", None, "f" * 64), table.seats[1])
+            records.save_table_seat(store, table.id, seated[0])
+            gate.wait(timeout=10)
+            return start(store, table, (seated[0], records.TableSeatRecord(1, None)))[0]
+
+        with ThreadPoolExecutor(len(made)) as pool:
+            assert list(pool.map(begin, made)) == [None] * len(made)
+        assert len(history(store, player="Firsttimer")) == len(made)
+        with store.engine.connect() as c:
+            named = select(func.count()).select_from(players).where(players.c.name == "Firsttimer")
+            assert c.execute(named).scalar_one() == 1
+
+
+def test_on_postgresql_a_new_table_and_its_start_are_one_statement_each(
+    postgres_admin_url: str,
+) -> None:
+    """A server node makes and starts a table for every game: each is one call of a
+    function (migration 0013), one round trip, not a transaction of many statements."""
+    with Store(new_database(postgres_admin_url)) as store:
+        sent: list[str] = []
+        event.listen(store.engine, "before_cursor_execute", lambda *a: sent.append(a[2]))
+        table = lobby_table()
+        assert records.create_table(store, table, records.Quota(time.time() - 60, 5))
+        assert [s.split("(")[0].split()[-1] for s in sent] == ["yahtzee_create_table"]
+        seated = (table.seats[0], records.TableSeatRecord(1, "Bot", BOT))
+        records.save_table_seat(store, table.id, seated[1], only_if_open=True)
+        sent.clear()
+        assert start(store, table, seated)[0] is None
+        assert [s.split("(")[0].split()[-1] for s in sent] == ["yahtzee_start_table"]

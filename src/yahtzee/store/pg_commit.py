@@ -11,7 +11,7 @@ their cards of every game whose records end where its events began, unless its i
 among those. It answers, per game, the events its records held and the sequence number of
 an intent recorded before, from which `commit.decide` gives each game's outcome as
 on SQLite. The parameters are arrays, so the statement is the same text every time; each is
-sent as the text of a PostgreSQL array (`_array`), which the server parses: the driver's own
+sent as the text of a PostgreSQL array (`array_text`), which the server parses: the driver's own
 array dumping, element by element in Python, cost more than the rest of a commit together.
 
 A connection that breaks is dropped and the error raised (the next batch takes a fresh
@@ -177,12 +177,12 @@ def _parameters(
         "intents": [i for _, i in asked], "game": game, "seq": seq, "type": kind, "data": data,
         "intent": intent,
     }  # fmt: skip
-    return {name: _array(values) for name, values in arrays.items()} | {
+    return {name: array_text(values) for name, values in arrays.items()} | {
         "cards": json.dumps(cards), "stamp": stamp, "finished": FINISHED,
     }  # fmt: skip
 
 
-def _array(values: Sequence[str | int | None]) -> str:
+def array_text(values: Sequence[str | int | None]) -> str:
     """The text of a PostgreSQL array of ``values``: numbers as they are, None as NULL,
     every string quoted (so also "NULL", "" and any comma, brace or space survive), with
     its backslashes and double quotes escaped."""

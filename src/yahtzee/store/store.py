@@ -367,7 +367,7 @@ def record_game(
             id=game_id, rules=game.rules.name, seed=None if seed is None else str(seed),
             status=ACTIVE, created_at=stamp, updated_at=stamp, finished_at=None,
             event_count=0, hints_used=False, sitting=sitting or game_id,
-            dice=ENTERED if game.entered else ROLLED, dice_seed=_dice_seed(game),
+            dice=ENTERED if game.entered else ROLLED, dice_seed=dice_seed_of(game),
         )
     )  # fmt: skip
     ids = player_ids(connection, [seat.name for seat in seats_])
@@ -383,7 +383,8 @@ def record_game(
         append_events(connection, game_id, game, 0)
 
 
-def _dice_seed(game: Game) -> str | None:
+def dice_seed_of(game: Game) -> str | None:
+    """The secret seed of a game's duplicate dice to record (None for other dice)."""
     source = game.dice_source
     return source.seed if isinstance(source, DuplicateDice) and not game.entered else None
 

@@ -22,11 +22,12 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Row, func, insert, or_, select, update
 
 from ..core import BotSpec, Game
+from . import pg_tables
 from .chat import forget_chat
 from .commit import StoreError
 from .engine import retrying
 from .schema import games, table_seats, tables
-from .store import Store, now, record_game
+from .store import Store, dice_seed_of, now, record_game
 from .values import ENTERED, MANY_AT_ONCE, ROLLED, Seat
 
 LOBBY = "lobby"
@@ -100,6 +101,10 @@ def create_table(store: Store, table: TableRecord, quota: Quota | None = None) -
     that (counted in the same transaction). Returns whether it was recorded."""
 
     def work() -> bool:
+        if _on_postgres(store):  # one call (migration 0013)
+            limit = None if quota is None else (quota.limit, _when(quota.active_since))
+            created = _when(table.active_at or None)
+            return pg_tables.create(store.engine, table, created, limit, (LOBBY, PLAYING))
         with store.engine.begin() as c:
             if quota is not None and _open(c, table.owner, quota.active_since) >= quota.limit:
                 return False
@@ -107,6 +112,10 @@ def create_table(store: Store, table: TableRecord, quota: Quota | None = None) -
             return True
 
     return retrying(work)
+
+
+def _on_postgres(store: Store) -> bool:
+    return store.engine.dialect.name == "postgresql"
 
 
 def _insert(c: Connection, table: TableRecord) -> None:
@@ -201,6 +210,18 @@ def start_table(
     as the records hold it (nothing written)."""
 
     def work() -> TableRecord | None:
+        if _on_postgres(store) and not game.is_over:  # one call (0013)
+            done = pg_tables.start(
+                store.engine, table_id, expected, game_id=game_id, game=game, seats=seats,
+                seed=seed, dice_seed=dice_seed_of(game), stamp=now(),
+                active_at=_when(active_at), statuses=(LOBBY, PLAYING),
+            )  # fmt: skip
+            if done == pg_tables.STARTED:
+                return None
+            now_as = load_table(store, table_id) if done == pg_tables.CHANGED else None
+            if now_as is None:
+                raise StoreError(f"No table {table_id} in the records.")
+            return now_as
         with store.engine.begin() as c:
             rows = c.execute(select(tables).where(tables.c.id == table_id).with_for_update()).all()
             found = _with_seats(c, rows)
