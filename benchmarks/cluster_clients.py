@@ -272,10 +272,22 @@ async def player(run: Run, http: httpx.AsyncClient, slot: int, made: tuple[str, 
                 run.opened.append(time.monotonic() - run.warm)
                 break
             except httpx.HTTPError as error:
-                run.errors[f"new table: {type(error).__name__}"] += 1
+                run.errors[f"new table: {_why(error)}"] += 1
                 await asyncio.sleep(BACKOFF_S[1])
         else:
             return
+
+
+def _why(error: httpx.HTTPError) -> str:
+    """A failed new table as the errors count it: the step, the status and its code."""
+    if not isinstance(error, httpx.HTTPStatusError):
+        return type(error).__name__
+    step = "start" if error.request.url.path.endswith("/start") else "create"
+    try:
+        code = error.response.json().get("code")
+    except ValueError:  # nginx's own page, say
+        code = None
+    return f"{step} {error.response.status_code} {code or ''}".rstrip()
 
 
 async def drive(

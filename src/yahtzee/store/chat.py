@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, func, insert, select
 
 from .commit import StoreError
-from .engine import retrying
+from .engine import reading, retrying
 from .schema import chat_lines, tables
 from .store import Store, now, utc
 
@@ -84,7 +84,7 @@ def chat_of(
         .order_by(chat_lines.c.seq.desc())
         .limit(limit)
     )
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         rows = c.execute(query).all()
     return [_line(r) for r in reversed(rows)]
 
@@ -106,7 +106,7 @@ def chats_of(
     )
     query = select(ranked).where(ranked.c.back <= limit).order_by(ranked.c.seq)
     found: dict[str, list[ChatLine]] = {table_id: [] for table_id in table_ids}
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         for r in c.execute(query):
             found[r.table_id].append(_line(r))
     return found

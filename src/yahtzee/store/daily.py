@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from ..core import Game, IllegalMove, InvalidInput
 from ..core.duplicate import commitment, new_seed
 from ..core.errors import show
-from .engine import retrying
+from .engine import reading, retrying
 from .schema import daily_results, daily_seeds, games, players
 from .store import Store, now, player_id, record_game, utc
 from .values import FINISHED, Seat
@@ -137,20 +137,20 @@ def _results(c: Connection, *conditions: Any) -> list[DailyResult]:
 
 
 def attempt_of(store: Store, day: date, player: str) -> DailyResult | None:
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         found = _results(c, daily_results.c.day == day.isoformat(), players.c.name == player)
     return found[0] if found else None
 
 
 def results_of_day(store: Store, day: date) -> list[DailyResult]:
     """Every attempt of the day, finished or not, in the order they began."""
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         return _results(c, daily_results.c.day == day.isoformat())
 
 
 def days_of(store: Store, player: str) -> list[DailyResult]:
     """A player's daily games, oldest first."""
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         return _results(c, players.c.name == player)
 
 
@@ -163,7 +163,7 @@ def daily_games(store: Store, game_ids: Sequence[str]) -> dict[str, date]:
     """The days of those of these games that are daily games, by game id."""
     if not game_ids:
         return {}
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         rows = c.execute(
             select(daily_results.c.game_id, daily_results.c.day).where(
                 daily_results.c.game_id.in_(game_ids)
@@ -174,7 +174,7 @@ def daily_games(store: Store, game_ids: Sequence[str]) -> dict[str, date]:
 
 def daily_days(store: Store) -> dict[str, str]:
     """The day of every daily game in the records, by game id (ISO dates)."""
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         rows = c.execute(select(daily_results.c.game_id, daily_results.c.day))
         return {str(g): str(d) for g, d in rows}
 
@@ -183,7 +183,7 @@ def revealed_seed(store: Store, day: date, today: date) -> str | None:
     """The day's seed once the day is over (``day`` before ``today``), else None."""
     if day >= today:
         return None
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         seed = c.execute(select(daily_seeds.c.seed).where(daily_seeds.c.day == day.isoformat()))
         return seed.scalar()
 
@@ -192,7 +192,7 @@ def revealed_dice_seed(store: Store, game_id: str, today: date) -> str | None:
     """The seed of a game's duplicate dice once it may be shown: the game is over (and,
     for a daily game, its day is over too, since everyone plays the day's dice). None
     before, and for a game of other dice."""
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         row = c.execute(
             select(games.c.status, games.c.dice_seed, daily_results.c.day)
             .outerjoin(daily_results, daily_results.c.game_id == games.c.id)

@@ -8,15 +8,16 @@ failing half-way. Transient lock or serialisation failures are retried.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError, OperationalError
 
@@ -227,6 +228,31 @@ def _transient(error: DBAPIError) -> bool:
         marker in text
         for marker in ("database is locked", "database is busy", "deadlock", "could not serialize")
     )
+
+
+def reading(engine: Engine) -> Connection:
+    """A connection for reading: on PostgreSQL in autocommit, so that a read is its
+    statements alone, without a BEGIN before and a ROLLBACK after (two round trips, and
+    the driver's CPU for each). Under PostgreSQL's read committed, each statement sees
+    what was committed before it began either way: the answers are the same. SQLite's
+    reads keep their transaction (one file, one snapshot)."""
+    connection = engine.connect()
+    if engine.dialect.name == "postgresql":
+        return connection.execution_options(isolation_level="AUTOCOMMIT")
+    return connection
+
+
+@contextlib.contextmanager
+def single_write(engine: Engine) -> Iterator[Connection]:
+    """A connection for a write of one statement (atomic by itself): on PostgreSQL in
+    autocommit (one round trip, not three), on SQLite in its transaction, committed at
+    the end."""
+    if engine.dialect.name != "postgresql":
+        with engine.begin() as connection:
+            yield connection
+        return
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        yield connection
 
 
 def retrying(work: Callable[[], T]) -> T:

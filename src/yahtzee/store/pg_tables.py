@@ -18,6 +18,7 @@ from sqlalchemy import Engine
 
 from ..core import Game
 from ..core.events import event_to_dict
+from .engine import single_write
 from .pg_commit import array_text
 from .values import ACTIVE, ENTERED, ROLLED, Seat
 
@@ -110,5 +111,5 @@ def _seats(seats: Sequence[TableSeatRecord]) -> dict[str, str]:
 
 def _call(engine: Engine, statement: str, params: dict[str, Any]) -> Any:
     """The one value ``statement`` answers, run alone in autocommit."""
-    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+    with single_write(engine) as connection:
         return connection.exec_driver_sql(statement, params).scalar()

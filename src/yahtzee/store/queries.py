@@ -25,6 +25,7 @@ from ..core import (
     YahtzeeError,
 )
 from ..core.errors import show
+from .engine import reading
 from .schema import cards, games, players, seats
 from .store import Store, utc
 from .values import ACTIVE, ENTERED, FINISHED, ROLLED, GameSummary
@@ -149,7 +150,7 @@ def history(
         if limit < 1:
             raise YahtzeeError("The limit is a positive number of games.")
         query = query.limit(limit)
-    with store.engine.connect() as connection:
+    with reading(store.engine) as connection:
         ids = [row[0] for row in connection.execute(query)]
     return store.summaries(ids)
 
@@ -165,7 +166,7 @@ def sitting_places(store: Store, summaries: list[GameSummary]) -> dict[str, tupl
     counting the sitting's games in the order they were started."""
     wanted = sorted({g.sitting or g.id for g in summaries})
     by_sitting: dict[str, list[str]] = {}
-    with store.engine.connect() as connection:
+    with reading(store.engine) as connection:
         for start in range(0, len(wanted), SITTINGS_PER_QUERY):
             query = (
                 select(games.c.id, games.c.sitting)
@@ -196,7 +197,7 @@ def resolve_sitting(store: Store, prefix: str) -> str:
         .distinct()
         .limit(2)
     )
-    with store.engine.connect() as connection:
+    with reading(store.engine) as connection:
         found = sorted(str(row[0]) for row in connection.execute(query))
     if not found:
         raise InvalidInput(f"No sitting {show(prefix)} is recorded ('yahtzee history' lists them).")
@@ -224,7 +225,7 @@ def _finished_cards(
         query = query.where(games.c.rules == rules)
     if dice is not None:
         query = query.where(games.c.dice == _dice_kind(dice))
-    with store.engine.connect() as connection:
+    with reading(store.engine) as connection:
         rows = list(connection.execute(query))
     return [r for r in rows if player is None or who(r) == player]
 

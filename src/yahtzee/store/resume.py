@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Engine, Row, select
 
 from ..core import BotSpec, DiceSource, DuplicateDice, Game
+from .engine import reading
 from .schema import events, games, players, seats
 from .values import MANY_AT_ONCE, Seat
 
@@ -40,7 +41,7 @@ def read_resumables(
         return {}
     logs: dict[str, list[dict[str, Any]]] = {}
     seat_rows: dict[str, list[Row[Any]]] = {}
-    with engine.connect() as connection:
+    with reading(engine) as connection:
         for game_id, data in connection.execute(
             select(events.c.game_id, events.c.data)
             .where(events.c.game_id.in_(ids))

@@ -15,7 +15,7 @@ from ..core import BotSpec, DiceSource, DuplicateDice, Game, InvalidInput
 from ..core.events import event_to_dict
 from . import migrate
 from .commit import Commit, Outcome, StoreError, commit_many
-from .engine import make_engine, retrying
+from .engine import make_engine, reading, retrying
 from .pg_commit import DirectCommit, LoopCommit
 from .records import card_rows
 from .resume import Resumable, parse_selection, read_resumables
@@ -134,7 +134,7 @@ class Store:
     def events_since(self, game_id: str, seq: int) -> tuple[list[dict[str, Any]], datetime | None]:
         """The events after the first ``seq`` (to catch up), and when the last one was
         recorded (None without any)."""
-        with self.engine.connect() as connection:
+        with reading(self.engine) as connection:
             rows = connection.execute(
                 select(events.c.data, events.c.created_at)
                 .where(events.c.game_id == game_id, events.c.seq >= seq)
@@ -145,7 +145,7 @@ class Store:
 
     def intent_seq(self, game_id: str, intent: str) -> int | None:
         """The sequence number of the move an intent made (None if none did)."""
-        with self.engine.connect() as connection:
+        with reading(self.engine) as connection:
             found = connection.execute(
                 select(events.c.seq).where(events.c.game_id == game_id, events.c.intent == intent)
             ).scalar()
@@ -155,7 +155,7 @@ class Store:
         """How many events each of these games has recorded (one query)."""
         if not ids:
             return {}
-        with self.engine.connect() as connection:
+        with reading(self.engine) as connection:
             if connection.dialect.name == "postgresql":  # one array: the same statement always
                 among = games.c.id == any_(bindparam("ids", list(ids), postgresql.ARRAY(String)))
             else:
@@ -194,7 +194,7 @@ class Store:
 
     def selection_of(self, game_id: str) -> tuple[int, tuple[bool, ...]] | None:
         """The last selection saved: the event count it belongs to and the flags."""
-        with self.engine.connect() as connection:
+        with reading(self.engine) as connection:
             return _selection(connection, game_id)
 
     def resumable(self, game_id: str, dice: DiceSource | None = None) -> Resumable:
@@ -236,7 +236,7 @@ class Store:
             raise InvalidInput(
                 f"{game_id!r} is not a game id (at least {MIN_ID_PREFIX} of its characters)."
             )
-        with self.engine.connect() as connection:
+        with reading(self.engine) as connection:
             found = connection.execute(
                 select(games.c.id).where(games.c.id.startswith(prefix)).limit(2)
             ).all()
@@ -248,7 +248,7 @@ class Store:
 
     def event_log(self, game_id: str) -> list[dict[str, Any]]:
         """One game's events, in order, as ``Game.replay`` takes them."""
-        with self.engine.connect() as connection:
+        with reading(self.engine) as connection:
             return _event_log(connection, game_id)
 
     def load(self, game_id: str, dice: DiceSource | None = None) -> Game:
@@ -267,19 +267,19 @@ class Store:
 
     def seats_of(self, game_id: str) -> list[Seat]:
         """One game's seats, in order."""
-        with self.engine.connect() as connection:
+        with reading(self.engine) as connection:
             return _seats_of(connection, game_id)
 
     def hinted_seats(self, game_id: str) -> frozenset[int]:
         """The seats whose players asked the advisor during the game."""
-        with self.engine.connect() as connection:
+        with reading(self.engine) as connection:
             return _hinted(connection, game_id)
 
     def summaries(self, ids: Sequence[str]) -> list[GameSummary]:
         """Summaries of the given games, in the given order."""
         if not ids:
             return []
-        with self.engine.connect() as connection:
+        with reading(self.engine) as connection:
             rows = {r.id: r for r in connection.execute(select(games).where(games.c.id.in_(ids)))}
             seat_rows = connection.execute(
                 select(seats.c.game_id, seats.c.seat, players.c.name)
@@ -319,7 +319,7 @@ class Store:
 
     def count_events(self, game_id: str | None = None) -> int:
         """How many events are recorded (of one game, or of all)."""
-        with self.engine.connect() as connection:
+        with reading(self.engine) as connection:
             query = select(func.count()).select_from(events)
             if game_id is not None:
                 query = query.where(events.c.game_id == game_id)

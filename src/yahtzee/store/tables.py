@@ -25,7 +25,7 @@ from ..core import BotSpec, Game
 from . import pg_tables
 from .chat import forget_chat
 from .commit import StoreError
-from .engine import retrying
+from .engine import reading, retrying, single_write
 from .schema import games, table_seats, tables
 from .store import Store, dice_seed_of, now, record_game
 from .values import ENTERED, MANY_AT_ONCE, ROLLED, Seat
@@ -177,14 +177,14 @@ def create_rematch(
 
 def sitting_of_game(store: Store, game_id: str) -> str | None:
     """The sitting this game belongs to (None for no such game)."""
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         row = c.execute(select(games.c.sitting).where(games.c.id == game_id)).first()
     return None if row is None else str(row.sitting or game_id)
 
 
 def sitting_games(store: Store, sitting: str) -> list[str]:
     """The games of a sitting, in the order they were started."""
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         query = (
             select(games.c.id)
             .where(games.c.sitting == sitting)
@@ -286,14 +286,18 @@ def set_table_status(
     (a compare-and-set between server nodes). Returns whether it was recorded. A table
     that ends unplayed (cancelled, expired) loses its chat in the same transaction."""
 
+    query = update(tables).where(tables.c.id == table_id)
+    if expect is not None:
+        query = query.where(tables.c.status == expect)
+    values = query.values(status=status, game_id=game_id, active_at=_when(active_at))
+
     def work() -> bool:
+        if status not in (CANCELLED, EXPIRED):  # one statement (a game over: each game's)
+            with single_write(store.engine) as c:
+                return bool(c.execute(values).rowcount)
         with store.engine.begin() as c:
-            query = update(tables).where(tables.c.id == table_id)
-            if expect is not None:
-                query = query.where(tables.c.status == expect)
-            values = query.values(status=status, game_id=game_id, active_at=_when(active_at))
             done = bool(c.execute(values).rowcount)
-            if done and status in (CANCELLED, EXPIRED):
+            if done:
                 forget_chat(c, table_id)
             return done
 
@@ -302,14 +306,14 @@ def set_table_status(
 
 def table_by_invite(store: Store, invite: str) -> str | None:
     """The id of the table this invite token opens (None for none)."""
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         found = c.execute(select(tables.c.id).where(tables.c.invite_token == invite)).scalar()
     return None if found is None else str(found)
 
 
 def count_open(store: Store, owner: str, active_since: float) -> int:
     """An owner's tables in play, or in the lobby and changed since ``active_since``."""
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         return _open(c, owner, active_since)
 
 
@@ -324,7 +328,7 @@ def _open(c: Connection, owner: str, active_since: float) -> int:
 
 def playing_ids(store: Store) -> list[str]:
     """Every table in play."""
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         return [
             str(r)
             for r in c.execute(select(tables.c.id).where(tables.c.status == PLAYING)).scalars()
@@ -338,7 +342,7 @@ def open_tables(store: Store, finished_since: float | None = None) -> list[Table
     if finished_since is not None:
         recent = or_(tables.c.active_at.is_(None), tables.c.active_at >= _when(finished_since))
         served = or_(served, (tables.c.status == FINISHED) & recent)
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         rows = c.execute(select(tables).where(served)).all()
         return _with_seats(c, rows)
 
@@ -352,7 +356,7 @@ def load_tables(store: Store, table_ids: Sequence[str]) -> dict[str, TableRecord
     """Tables by their ids, whatever their status (those found; at most `MANY_AT_ONCE`)."""
     if len(table_ids) > MANY_AT_ONCE:
         raise ValueError(f"at most {MANY_AT_ONCE} tables at once")
-    with store.engine.connect() as c:
+    with reading(store.engine) as c:
         rows = c.execute(select(tables).where(tables.c.id.in_(table_ids))).all()
         return {record.id: record for record in _with_seats(c, rows)}
 

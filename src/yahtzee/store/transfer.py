@@ -14,7 +14,7 @@ from sqlalchemy import insert, select, update
 from ..core import BotSpec, Category, Game, InvalidInput, YahtzeeError, check_rolls
 from ..core.errors import show
 from .daily import daily_days, import_result, revealed_dice_seed
-from .engine import retrying
+from .engine import reading, retrying
 from .schema import cards, games, seats
 from .store import Store, append_events, player_id, utc
 from .values import ENTERED, ROLLED, Seat
@@ -32,7 +32,7 @@ MAX_SITTING_ID = 36
 
 
 def export_games(store: Store) -> list[dict[str, Any]]:
-    with store.engine.connect() as connection:
+    with reading(store.engine) as connection:
         ids = [r[0] for r in connection.execute(select(games.c.id).order_by(games.c.created_at))]
         review_rows = connection.execute(
             select(cards.c.game_id, cards.c.seat, cards.c.decisions, cards.c.advisor_loss)
