@@ -49,3 +49,18 @@ def test_describe_in_words(name: str) -> None:
     text = RuleSet.named(name).describe()
     assert "63" in text and "35" in text and "Joker" in text
     assert ("100 points" in text) == (name != "no-yahtzee-bonus")
+
+
+def test_the_scoring_key_is_made_once_and_follows_each_rule_set_made_from_another() -> None:
+    """The key is kept in the value (the meter asks for it at every move): one made by
+    ``dataclasses.replace`` or read back from its dict has its own options' key, and the
+    key takes no part in equality."""
+    import dataclasses
+
+    official = RuleSet.official()
+    assert official.scoring_key == "joker=forced;bonus=100"
+    no_bonus = dataclasses.replace(official, name="no-bonus-test", yahtzee_bonus=0)
+    assert no_bonus.scoring_key == "joker=forced;bonus=0"
+    assert RuleSet.from_dict(no_bonus.to_dict()).scoring_key == no_bonus.scoring_key
+    assert dataclasses.replace(official) == official
+    assert "scoring_key" not in repr(official)

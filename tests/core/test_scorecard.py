@@ -94,3 +94,11 @@ def test_placing_in_a_filled_box_is_illegal() -> None:
     card = Scorecard.empty().place(Dice.parse("11111"), C.ONES)
     with pytest.raises(IllegalMove, match="Aces is already filled"):
         card.place(Dice.parse("11234"), C.ONES)
+
+
+def test_open_count_is_the_number_of_open_boxes() -> None:
+    card = Scorecard()
+    assert card.open_count == len(card.open_boxes) == 13
+    for placed, category in enumerate(Category, start=1):
+        card = card.place(Dice((1, 2, 3, 4, 6)), category)
+        assert card.open_count == len(card.open_boxes) == 13 - placed

@@ -95,3 +95,39 @@ def test_a_server_started_from_a_hostile_folder_never_imports_from_it(tmp_path: 
         wait_until(ready, timeout=300, what="the solver ready (its kernels compiled aside)")
     assert any(Path(caches["NUMBA_CACHE_DIR"]).rglob("*.nbi"))  # children did compile
     assert _imported(tmp_path) == []
+
+
+def test_kernels_found_missing_are_looked_for_again_after_a_second_not_at_every_ask(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The win meter asks whether the curve kernels are compiled at every move: a "no"
+    stands for `RECHECK_S` (no file looked at meanwhile), then the files are looked at
+    again; a "yes" stands for good."""
+    from yahtzee.solver import compiling
+
+    looked: list[str] = []
+    clock = [100.0]
+    present = [False]
+
+    class Index:
+        def __init__(self) -> None:
+            looked.append("looked")
+
+        def is_file(self) -> bool:
+            return present[0]
+
+    monkeypatch.setattr(compiling, "_CACHED", set())
+    monkeypatch.setattr(compiling, "_MISSING", {})
+    monkeypatch.setattr(compiling, "_clock", lambda: clock[0])
+    monkeypatch.setattr(compiling, "Path", lambda _: Index())
+    fake = type("D", (), {"_cache": type("C", (), {"_cache_file": type("F", (), {
+        "_index_path": "x"})})})  # fmt: skip
+    monkeypatch.setattr(compiling, "_dispatchers", lambda kind: [fake])
+    assert not compiling.cached("curves") and len(looked) == 1
+    clock[0] += compiling.RECHECK_S / 2
+    assert not compiling.cached("curves") and len(looked) == 1  # the "no" stands
+    present[0] = True
+    clock[0] += compiling.RECHECK_S
+    assert compiling.cached("curves") and len(looked) == 2  # looked again: found
+    present[0] = False
+    assert compiling.cached("curves") and len(looked) == 2  # a "yes" stands for good

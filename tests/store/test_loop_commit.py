@@ -125,7 +125,8 @@ def test_array_texts_reach_postgresql_as_they_were(url: str) -> None:
     backslashes, commas, braces, spaces, "NULL" as a string and None arrive unchanged."""
     with Store(url) as store, store.engine.connect() as connection:
         texts = connection.exec_driver_sql(
-            "SELECT %s::varchar[], %s::int[]", (array_text([*TRICKY, None]), array_text([0, -3, 12]))
+            "SELECT %s::varchar[], %s::int[]",
+            (array_text([*TRICKY, None]), array_text([0, -3, 12])),
         ).one()
     assert tuple(texts) == ([*TRICKY, None], [0, -3, 12])
     assert array_text([]) == "{}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Self
 
@@ -54,6 +54,7 @@ class RuleSet:
     joker: JokerRule = JokerRule.FORCED
     yahtzee_bonus: int = YAHTZEE_BONUS
     tie_break: TieBreak = TieBreak.SHARED
+    _scoring_key: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
@@ -64,6 +65,8 @@ class RuleSet:
             raise InvalidInput(f"The Yahtzee bonus is 0 or {YAHTZEE_BONUS} points.")
         if not isinstance(self.joker, JokerRule) or not isinstance(self.tie_break, TieBreak):
             raise InvalidInput("joker and tie_break take JokerRule and TieBreak values.")
+        key = f"joker={self.joker.value};bonus={self.yahtzee_bonus}"
+        object.__setattr__(self, "_scoring_key", key)
 
     # Registry -----------------------------------------------------------------------
 
@@ -118,8 +121,9 @@ class RuleSet:
 
     @property
     def scoring_key(self) -> str:
-        """What decides the score of any play (the tie-break does not): keys solver tables."""
-        return f"joker={self.joker.value};bonus={self.yahtzee_bonus}"
+        """What decides the score of any play (the tie-break does not): keys solver tables
+        (made once: the meter and the solver's caches ask for it at every move)."""
+        return self._scoring_key
 
     def to_dict(self) -> dict[str, Any]:
         """The rule set as JSON-ready data (``from_dict`` reads it back)."""

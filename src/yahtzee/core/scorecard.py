@@ -81,6 +81,11 @@ class Scorecard:
         )
 
     @property
+    def open_count(self) -> int:
+        """How many boxes are open (as ``len(open_boxes)``, without making the tuple)."""
+        return self.boxes.count(None)
+
+    @property
     def is_complete(self) -> bool:
         """Whether every box is filled."""
         return None not in self.boxes

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+import time
 from pathlib import Path
 from typing import Literal
 
@@ -52,22 +53,32 @@ def _dispatchers(kind: Kind) -> list[object]:
 
 def cached(kind: Kind) -> bool:
     """Whether numba's cache already holds these kernels (a quick load, no compiling;
-    once it does, it is not looked at again)."""
+    once it does, it is not looked at again; while it does not, looked at again at most
+    every `RECHECK_S` seconds: the win meter asks at every move)."""
     if kind in _CACHED:
         return True
+    now = _clock()
+    if now < _MISSING.get(kind, 0.0):
+        return False
     try:
         found = all(
             Path(d._cache._cache_file._index_path).is_file()  # type: ignore[attr-defined]
             for d in _dispatchers(kind)
         )
     except AttributeError:  # another numba: assume the worst
-        return False
+        found = False
     if found:
         _CACHED.add(kind)
+    else:
+        _MISSING[kind] = now + RECHECK_S
     return found
 
 
+RECHECK_S = 1.0
+_clock = time.monotonic
 _CACHED: set[Kind] = set()
+_MISSING: dict[Kind, float] = {}
+"""Kinds found missing, until when (monotonic) the answer stands."""
 
 
 def compile_aside(kind: Kind) -> bool:
@@ -91,4 +102,5 @@ def compile_aside(kind: Kind) -> bool:
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
         _log.warning("could not compile the solver's kernels aside: %s", " ".join(tail))
         return False
+    _MISSING.pop(kind, None)  # compiled now: look again
     return True

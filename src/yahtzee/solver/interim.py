@@ -217,7 +217,7 @@ def late_pmf(card: Scorecard, rules: RuleSet) -> F64 | None:
         pmf = np.zeros(card.total + 1)
         pmf[-1] = 1.0
         return pmf
-    if len(card.open_boxes) > LATE_OPEN_BOXES:
+    if card.open_count > LATE_OPEN_BOXES:
         return None
     from .compiling import cached  # noqa: PLC0415
     from .distribution import exact_distribution  # noqa: PLC0415
@@ -243,7 +243,7 @@ def late_pending(card: Scorecard, rules: RuleSet) -> bool:
     milliseconds) rather than answer at once."""
     from .compiling import cached  # noqa: PLC0415
 
-    if card.is_complete or len(card.open_boxes) > LATE_OPEN_BOXES or not cached("curves"):
+    if card.is_complete or card.open_count > LATE_OPEN_BOXES or not cached("curves"):
         return False
     with _GUARD:
         return (rules.scoring_key, state_of(card)) not in _LATE
