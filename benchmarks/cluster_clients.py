@@ -167,13 +167,16 @@ class Client:
                 await ws.send(json.dumps(self.pending.intent))
         else:
             self.record.last_event = self.act_at  # stuck counts from here
+            first_wave = not run.go.is_set()
             run.ready += 1
             if run.ready >= run.tables:
                 run.go.set()
             await run.go.wait()
-            # first moves spread out: games then end (and new ones start) all the time,
-            # as on a site, not all within the same few seconds
-            self.act_at = time.monotonic() + self.rng.random() * run.stagger
+            # the first tables' first moves spread out: games then end (and new ones start)
+            # all the time, as on a site, not all within the same few seconds; a table
+            # opened later starts as its player would, after a moment's thought
+            spread = run.stagger if first_wave else run.think
+            self.act_at = time.monotonic() + self.rng.random() * spread
             self.record.last_event = self.act_at
         loop = asyncio.get_running_loop()
         while True:

@@ -11,7 +11,6 @@ server and plain mode only read it and tell it what their players did.
 
 from __future__ import annotations
 
-import random
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from ..core import (
 )
 from ..store import Seat, Store
 from ..store.resume import Resumable
+from .bots import SessionBots
 from .selection import SessionSelection
 from .win_meter import SessionWinMeter
 
@@ -86,7 +86,7 @@ class Move:
 
 
 @dataclass
-class GameSession(SessionWinMeter, SessionSelection):
+class GameSession(SessionBots, SessionWinMeter, SessionSelection):
     """A game being played, with its seats, record, bots, hints and review."""
 
     game: Game
@@ -345,33 +345,7 @@ class GameSession(SessionWinMeter, SessionSelection):
             loss = round(player.total_loss, REVIEW_DECIMALS)
             self.store.set_review(self.game_id, player.player, len(player.decisions), loss)
 
-    # Bots and the turn timer ---------------------------------------------------------
-
-    def bot_action(self, seat: int | None = None) -> Action:
-        """What the bot at ``seat`` (the player to act by default) does now."""
-        player = self.current if seat is None else seat
-        if player is None or not self.is_bot(player):
-            raise IllegalMove("It is not a computer player's turn.", code="not_a_bot")
-        spec = self.seats[player].bot
-        assert spec is not None
-        if player not in self._bots:
-            self._bots[player] = self._strategy(spec, player)
-        return self._choose(self._bots[player])
-
-    def bot_decides_quickly(self, seat: int) -> bool:
-        """Whether the bot at ``seat`` decides in microseconds (`bot_action` may then run
-        on an event loop): its strategy does, or is one made at once (then it is made
-        now: a new game's first bot move needs no worker thread either)."""
-        from ..solver import solver_loaded  # noqa: PLC0415
-        from ..solver.strategies import decides_quickly, made_at_once  # noqa: PLC0415
-
-        strategy = self._bots.get(seat)
-        if strategy is None:
-            spec = self.seats[seat].bot if 0 <= seat < len(self.seats) else None
-            if spec is None or not solver_loaded(self.rules) or not made_at_once(spec, self.rules):
-                return False
-            strategy = self._bots[seat] = self._strategy(spec, seat)
-        return decides_quickly(strategy)
+    # Bots and the turn timer (the rest: `SessionBots`) --------------------------------
 
     def play_bot(self, *, review: bool = True) -> Move:
         """The bot whose turn it is takes one action (recorded)."""
@@ -382,10 +356,6 @@ class GameSession(SessionWinMeter, SessionSelection):
         while not self.game.is_over and self.is_bot(self.current):
             yield self.play_bot()
 
-    def stand_in(self, seat: int) -> Action:
-        """The move made for a human whose turn timer ran out: a level-3 bot's choice."""
-        return self._choose(self._strategy(BotSpec.at_level(DEFAULT_LEVEL), seat))
-
     def hand_to_bot(self, seat: int, spec: BotSpec) -> None:
         """A seat's player left for good: a bot plays the seat from now on (not in a game
         of entered dice: a bot cannot roll the dice on the table)."""
@@ -393,30 +363,6 @@ class GameSession(SessionWinMeter, SessionSelection):
             raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
         self.seats[seat] = Seat(self.seats[seat].name, spec)
         self._bots.pop(seat, None)
-
-    def _choose(self, strategy: Strategy) -> Action:
-        from ..solver.strategies import rival_aware  # noqa: PLC0415
-
-        situation = self.game.situation()
-        if situation is None:
-            return Keep.NONE
-        if rival_aware(strategy):
-            me = self.current
-            rivals = [card for seat, card in enumerate(self.game.cards) if seat != me]
-            action = strategy.choose_against(situation, rivals)
-            method = getattr(strategy, "method", None)
-            if isinstance(method, str) and me is not None and rivals:
-                counts = self.bot_methods.setdefault(me, {})
-                counts[method] = counts.get(method, 0) + 1
-            return action
-        return strategy.choose(situation)
-
-    def _strategy(self, spec: BotSpec, seat: int) -> Strategy:
-        from ..solver import strategy  # noqa: PLC0415 - numba loads with the first bot
-
-        self.solver()
-        rng = random.Random(f"{self.seed}/{seat}") if self.seed is not None else None
-        return strategy(spec, self.rules, rng)
 
     # The win-chance meter (the rest: `SessionWinMeter`) ----------------------------------
 
