@@ -222,3 +222,26 @@ def test_games_recorded_before_sittings_join_their_tables_sittings_or_their_own(
         ]  # fmt: skip
         assert tables.sitting_games(store, "t-1") == [first, second]
         assert all(not t.entered for t in (tables.load_table(store, "t-1"),) if t is not None)
+
+
+def test_regression_a_downgrade_past_0013_drops_both_table_functions(
+    postgres_admin_url: str,
+) -> None:
+    """Migration 0013's downgrade names each function by its arguments: the start's list
+    once missed its event arrays, so the downgrade left the function behind."""
+    from alembic import command
+
+    from tests.store.conftest import new_database
+
+    query = text("SELECT proname FROM pg_proc WHERE proname LIKE 'yahtzee_%' ORDER BY 1")
+    with Store(new_database(postgres_admin_url)) as store:
+        with store.engine.connect() as c:
+            functions = set(c.execute(query).scalars())
+        assert {"yahtzee_create_table", "yahtzee_start_table"} <= functions
+        with store.engine.begin() as c:
+            command.downgrade(migrate.alembic_config(c), "0012")
+        with store.engine.connect() as c:
+            assert set(c.execute(query).scalars()) == {"yahtzee_group_commit"}
+        migrate.upgrade(store.engine)
+        with store.engine.connect() as c:
+            assert set(c.execute(query).scalars()) == functions

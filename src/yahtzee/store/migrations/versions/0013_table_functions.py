@@ -116,8 +116,8 @@ SIGNATURES = (
     "varchar, timestamptz, varchar, varchar, varchar, int[], varchar[], varchar[], varchar[], "
     "int, timestamptz, varchar, varchar)",
     "yahtzee_start_table(varchar, int[], varchar[], varchar[], varchar[], varchar, varchar, "
-    "varchar, varchar, varchar, varchar, varchar[], varchar[], varchar[], timestamptz, "
-    "timestamptz, varchar, varchar)",
+    "varchar, varchar, varchar, varchar, varchar[], varchar[], varchar[], varchar[], text[], "
+    "timestamptz, timestamptz, varchar, varchar)",
 )
 
 
