@@ -230,6 +230,11 @@ def _transient(error: DBAPIError) -> bool:
     )
 
 
+def on_postgres(engine: Engine) -> bool:
+    """Whether the records are on PostgreSQL (else SQLite)."""
+    return engine.dialect.name == "postgresql"
+
+
 def reading(engine: Engine) -> Connection:
     """A connection for reading: on PostgreSQL in autocommit, so that a read is its
     statements alone, without a BEGIN before and a ROLLBACK after (two round trips, and
@@ -237,7 +242,7 @@ def reading(engine: Engine) -> Connection:
     what was committed before it began either way: the answers are the same. SQLite's
     reads keep their transaction (one file, one snapshot)."""
     connection = engine.connect()
-    if engine.dialect.name == "postgresql":
+    if on_postgres(engine):
         return connection.execution_options(isolation_level="AUTOCOMMIT")
     return connection
 
@@ -247,7 +252,7 @@ def single_write(engine: Engine) -> Iterator[Connection]:
     """A connection for a write of one statement (atomic by itself): on PostgreSQL in
     autocommit (one round trip, not three), on SQLite in its transaction, committed at
     the end."""
-    if engine.dialect.name != "postgresql":
+    if not on_postgres(engine):
         with engine.begin() as connection:
             yield connection
         return

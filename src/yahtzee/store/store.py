@@ -15,7 +15,7 @@ from ..core import BotSpec, DiceSource, DuplicateDice, Game, InvalidInput
 from ..core.events import event_to_dict
 from . import migrate
 from .commit import Commit, Outcome, StoreError, commit_many
-from .engine import make_engine, reading, retrying
+from .engine import make_engine, on_postgres, reading, retrying
 from .pg_commit import DirectCommit, LoopCommit
 from .records import card_rows
 from .resume import Resumable, parse_selection, read_resumables
@@ -42,7 +42,7 @@ class Store:
             migrate.check_current(self.engine)
         else:
             migrate.upgrade(self.engine)
-        postgres = self.engine.dialect.name == "postgresql"
+        postgres = on_postgres(self.engine)
         self._direct = DirectCommit(self.engine) if postgres else None
         self._on_loop = LoopCommit(self.engine) if postgres else None
 

@@ -25,7 +25,7 @@ from ..core import BotSpec, Game
 from . import pg_tables
 from .chat import forget_chat
 from .commit import StoreError
-from .engine import reading, retrying, single_write
+from .engine import on_postgres, reading, retrying, single_write
 from .schema import games, table_seats, tables
 from .store import Store, dice_seed_of, now, record_game
 from .values import ENTERED, MANY_AT_ONCE, ROLLED, Seat
@@ -101,7 +101,7 @@ def create_table(store: Store, table: TableRecord, quota: Quota | None = None) -
     that (counted in the same transaction). Returns whether it was recorded."""
 
     def work() -> bool:
-        if _on_postgres(store):  # one call (migration 0013)
+        if on_postgres(store.engine):  # one call (migration 0013)
             limit = None if quota is None else (quota.limit, _when(quota.active_since))
             created = _when(table.active_at or None)
             return pg_tables.create(store.engine, table, created, limit, (LOBBY, PLAYING))
@@ -112,10 +112,6 @@ def create_table(store: Store, table: TableRecord, quota: Quota | None = None) -
             return True
 
     return retrying(work)
-
-
-def _on_postgres(store: Store) -> bool:
-    return store.engine.dialect.name == "postgresql"
 
 
 def _insert(c: Connection, table: TableRecord) -> None:
@@ -210,7 +206,7 @@ def start_table(
     as the records hold it (nothing written)."""
 
     def work() -> TableRecord | None:
-        if _on_postgres(store) and not game.is_over:  # one call (0013)
+        if on_postgres(store.engine) and not game.is_over:  # one call (0013)
             done = pg_tables.start(
                 store.engine, table_id, expected, game_id=game_id, game=game, seats=seats,
                 seed=seed, dice_seed=dice_seed_of(game), stamp=now(),
