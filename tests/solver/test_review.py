@@ -43,3 +43,25 @@ def test_review_of_some_players_only() -> None:
         game.play(rng.choice(list(game.legal_actions())))
     (b,) = review(game, [1])
     assert b.name == "B" and all(d.player == 1 for d in b.decisions)
+
+
+def test_some_players_decisions_are_theirs_in_the_whole_list_undos_included() -> None:
+    """A review of some players weighs only their decisions (a bot's are not worked out
+    at every game's end), and they are the same as in the review of everyone: placements
+    taken back, by either player, are left out as before."""
+    from yahtzee.solver.review import decisions
+
+    rng = random.Random(4)
+    game = Game(["A", "B"], dice=RandomDice(5))
+    undone = 0
+    while not game.is_over:
+        game.play(rng.choice(list(game.legal_actions())))
+        if not game.is_over and game.can_undo() and rng.random() < 0.3:
+            game.undo()
+            undone += 1
+    assert undone >= 4
+    everyone = list(decisions(game))
+    for player in (0, 1):
+        mine = list(decisions(game, [player]))
+        assert mine == [d for d in everyone if d.player == player]
+        assert sum(d.text.startswith("score") for d in mine) == 13

@@ -19,6 +19,7 @@ from ..core import (
 )
 from ..core import state as machine
 from .advice import ACTIONS, TIE, Advice, action_text
+from .planner import TurnPlanner
 from .solver import cached_solver
 
 
@@ -66,11 +67,13 @@ class PlayerReview:
         return [d for d in ranked[:n] if d.loss > TIE]
 
 
-def decisions(game: Game) -> Iterable[Decision]:
-    """Every decision in the game's log, valued by the optimal solver. A placement that
-    was taken back (an ``Undone`` event) is not a decision: the one made instead is."""
+def decisions(game: Game, players: Iterable[int] | None = None) -> Iterable[Decision]:
+    """Every decision in the game's log (of ``players`` only, when given), valued by the
+    optimal solver. A placement that was taken back (an ``Undone`` event) is not a
+    decision: the one made instead is."""
     opening = game.event_log[0]
     assert isinstance(opening, GameStarted)
+    wanted = None if players is None else frozenset(players)
     planner = cached_solver(game.rules)
     swings = _win_swings(game)
     state = machine.start(opening)
@@ -84,18 +87,37 @@ def decisions(game: Game) -> Iterable[Decision]:
         elif isinstance(event, Written):
             placed.append(False)  # points written without dice: nothing to weigh
         elif turn is not None and turn.dice is not None and isinstance(event, Rolled | Scored):
-            placed += [True] if isinstance(event, Scored) else []
-            situation = Situation(turn.dice, turn.rolls_left, state.cards[turn.player])
-            action: Action = event.keep if isinstance(event, Rolled) else Score(event.category)
-            advice = Advice.from_options(situation, game.rules, planner.options(situation))
-            rivals = [c for p, c in enumerate(state.cards) if p != turn.player]
-            found.append(Decision(
-                turn.player, turn.round, situation, action,
-                planner.action_value(situation, action), advice.best.action, advice.best.value,
-                swings(situation, rivals, action) if swings and rivals else None,
-            ))  # fmt: skip
+            weighed = wanted is None or turn.player in wanted
+            if isinstance(event, Scored):  # (another player's placement: not weighed)
+                placed.append(weighed)
+            if weighed:
+                found.append(_decision(planner, swings, state, event))
         state = machine.apply(state, event)
     return found
+
+
+def _decision(
+    planner: TurnPlanner,
+    swings: Callable[[Situation, list[Scorecard], Action], float] | None,
+    state: machine.GameState,
+    event: Rolled | Scored,
+) -> Decision:
+    """The decision ``event`` made in ``state``: its value and the best option's, from one
+    listing of the options."""
+    turn = state.turn
+    assert turn is not None and turn.dice is not None
+    situation = Situation(turn.dice, turn.rolls_left, state.cards[turn.player])
+    action: Action = event.keep if isinstance(event, Rolled) else Score(event.category)
+    options = planner.options(situation)
+    best = Advice.from_options(situation, planner.rules, options).best
+    value = next((o.value for o in options if o.action == action), None)
+    if value is None:  # keeping all five dice: not listed, as good as standing on them
+        value = planner.action_value(situation, action)
+    rivals = [c for p, c in enumerate(state.cards) if p != turn.player]
+    return Decision(
+        turn.player, turn.round, situation, action, value, best.action, best.value,
+        swings(situation, rivals, action) if swings and rivals else None,
+    )  # fmt: skip
 
 
 def has_win_swings(game: Game) -> bool:
@@ -132,9 +154,8 @@ def review(game: Game, players: Iterable[int] | None = None) -> list[PlayerRevie
     """Per player (all by default): each decision with the optimal choice and the loss."""
     wanted = set(range(len(game.players)) if players is None else players)
     found: dict[int, list[Decision]] = {p: [] for p in sorted(wanted)}
-    for decision in decisions(game):
-        if decision.player in wanted:
-            found[decision.player].append(decision)
+    for decision in decisions(game, wanted):
+        found[decision.player].append(decision)
     return [PlayerReview(p, game.players[p], tuple(found[p])) for p in found]
 
 
