@@ -83,6 +83,34 @@ def test_finished_games_have_cards_and_statistics(db_url: str) -> None:
         assert [h.total for h in high_scores(store, "no-joker")] == [solo.cards[0].total]
 
 
+def test_a_players_best_total_is_their_best_finished_card_under_the_rules(db_url: str) -> None:
+    """`best_total` (a solo game's score to beat, asked at each new game) is `stats`' best
+    of the player under those rules, from their own finished games only: not an unfinished
+    one, not another player's, not a bot's seat, not another rule set's."""
+    from yahtzee.store.queries import best_total
+
+    with Store(db_url) as store:
+        assert best_total(store, "Ann", "official") is None  # nothing recorded yet
+        for seed in range(3):
+            game = Game(["Ann", "Bob"], dice=RandomDice(seed))
+            play_out(game, store, store.start(game), seed)
+        solo = Game(["Ann"], "no-joker", RandomDice(9))
+        play_out(solo, store, store.start(solo))
+        bot = Game(["Cy", "Ann"], dice=RandomDice(4))  # Ann's name at a bot's seat
+        play_out(bot, store, store.start(bot, [Seat("Cy"), Seat("Ann", BotSpec.at_level(5))]), 4)
+        going = Game(["Ann"], dice=ScriptedDice(["66666"]))
+        going_id = store.start(going)
+        going.roll()
+        going.score("yahtzee")  # 50 in an unfinished game: not a finished card
+        store.save(going_id, going)
+        for name in ("Ann", "Bob", "Cy"):
+            for rules in ("official", "no-joker"):
+                mine = stats(store, name, rules)
+                assert best_total(store, name, rules) == (mine[0].best if mine else None)
+        assert best_total(store, "Ann", "no-joker") == solo.cards[0].total
+        assert best_total(store, "Nobody", "official") is None
+
+
 def test_history_filters(db_url: str) -> None:
     with Store(db_url) as store:
         a = store.start(Game(["Ann"], dice=RandomDice(1)))

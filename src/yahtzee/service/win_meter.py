@@ -79,10 +79,9 @@ class SessionWinMeter:
         if self.store is None:
             return None
         if not self._best:
-            from ..store.queries import stats  # noqa: PLC0415
+            from ..store.queries import best_total  # noqa: PLC0415
 
-            mine = stats(self.store, self.seats[0].name, self.game.rules.name)
-            self._best.append(mine[0].best if mine else None)
+            self._best.append(best_total(self.store, self.seats[0].name, self.game.rules.name))
         return self._best[0]
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ..core import (
     ROUNDS,
@@ -304,6 +304,24 @@ def stats(
             )
         )
     return result
+
+
+def best_total(store: Store, player: str, rules: str) -> int | None:
+    """A human player's best total over their finished games under ``rules`` (None: none
+    finished): `stats`' ``best`` for that player, from one aggregate over the player's own
+    seats (found by index) instead of every finished card in the records."""
+    query = (
+        select(func.max(cards.c.total))
+        .select_from(players)
+        .join(seats, seats.c.player_id == players.c.id)
+        .join(cards, (cards.c.game_id == seats.c.game_id) & (cards.c.seat == seats.c.seat))
+        .join(games, games.c.id == seats.c.game_id)
+        .where(players.c.name == player, seats.c.bot.is_(None), games.c.status == FINISHED,
+               games.c.rules == rules)
+    )  # fmt: skip
+    with reading(store.engine) as connection:
+        found = connection.execute(query).scalar()
+    return None if found is None else int(found)
 
 
 def high_scores(
