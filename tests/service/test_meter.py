@@ -93,7 +93,7 @@ def test_the_exact_meter_once_its_table_is_loaded(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(GameSession, "win_meter_ready", lambda _: True)
-    monkeypatch.setattr(GameSession, "win_chances", lambda _: [0.75, 0.25])
+    monkeypatch.setattr(GameSession, "win_chances", lambda _, cards=None: [0.75, 0.25])
     session = GameSession.new([Seat("Ann"), Seat("Bob")], RuleSet.official(), store=store)
     assert session.meter() == MeterReading((0.75, 0.25))
 

@@ -87,7 +87,7 @@ def meter(
 ) -> None:
     """The session's exact meter answers ``chances`` (its table loaded while ``ready``;
     until then the meter is the estimate from the shipped tables)."""
-    monkeypatch.setattr(GameSession, "win_chances", chances)
+    monkeypatch.setattr(GameSession, "win_chances", lambda self, cards=None: chances(self))
     monkeypatch.setattr(GameSession, "win_meter_progress", progress)
     monkeypatch.setattr(GameSession, "win_meter_ready", ready)
 

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import new_table
-from tests.web.helpers import intent_for, joined, next_of
+from tests.web.helpers import RECEIVE_TIMEOUT, intent_for, joined, next_of
 from yahtzee.core import UPPER_BONUS_THRESHOLD
 from yahtzee.service import GameSession
 from yahtzee.solver import review as review_module
@@ -53,7 +53,7 @@ def fixed_chances(
     loop (as it must be)."""
     off_loop: list[bool] = []
 
-    def win_chances(session: GameSession) -> list[float] | None:
+    def win_chances(session: GameSession, cards: Any = None) -> list[float] | None:
         try:
             asyncio.get_running_loop()
             off_loop.append(False)
@@ -86,10 +86,11 @@ def test_the_meter_comes_after_each_placement_and_in_the_state(
         assert again["win_chances"] == CHANCES and again["meter_progress"] is None
 
         # Each placement (Ann's, then the bot's) is followed by the meter as of it, and
-        # a roll by none.
-        game, last_seq, placements, meters = again["game"], again["seq"], 0, 0
-        acted = -1
-        while placements < 4 or meters < placements:
+        # a roll by none; a meter whose reading a later placement overtook (the bot plays
+        # at once here, and no move waits for a reading) is not shown: that placement's is.
+        game, last_seq, placements, meters, placed_at = again["game"], again["seq"], 0, 0, 0
+        acted = shown_at = -1
+        while placements < 4 or meters == 0 or shown_at < placed_at:
             if game["current"] == 0 and placements < 4 and acted != last_seq:
                 ann.send_json(intent_for(game))
                 acted = last_seq
@@ -97,14 +98,15 @@ def test_the_meter_comes_after_each_placement_and_in_the_state(
             if message["type"] == "event":
                 assert message["seq"] == last_seq + 1
                 game, last_seq = message["game"], message["seq"]
-                placements += message["event"]["type"] == "score"
+                if message["event"]["type"] == "score":
+                    placements, placed_at = placements + 1, last_seq
             else:
                 assert message["type"] == "meter", message
                 assert set(message) == METER_KEYS
                 assert message["seq"] == last_seq  # as of the last event, after it
                 assert message["win_chances"] == CHANCES
-                meters += 1
-                assert meters == placements
+                meters, shown_at = meters + 1, last_seq
+                assert meters <= placements  # one per placement at most: none for a roll
     assert off_loop and all(off_loop)
 
 
@@ -233,3 +235,62 @@ def test_a_game_alone_has_one_chance(client: TestClient, monkeypatch: pytest.Mon
         assert event["event"]["type"] == "score"
         meter = next_of(ann, "meter")
         assert meter["seq"] == event["seq"] and meter["win_chances"] == [0.25]
+
+
+def test_a_slow_reading_keeps_no_move_waiting_and_an_out_of_date_one_is_not_shown(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reading that takes a worker thread (an exact late card's distribution: tens of
+    ms) is made without the table's lock: the player's next moves go on meanwhile. Come
+    back after a placement since, it is out of date and not shown; the placement's own
+    reading is, as of the placement."""
+    gate, started, done = threading.Event(), threading.Event(), threading.Event()
+    slow = [False]
+
+    def chances(session: GameSession) -> list[float]:
+        if not slow[0]:
+            return [0.25]
+        slow[0] = False
+        started.set()
+        gate.wait(RECEIVE_TIMEOUT)
+        done.set()
+        return [0.75]  # of the cards as they were: out of date once it is back
+
+    fixed_chances(monkeypatch, chances)
+    host = new_table(client, [])
+    table_id = host["table"]["id"]
+    headers = {"Authorization": f"Bearer {host['token']}"}
+    assert client.post(f"/api/tables/{table_id}/start", headers=headers).status_code == 200
+    shown: list[dict[str, Any]] = []
+    try:
+        with joined(client, table_id, token=host["token"]) as ann:
+            game = next_of(ann, "state")["game"]
+            shown.append(next_of(ann, "meter"))
+            ann.send_json(intent_for(game))  # roll
+            game = next_of(ann, "event")["game"]
+            slow[0] = True
+            ann.send_json(intent_for(game))  # score: its reading is slow
+            scored = next_of(ann, "event")
+            assert scored["event"]["type"] == "score"
+            game = scored["game"]
+            assert started.wait(RECEIVE_TIMEOUT)
+            seq = 0
+            for _ in range(2):  # roll and score again while that reading is under way
+                ann.send_json(intent_for(game))
+                while True:
+                    message = receive(ann)
+                    assert message["type"] != "error", message
+                    if message["type"] == "meter":
+                        shown.append(message)
+                        continue
+                    if message["type"] == "event":
+                        break
+                assert not done.is_set()  # the move did not wait for the reading
+                game, seq = message["game"], message["seq"]
+            gate.set()
+            while shown[-1]["seq"] < seq:
+                shown.append(next_of(ann, "meter"))
+    finally:
+        gate.set()
+    assert all(m["win_chances"] == [0.25] for m in shown)  # never the out-of-date 0.75
+    assert shown[-1]["seq"] == seq  # the last placement's own reading

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
+    from ..core import Scorecard
     from .session import GameSession
 
 POLL_S: Final = 1.0
@@ -46,28 +47,33 @@ class MeterReading:
 NOTHING: Final = MeterReading()
 
 
-def read_meter(session: GameSession) -> MeterReading:
+def read_meter(
+    session: GameSession, cards: tuple[Scorecard, ...] | None = None, *, over: bool = False
+) -> MeterReading:
     """The meter of ``session``'s cards: exact once its tables are loaded, else an
     estimate (when one ships for the rules) and the build's progress. Asks for the
     tables (loaded or built in the background, once). Quick once the shipped tables are
     loaded (milliseconds); a worker thread's job all the same (the store may be asked
-    for the player's best score)."""
+    for the player's best score). ``cards`` and ``over``: the game's cards and whether it
+    was over, as taken at some moment (by default the game's now): then the game may go on
+    meanwhile (the reading is of those cards)."""
     from ..solver.interim import can_estimate, estimate_beat  # noqa: PLC0415
 
     game = session.game
-    if game.is_over:
+    if cards is None:
+        cards, over = game.cards, game.is_over
+    if over:
         return NOTHING
     progress = session.request_win_meter()
     if session.win_meter_ready():
-        exact = session.win_chances()
+        exact = session.win_chances(cards)
         if exact is not None or progress is None:
-            best = session.best_score() if len(game.cards) == 1 else None
+            best = session.best_score() if len(cards) == 1 else None
             return MeterReading(tuple(exact) if exact is not None else None, best=best)
     if not can_estimate(session.rules):
         return MeterReading(progress=progress)
-    cards = game.cards
     if len(cards) > 1:
-        return _estimated(session, progress)
+        return _estimated(session, progress, cards)
     best = session.best_score()
     if best is None:
         return MeterReading(progress=progress)
@@ -95,11 +101,18 @@ def quick_meter(session: GameSession) -> MeterReading | None:
     return _estimated(session, progress)
 
 
-def _estimated(session: GameSession, progress: tuple[int, int] | None) -> MeterReading:
-    """The estimated chances of two or more players (see `solver.interim`)."""
+def _estimated(
+    session: GameSession,
+    progress: tuple[int, int] | None,
+    cards: tuple[Scorecard, ...] | None = None,
+) -> MeterReading:
+    """The estimated chances of two or more players (see `solver.interim`), of ``cards``
+    (the game's now by default)."""
     from ..solver.interim import estimate_chances  # noqa: PLC0415
 
-    chances, margin = estimate_chances(session.game.cards, session.rules)
+    chances, margin = estimate_chances(
+        session.game.cards if cards is None else cards, session.rules
+    )
     return MeterReading(tuple(chances), True, margin, progress)
 
 

@@ -44,6 +44,7 @@ from .selection import SessionSelection
 from .win_meter import SessionWinMeter
 
 if TYPE_CHECKING:
+    from ..core import Scorecard
     from ..solver import Advice, Progress, Solver, Strategy
     from ..solver.review import PlayerReview
     from .meter import MeterReading
@@ -366,12 +367,15 @@ class GameSession(SessionBots, SessionWinMeter, SessionSelection):
 
     # The win-chance meter (the rest: `SessionWinMeter`) ----------------------------------
 
-    def meter(self) -> MeterReading:
+    def meter(
+        self, cards: tuple[Scorecard, ...] | None = None, *, over: bool = False
+    ) -> MeterReading:
         """The win-chance meter as every face shows it: exact, or an estimate while the
-        exact tables are prepared (see `meter`; a worker thread's job)."""
+        exact tables are prepared (see `read_meter`, also for ``cards`` and ``over``; a
+        worker thread's job)."""
         from .meter import read_meter  # noqa: PLC0415
 
-        return read_meter(self)
+        return read_meter(self, cards, over=over)
 
     # Hints and the review ------------------------------------------------------------
 

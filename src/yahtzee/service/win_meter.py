@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..core import Game
+    from ..core import Game, Scorecard
     from ..solver.curve_build import Kind
     from ..store import Seat, Store
 
@@ -20,16 +20,17 @@ class SessionWinMeter:
     store: Store | None
     _best: list[int | None]
 
-    def win_chances(self) -> list[float] | None:
+    def win_chances(self, cards: tuple[Scorecard, ...] | None = None) -> list[float] | None:
         """Each seat's chance to finish first if everyone plays for the most expected points
         from here, ties shared; alone, the chance to beat the player's best finished score
         under these rules (``None`` without one). ``None`` while the table that answers is
         not loaded: it is then loaded (or built) in the background, see
-        `win_meter_progress`."""
+        `win_meter_progress`. ``cards``: the game's as they were at some moment (the
+        game's now by default), for a reading made while the game goes on."""
         from ..solver.curve_table import cached_table  # noqa: PLC0415
         from ..solver.winning import beat_chance, win_chances  # noqa: PLC0415
 
-        cards = self.game.cards
+        cards = self.game.cards if cards is None else cards
         self._request_meter_tables()
         if not self.win_meter_ready():
             return None

@@ -133,32 +133,51 @@ class WinMeters:
                 self._wake.pop(table.id, None)
 
     async def _read(self, table: Table) -> Meter | None:
-        """Read the meter of the committed game and broadcast it if it changed (the lock
-        keeps moves out meanwhile, so it goes out after the events it is as of and before
-        any later one). None: the table has no game in play any more."""
+        """Read the meter of the committed game and broadcast it if it changed (under the
+        table's lock, so that it goes out after the events it is as of and before any
+        later one). A reading that takes a worker thread is made of the cards as they
+        were, without the lock (moves go on meanwhile), and shown only if the cards are
+        still the same (else the placement since has asked for another). None: the table
+        has no game in play any more, or the reading is out of date."""
         live = table.live
         if live is None or not self.served(table):
             return None
         async with live.lock:
             game = live.session.game
-            cards, seq = game.cards, live.committed_seq
+            cards, over = game.cards, game.is_over
             before = self._meters.get(table.id)
             if before is not None and before.settled and before.cards == cards:
                 return before
             reading = quick_meter(live.session)  # (an estimate: at once)
-            if reading is None:
-                reading = await asyncio.to_thread(live.session.meter)
-            meter = Meter(cards, reading)
-            shown = reading.chances is not None or reading.progress is not None
-            was = before.reading if before is not None else NOTHING
-            placed = before is None or before.cards != cards
-            if reading != was or (shown and placed):
-                self.broadcast(table.id, MeterMessage.of(seq, reading))
-            if game.is_over:
-                self._meters.pop(table.id, None)
-                return None
-            self._meters[table.id] = meter
-            return meter
+            if reading is not None:
+                meter = Meter(cards, reading)
+                return self._show(table, live.committed_seq, meter, before, over=over)
+        reading = await asyncio.to_thread(live.session.meter, cards, over=over)
+        if table.live is not live or not self.served(table):
+            return None
+        async with live.lock:
+            game = live.session.game
+            if game.cards != cards or game.is_over != over:
+                return None  # out of date: the placement since has woken the watch
+            meter, before = Meter(cards, reading), self._meters.get(table.id)
+            return self._show(table, live.committed_seq, meter, before, over=over)
+
+    def _show(
+        self, table: Table, seq: int, meter: Meter, before: Meter | None, *, over: bool
+    ) -> Meter | None:
+        """Broadcast a reading as of ``seq`` if it changed (under the table's lock), and
+        keep it; None: the game is ``over`` (its meter ends)."""
+        reading = meter.reading
+        shown = reading.chances is not None or reading.progress is not None
+        was = before.reading if before is not None else NOTHING
+        placed = before is None or before.cards != meter.cards
+        if reading != was or (shown and placed):
+            self.broadcast(table.id, MeterMessage.of(seq, reading))
+        if over:
+            self._meters.pop(table.id, None)
+            return None
+        self._meters[table.id] = meter
+        return meter
 
 
 __all__ = ["METER_INTERVAL", "METER_STALL", "Meter", "WinMeters"]
