@@ -41,6 +41,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import gc_probe
 import httpx
 import uvloop
 from cluster_check import check
@@ -126,8 +127,10 @@ def one_run(
             "NUMBA_CACHE_DIR": numba_cache(),
         }
     )
-    meter_env["PYTHONPATH"] = str(args.src)
+    probe = gc_probe.install() if args.gc_probe else None
+    meter_env["PYTHONPATH"] = os.pathsep.join(str(p) for p in (probe, args.src) if p)
     nodes: list[Any] = []
+    run: Run | None = None
     nginx = None
     logs: dict[str, list[str]] = {}
     try:
@@ -162,12 +165,16 @@ def one_run(
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     node.proc.wait(timeout=15)
             whole = node.stderr_tail(size=1 << 30)
+            if run is not None:
+                run.gc_pauses += gc_probe.pauses(whole, run.warm, run.end)
             if args.logs is not None:
                 args.logs.mkdir(parents=True, exist_ok=True)
                 (args.logs / f"{database}-node{i + 1}.log").write_text(whole)
             text = whole.splitlines()
             logs[f"node{i + 1}"] = [line for line in text if "WARN" in line or "ERROR" in line]
             node.stop()
+        if probe is not None:
+            shutil.rmtree(probe, ignore_errors=True)
         if "YAHTZEE_CACHE_DIR" in meter_env:
             shutil.rmtree(meter_env["YAHTZEE_CACHE_DIR"], ignore_errors=True)
     return run, check(url, [c.record for c in run.clients]), logs
@@ -260,7 +267,8 @@ def report(kind: str, run: Run, args: argparse.Namespace, checked: tuple) -> tup
         f"{'; refused: ' + str(dict(odd)) if odd else ''}\n"
         f"     cores: {describe(run.cpu)}\n"
         f"     each core busy: {run.busy}; may run on: {pinning}\n"
-        f"     {counts}; closes {dict(run.closes)}, errors "
+        + (f"     GC pauses (--gc-probe): {gc_probe.describe(run.gc_pauses)}\n" * args.gc_probe)
+        + f"     {counts}; closes {dict(run.closes)}, errors "
         f"{dict(run.errors)}\n"
         f"     per {args.window:g} s of the measured window (by when sent; * games ended in it):"
         f"\n       " + "\n       ".join(windows(run, args.window))
@@ -383,6 +391,11 @@ def main() -> None:
     )
     parser.add_argument("--counts", default="200,400,600,800,1000,1200,1500,2000")
     parser.add_argument("--p99-ms", type=float, default=100.0)
+    parser.add_argument(
+        "--gc-probe",
+        action="store_true",
+        help="print the nodes' garbage-collection pauses of 5 ms or more in the measured window",
+    )
     parser.add_argument(
         "--refine", type=int, default=1, help="--find-max: bisections after the first miss"
     )

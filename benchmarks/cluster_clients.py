@@ -66,6 +66,7 @@ class Run:
     measured: float = 0.0  # seconds between the two CPU samples
     ended: list[float] = field(default_factory=list)  # when a client saw its game over
     opened: list[float] = field(default_factory=list)  # when a next table was made
+    gc_pauses: list[tuple[int, float]] = field(default_factory=list)  # (generation, ms)
     # (both: seconds after the measured window began, as ``stamps``)
 
 

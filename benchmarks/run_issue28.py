@@ -36,7 +36,7 @@ ROOT = HERE.parent
 STEPS = {
     "ab": ["cluster.py", "--runs", "a,b", "--tables", "200", "--stagger", "60", "--seconds", "60"],
     "max": ["cluster.py", "--find-max", "--pin", "--stagger", "30", "--seconds", "30",
-            "--counts", "400,700,1000,1300,1600,2000", "--refine", "1"],
+            "--counts", "400,700,1000,1300,1600,2000", "--refine", "1", "--gc-probe"],
     "turnover": ["turnover.py", "--cluster", "--tables", "50", "--rounds", "2"],
     "kill": ["cluster.py", "--runs", "c", "--tables", "1000", "--stagger", "20", "--seconds", "60"],
 }  # fmt: skip

@@ -107,3 +107,18 @@ def test_scripted_dice_whole_roll_or_thrown_faces() -> None:
     source.throw(Keep.NONE)
     with pytest.raises(InvalidInput, match="run out"):
         source.throw(Keep.NONE)
+
+
+def test_dice_thrown_around_a_keep_are_the_shared_roll_and_bad_faces_still_refused() -> None:
+    """`Keep.with_thrown` (every roll of duplicate dice) gives the one `Dice` of each of the
+    252 rolls, made once, not an object per roll; faces that are no faces are refused as
+    `Dice` refuses them (a ``True`` is no 1, though it hashes as one)."""
+    shared = {dice.faces: dice for dice in Dice.all()}
+    for keep in (Keep.NONE, Keep.parse("66"), Keep.parse("12345")):
+        for thrown in itertools.product(range(1, 7), repeat=keep.rerolled):
+            dice = keep.with_thrown(thrown)
+            assert dice is shared[dice.faces]
+            assert dice == Dice(keep.faces + thrown)
+    for bad in ((7,), (0,), (True,), (1.0,), ("1",), (1, 2)):
+        with pytest.raises(InvalidInput):
+            Keep.parse("1234").with_thrown(bad)

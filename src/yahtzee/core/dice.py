@@ -220,8 +220,16 @@ class Keep(_Faces):
         return _Faces.spaced(self) or "nothing"
 
     def with_thrown(self, thrown: Iterable[int]) -> Dice:
-        """The dice that show after throwing ``thrown`` around this keep."""
-        return Dice(self.faces + tuple(thrown))
+        """The dice that show after throwing ``thrown`` around this keep: one of the 252
+        rolls made once (`Dice.all`), shared, when the faces are plain faces (a server
+        rolls thousands of dice a second; each its own object was work for the garbage
+        collector as long as its game lasted)."""
+        faces = self.faces + tuple(thrown)
+        if all(type(face) is int for face in faces):
+            found = _DICE_OF.get(tuple(sorted(faces)))
+            if found is not None:
+                return found
+        return Dice(faces)  # (which says what is wrong with them)
 
 
 Keep.NONE = Keep(())
@@ -294,5 +302,6 @@ def _keeps_of(dice: Dice) -> tuple[Keep, ...]:
 
 _ALL_DICE = _all_dice()
 _DICE_INDEX = {dice: i for i, dice in enumerate(_ALL_DICE)}
+_DICE_OF = {dice.faces: dice for dice in _ALL_DICE}
 _ALL_KEEPS = _all_keeps()
 _KEEP_INDEX = {keep: i for i, keep in enumerate(_ALL_KEEPS)}
