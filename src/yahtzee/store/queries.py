@@ -309,7 +309,8 @@ def stats(
 def best_total(store: Store, player: str, rules: str) -> int | None:
     """A human player's best total over their finished games under ``rules`` (None: none
     finished): `stats`' ``best`` for that player, from one aggregate over the player's own
-    seats (found by index) instead of every finished card in the records."""
+    seats (found by the seats' player index, migration 0002) instead of every finished
+    card in the records."""
     query = (
         select(func.max(cards.c.total))
         .select_from(players)

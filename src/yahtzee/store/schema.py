@@ -67,7 +67,6 @@ seats = Table(
     Column("kind", String(16), nullable=False),
     Column("bot", String(32), nullable=True),
     Column("hints_used", Boolean, nullable=False, server_default=false()),
-    Index("ix_seats_player", "player_id"),  # (made by migration 0002)
 )
 
 events = Table(
