@@ -30,6 +30,7 @@ import argparse
 import contextlib
 import itertools
 import json
+import math
 import os
 import shutil
 import signal
@@ -37,7 +38,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ import httpx
 import uvloop
 from cluster_check import check
 from cluster_clients import WARMUP, Run, drive
+from cluster_figures import Figures, median, percentile, split, summary, windows
 from common import numba_cache
 from cpu_share import allowed, cpu_busy, describe, pin, sample
 
@@ -180,11 +181,6 @@ def one_run(
     return run, check(url, [c.record for c in run.clients]), logs
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else float("nan")
-
-
 def node_cpu_ms(run: Run) -> float:
     """The nodes' CPU (all of them, all threads) per acknowledged action in the measured
     window, in ms."""
@@ -192,38 +188,18 @@ def node_cpu_ms(run: Run) -> float:
     return nodes * run.measured / run.n["acks"] * 1e3 if run.n["acks"] else float("nan")
 
 
-def windows(run: Run, size: float) -> list[str]:
-    """Per ``size`` seconds of the measured window (by when each intent was sent): the
-    intents, their p50 and p99 to their own event, the games ended and tables opened."""
-    if not run.stamps:
-        return []
-    count = max(1, int(run.measured / size + 0.999)) if run.measured else 1
-    count = max(count, int(max(run.stamps) // size) + 1)
-    waits: list[list[float]] = [[] for _ in range(count)]
-    for stamp, wait in zip(run.stamps, run.latencies, strict=True):
-        waits[min(count - 1, max(0, int(stamp // size)))].append(wait)
-    ended, opened = (
-        Counter(int(t // size) for t in run.ended),
-        Counter(int(t // size) for t in run.opened),
-    )
-    lines = []
-    for i, values in enumerate(waits):
-        mark = (
-            f", {ended[i]} games over, {opened[i]} tables opened" if ended[i] or opened[i] else ""
-        )
-        lines.append(
-            f"{i * size:5.0f}-{(i + 1) * size:<3.0f} s: {len(values):5d} intents, p50 "
-            f"{percentile(values, 0.5) * 1e3:6.1f} ms, p99 {percentile(values, 0.99) * 1e3:6.1f} "
-            f"ms{' *' if ended[i] else ''}{mark}"
-        )
-    return lines
-
-
-def report(kind: str, run: Run, args: argparse.Namespace, checked: tuple) -> tuple[str, str]:
-    """The lines printed for one run, and its README row."""
+def report_name(kind: str) -> str:
+    """``1 node``, ``2 nodes, node 2 killed``..."""
     nodes, _, killed = RUNS[kind]
     what = f"{nodes} node{'s' * (nodes > 1)}" + ", node 2 killed" * killed
-    what += " without Redis" * (kind == "s")
+    return what + " without Redis" * (kind == "s")
+
+
+def report(
+    kind: str, run: Run, args: argparse.Namespace, checked: tuple
+) -> tuple[str, str, Figures]:
+    """The lines printed for one run, its README row and its headline figures."""
+    killed, what = RUNS[kind][2], report_name(kind)
     window = args.seconds * (1 - WARMUP)
     rate, events = run.n["acks"] / window, run.n["events"] / window
     if args.latencies:  # when each measured intent was sent (s into the window), and its wait
@@ -275,7 +251,11 @@ def report(kind: str, run: Run, args: argparse.Namespace, checked: tuple) -> tup
     )
     row = (f"| {what} | {args.tables} | {rate:.0f} | {p50:.1f} ms | {p99:.1f} ms | "
            f"{moved if killed else ''} | {sum(problems.values())} |")  # fmt: skip
-    return line, row
+    return (
+        line,
+        row,
+        Figures(node_cpu_ms(run), p99, max(gaps, default=math.nan) if killed else None),
+    )
 
 
 def find_max(args: argparse.Namespace, pg: str, redis: str, others: dict[int, str]) -> None:
@@ -286,20 +266,29 @@ def find_max(args: argparse.Namespace, pg: str, redis: str, others: dict[int, st
     results: dict[int, tuple[float, float, float, float, int]] = {}
 
     def measure(tables: int) -> bool:
+        """``--repeat`` runs at ``tables``; held when their median p99 is under the bar
+        (the row shows the run of the median p99)."""
         args.tables = tables
-        started = time.monotonic()
-        run, checked, _ = one_run("a", args, pg, redis, others)
-        line, _ = report("a", run, args, checked)
-        print(f"\n{tables} tables ({time.monotonic() - started:.0f} s):\n{line}", flush=True)
-        p99 = percentile(run.latencies, 0.99) * 1e3
-        worst = max(
-            (percentile(w, 0.99) for w in split(run, args.window) if len(w) >= 20),
-            default=float("nan"),
-        )
-        rate = run.n["acks"] / (args.seconds * (1 - WARMUP))
-        results[tables] = (rate, percentile(run.latencies, 0.5) * 1e3, p99, worst * 1e3,
-                           sum(checked[2].values()))  # fmt: skip
-        return p99 < args.p99_ms
+        found = []
+        for _ in range(args.repeat):
+            started = time.monotonic()
+            run, checked, _ = one_run("a", args, pg, redis, others)
+            line, _, figures = report("a", run, args, checked)
+            print(f"\n{tables} tables ({time.monotonic() - started:.0f} s):\n{line}", flush=True)
+            worst = max(
+                (percentile(w, 0.99) for w in split(run, args.window) if len(w) >= 20),
+                default=float("nan"),
+            )
+            rate = run.n["acks"] / (args.seconds * (1 - WARMUP))
+            found.append((figures.p99_ms, rate, percentile(run.latencies, 0.5) * 1e3,
+                          worst * 1e3, sum(checked[2].values())))  # fmt: skip
+        found.sort()
+        p99, rate, p50, worst, _ = found[(len(found) - 1) // 2]
+        results[tables] = (rate, p50, p99, worst, sum(f[4] for f in found))
+        if args.repeat > 1:
+            each = ", ".join(f"{f[0]:.1f}" for f in found)
+            print(f"{tables} tables: median p99 {median([f[0] for f in found]):.1f} ms ({each})")
+        return median([f[0] for f in found]) < args.p99_ms
 
     held = failed = None
     for tables in counts:
@@ -324,14 +313,6 @@ def find_max(args: argparse.Namespace, pg: str, redis: str, others: dict[int, st
         print(f"| {tables} | {rate:.0f} | {p50:.1f} ms | {p99:.1f} ms | {worst:.1f} ms | {lost} |")
     missed = f" (not held: {failed})" if failed is not None else " (every count held)"
     print(f"largest table count held: {held if held is not None else 'none'}{missed}")
-
-
-def split(run: Run, size: float) -> list[list[float]]:
-    """The waits by ``size`` seconds of the measured window (by when each was sent)."""
-    found: dict[int, list[float]] = {}
-    for stamp, wait in zip(run.stamps, run.latencies, strict=True):
-        found.setdefault(int(stamp // size), []).append(wait)
-    return list(found.values())
 
 
 def main() -> None:
@@ -399,6 +380,13 @@ def main() -> None:
     parser.add_argument(
         "--refine", type=int, default=1, help="--find-max: bisections after the first miss"
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run each kind (--find-max: each count) this many times, alternating, and give "
+        "the medians (one run here moves by 20-40 %% from the next)",
+    )
     args = parser.parse_args()
     args.src = args.src.resolve()
     kinds = [k.strip() for k in args.runs.split(",") if k.strip()]
@@ -427,8 +415,11 @@ def main() -> None:
           f"{args.seconds:g} s a run{staggered}\n"
           f"nodes run {args.src} ({commit_of(args.src)})"
           f"{'; pinned: nodes on core 0, the rest on core 1' if args.pin else ''}")  # fmt: skip
+    if args.repeat < 1:
+        parser.error("--repeat takes 1 or more")
     rows = []
     per_action: dict[str, float] = {}
+    figures: dict[str, list[Figures]] = {kind: [] for kind in kinds}
     with contextlib.ExitStack() as stack:
         stack.callback(postgres.stop)
         pg = postgres.start()
@@ -438,11 +429,12 @@ def main() -> None:
         if args.find_max:
             find_max(args, pg, redis.url, others)
             return
-        for kind in kinds:
+        for kind in kinds * args.repeat:
             run, checked, logs = one_run(kind, args, pg, redis.url, others)
-            line, row = report(kind, run, args, checked)
+            line, row, found = report(kind, run, args, checked)
             rows.append(row)
             per_action[kind] = node_cpu_ms(run)
+            figures[kind].append(found)
             print(line, flush=True)
             for node, lines in logs.items():
                 if lines:
@@ -455,7 +447,9 @@ def main() -> None:
     if one is not None and "b" in per_action:
         print(f"\nnode CPU per acknowledged action, 2 nodes (b) {per_action['b']:.2f} ms against "
               f"1 node ({'a' if 'a' in per_action else 's'}) {one:.2f} ms: ratio "
-              f"{per_action['b'] / one:.2f}")  # fmt: skip
+              f"{per_action['b'] / one:.2f}" + " (the last pair)" * (args.repeat > 1))  # fmt: skip
+    if args.repeat > 1:
+        print(summary(figures, {kind: report_name(kind) for kind in kinds}))
 
 
 def commit_of(src: Path) -> str:

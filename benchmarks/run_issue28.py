@@ -1,7 +1,7 @@
 """Issue 28's measurement set on one source tree, each output to its own file in a folder.
 
 Run from the repository root: ``python benchmarks/run_issue28.py --src PATH/src [--out DIR]
-[--hash] [--quick] [--only ab,max,turnover,kill]``. The nodes (and the benchmarks' loss
+[--hash] [--quick] [--only ab,max,turnover,kill] [--repeat N]``. The nodes (and the benchmarks' loss
 checks) import the tree ``--src`` names; the benchmark scripts are this repository's. In
 order (about 16-18 minutes in all on the 2-core machine):
 
@@ -17,7 +17,9 @@ order (about 16-18 minutes in all on the 2-core machine):
   how long until every table moves again, and the loss check.
 
 ``--hash`` makes nginx route by table id in the cluster runs (for a tree whose nodes expect
-it); ``--quick`` runs each step small and short (a smoke test of the set, 2-3 minutes).
+it); ``--quick`` runs each step small and short (a smoke test of the set, 2-3 minutes);
+``--repeat N`` runs each cluster step's runs N times and adds their medians (one run here
+moves by 20-40 % from the next).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ QUICK = {
 }  # fmt: skip
 KEY_LINES = ("nodes run", " actions/s (", "node CPU per acknowledged action", "ratio",
              "largest table count", "yahtzee turnover", "turnover per game",
-             "every table moved again", "loss check", "| ")  # fmt: skip
+             "every table moved again", "loss check", "| ", "median")  # fmt: skip
 
 
 def main() -> None:
@@ -61,6 +63,10 @@ def main() -> None:
     parser.add_argument("--hash", action="store_true", help="nginx routes by table id")
     parser.add_argument("--quick", action="store_true", help="small, short runs: a smoke test")
     parser.add_argument("--only", default=",".join(STEPS), help="some of " + ", ".join(STEPS))
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="the cluster steps' runs each this many times: "
+        "medians (cluster.py --repeat)",
+    )  # fmt: skip
     args = parser.parse_args()
     src = args.src.resolve()
     if not (src / "yahtzee" / "__init__.py").is_file():
@@ -79,6 +85,8 @@ def main() -> None:
         command = [sys.executable, str(HERE / script), "--src", str(src), *options]
         if args.hash and script == "cluster.py":
             command.append("--hash")
+        if args.repeat > 1 and script == "cluster.py":
+            command += ["--repeat", str(args.repeat)]
         print(f"== {step}: {' '.join(command[1:])}", flush=True)
         started = time.monotonic()
         with (out / f"{step}.txt").open("w") as log:
