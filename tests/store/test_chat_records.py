@@ -60,6 +60,11 @@ def test_many_tables_chats_are_read_in_one_statement_each_as_chat_of_reads_it(
         assert found == {t: chat_of(store, t, limit=3) for t in asked}
         assert [x.text for x in found[made[0].id]] == ["a2", "a3", "a4"]  # oldest first
         assert found[made[2].id] == found["no such table"] == []
+        # (the statement is made once: other ids and limits are its parameters)
+        assert [x.text for x in chats_of(store, [made[1].id], limit=5)[made[1].id]] == [
+            f"b{n}" for n in range(5)
+        ]
+        assert chats_of(store, []) == {}
 
 
 def test_a_table_keeps_only_its_last_lines(db_url: str) -> None:

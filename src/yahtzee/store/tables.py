@@ -19,7 +19,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Row, func, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Row,
+    bindparam,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 
 from ..core import BotSpec, Game
 from . import pg_tables
@@ -353,8 +363,17 @@ def load_tables(store: Store, table_ids: Sequence[str]) -> dict[str, TableRecord
     if len(table_ids) > MANY_AT_ONCE:
         raise ValueError(f"at most {MANY_AT_ONCE} tables at once")
     with reading(store.engine) as c:
-        rows = c.execute(select(tables).where(tables.c.id.in_(table_ids))).all()
+        rows = c.execute(_TABLES_BY_ID, {"ids": list(table_ids)}).all()
         return {record.id: record for record in _with_seats(c, rows)}
+
+
+_TABLES_BY_ID = select(tables).where(tables.c.id.in_(bindparam("ids", expanding=True)))
+_SEATS_OF = (
+    select(table_seats)
+    .where(table_seats.c.table_id.in_(bindparam("ids", expanding=True)))
+    .order_by(table_seats.c.table_id, table_seats.c.seat)
+)
+"""(Statements made once: each load of a table runs both.)"""
 
 
 def _with_seats(c: Connection, rows: Sequence[Row[Any]]) -> list[TableRecord]:
@@ -364,11 +383,7 @@ def _with_seats(c: Connection, rows: Sequence[Row[Any]]) -> list[TableRecord]:
     by_table: dict[str, list[TableSeatRecord]] = {}
     chunk = MANY_AT_ONCE
     for start in range(0, len(ids), chunk):
-        seat_rows = c.execute(
-            select(table_seats)
-            .where(table_seats.c.table_id.in_(ids[start : start + chunk]))
-            .order_by(table_seats.c.table_id, table_seats.c.seat)
-        ).all()
+        seat_rows = c.execute(_SEATS_OF, {"ids": ids[start : start + chunk]}).all()
         for s in seat_rows:
             bot = BotSpec.parse(s.bot) if s.bot else None
             by_table.setdefault(s.table_id, []).append(
