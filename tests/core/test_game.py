@@ -291,3 +291,18 @@ def test_a_snapshot_stays_as_the_game_was_while_the_game_plays_on() -> None:
     assert shot.event_log == log and shot.cards == cards and shot.dice == dice
     assert shot.current_player == 0 and game.current_player == 1
     assert Game.replay(shot.events).state == shot.state  # the game as it was, exactly
+
+
+def test_the_game_as_it_was_is_made_from_a_state_kept_and_the_events_then() -> None:
+    game = Game(["Ann", "Bob"], dice=RandomDice(4))
+    game.roll()
+    state, count = game.state, len(game.event_log)
+    game.score(game.placements()[0].category)
+    game.roll()
+    was = game.as_it_was(state, count)
+    assert was.event_log == game.event_log[:count] and was.state == state
+    assert Game.replay(was.events).state == was.state
+    assert was.current_player == 0 and game.current_player == 1
+    for bad in (0, len(game.event_log) + 1):
+        with pytest.raises(ValueError, match="events"):
+            game.as_it_was(state, bad)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests import waiting
-from yahtzee import Action, BotSpec, Keep, RuleSet, Score
+from yahtzee import Action, BotSpec, Game, Keep, RuleSet, Score
 from yahtzee.core import Event, Scored
 from yahtzee.service import GameSession
 from yahtzee.service.group_commit import GroupCommit
@@ -52,6 +52,7 @@ class Shown:
     deadline: float | None
     at: float
     wall: float  # Unix time (the clock of turn deadlines)
+    exact: bool = False  # the game served is its events' replay, state and all
 
 
 def served(store: Store, seats: list[Seat]) -> tuple[LiveGame, CountedCommit, list[Shown]]:
@@ -65,8 +66,10 @@ def served(store: Store, seats: list[Seat]) -> tuple[LiveGame, CountedCommit, li
     def publish(seq: int, events: tuple[Event, ...]) -> None:
         assert session.game_id is not None
         stored = len(store.event_log(session.game_id))
-        entry = Shown(seq, events, len(live.committed_game().event_log), -1, stored,
-                      live.deadline, loop.time(), time.time())  # fmt: skip
+        game = live.committed_game()
+        exact = Game.replay(game.events).state == game.state
+        entry = Shown(seq, events, len(game.event_log), -1, stored, live.deadline,
+                      loop.time(), time.time(), exact)  # fmt: skip
 
         def later() -> None:
             entry.later_seq = len(live.committed_game().event_log)
@@ -114,6 +117,7 @@ async def _a_bots_turn_is_committed_once_and_shown_move_by_move(store: Store) ->
     end = turn[-1].seq
     assert all(s.stored == end for s in turn)  # recorded before the first was shown
     assert [s.game_seq for s in turn] == [s.seq for s in turn]  # each with its own state
+    assert all(s.exact for s in turn)
     assert [s.later_seq for s in turn] == [s.seq for s in turn]  # also to a newcomer
     assert [s.seq for s in turn] == sorted({s.seq for s in turn})
     gaps = [b.at - a.at for a, b in itertools.pairwise(turn)]

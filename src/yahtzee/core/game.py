@@ -256,6 +256,19 @@ class Game:
         )  # fmt: skip
         return copy
 
+    def as_it_was(self, state: GameState, events: int) -> Game:
+        """The game as it stood after its first ``events`` events, ``state`` being its
+        state then (one this game passed through, kept by the caller: it is not worked out
+        again). A copy for reading, as `snapshot`'s; made when asked for, so that a caller
+        may keep a state for each move without a copy of the events each."""
+        if not 0 < events <= len(self._events):
+            raise ValueError(f"the game has {len(self._events)} events, not {events}")
+        copy = object.__new__(Game)
+        copy.dice_source, copy._state, copy._events = (
+            self.dice_source, state, self._events[:events]
+        )  # fmt: skip
+        return copy
+
     def situation(self) -> Situation | None:
         """The current player's decision point (``None`` before the first roll or after
         the turns: a playoff roll has nothing to decide)."""

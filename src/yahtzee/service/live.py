@@ -17,7 +17,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from ..core import Action, Entry, Event, Game, IllegalMove, Scored, Written, YahtzeeError
+from ..core import (
+    Action,
+    Entry,
+    Event,
+    Game,
+    GameState,
+    IllegalMove,
+    Scored,
+    Written,
+    YahtzeeError,
+)
 from ..store import REPEAT
 from .group_commit import GroupCommit
 from .reviews import Reviews
@@ -64,11 +74,12 @@ class Undid:
 @dataclass(frozen=True, slots=True)
 class Step:
     """One move of a bot's turn as it is shown: its events, the sequence number of its last
-    one, and the game and the dice as they were after it."""
+    one, and the game's state and the dice as they were after it (the game itself is made
+    from them only if asked for while the move is shown: `LiveGame.committed_game`)."""
 
     events: tuple[Event, ...]
     seq: int
-    game: Game
+    state: GameState
     tray: Tray
 
 
@@ -135,6 +146,7 @@ class LiveGame:
         self.deadline: float | None = None
         """When the turn timer decides for the player to act (Unix time), if it runs."""
         self._before: Game | None = None
+        self._shown: tuple[int, GameState] | None = None  # a bot's move shown: (seq, state)
         self._bot: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._timer_key: tuple[int, int] | None = None
@@ -151,10 +163,12 @@ class LiveGame:
             return game
         before = self._before
         if before is None or len(before.event_log) != self.committed_seq:
-            # rare (a resync while a commit is under way): rebuilt from the committed events
-            before = self._before = Game.replay(
-                game.event_log[: self.committed_seq], game.dice_source
-            )
+            shown = self._shown
+            if shown is not None and shown[0] == self.committed_seq:  # a bot's move shown
+                before = game.as_it_was(shown[1], self.committed_seq)
+            else:  # rare (a resync while a commit is under way): rebuilt from the events
+                before = Game.replay(game.event_log[: self.committed_seq], game.dice_source)
+            self._before = before
         return before
 
     def tray_for(self, game: Game) -> Tray:
@@ -292,7 +306,7 @@ class LiveGame:
         game = self.session.game
         if len(game.event_log) != self.committed_seq:
             self.session.game = self.committed_game()
-            self._before = None
+            self._before = self._shown = None
 
     async def _catch_up(self) -> None:
         """Under the lock: on to what the records hold, from the committed game."""
@@ -389,7 +403,7 @@ class LiveGame:
             while True:
                 move = session.apply(session.bot_action(seat), seat)
                 tray = follow(tray, session.game, move.events)
-                steps.append(Step(move.events, move.seq, session.game.snapshot(), tray))
+                steps.append(Step(move.events, move.seq, session.game.state, tray))
                 placed = any(isinstance(event, Scored | Written) for event in move.events)
                 if placed or session.current != seat or session.is_over:
                     return BotTurn(tuple(steps))
@@ -418,7 +432,8 @@ class LiveGame:
 
     def _show(self, step: Step) -> None:
         self.committed_seq, self.tray = step.seq, step.tray
-        self._before = step.game if step.seq != len(self.session.game.event_log) else None
+        shown = step.seq != len(self.session.game.event_log)  # (else the game is the step's)
+        self._shown, self._before = (step.seq, step.state) if shown else None, None
 
     def _restart_timer(self, deadline: float | None = None) -> None:
         """The turn timer for the decision now (a human's, in a game with a timer): kept
