@@ -7,7 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from yahtzee import Dice, InvalidInput, Keep, RandomDice, ScriptedDice, chance_outcomes
+from yahtzee import Dice, Game, InvalidInput, Keep, RandomDice, ScriptedDice, chance_outcomes
+from yahtzee.core import Rolled
 from yahtzee.core.sources import sample
 
 
@@ -122,3 +123,19 @@ def test_dice_thrown_around_a_keep_are_the_shared_roll_and_bad_faces_still_refus
     for bad in ((7,), (0,), (True,), (1.0,), ("1",), (1, 2)):
         with pytest.raises(InvalidInput):
             Keep.parse("1234").with_thrown(bad)
+
+
+def test_a_games_log_keeps_the_shared_keep_of_each_roll() -> None:
+    """`Keep.shared` is the one of the 462 made once, equal to the keep; a game's log keeps
+    that one, not the object each roll was asked with."""
+    made = {keep.faces: keep for keep in Keep.all()}
+    for keep in Keep.all():
+        again = Keep(keep.faces)
+        assert again is not keep and again.shared is keep and again.shared == again
+    game = Game(["Ann"], dice=RandomDice(7))
+    game.roll()
+    kept = Keep.of(game.dice.faces[:3])  # type: ignore[union-attr]
+    game.roll(kept)
+    logged = game.event_log[-1]
+    assert isinstance(logged, Rolled) and logged.keep == kept
+    assert logged.keep is made[kept.faces] and game.turn.kept is logged.keep  # type: ignore[union-attr]

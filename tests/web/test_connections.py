@@ -3,6 +3,7 @@ caps per address and per table, rate limits per seat, and presence instead of st
 
 from __future__ import annotations
 
+import asyncio
 import time
 from contextlib import ExitStack
 from typing import Any
@@ -16,6 +17,7 @@ from tests.web.conftest import new_table, started_table
 from tests.web.helpers import joined, next_of, receive_json
 from yahtzee.web.admission import MAX_PER_ADDRESS, MAX_PER_SEAT, MAX_SPECTATORS_PER_TABLE
 from yahtzee.web.app import create_app
+from yahtzee.web.connection import Answers
 from yahtzee.web.hub import Hub
 
 
@@ -173,3 +175,23 @@ def test_spectators_joining_send_presence_not_the_state_to_everyone(client: Test
         assert presence == {"v": 1, "type": "presence", "connected": [0], "spectators": 50}
         assert hub.sent["state"] == spectators + 1  # one each, on connecting
         assert sum(hub.sent.values()) <= 8 * (spectators + 1), hub.sent
+
+
+def test_an_answer_is_kept_as_its_text_in_its_place_and_a_refusal_is_forgotten() -> None:
+    """`Answers`: a handled intent's answer is kept as text (no future per intent kept),
+    in the order the intents came; a refused one is tried afresh; the oldest go first."""
+
+    async def scenario() -> None:
+        answers = Answers(kept=2)
+        first, second = answers.begin("a"), answers.begin("b")
+        assert answers.get("a") is first
+        answers.end("a", first, "ack a", keep=True)
+        answers.end("b", second, "refused", keep=False)
+        assert first.result() == "ack a" and second.result() == "refused"
+        assert answers.get("a") == "ack a" and answers.get("b") is None
+        third = answers.begin("c")
+        answers.end("c", third, "ack c", keep=True)
+        answers.end("d", answers.begin("d"), "ack d", keep=True)  # "a" is the oldest: gone
+        assert [answers.get(k) for k in "acd"] == [None, "ack c", "ack d"]
+
+    asyncio.run(scenario())

@@ -197,6 +197,14 @@ class Keep(_Faces):
         """A keep from any iterable of faces (a `Dice` included)."""
         return cls(faces)  # type: ignore[arg-type]  # checked and sorted by __post_init__
 
+    @property
+    def shared(self) -> Keep:
+        """This keep as one of the 462 made once (`Keep.all`), to be kept by a game's log
+        (each roll's keep its own object was work for the garbage collector as long as its
+        game lasted); itself when it is not one of them (a subclass's, say)."""
+        found = _KEEP_OF.get(self.faces)
+        return found if found is not None and type(self) is Keep else self
+
     @staticmethod
     def all() -> tuple[Keep, ...]:
         """The 462 distinct keeps, by size then lexicographically."""
@@ -305,3 +313,4 @@ _DICE_INDEX = {dice: i for i, dice in enumerate(_ALL_DICE)}
 _DICE_OF = {dice.faces: dice for dice in _ALL_DICE}
 _ALL_KEEPS = _all_keeps()
 _KEEP_INDEX = {keep: i for i, keep in enumerate(_ALL_KEEPS)}
+_KEEP_OF = {keep.faces: keep for keep in _ALL_KEEPS}

@@ -344,6 +344,7 @@ class Game:
         elif not dice.contains(keep):
             raise InvalidInput(f"The dice source threw {dice}, which does not hold {keep}.")
         else:  # checked above: the transition without checking again
+            keep = keep.shared  # (kept for the game's life: one of the 462)
             self._state = machine.after_roll(self._state, keep, dice)
             self._events.append(Rolled(seat, keep, dice))
         return dice

@@ -58,13 +58,16 @@ class _Close:
 class Answers:
     """The answers to the last intents that carried an id, by id: a repeat (a double
     click, a client that resends after reconnecting) gets the same answer and changes
-    nothing. An intent still being handled is waited for."""
+    nothing. An intent still being handled is waited for (its future); one handled is kept
+    as its answer's text only (a future each, 32 a connection, was work for the garbage
+    collector)."""
 
     def __init__(self, kept: int = ANSWERS_KEPT) -> None:
         self.kept = kept
-        self._found: OrderedDict[str, asyncio.Future[str]] = OrderedDict()
+        self._found: OrderedDict[str, asyncio.Future[str] | str] = OrderedDict()
 
-    def get(self, key: str) -> asyncio.Future[str] | None:
+    def get(self, key: str) -> asyncio.Future[str] | str | None:
+        """The answer to the intent ``key`` (a future while it is being handled)."""
         return self._found.get(key)
 
     def begin(self, key: str) -> asyncio.Future[str]:
@@ -79,8 +82,11 @@ class Answers:
         next time (it changed nothing)."""
         if not future.done():
             future.set_result(answer)
-        if not keep and self._found.get(key) is future:
-            del self._found[key]
+        if self._found.get(key) is future:
+            if keep:
+                self._found[key] = answer  # (in its place: the order stays)
+            else:
+                del self._found[key]
 
 
 class RateLimit:

@@ -209,7 +209,7 @@ async def _receive(hub: Hub, table: Table, connection: Connection, data: str | b
     answers = hub.answers(connection)
     earlier = answers.get(key)
     if earlier is not None:  # a repeat: the same answer, nothing applied again
-        text = await asyncio.shield(earlier)
+        text = earlier if isinstance(earlier, str) else await asyncio.shield(earlier)
     else:
         future = answers.begin(key)
         failed = ErrorMessage(code="server_error", message="The server stopped.", id=key)
