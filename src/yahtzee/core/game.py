@@ -250,17 +250,14 @@ class Game:
         """The game as it stands now, kept as it is while this one plays on (a copy that
         shares the immutable state and events). For reading: it draws on the same dice
         source, so play on it would take rolls from this game's dice."""
-        copy = object.__new__(Game)
-        copy.dice_source, copy._state, copy._events = (
-            self.dice_source, self._state, list(self._events)
-        )  # fmt: skip
-        return copy
+        return self.as_it_was(self._state, len(self._events))
 
     def as_it_was(self, state: GameState, events: int) -> Game:
         """The game as it stood after its first ``events`` events, ``state`` being its
         state then (one this game passed through, kept by the caller: it is not worked out
         again). A copy for reading, as `snapshot`'s; made when asked for, so that a caller
-        may keep a state for each move without a copy of the events each."""
+        may keep a state for each move without a copy of the events each (`snapshot`
+        is the game as it stands now)."""
         if not 0 < events <= len(self._events):
             raise ValueError(f"the game has {len(self._events)} events, not {events}")
         copy = object.__new__(Game)
