@@ -6,6 +6,7 @@ heartbeat) when its owner dies; both nodes read the one relay key of the site.""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Coroutine, Iterator
 from typing import Any
@@ -249,3 +250,27 @@ def test_a_crowd_of_claims_at_once_is_answered_each_in_few_round_trips(redis: Lo
             await b.stop()
 
     bounded(run())
+
+
+def test_regression_no_redis_connection_asks_for_maintenance_notifications(
+    redis: LocalRedis, caplog: pytest.LogCaptureFixture
+) -> None:
+    """redis-py 7 and later asked every new RESP3 connection to turn on maintenance
+    notifications; a server without them refused, and each refusal left an exception with
+    its traceback to the garbage collector (seen as cyclic garbage under load). A node's
+    connections, threaded (reachability, lease renewal) and asyncio (claims), ask no more."""
+    caplog.set_level(logging.DEBUG, logger="redis")
+
+    async def run() -> None:
+        a, b, _, _ = await two_nodes(redis.url)
+        try:
+            a.check_reachable()
+            await asyncio.gather(*(a.claim(f"quiet-{i}") for i in range(40)))  # new ones too
+            await asyncio.sleep(TTL)  # renewed meanwhile
+        finally:
+            await a.stop()
+            await b.stop()
+
+    bounded(run())
+    asked = [r.getMessage() for r in caplog.records if "maintenance" in r.getMessage()]
+    assert asked == []

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import inspect
 import logging
 import secrets
 import threading
@@ -158,14 +159,27 @@ class RedisCluster(Cluster):
     def owns(self, table_id: str) -> bool:
         return table_id in self.owned and time.monotonic() < self._fenced_at
 
+    def _options(self, pool: type) -> dict[str, Any]:
+        """The options of every Redis connection (from a ``pool`` class of redis-py's,
+        threaded or asyncio): a lease's time to connect and to answer, and no
+        maintenance-notification handshake. redis-py 7 and later ask for one at each new
+        RESP3 connection; a server without it refuses, and the refusal left an exception
+        with its traceback to the garbage collector each time."""
+        options: dict[str, Any] = {
+            "socket_timeout": self.lease_ttl, "socket_connect_timeout": self.lease_ttl,
+        }  # fmt: skip
+        if "maint_notifications_config" not in inspect.signature(pool).parameters:
+            return options  # an older redis-py (or its asyncio side), which never asks
+        from redis.maint_notifications import MaintNotificationsConfig  # noqa: PLC0415
+
+        return options | {"maint_notifications_config": MaintNotificationsConfig(enabled=False)}
+
     def check_reachable(self) -> None:
         """Ping Redis now (before the server starts): an `InvalidInput` that says
         where, without a password, when it does not answer."""
         import redis  # noqa: PLC0415 (only clustered servers need it)
 
-        client = redis.Redis.from_url(
-            self.url, socket_timeout=self.lease_ttl, socket_connect_timeout=self.lease_ttl
-        )
+        client = redis.Redis.from_url(self.url, **self._options(redis.ConnectionPool))
         try:
             client.ping()
         except redis.RedisError as error:
@@ -182,17 +196,14 @@ class RedisCluster(Cluster):
         import redis  # noqa: PLC0415 (only clustered servers need it)
         import redis.asyncio as aioredis  # noqa: PLC0415
 
-        ttl = self.lease_ttl
         # a crowd of claims (a dead node's clients reconnecting at once) waits its turn
         # for a connection instead of failing with "too many connections"
         pool = aioredis.BlockingConnectionPool.from_url(
-            self.url, max_connections=REDIS_CONNECTIONS, timeout=ttl,
-            socket_timeout=ttl, socket_connect_timeout=ttl,
+            self.url, max_connections=REDIS_CONNECTIONS, timeout=self.lease_ttl,
+            **self._options(aioredis.ConnectionPool),
         )  # fmt: skip
         self._redis = aioredis.Redis(connection_pool=pool)
-        self._renewer = redis.Redis.from_url(
-            self.url, socket_timeout=ttl, socket_connect_timeout=ttl
-        )
+        self._renewer = redis.Redis.from_url(self.url, **self._options(redis.ConnectionPool))
         for name, text in (("claim", _CLAIM), ("release", _RELEASE)):
             self._scripts[name] = self._redis.register_script(text)
         loop = asyncio.get_running_loop()
