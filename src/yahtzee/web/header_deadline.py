@@ -71,6 +71,15 @@ class HeaderDeadline(HttpToolsProtocol):
         self._stop()
         super().connection_lost(exc)
 
+    def handle_websocket_upgrade(self) -> None:
+        """The WebSocket protocol takes the connection over; this one lets go of its
+        parser, which holds it back (uvicorn drops it only at `connection_lost`, which an
+        upgraded connection never calls here): else each WebSocket left a cycle, with the
+        request's scope and headers, for the garbage collector to find."""
+        super().handle_websocket_upgrade()
+        self._stop()
+        self.parser = None  # type: ignore[assignment]
+
     def _start(self) -> None:
         self._stop()
         self._deadline = self.loop.call_later(self.header_timeout, self._too_slow)
