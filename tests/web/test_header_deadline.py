@@ -84,9 +84,9 @@ def _left_for_the_collector(client: Callable[[int], None]) -> list[str]:
     left unreachable in cycles."""
 
     async def serve() -> list[str]:
-        config = uvicorn.Config(
-            _app, host="127.0.0.1", port=0, http=HeaderDeadline, ws="websockets-sansio",
-            log_level="warning", lifespan="on",
+        config = uvicorn.Config(  # (the WebSocket protocol uvicorn picks, as `serve`'s)
+            _app, host="127.0.0.1", port=0, http=HeaderDeadline, log_level="warning",
+            lifespan="on",
         )  # fmt: skip
         server = uvicorn.Server(config)
         serving = asyncio.create_task(server.serve())
