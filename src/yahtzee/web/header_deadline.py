@@ -75,9 +75,9 @@ class HeaderDeadline(HttpToolsProtocol):
         """The WebSocket protocol takes the connection over; this one lets go of its
         parser, which holds it back (uvicorn drops it only at `connection_lost`, which an
         upgraded connection never calls here): else each WebSocket left a cycle, with the
-        request's scope and headers, for the garbage collector to find."""
+        request's scope and headers, for the garbage collector to find. (Its deadline
+        stopped already, with the request's headers.)"""
         super().handle_websocket_upgrade()
-        self._stop()
         self.parser = None  # type: ignore[assignment]
 
     def _start(self) -> None:
