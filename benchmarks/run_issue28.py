@@ -1,9 +1,9 @@
 """Issue 28's measurement set on one source tree, each output to its own file in a folder.
 
 Run from the repository root: ``python benchmarks/run_issue28.py --src PATH/src [--out DIR]
-[--hash] [--quick] [--only ab,max,turnover,kill] [--repeat N]``. The nodes (and the benchmarks' loss
-checks) import the tree ``--src`` names; the benchmark scripts are this repository's. In
-order (about 16-18 minutes in all on the 2-core machine):
+[--hash] [--quick] [--only ab,max,turnover,kill,wake] [--repeat N]``. The nodes (and the
+benchmarks' loss checks) import the tree ``--src`` names; the benchmark scripts are this
+repository's. In order (about 17-19 minutes in all on the 2-core machine):
 
 - ``ab``: 1 node against 2 nodes, 200 tables, games staggered over 60 s, 60 s runs
   (``cluster.py --runs a,b``): each run's node CPU per acknowledged action and p99 per 3 s
@@ -14,7 +14,9 @@ order (about 16-18 minutes in all on the 2-core machine):
 - ``turnover``: a cluster node's CPU per game turnover, loop thread and whole process, cold
   and warm (``turnover.py --cluster``);
 - ``kill``: 2 nodes, 1,000 tables, node 2 killed at half time (``cluster.py --runs c``):
-  how long until every table moves again, and the loss check.
+  how long until every table moves again, and the loss check;
+- ``wake``: what the machine charges for waking up (``wake_cost.py``): one event's work
+  back to back and after the idle gaps of lower loads (half a minute).
 
 ``--hash`` makes nginx route by table id in the cluster runs (for a tree whose nodes expect
 it); ``--quick`` runs each step small and short (a smoke test of the set, 2-3 minutes);
@@ -41,6 +43,7 @@ STEPS = {
             "--counts", "400,700,1000,1300,1600,2000", "--refine", "1", "--gc-probe"],
     "turnover": ["turnover.py", "--cluster", "--tables", "50", "--rounds", "2"],
     "kill": ["cluster.py", "--runs", "c", "--tables", "1000", "--stagger", "20", "--seconds", "60"],
+    "wake": ["wake_cost.py", "--slices", "200"],
 }  # fmt: skip
 QUICK = {
     "ab": ["cluster.py", "--runs", "a,b", "--tables", "50", "--stagger", "5", "--seconds", "12"],
@@ -48,10 +51,11 @@ QUICK = {
             "--counts", "50,100", "--refine", "0"],
     "turnover": ["turnover.py", "--cluster", "--tables", "10", "--rounds", "2"],
     "kill": ["cluster.py", "--runs", "c", "--tables", "100", "--stagger", "5", "--seconds", "16"],
+    "wake": ["wake_cost.py", "--slices", "20"],
 }  # fmt: skip
 KEY_LINES = ("nodes run", " actions/s (", "node CPU per acknowledged action", "ratio",
              "largest table count", "yahtzee turnover", "turnover per game",
-             "every table moved again", "loss check", "| ", "median")  # fmt: skip
+             "every table moved again", "loss check", "| ", "median", " ms ")  # fmt: skip
 
 
 def main() -> None:

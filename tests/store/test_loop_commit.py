@@ -12,7 +12,7 @@ from tests.store.test_compare_and_set import both_rolled, copies, drop_every_con
 from yahtzee.core import Keep
 from yahtzee.store import CONFLICT, REPEAT, SAVED, Commit, Outcome, Store, engine
 from yahtzee.store.commit import StoreError
-from yahtzee.store.pg_commit import array_text
+from yahtzee.store.pg_commit import LoopCommit, array_text
 
 
 def on_loop(store: Store, commits: list[Commit]) -> dict[str, Outcome]:
@@ -104,10 +104,40 @@ def test_the_loop_plans_each_statement_for_its_values(url: str) -> None:
             mine.roll(Keep.NONE)
             await store.save_many_on_loop([Commit(game_id, mine, base)])
             kept = store._on_loop._connection  # type: ignore[union-attr]
-            row = await (await kept.execute("SHOW plan_cache_mode")).fetchone()
-            return str(row[0])
+            return str(await kept.fetchval("SHOW plan_cache_mode"))
 
         assert asyncio.run(setting()) == "force_custom_plan"
+
+
+def test_libpq_settings_in_the_url_reach_the_loops_connection_too(url: str) -> None:
+    """Regression guard: ``connect_timeout`` and ``options`` work for the engine's driver
+    (libpq); asyncpg would send them to the server as settings, which refuses them."""
+    tuned = f"{url}?connect_timeout=5&options=-c%20statement_timeout%3D4000"
+    with Store(tuned) as store:
+        game_id, mine, _ = copies(store)
+
+        async def setting() -> str:
+            base = len(mine.events)
+            mine.roll(Keep.NONE)
+            assert (await store.save_many_on_loop([Commit(game_id, mine, base)]))[game_id].saved
+            kept = store._on_loop._connection  # type: ignore[union-attr]
+            return str(await kept.fetchval("SHOW statement_timeout"))
+
+        assert asyncio.run(setting()) == "4s"
+        assert store.event_log(game_id) == mine.events
+
+
+def test_without_asyncpg_the_group_commits_thread_saves(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An install with psycopg alone still serves: its commits go through a thread."""
+    monkeypatch.setattr(LoopCommit, "usable", staticmethod(lambda: False))
+    with Store(url) as store:
+        assert not store.saves_on_loop
+        game_id, mine, _ = copies(store)
+        base = len(mine.events)
+        mine.roll(Keep.NONE)
+        assert store.save_many([Commit(game_id, mine, base)])[game_id].saved
 
 
 def test_sqlite_records_are_not_written_from_the_loop(tmp_path: object) -> None:

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import json
+import shlex
 import threading
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import URL, Engine
 
 from .commit import FINISHED, Commit, Outcome, decide, event_rows, finished
 from .records import card_rows
@@ -92,22 +94,30 @@ class DirectCommit:
 
 
 class LoopCommit:
-    """The same batches on a connection that the caller's event loop drives (psycopg's
-    ``AsyncConnection``): no worker thread, no hand-over between threads per batch. One
+    """The same batches on a connection that the caller's event loop drives (asyncpg): no
+    worker thread, no hand-over between threads per batch, and the connection's socket
+    stays with the loop between batches (psycopg's async connection registered it with the
+    loop and took it off again at each wait: eight of a commit's eleven system calls). One
     connection per event loop (a new loop opens its own); a kept one that broke is
     replaced once, as in `DirectCommit`."""
 
     def __init__(self, engine: Engine) -> None:
-        self._conninfo = engine.url.set(drivername="postgresql").render_as_string(
-            hide_password=False
-        )
+        self._dsn, self._options = connect_arguments(engine.url)
         self._connection: Any = None
+        self._statement: Any = None  # the call, prepared on the kept connection
+        self._keeper: AsyncGenerator[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = asyncio.Lock()
+
+    @staticmethod
+    def usable() -> bool:
+        """Whether asyncpg is installed (the postgres and cluster extras bring it)."""
+        return importlib.util.find_spec("asyncpg") is not None
 
     async def save(self, commits: Sequence[Commit], stamp: Any) -> dict[str, Outcome]:
         asked = [(c.game_id, c.intent) for c in commits if c.intent is not None]
         params = _parameters(commits, asked, stamp)
+        values = [params[name] for name in _ARGUMENTS]
         loop = asyncio.get_running_loop()
         if self._loop is not loop:  # a connection (and a lock) belong to one loop
             self.close()
@@ -116,14 +126,16 @@ class LoopCommit:
             while True:
                 kept = self._connection is not None
                 if self._connection is None:
-                    self._connection = await _connect(self._conninfo)
+                    self._connection = await _connect(self._dsn, self._options)
+                    self._keeper = _closed_with_the_loop(self._connection)
+                    await anext(self._keeper)
+                    self._statement = await self._connection.prepare(_LOOP_CALL)
                 connection = self._connection
                 try:
-                    cursor = await connection.execute(_CALL, params)
-                    answered = await cursor.fetchall()
+                    answered = await self._statement.fetch(*values)
                     break
-                except Exception:
-                    if not (connection.closed or connection.broken):
+                except Exception as error:
+                    if not (connection.is_closed() or _broken(error)):
                         raise
                     self.close()
                     if not kept:
@@ -131,20 +143,83 @@ class LoopCommit:
         return _outcomes(commits, asked, answered)
 
     def close(self) -> None:
-        """Close the connection (at once: its loop may be gone)."""
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            connection.pgconn.finish()
+        """Close the connection at once (one whose loop has ended was closed with it)."""
+        connection, self._connection, self._statement = self._connection, None, None
+        self._keeper = None
+        if connection is not None and not connection.is_closed():
+            with contextlib.suppress(RuntimeError):  # its loop closed without closing it
+                connection.terminate()
 
 
-async def _connect(conninfo: str) -> Any:
-    import psycopg  # noqa: PLC0415 (the postgres extra)
+async def _closed_with_the_loop(connection: Any) -> AsyncGenerator[None]:
+    """Held while the connection is kept: the event loop closes its async generators as it
+    shuts down (``asyncio.run``, uvicorn), and this one closes the connection then, while
+    the loop still runs (an asyncpg connection cannot be closed without its loop)."""
+    try:
+        yield
+    finally:
+        if not connection.is_closed():
+            connection.terminate()
 
-    connection = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
+
+_ARGUMENTS = (
+    "lock", "ids", "bases", "counts", "ended", "cards", "asked", "intents",
+    "game", "seq", "type", "data", "intent", "stamp", "finished",
+)  # fmt: skip
+_LOOP_CALL = """
+SELECT o_game, o_stored, o_earlier FROM yahtzee_group_commit(
+    $1::text::varchar[], $2::text::varchar[], $3::text::int[], $4::text::int[],
+    $5::text::varchar[], $6::text::json, $7::text::varchar[], $8::text::varchar[],
+    $9::text::varchar[], $10::text::int[], $11::text::varchar[], $12::text::text[],
+    $13::text::varchar[], $14::timestamptz, $15::text)
+"""
+"""`_CALL` with numbered arguments, each array sent as its text (`array_text`), as there."""
+
+
+def connect_arguments(url: URL) -> tuple[str, dict[str, Any]]:
+    """asyncpg's arguments for the engine's URL: its DSN, and the two libpq settings
+    asyncpg does not read from one (it would send them to the server as settings, which
+    refuses them): ``connect_timeout`` (seconds) and ``options`` (``-c name=value``)."""
+    query = {k: v if isinstance(v, str) else v[-1] for k, v in url.query.items()}
+    options: dict[str, Any] = {}
+    timeout = query.pop("connect_timeout", None)
+    if timeout is not None:
+        options["timeout"] = float(timeout)
+    settings: dict[str, str] = {}
+    words = iter(shlex.split(query.pop("options", "")))
+    for word in words:
+        pair = next(words, "") if word == "-c" else word.removeprefix("-c")
+        name, _, value = pair.partition("=")
+        if name and value:
+            settings[name.replace("-", "_")] = value
+    if settings:
+        options["server_settings"] = settings
+    dsn = url.set(drivername="postgresql", query=query)
+    return dsn.render_as_string(hide_password=False), options
+
+
+async def _connect(dsn: str, options: dict[str, Any]) -> Any:
+    import asyncpg  # noqa: PLC0415 (the postgres extra)
+
+    connection = await asyncpg.connect(dsn, **options)
     # as the engine's connections (see engine._plan_with_the_values); not before 12
-    with contextlib.suppress(psycopg.Error):
+    with contextlib.suppress(asyncpg.PostgresError):
         await connection.execute("SET plan_cache_mode = force_custom_plan")
     return connection
+
+
+def _broken(error: Exception) -> bool:
+    """Whether ``error`` says the connection is gone (the server stopped it, or its socket
+    broke), rather than that the call failed on a working one."""
+    import asyncpg  # noqa: PLC0415
+
+    gone = (
+        OSError,
+        asyncpg.InterfaceError,
+        asyncpg.exceptions.PostgresConnectionError,
+        asyncpg.exceptions.OperatorInterventionError,
+    )
+    return isinstance(error, gone)
 
 
 def _outcomes(

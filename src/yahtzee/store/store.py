@@ -44,7 +44,8 @@ class Store:
             migrate.upgrade(self.engine)
         postgres = on_postgres(self.engine)
         self._direct = DirectCommit(self.engine) if postgres else None
-        self._on_loop = LoopCommit(self.engine) if postgres else None
+        # without asyncpg (an install of psycopg alone), the group commit's thread saves
+        self._on_loop = LoopCommit(self.engine) if postgres and LoopCommit.usable() else None
 
     def close(self) -> None:
         """Close the store's connections."""
