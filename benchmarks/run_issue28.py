@@ -55,7 +55,8 @@ QUICK = {
 }  # fmt: skip
 KEY_LINES = ("nodes run", " actions/s (", "node CPU per acknowledged action", "ratio",
              "largest table count", "yahtzee turnover", "turnover per game",
-             "every table moved again", "loss check", "| ", "median", " ms ", "idle before")  # fmt: skip
+             "every table moved again", "loss check", "| ", "median", " ms ",
+             "idle before")  # fmt: skip
 
 
 def main() -> None:
