@@ -55,7 +55,7 @@ QUICK = {
 }  # fmt: skip
 KEY_LINES = ("nodes run", " actions/s (", "node CPU per acknowledged action", "ratio",
              "largest table count", "yahtzee turnover", "turnover per game",
-             "every table moved again", "loss check", "| ", "median", " ms ",
+             "every table moved again", "loss check", "| ", "median", " us ",
              "idle before")  # fmt: skip
 
 
