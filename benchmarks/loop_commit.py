@@ -18,38 +18,28 @@ import argparse
 import asyncio
 import os
 import statistics
-import sys
 import time
-import uuid
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-PSYCOPG_CALL = """
-SELECT o_game, o_stored, o_earlier FROM yahtzee_group_commit(
-    %(lock)s::varchar[], %(ids)s::varchar[], %(bases)s::int[], %(counts)s::int[],
-    %(ended)s::varchar[], %(cards)s::json, %(asked)s::varchar[], %(intents)s::varchar[],
-    %(game)s::varchar[], %(seq)s::int[], %(type)s::varchar[], %(data)s::text[],
-    %(intent)s::varchar[], %(stamp)s, %(finished)s)
-"""
-"""The call as the psycopg path sent it (the tree before asyncpg)."""
+from common import throwaway_database
 
 Save = Callable[[list[Any]], Awaitable[Any]]
 
 
 async def psycopg_path(url: str) -> Save:
-    """The previous driver: psycopg's async connection, as the server kept it."""
+    """The previous driver: psycopg's async connection, as the server kept it, sending the
+    call as it did (`pg_commit._CALL`, which the thread's commit still sends)."""
     import psycopg
 
-    from yahtzee.store.pg_commit import _outcomes, _parameters
+    from yahtzee.store.pg_commit import _CALL, _outcomes, _parameters
     from yahtzee.store.store import now
 
     connection = await psycopg.AsyncConnection.connect(url, autocommit=True)
 
     async def save(commits: list[Any]) -> Any:
         asked = [(c.game_id, c.intent) for c in commits if c.intent is not None]
-        cursor = await connection.execute(PSYCOPG_CALL, _parameters(commits, asked, now()))
+        cursor = await connection.execute(_CALL, _parameters(commits, asked, now()))
         return _outcomes(commits, asked, await cursor.fetchall())
 
     return save
@@ -113,25 +103,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=15)
     parser.add_argument("--passes", type=int, default=4)
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
-    import psycopg
     import uvloop
-    from tests.store.postgres import URL_ENV, local_server
 
-    server = None if os.environ.get(URL_ENV) else local_server()
-    if server is None and not os.environ.get(URL_ENV):
-        raise SystemExit("This benchmark needs Debian's postgresql (or YAHTZEE_TEST_POSTGRES_URL).")
-    admin = os.environ.get(URL_ENV) or server.start()
-    try:
-        name = f"bench_loop_{uuid.uuid4().hex[:8]}"
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'CREATE DATABASE "{name}"')
+    with throwaway_database("bench_loop") as url:
         print(f"the event loop's group commit, one game a batch, {os.cpu_count()} cores, "
               f"{time.strftime('%Y-%m-%d %H:%M')}")  # fmt: skip
-        uvloop.run(measure(admin.rsplit("/", 1)[0] + f"/{name}", args.games, args.passes))
-    finally:
-        if server is not None:
-            server.stop()
+        uvloop.run(measure(url, args.games, args.passes))
 
 
 if __name__ == "__main__":

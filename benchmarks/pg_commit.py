@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
-import uuid
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from common import throwaway_database
 
 
 def backend_cpu(pid: int) -> float:
@@ -66,27 +63,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=12, help="moves per game a pass")
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
-    import psycopg
-    from tests.store.postgres import URL_ENV, local_server
-
-    server = None if os.environ.get(URL_ENV) else local_server()
-    if server is None and not os.environ.get(URL_ENV):
-        raise SystemExit("This benchmark needs Debian's postgresql (or YAHTZEE_TEST_POSTGRES_URL).")
-    admin = os.environ.get(URL_ENV) or server.start()
-    try:
-        name = f"bench_commit_{uuid.uuid4().hex[:8]}"
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'CREATE DATABASE "{name}"')
+    with throwaway_database("bench_commit") as url:
         print(f"group commit on PostgreSQL, one game a batch, {os.cpu_count()} cores")
-        for count, node, backend, wall in measure(
-            admin.rsplit("/", 1)[0] + f"/{name}", args.games, args.rounds
-        ):
+        for count, node, backend, wall in measure(url, args.games, args.rounds):
             print(f"  {count} commits: node {node:.0f} us, PostgreSQL backend {backend:.0f} us, "
                   f"wall {wall:.0f} us a commit")  # fmt: skip
-    finally:
-        if server is not None:
-            server.stop()
 
 
 if __name__ == "__main__":
