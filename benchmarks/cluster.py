@@ -48,7 +48,7 @@ from cluster_check import check
 from cluster_clients import WARMUP, Run, drive
 from cluster_figures import Figures, median, percentile, split, summary, windows
 from common import numba_cache
-from cpu_share import allowed, cpu_busy, describe, pin, sample
+from cpu_share import allowed, cpu_busy, describe, pin, sample, wakeups
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = {"s": (1, False, False), "a": (1, True, False), "b": (2, True, False),
@@ -149,9 +149,8 @@ def one_run(
         names |= {**others, nginx.pid: "nginx"}
         cores = allowed(names)
         kill = nodes[1].kill if killing else None
-        run = uvloop.run(
-            drive(f"127.0.0.1:{port}", args, kill, lambda: (sample(names), cpu_busy()))
-        )
+        measure = lambda: (sample(names), cpu_busy(), wakeups(names))  # noqa: E731
+        run = uvloop.run(drive(f"127.0.0.1:{port}", args, kill, measure))
         run.allowed = cores
     except BaseException:
         for node in nodes:
@@ -230,11 +229,17 @@ def report(
         if part.startswith("node")
     )
     pinning = ", ".join(f"{part} {cores}" for part, cores in run.allowed.items())
+    acks = max(1, run.n["acks"])
+    loops = sum(n for part, n in run.wakeups.items() if not part.endswith(" all"))
+    woken = f"{loops / acks:.2f} on the event loop's thread, " + ", ".join(
+        f"{part} {n / acks:.2f}" for part, n in sorted(run.wakeups.items())
+    )
     line = (
         f"  {kind} ({what}): {rate:5.0f} actions/s ({events:.0f} events/s), intent to own "
         f"event p50 {p50:.1f} ms, p99 {p99:.1f} ms ({len(run.latencies)} intents)\n"
         f"     node CPU per acknowledged action: {node_cpu_ms(run):.2f} ms ({per_node}; "
         f"{run.n['acks']} acks in {run.measured:.1f} s)\n"
+        f"     node wakeups per acknowledged action: {woken}\n"
         f"     from half time every table moved again within (max / p99) {moved}, p50 "
         f"{percentile(gaps, 0.5):.1f} s; "
         f"the {len(cut)} cut off within {max(cut, default=float('nan')):.1f} s, their state "

@@ -84,6 +84,27 @@ def describe(used: Counter[str]) -> str:
     return f"{parts}; total {sum(used.values()):.2f} of {os.cpu_count()} cores"
 
 
+def wakeups(named: dict[int, str]) -> Counter[str]:
+    """Each node's times asleep and woken so far (its threads' voluntary context switches,
+    /proc/PID/task/TID/status): ``node1`` for its event loop's thread, ``node1 all`` for
+    all its threads. On a machine that charges for waking up, what a node does per event
+    matters less than how often it wakes."""
+    found: Counter[str] = Counter()
+    for pid, part in named.items():
+        if not part.startswith("node"):
+            continue
+        with contextlib.suppress(OSError):  # (a node gone: killed)
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                with contextlib.suppress(OSError, ValueError):
+                    for line in (task / "status").read_text().splitlines():
+                        if line.startswith("voluntary_ctxt_switches:"):
+                            count = int(line.split(":", 1)[1])
+                            found[f"{part} all"] += count
+                            if task.name == str(pid):  # the main thread: the event loop
+                                found[part] += count
+    return found
+
+
 def cpu_busy() -> list[float]:
     """Each core's busy seconds so far (``/proc/stat``: all but idle and iowait)."""
     busy = []

@@ -29,6 +29,7 @@ from ..core import (
     YahtzeeError,
 )
 from ..store import REPEAT
+from .beat import sleep_to_beat
 from .group_commit import GroupCommit
 from .reviews import Reviews
 from .session import GameSession, Move
@@ -369,7 +370,7 @@ class LiveGame:
         self._bot = self._timer = None
 
     async def _bot_move(self, seat: int) -> None:
-        await asyncio.sleep(self.bot_delay)
+        await sleep_to_beat(self.bot_delay)  # with the other tables' bots: one wakeup
         async with self.lock:
             if self.session.current != seat or not self.session.is_bot(seat):
                 return
@@ -413,15 +414,16 @@ class LiveGame:
 
     async def _reveal(self, turn: BotTurn) -> None:
         """Under the lock: the bot's turn, committed at once, shown move by move
-        `bot_delay` apart, each with the game as it was then (what a connection made
-        meanwhile is shown too); the next player's timer starts with the last move.
+        `bot_delay` apart (on the server's beat: `sleep_to_beat`), each with the game as
+        it was then (what a connection made meanwhile is shown too); the next player's
+        timer starts with the last move.
         Stopped (another node drives the table, or it closes): the turn is taken in at
         once, unshown, so that the game served is the one recorded."""
         last = len(turn.steps) - 1
         try:
             for i, step in enumerate(turn.steps):
                 if i:
-                    await asyncio.sleep(self.bot_delay)
+                    await sleep_to_beat(self.bot_delay)
                 self._show(step)
                 if i == last:
                     self._restart_timer()
