@@ -196,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
 
         from ..web.app import create_app  # noqa: PLC0415
         from ..web.header_deadline import with_header_timeout  # noqa: PLC0415
+        from ..web.keepalive import BeatKeepalive  # noqa: PLC0415
         from ..web.protocol import MAX_MESSAGE_BYTES  # noqa: PLC0415
         from ..web.security import AllowedHosts  # noqa: PLC0415
     except ImportError:
@@ -227,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         http=with_header_timeout(args.header_timeout),  # uvicorn has no such deadline
+        ws=BeatKeepalive,  # keepalive pings on a shared beat: one wakeup for many
         ws_per_message_deflate=False,  # small JSON messages: compression costs more
         ws_max_size=MAX_MESSAGE_BYTES,  # a bigger frame closes the connection unread
         proxy_headers=proxies is not None,  # uvicorn trusts 127.0.0.1 unless told
