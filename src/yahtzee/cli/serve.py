@@ -40,7 +40,8 @@ def register(commands: Any) -> None:
     add_database_option(parser)
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, metavar="SECONDS",
-        help="pause before each bot action, so players see it (default 0.6)",
+        help="pause before each bot action, so players see it (default 0.6; it ends on the "
+        "server's next 50 ms beat, shared by every table)",
     )  # fmt: skip
     parser.add_argument(
         "--header-timeout", type=float, default=HEADER_TIMEOUT_S, metavar="SECONDS",
