@@ -8,8 +8,8 @@ package, which ``uvicorn[standard]`` installs) with each ping sent on the first
 `PING_BEAT_S` beat after its interval (`service.beat`): the pings of many connections go
 out in one wakeup (their pongs come back as each client answers). A ping goes out at
 most one beat later than uvicorn would send it; the pong's deadline (``ws_ping_timeout``)
-is uvicorn's. An idle node with 200 players connected woke 13 times a second instead of
-23-24 (docs/benchmarks/cluster.md).
+is uvicorn's. An idle node with 200 players connected woke 12-14 times a second instead
+of 23-29 (docs/benchmarks/cluster.md).
 """
 
 from __future__ import annotations
