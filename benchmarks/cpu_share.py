@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -84,24 +85,36 @@ def describe(used: Counter[str]) -> str:
     return f"{parts}; total {sum(used.values()):.2f} of {os.cpu_count()} cores"
 
 
+def _thread_fields(pid: int, field: str) -> Iterator[tuple[str, str]]:
+    """(thread id, value) of ``field`` in each of process ``pid``'s threads'
+    /proc/PID/task/TID/status (none for a process or thread gone meanwhile)."""
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return
+    for task in tasks:
+        try:
+            status = (task / "status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith(f"{field}:"):
+                yield task.name, line.split(":", 1)[1].strip()
+
+
 def wakeups(named: dict[int, str]) -> Counter[str]:
-    """Each node's times asleep and woken so far (its threads' voluntary context switches,
-    /proc/PID/task/TID/status): ``node1`` for its event loop's thread, ``node1 all`` for
-    all its threads. On a machine that charges for waking up, what a node does per event
-    matters less than how often it wakes."""
+    """Each node's times asleep and woken so far (its threads' voluntary context
+    switches): ``node1`` for its event loop's thread, ``node1 all`` for all its threads.
+    On a machine that charges for waking up, what a node does per event matters less
+    than how often it wakes."""
     found: Counter[str] = Counter()
     for pid, part in named.items():
         if not part.startswith("node"):
             continue
-        with contextlib.suppress(OSError):  # (a node gone: killed)
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                with contextlib.suppress(OSError, ValueError):
-                    for line in (task / "status").read_text().splitlines():
-                        if line.startswith("voluntary_ctxt_switches:"):
-                            count = int(line.split(":", 1)[1])
-                            found[f"{part} all"] += count
-                            if task.name == str(pid):  # the main thread: the event loop
-                                found[part] += count
+        for thread, value in _thread_fields(pid, "voluntary_ctxt_switches"):
+            found[f"{part} all"] += int(value)
+            if thread == str(pid):  # the main thread: the event loop
+                found[part] += int(value)
     return found
 
 
@@ -130,21 +143,10 @@ def allowed(nodes: dict[int, str]) -> dict[str, str]:
     found: dict[str, set[str]] = {}
     stats = _stats()
     for pid in stats:
-        entry = Path(f"/proc/{pid}")
         if (part := _part(pid, nodes, stats)) is None:
             continue
-        try:
-            tasks = list((entry / "task").iterdir())
-        except OSError:
-            continue
-        for task in tasks:
-            try:
-                status = (task / "status").read_text()
-            except OSError:
-                continue
-            for line in status.splitlines():
-                if line.startswith("Cpus_allowed_list:"):
-                    found.setdefault(part, set()).add(line.split(":", 1)[1].strip())
+        for _, cores in _thread_fields(pid, "Cpus_allowed_list"):
+            found.setdefault(part, set()).add(cores)
     return {part: "+".join(sorted(lists)) for part, lists in sorted(found.items())}
 
 
