@@ -191,8 +191,11 @@ class Connection:
             self.closing = True
 
     async def _close(self, code: int, reason: str) -> None:
+        # (``asyncio.timeout``, never ``wait_for``: on Python 3.11 ``wait_for`` swallows a
+        # cancellation that comes as its work completes, and the cancelled task goes on)
         try:
-            await asyncio.wait_for(self.socket.close(code, reason), CLOSE_WAIT)
+            async with asyncio.timeout(CLOSE_WAIT):
+                await self.socket.close(code, reason)
         except TimeoutError:
             log.warning("cutting %r: its close could not be sent", self)
             self._abort()

@@ -122,8 +122,9 @@ class WinMeters:
                     continue  # done, unless woken meanwhile
                 if not watch.again(meter.reading, loop.time()):
                     continue
-                with suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), self.interval)
+                with suppress(TimeoutError):  # (not wait_for: see `web.connection`)
+                    async with asyncio.timeout(self.interval):
+                        await wake.wait()
                 wake.set()
         except Exception:
             log.exception("the win meter of table %s could not be read", table.id)

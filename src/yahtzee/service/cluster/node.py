@@ -27,9 +27,9 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from ...core import InvalidInput
@@ -37,6 +37,7 @@ from . import Cluster, Listener, Owned
 from .wire import Incarnation, Keys, NodeCard
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 LEASE_TTL_S = 1.5
 """A lease not renewed for this long lapses; a node whose heartbeat is older is dead."""
@@ -164,15 +165,36 @@ class RedisCluster(Cluster):
         threaded or asyncio): a lease's time to connect and to answer, and no
         maintenance-notification handshake. redis-py 7 and later ask for one at each new
         RESP3 connection; a server without it refuses, and the refusal left an exception
-        with its traceback to the garbage collector each time."""
+        with its traceback to the garbage collector each time.
+
+        The asyncio pool gets no ``socket_timeout`` (redis-py 8 defaults it to 5 s): with
+        one, redis-py sends each command under ``asyncio.wait_for``, which on Python 3.11
+        swallows a cancellation that comes as the send completes, so a task stopped
+        mid-command went on (a node's stop waited forever for its heartbeat's listener).
+        Its answers are bounded by `_ask` instead."""
+        from redis.asyncio import ConnectionPool  # noqa: PLC0415 (only clustered servers need it)
+
+        answer = None if issubclass(pool, ConnectionPool) else self.lease_ttl
         options: dict[str, Any] = {
-            "socket_timeout": self.lease_ttl, "socket_connect_timeout": self.lease_ttl,
+            "socket_timeout": answer, "socket_connect_timeout": self.lease_ttl,
         }  # fmt: skip
         if "maint_notifications_config" not in inspect.signature(pool).parameters:
             return options  # an older redis-py (or its asyncio side), which never asks
         from redis.maint_notifications import MaintNotificationsConfig  # noqa: PLC0415
 
         return options | {"maint_notifications_config": MaintNotificationsConfig(enabled=False)}
+
+    async def _ask(self, call: Awaitable[_T]) -> _T:
+        """A Redis command (or a pipeline's execution) from the event loop, answered
+        within a lease, or `redis.TimeoutError` (a `RedisError`, as a socket's timeout
+        would raise)."""
+        import redis  # noqa: PLC0415 (loaded by now)
+
+        try:
+            async with asyncio.timeout(self.lease_ttl):
+                return await call
+        except TimeoutError:
+            raise redis.TimeoutError(f"Redis did not answer within {self.lease_ttl:g} s") from None
 
     def check_reachable(self) -> None:
         """Ping Redis now (before the server starts): an `InvalidInput` that says
@@ -224,7 +246,10 @@ class RedisCluster(Cluster):
         tasks = [*self._tasks, *([self._claiming] if self._claiming is not None else [])]
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if tasks:  # (bounded all the same: a task that swallowed its cancel would hang here)
+            _, stuck = await asyncio.wait(tasks, timeout=self.lease_ttl * 2)
+            for task in stuck:
+                log.warning("%s did not stop when cancelled", task.get_coro())
         if self._renewer is not None:
             self._renewer.close()
         if self._redis is None:
@@ -287,7 +312,9 @@ class RedisCluster(Cluster):
         me = self.me.encode()
         ids = [table_id for table_id, _, _ in batch]
         keys = [self.keys.owned(self.me), *map(self.keys.lease, ids)]
-        holders: list[Any] = await self._scripts["claim"](keys=keys, args=[me, self.ttl_ms, *ids])
+        holders: list[Any] = await self._ask(
+            self._scripts["claim"](keys=keys, args=[me, self.ttl_ms, *ids])
+        )
         won = [(t, p) for (t, p, _), h in zip(batch, holders, strict=True) if _text(h) == me]
         self.owned.update(t for t, _ in won)
         taken_over = [(t, p) for t, p in won if p is not None]
@@ -295,19 +322,18 @@ class RedisCluster(Cluster):
             async with self._redis.pipeline(transaction=False) as pipe:
                 for table_id, previous in taken_over:
                     pipe.srem(self.keys.owned(previous), table_id)
-                await pipe.execute()
+                await self._ask(pipe.execute())
         return holders
 
     async def release(self, table_id: str) -> None:
         """Let go of a table's lease (another node may claim it at once)."""
         self.owned.discard(table_id)
-        await self._scripts["release"](
-            keys=[self.keys.lease(table_id), self.keys.owned(self.me)],
-            args=[self.me.encode(), table_id],
+        await self._ask(
+            self._scripts["release"](
+                keys=[self.keys.lease(table_id), self.keys.owned(self.me)],
+                args=[self.me.encode(), table_id],
+            )
         )
-
-    def redis_pipeline(self) -> Any:
-        return self._redis.pipeline(transaction=False)
 
     # The heartbeat -------------------------------------------------------------------
 
@@ -364,7 +390,7 @@ class RedisCluster(Cluster):
         live, dead = self._sort(beat.members, beat.cards, beat.now_ms)
         lost = [t for t in beat.lost if t in self.owned]
         if lost:  # (one claimed again since the renewal is ours after all)
-            holders = await self._redis.mget([self.keys.lease(t) for t in lost])
+            holders = await self._ask(self._redis.mget([self.keys.lease(t) for t in lost]))
             me = self.me.encode()
             lapsed = [t for t, h in zip(lost, holders, strict=True) if h is None]
             lost = [
@@ -421,14 +447,15 @@ class RedisCluster(Cluster):
         the node forgotten once nothing of it is left."""
         tables = sorted(
             t.decode() if isinstance(t, bytes) else str(t)
-            for t in await self._redis.smembers(self.keys.owned(dead))
+            for t in await self._ask(self._redis.smembers(self.keys.owned(dead)))
         )
-        holders = await self._redis.mget([self.keys.lease(t) for t in tables]) if tables else []
+        leases = [self.keys.lease(t) for t in tables]
+        holders = await self._ask(self._redis.mget(leases)) if tables else []
         gone = dead.encode()
         found = list(zip(tables, holders, strict=True))
         taken = [t for t, h in found if h is not None and _text(h) != gone]
         if taken:  # claimed meanwhile (by a client's request): crossed off
-            await self._redis.srem(self.keys.owned(dead), *taken)
+            await self._ask(self._redis.srem(self.keys.owned(dead), *taken))
         free = [t for t, h in found if h is None]
         mine = [t for t in free if preferred(t, live) == self.me.encode()]
         if mine:
@@ -438,7 +465,7 @@ class RedisCluster(Cluster):
                 pipe.zrem(self.keys.nodes, dead.encode())
                 pipe.hdel(self.keys.cards, dead.encode())
                 pipe.delete(self.keys.owned(dead))
-                await pipe.execute()
+                await self._ask(pipe.execute())
 
 
 def _unanswered(claims: list[_Claim]) -> None:

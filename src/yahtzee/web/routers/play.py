@@ -113,7 +113,8 @@ async def _hello(
     """The table the first message opens, with ``connection.seat`` set (None: a
     spectator); None for no hello in time, a bad one, or an unknown table or token."""
     try:
-        raw = await asyncio.wait_for(socket.receive(), hub.hello_timeout)
+        async with asyncio.timeout(hub.hello_timeout):  # (not wait_for: see `web.connection`)
+            raw = await socket.receive()
     except TimeoutError:
         return None
     if raw["type"] != "websocket.receive":
