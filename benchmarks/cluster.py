@@ -48,7 +48,7 @@ from cluster_check import check
 from cluster_clients import WARMUP, Run, drive
 from cluster_figures import Figures, median, percentile, split, summary, windows
 from common import numba_cache
-from cpu_share import allowed, cpu_busy, describe, pin, sample, wakeups
+from cpu_share import allowed, cpu_busy, describe, loop_cpu, pin, sample, wakeups
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = {"s": (1, False, False), "a": (1, True, False), "b": (2, True, False),
@@ -149,7 +149,7 @@ def one_run(
         names |= {**others, nginx.pid: "nginx"}
         cores = allowed(names)
         kill = nodes[1].kill if killing else None
-        measure = lambda: (sample(names), cpu_busy(), wakeups(names))  # noqa: E731
+        measure = lambda: (sample(names), cpu_busy(), wakeups(names), loop_cpu(names))  # noqa: E731
         run = uvloop.run(drive(f"127.0.0.1:{port}", args, kill, measure))
         run.allowed = cores
     except BaseException:
@@ -231,6 +231,7 @@ def report(
     pinning = ", ".join(f"{part} {cores}" for part, cores in run.allowed.items())
     acks = max(1, run.n["acks"])
     loops = sum(n for part, n in run.wakeups.items() if not part.endswith(" all"))
+    on_loop = sum(run.loop_cpu.values()) / acks * 1e3
     woken = f"{loops / acks:.2f} on the event loop's thread, " + ", ".join(
         f"{part} {n / acks:.2f}" for part, n in sorted(run.wakeups.items())
     )
@@ -238,7 +239,8 @@ def report(
         f"  {kind} ({what}): {rate:5.0f} actions/s ({events:.0f} events/s), intent to own "
         f"event p50 {p50:.1f} ms, p99 {p99:.1f} ms ({len(run.latencies)} intents)\n"
         f"     node CPU per acknowledged action: {node_cpu_ms(run):.2f} ms ({per_node}; "
-        f"{run.n['acks']} acks in {run.measured:.1f} s)\n"
+        f"{run.n['acks']} acks in {run.measured:.1f} s), {on_loop:.2f} ms of it on the "
+        f"event loop's thread\n"
         f"     node wakeups per acknowledged action: {woken}\n"
         f"     from half time every table moved again within (max / p99) {moved}, p50 "
         f"{percentile(gaps, 0.5):.1f} s; "

@@ -63,6 +63,7 @@ class Run:
     cpu: Counter[str] = field(default_factory=Counter)  # cores used, by part
     busy: str = ""  # each core's busy share (cpu_share.describe_busy)
     wakeups: Counter[str] = field(default_factory=Counter)  # by node (cpu_share.wakeups)
+    loop_cpu: Counter[str] = field(default_factory=Counter)  # seconds (cpu_share.loop_cpu)
     allowed: dict[str, str] = field(default_factory=dict)  # the cores each part may use
     measured: float = 0.0  # seconds between the two CPU samples
     ended: list[float] = field(default_factory=list)  # when a client saw its game over
@@ -300,8 +301,8 @@ async def drive(
 ) -> Run:
     """All tables made, all clients connected: then the clock starts. ``kill`` (or None) is
     called at half time; ``sample()`` reads the CPU time of every part, each core's
-    busy time and the nodes' wakeups, at the start and the end of the measured window
-    (see cpu_share.py)."""
+    busy time, the nodes' wakeups and their loop threads' CPU time, at the start and the
+    end of the measured window (see cpu_share.py)."""
     from cpu_share import describe_busy, shares
 
     limits = httpx.Limits(max_connections=50)
@@ -335,6 +336,7 @@ async def drive(
         run.cpu = shares(before[0], after[0], run.measured)
         run.busy = describe_busy(before[1], after[1], run.measured)
         run.wakeups = after[2] - before[2]  # (a node killed meanwhile: only the other's)
+        run.loop_cpu = after[3] - before[3]
         await asyncio.wait(tasks, timeout=30)
         for task in tasks:
             if not task.done():

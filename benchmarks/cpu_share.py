@@ -118,6 +118,23 @@ def wakeups(named: dict[int, str]) -> Counter[str]:
     return found
 
 
+def loop_cpu(named: dict[int, str]) -> Counter[str]:
+    """Each node's event loop thread's CPU seconds (user + system) so far, by node: the
+    rest of a node's CPU is its worker threads' (the records' statements, the
+    heartbeat)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found: Counter[str] = Counter()
+    for pid, part in named.items():
+        if not part.startswith("node"):
+            continue
+        try:
+            fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        found[part] += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return found
+
+
 def cpu_busy() -> list[float]:
     """Each core's busy seconds so far (``/proc/stat``: all but idle and iowait)."""
     busy = []
