@@ -332,7 +332,7 @@ def test_a_node_that_stops_waits_for_no_task_that_will_not(
             a._tasks.append(task)
             started = time.monotonic()
             await a.stop()
-            assert time.monotonic() - started < TTL * 6
+            assert time.monotonic() - started < TTL * 8  # (its four bounded waits at most)
             assert "did not stop when cancelled" in caplog.text
             task.cancel()
             await b.claim("stubborn")  # let go: the other node gets it at once
