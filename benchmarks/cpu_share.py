@@ -15,13 +15,19 @@ Sample = dict[int, tuple[str, float]]
 """pid -> (part, CPU seconds so far)."""
 
 
+def _fields(stat: Path) -> list[str]:
+    """A /proc stat file's fields after the name (field 3, the state, first); raises
+    `OSError` for a process or thread gone meanwhile."""
+    return stat.read_text().rsplit(")", 1)[1].split()
+
+
 def _stats() -> dict[int, list[str]]:
-    """Every process's /proc/PID/stat fields after its name (field 3, the state, first)."""
+    """Every process's /proc/PID/stat fields (`_fields`)."""
     found = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                found[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                found[int(entry.name)] = _fields(entry / "stat")
             except (OSError, IndexError):
                 continue
     return found
@@ -122,16 +128,15 @@ def loop_cpu(named: dict[int, str]) -> Counter[str]:
     """Each node's event loop thread's CPU seconds (user + system) so far, by node: the
     rest of a node's CPU is its worker threads' (the records' statements, the
     heartbeat)."""
-    tick = os.sysconf("SC_CLK_TCK")
     found: Counter[str] = Counter()
     for pid, part in named.items():
         if not part.startswith("node"):
             continue
         try:
-            fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = _fields(Path(f"/proc/{pid}/task/{pid}/stat"))
         except (OSError, IndexError):
             continue
-        found[part] += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        found[part] += (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
     return found
 
 
