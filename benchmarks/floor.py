@@ -4,7 +4,10 @@ least, with the same parts (uvicorn with uvloop and its default WebSocket protoc
 psycopg's `AsyncConnection` on a local PostgreSQL with fsync off) and no game at all.
 
 Run from the repository root: ``python benchmarks/floor.py [--tables 200] [--seconds 40]
-[--no-database]``. Needs Debian's postgresql (as the cluster benchmark does).
+[--think 3] [--no-database] [--bot-turn-once] [--half PAIRS]``. Needs Debian's postgresql
+(as the cluster benchmark does). ``--half PAIRS``: the 2-node ratio of the bare parts, a
+run at ``--tables`` and one at half of them in turn, PAIRS times (two nodes sharing a load
+are each a node at half of it), each pair's ratio of CPU per action and their median.
 
 A bare ASGI app (no framework, no middleware) serves N WebSockets; each is a table where a
 scripted player (thinking up to 3 s, as in the cluster benchmark) sends "roll", then
@@ -27,6 +30,7 @@ import json
 import os
 import random
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,6 +93,7 @@ async def app(scope, receive, send):
                     await connection.execute(
                         "CREATE TABLE IF NOT EXISTS floor_events (tab text, seq int, "
                         "data text, at timestamptz DEFAULT now(), PRIMARY KEY (tab, seq))")
+                    await connection.execute("TRUNCATE floor_events")  # (a run before)
                     db["connection"] = connection
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
@@ -150,12 +155,12 @@ async def player(port: int, table: int, think: float, window: list[float], acks:
                 mine = True
 
 
-async def drive(port: int, args: argparse.Namespace, pid: int) -> tuple[float, int]:
+async def drive(port: int, args: argparse.Namespace, tables: int, pid: int) -> tuple[float, int]:
     start = time.monotonic()
     window = [start + WARMUP_S, start + WARMUP_S + args.seconds]
     acks = [0]
     players = [
-        asyncio.create_task(player(port, t, args.think, window, acks)) for t in range(args.tables)
+        asyncio.create_task(player(port, t, args.think, window, acks)) for t in range(tables)
     ]
     await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
     before = cpu_seconds(pid)
@@ -165,6 +170,32 @@ async def drive(port: int, args: argparse.Namespace, pid: int) -> tuple[float, i
         task.cancel()
     await asyncio.wait(players, timeout=15)  # (a socket's closing handshake is bounded)
     return used, acks[0]
+
+
+def serve_once(args: argparse.Namespace, tables: int, url: str) -> tuple[float, int]:
+    """One run: the floor server started, ``tables`` players driven, the server stopped;
+    its CPU seconds in the measured window and the acknowledgements in it."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
+        script.write(APP)
+    once = "once" if args.bot_turn_once else "each"
+    server = subprocess.Popen(
+        [sys.executable, script.name, str(port), url, str(args.bot_events),
+         str(args.bot_delay), once]
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while not listening(port):
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit("the floor server did not start")
+            time.sleep(0.1)
+        return uvloop.run(drive(port, args, tables, server.pid))
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+        os.unlink(script.name)
 
 
 def main() -> None:
@@ -180,6 +211,14 @@ def main() -> None:
         action="store_true",
         help="a bot's turn in one commit (3 -> 1.5 commits an action)",
     )
+    parser.add_argument(
+        "--half",
+        type=int,
+        default=0,
+        metavar="PAIRS",
+        help="the 2-node ratio of the bare parts: PAIRS times a run at --tables and one at "
+        "half of them (a node of two sharing that load), in turn; each ratio and the median",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from tests.store.postgres import local_server
@@ -188,41 +227,35 @@ def main() -> None:
     if postgres is None and not args.no_database:
         raise SystemExit("This benchmark needs Debian's postgresql (or --no-database).")
     url = postgres.start() if postgres is not None else "-"
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
-        script.write(APP)
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            script.name,
-            str(port),
-            url,
-            str(args.bot_events),
-            str(args.bot_delay),
-            "once" if args.bot_turn_once else "each",
-        ]
+    kind = (
+        f"{'no database' if args.no_database else 'PostgreSQL'}"
+        f"{', a bot turn one commit' if args.bot_turn_once else ''}"
     )
+    counts = [args.tables, args.tables // 2] * args.half or [args.tables]
+    per_action: list[float] = []
     try:
-        deadline = time.monotonic() + 30
-        while not listening(port):
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit("the floor server did not start")
-            time.sleep(0.1)
-        used, acks = uvloop.run(drive(port, args, server.pid))
+        for tables in counts:
+            used, acks = serve_once(args, tables, url)
+            if not acks:
+                raise SystemExit(f"no action was acknowledged at {tables} tables")
+            per_action.append(used / acks * 1e3)
+            print(
+                f"floor ({kind}), {tables} tables, {args.seconds:g} s: "
+                f"{acks / args.seconds:.0f} actions/s, server CPU per acknowledged action "
+                f"{per_action[-1]:.2f} ms ({used:.1f} s over {acks} acks)",
+                flush=True,
+            )
     finally:
-        server.terminate()
-        server.wait(timeout=15)
-        os.unlink(script.name)
         if postgres is not None:
             postgres.stop()
-    print(
-        f"floor ({'no database' if args.no_database else 'PostgreSQL'}"
-        f"{', a bot turn one commit' if args.bot_turn_once else ''}), {args.tables} tables, "
-        f"{args.seconds:g} s: {acks / args.seconds:.0f} actions/s, server CPU per "
-        f"acknowledged action {used / acks * 1e3:.2f} ms ({used:.1f} s over {acks} acks)"
-    )
+    if args.half:
+        pairs = zip(per_action[::2], per_action[1::2], strict=True)
+        ratios = [half / whole for whole, half in pairs]
+        shown = ", ".join(f"{r:.2f}" for r in ratios)
+        print(
+            f"half the tables against all of them (a node of two against one node), pair by "
+            f"pair: {shown}; median {statistics.median(ratios):.2f}"
+        )
 
 
 if __name__ == "__main__":
