@@ -124,6 +124,14 @@ def wakeups(named: dict[int, str]) -> Counter[str]:
     return found
 
 
+def process_cpu(pid: int, thread: int | None = None) -> float:
+    """A process's CPU seconds so far (user + system, every thread, ended ones too), or
+    one of its threads' (``thread``: its id); raises `OSError` for one gone meanwhile."""
+    where = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
+    fields = _fields(Path(where))
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+
+
 def loop_cpu(named: dict[int, str]) -> Counter[str]:
     """Each node's event loop thread's CPU seconds (user + system) so far, by node: the
     rest of a node's CPU is its worker threads' (the records' statements, the
@@ -133,10 +141,9 @@ def loop_cpu(named: dict[int, str]) -> Counter[str]:
         if not part.startswith("node"):
             continue
         try:
-            fields = _fields(Path(f"/proc/{pid}/task/{pid}/stat"))
+            found[part] += process_cpu(pid, thread=pid)
         except (OSError, IndexError):
             continue
-        found[part] += (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
     return found
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import uvloop
 import websockets
+from cpu_share import process_cpu
 
 ROOT = Path(__file__).resolve().parent.parent
 WARMUP_S = 10.0
@@ -130,12 +131,6 @@ def listening(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def player(port: int, table: int, think: float, window: list[float], acks: list[int]) -> None:
     rng = random.Random(table)
     async with websockets.connect(f"ws://127.0.0.1:{port}/t{table}", max_size=None) as ws:
@@ -163,9 +158,9 @@ async def drive(port: int, args: argparse.Namespace, tables: int, pid: int) -> t
         asyncio.create_task(player(port, t, args.think, window, acks)) for t in range(tables)
     ]
     await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
-    before = cpu_seconds(pid)
+    before = process_cpu(pid)
     await asyncio.sleep(max(0.0, window[1] - time.monotonic()))
-    used = cpu_seconds(pid) - before
+    used = process_cpu(pid) - before
     for task in players:
         task.cancel()
     await asyncio.wait(players, timeout=15)  # (a socket's closing handshake is bounded)

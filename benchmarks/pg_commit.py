@@ -13,13 +13,7 @@ import os
 import time
 
 from common import throwaway_database
-
-
-def backend_cpu(pid: int) -> float:
-    """Seconds of CPU a local server process has used (from /proc)."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+from cpu_share import process_cpu
 
 
 def measure(url: str, games: int, rounds: int) -> list[tuple[int, float, float, float]]:
@@ -37,7 +31,7 @@ def measure(url: str, games: int, rounds: int) -> list[tuple[int, float, float, 
         assert direct is not None, "not PostgreSQL"
         backend = direct._connection.driver_connection.info.backend_pid
         for _ in range(3):
-            node, server, wall, count = time.thread_time(), backend_cpu(backend), 0.0, 0
+            node, server, wall, count = time.thread_time(), process_cpu(backend), 0.0, 0
             wall = time.perf_counter()
             for _ in range(rounds):
                 for game_id, game in zip(ids, played, strict=True):
@@ -52,7 +46,7 @@ def measure(url: str, games: int, rounds: int) -> list[tuple[int, float, float, 
                     count += 1
             passes.append((
                 count, 1e6 * (time.thread_time() - node) / count,
-                1e6 * (backend_cpu(backend) - server) / count,
+                1e6 * (process_cpu(backend) - server) / count,
                 1e6 * (time.perf_counter() - wall) / count,
             ))  # fmt: skip
     return passes

@@ -44,7 +44,7 @@ from typing import Any
 
 import httpx
 import websockets
-from cpu_share import TICKS
+from cpu_share import process_cpu
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTLE_S = 0.5  # after a burst's last answer: what the node still does (commits, pushes)
@@ -55,12 +55,6 @@ PHASES = ("create", "start", "hello", "game over", "review")
 def loop_cpu(pid: int) -> float:
     """The main thread's CPU seconds so far (schedstat: ns on a CPU)."""
     return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[0]) / 1e9
-
-
-def process_cpu(pid: int) -> float:
-    """The whole process's CPU seconds so far (user + system, every thread)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def threads(pid: int) -> dict[int, float]:
