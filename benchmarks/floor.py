@@ -227,6 +227,11 @@ def main() -> None:
         f"{', a bot turn one commit' if args.bot_turn_once else ''}"
     )
     counts = [args.tables, args.tables // 2] * args.half or [args.tables]
+    print(
+        f"floor benchmark, {os.cpu_count()} cores: {len(counts)} run(s) of "
+        f"{WARMUP_S:g} s warm-up and {args.seconds:g} s measured each",
+        flush=True,
+    )
     per_action: list[float] = []
     try:
         for tables in counts:
