@@ -9,14 +9,9 @@ from collections import Counter
 
 import pytest
 
-from yahtzee.core import Game, InvalidInput, Keep, Score
-from yahtzee.core.duplicate import (
-    PLAYOFF_ROUND,
-    DuplicateDice,
-    check_rolls,
-    commitment,
-    stream_faces,
-)
+from yahtzee.core import Game, InvalidInput, Keep, Score, check_rolls, commitment
+from yahtzee.core.committed import PLAYOFF_ROUND
+from yahtzee.core.duplicate import DuplicateDice, stream_faces
 
 CHI2_5_DOF_P001 = 20.515
 """The chi-square value a fair six-sided stream exceeds with probability 0.001 (5 degrees

@@ -1,11 +1,22 @@
 """The rules engine: pure Python, no third-party imports, no I/O."""
 
 from .category import Category
+from .committed import CommittedDice, commitment
 from .dice import DICE_COUNT, FACE_COUNT, FACES, Dice, Keep, Outcome, chance_outcomes
-from .duplicate import DuplicateDice, check_rolls, commitment
+from .duplicate import DuplicateDice
 from .entries import allowed_text, check_entry, possible_points
 from .errors import IllegalMove, InvalidInput, YahtzeeError
-from .events import DiceEntered, Event, GameStarted, PlayoffRolled, Rolled, Scored, Undone, Written
+from .events import (
+    DiceEntered,
+    Draw,
+    Event,
+    GameStarted,
+    PlayoffRolled,
+    Rolled,
+    Scored,
+    Undone,
+    Written,
+)
 from .game import Action, EnterDice, Entry, Game, LegalActions, Score, Standing, Write
 from .players import (
     DEFAULT_LEVEL,
@@ -21,9 +32,11 @@ from .players import (
 from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, JokerRule, RuleSet, TieBreak
 from .scorecard import Scorecard
 from .scoring import YAHTZEE_POINTS, Placement, joker_score, placements, score
+from .seat_dice import SeatDice
 from .situation import Situation
 from .sources import DiceSource, RandomDice, ScriptedDice, SecureDice
 from .state import MAX_NAME_LENGTH, MAX_PLAYERS, ROLLS_PER_TURN, ROUNDS, GameState, Phase, Turn
+from .verify import check_rolls, check_steps, committed_dice, draw_of
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -44,9 +57,11 @@ __all__ = [
     "Action",
     "BotSpec",
     "Category",
+    "CommittedDice",
     "Dice",
     "DiceEntered",
     "DiceSource",
+    "Draw",
     "DuplicateDice",
     "EnterDice",
     "Entry",
@@ -70,6 +85,7 @@ __all__ = [
     "Scorecard",
     "Scored",
     "ScriptedDice",
+    "SeatDice",
     "SecureDice",
     "Situation",
     "Standing",
@@ -83,8 +99,11 @@ __all__ = [
     "chance_outcomes",
     "check_entry",
     "check_rolls",
+    "check_steps",
     "clean_text",
     "commitment",
+    "committed_dice",
+    "draw_of",
     "joker_score",
     "name_key",
     "placements",

@@ -6,6 +6,7 @@ import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .category import Category
@@ -17,6 +18,19 @@ EVENT_VERSION = 1
 _HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
 ENTERED = "entered"
 """The start event's ``dice`` in a game whose players enter their dice (absent otherwise)."""
+
+
+class Draw(StrEnum):
+    """How a game's committed dice are drawn from its seed (the start event's ``draw``)."""
+
+    DUPLICATE = "duplicate"
+    """Every seat draws the same sequences (`core.duplicate`): the daily game's dice; a
+    start event with a commitment and no ``draw`` (recorded before it was said) means it."""
+    SEAT = "seat"
+    """Each seat draws its own sequences (`core.seat_dice`): a table's games."""
+
+
+_DRAWS = tuple(draw.value for draw in Draw)
 
 
 @fast_init
@@ -31,8 +45,11 @@ class GameStarted:
     version: int = EVENT_VERSION
     entered: bool = False
     commitment: str | None = None
-    """For duplicate dice: the SHA-256 of the secret seed, published before the first roll
-    (see `core.duplicate`); the seed itself is revealed once the game is over."""
+    """For committed dice: the SHA-256 of the secret seed, published before the first roll
+    (see `core.committed`); the seed itself is revealed once the game is over."""
+    draw: Draw | None = None
+    """For committed dice: how they are drawn from the seed (None: not said, as in the
+    records made before it was, which drew duplicate dice)."""
 
 
 @fast_init
@@ -100,12 +117,14 @@ Event = GameStarted | Rolled | Scored | PlayoffRolled | Undone | DiceEntered | W
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The JSON form of an event."""
     match event:
-        case GameStarted(players, rules, version, entered, commitment):
+        case GameStarted(players, rules, version, entered, commitment, draw):
             start = {"type": "start", "version": version, "players": list(players), "rules": rules}
             if entered:
                 start["dice"] = ENTERED
             if commitment is not None:
                 start["commitment"] = commitment
+            if draw is not None:
+                start["draw"] = draw.value
             return start
         case Rolled(player, keep, dice):
             return {"type": "roll", "player": player, "keep": str(keep), "dice": str(dice)}
@@ -159,7 +178,16 @@ def _start(data: Mapping[str, Any]) -> GameStarted:
         isinstance(commitment, str) and _HEX_DIGEST.fullmatch(commitment)
     ):
         raise InvalidInput("A start event's 'commitment' is 64 hexadecimal digits (SHA-256).")
-    return GameStarted(tuple(players), _text(data, "rules"), version, dice == ENTERED, commitment)
+    draw = data.get("draw")
+    if draw is not None:
+        if draw not in _DRAWS:
+            raise InvalidInput(
+                f"A start event's 'draw' is {' or '.join(map(repr, _DRAWS))}, not {show(draw)}."
+            )
+        draw = Draw(draw)
+    return GameStarted(
+        tuple(players), _text(data, "rules"), version, dice == ENTERED, commitment, draw
+    )
 
 
 def _roll(data: Mapping[str, Any]) -> Rolled:

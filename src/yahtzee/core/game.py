@@ -10,8 +10,8 @@ from typing import Any, Self
 
 from . import state as machine
 from .category import Category
+from .committed import PLAYOFF_ROUND, CommittedDice
 from .dice import Dice, Keep
-from .duplicate import PLAYOFF_ROUND, DuplicateDice
 from .errors import IllegalMove, InvalidInput, show
 from .events import (
     DiceEntered,
@@ -172,12 +172,12 @@ class Game:
             )
         rule_set = _rules(rules)
         self.dice_source: DiceSource = _source(dice)
-        committed = dice.commitment if isinstance(dice, DuplicateDice) and not entered else None
         opening = GameStarted(tuple(players), rule_set.name, entered=bool(entered))
         self._state = machine.start(opening)
-        self._events: list[Event] = [
-            dataclasses.replace(opening, players=self._state.players, commitment=committed)
-        ]
+        opening = dataclasses.replace(opening, players=self._state.players)
+        if isinstance(dice, CommittedDice) and not entered:  # published before the first roll
+            opening = dataclasses.replace(opening, commitment=dice.commitment, draw=dice.draw)
+        self._events: list[Event] = [opening]
 
     # Reading ------------------------------------------------------------------------
 
@@ -326,14 +326,14 @@ class Game:
         seat = self._state.current_player
         assert seat is not None
         source = self.dice_source
-        if isinstance(source, DuplicateDice):  # its dice depend on the round and the roll
+        if isinstance(source, CommittedDice):  # its dice: by the seat, round and roll
             playoff = self._state.playoff
             turn = self._state.turn
             if playoff is not None:
-                dice = source.throw_at(PLAYOFF_ROUND, len(playoff.history) + 1, keep)
+                dice = source.throw_for(seat, PLAYOFF_ROUND, len(playoff.history) + 1, keep)
             else:
                 assert turn is not None
-                dice = source.throw_at(turn.round, turn.rolls + 1, keep)
+                dice = source.throw_for(seat, turn.round, turn.rolls + 1, keep)
         else:
             dice = source.throw(keep)
         if self._state.playoff is not None:
@@ -439,9 +439,11 @@ class Game:
         if not isinstance(opening, GameStarted):
             raise InvalidInput("An event log must begin with the game's start event.")
         game = cls(list(opening.players), opening.rules, dice, entered=opening.entered)
-        first = game._events[0]  # the commitment as recorded, whatever dice go on
+        first = game._events[0]  # the commitment and draw as recorded, whatever dice go on
         assert isinstance(first, GameStarted)
-        game._events[0] = dataclasses.replace(first, commitment=opening.commitment)
+        game._events[0] = dataclasses.replace(
+            first, commitment=opening.commitment, draw=opening.draw
+        )
         game._extend(items, 2)
         return game
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from ..core import Game, IllegalMove, InvalidInput, Keep, RuleSet
-from ..core.duplicate import DuplicateDice, commitment
+from ..core.committed import commitment
+from ..core.duplicate import DuplicateDice
 from ..store import Seat, Store
 from ..store import daily as records
 from .session import REVIEW_DECIMALS, GameSession

@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from sqlalchemy.exc import IntegrityError
 
 from ..core import IllegalMove, InvalidInput, player_name
-from ..core.duplicate import commitment
+from ..core.committed import commitment
 from ..store import Store
 from ..store import daily as records
 from ..store import tables as table_records

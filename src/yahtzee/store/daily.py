@@ -20,7 +20,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from ..core import Game, IllegalMove, InvalidInput
-from ..core.duplicate import commitment, new_seed
+from ..core.committed import commitment, new_seed
 from ..core.errors import show
 from .engine import reading, retrying
 from .schema import daily_results, daily_seeds, games, players
@@ -189,7 +189,7 @@ def revealed_seed(store: Store, day: date, today: date) -> str | None:
 
 
 def revealed_dice_seed(store: Store, game_id: str, today: date) -> str | None:
-    """The seed of a game's duplicate dice once it may be shown: the game is over (and,
+    """The seed of a game's committed dice once it may be shown: the game is over (and,
     for a daily game, its day is over too, since everyone plays the day's dice). None
     before, and for a game of other dice."""
     with reading(store.engine) as c:

@@ -51,7 +51,7 @@ games = Table(
     Column("sitting", String(36), nullable=True),
     # where the dice came from: "rolled" by the program, or "entered" by the players
     Column("dice", String(8), nullable=False, server_default="rolled"),
-    # the secret seed of duplicate dice (its commitment is in the start event): read only
+    # the secret seed of committed dice (its commitment is in the start event): read only
     # through store.daily.revealed_dice_seed, once the game is over (a daily game's, once
     # its day is over)
     Column("dice_seed", String(64), nullable=True),
