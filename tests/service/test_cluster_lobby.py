@@ -13,7 +13,17 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event, text
 
-from yahtzee.core import BotSpec, Event, IllegalMove, InvalidInput, Keep, RuleSet, Score
+from yahtzee.core import (
+    BotSpec,
+    Event,
+    IllegalMove,
+    InvalidInput,
+    Keep,
+    RuleSet,
+    Score,
+    SeatDice,
+    check_rolls,
+)
 from yahtzee.service import Cluster, Owned, Repeated, Table
 from yahtzee.service.cluster.lobby import EVICT_AFTER, ClusterLobby
 from yahtzee.service.cluster.wire import Incarnation
@@ -72,12 +82,13 @@ def store(tmp_path: Path) -> Iterator[Store]:
 class Node:
     """A node's lobby, and what it told its front end."""
 
-    def __init__(self, name: str, store: Store, leases: Leases) -> None:
+    def __init__(self, name: str, store: Store, leases: Leases, seed: int | None = 1) -> None:
+        """``seed=None``: the dice of a served site, from a secret seed committed to."""
         self.seen: dict[str, list[int]] = {}
         self.gone: list[str] = []
         self.watching: set[str] = set()
         self.cluster = FakeCluster(name, leases)
-        self.lobby = ClusterLobby(store, self, seed=1, cluster=self.cluster)  # type: ignore[arg-type]
+        self.lobby = ClusterLobby(store, self, seed=seed, cluster=self.cluster)  # type: ignore[arg-type]
 
     def published(self, table: Table, seq: int, events: tuple[Event, ...]) -> None:
         self.seen.setdefault(table.id, []).extend(range(seq - len(events) + 1, seq + 1))
@@ -98,9 +109,9 @@ async def until(predicate: object, what: str) -> None:
             await asyncio.sleep(0.01)
 
 
-def site(store: Store) -> tuple[Leases, Node, Node]:
+def site(store: Store, seed: int | None = 1) -> tuple[Leases, Node, Node]:
     leases = Leases()
-    return leases, Node("a", store, leases), Node("b", store, leases)
+    return leases, Node("a", store, leases, seed), Node("b", store, leases, seed)
 
 
 async def started_on(node: Node, store: Store, seats: list[BotSpec | None]) -> tuple[Table, str]:
@@ -159,6 +170,32 @@ def test_a_dead_nodes_tables_are_taken_over_with_their_games(store: Store) -> No
         with pytest.raises(Repeated) as resent:  # her score, sent again through b
             await taken.live.act(box, 0, "0:s")
         assert resent.value.seq == scored.seq
+
+    asyncio.run(run())
+
+
+def test_a_game_taken_over_goes_on_with_each_seats_own_dice(store: Store) -> None:
+    async def run() -> None:
+        _, a, b = site(store, seed=None)
+        table, _ = await started_on(a, store, [BotSpec.at_level(1)])
+        assert table.live is not None
+        game = table.live.session.game
+        source = game.dice_source
+        assert isinstance(source, SeatDice) and game.events[0]["draw"] == "seat"
+        await table.live.act(Keep.NONE, 0, "0:r")
+        box = next(x for x in game.legal_actions() if isinstance(x, Score))
+        await table.live.act(box, 0, "0:s")
+        a.cluster.die()
+        a.lobby.close()
+        await b.lobby.on_adopt([(table.id, a.cluster.me)])
+        await until(lambda: table.id in b.lobby.tables, "b takes the table over")
+        taken = b.lobby.tables[table.id].live
+        assert taken is not None
+        await until(lambda: b.seen.get(table.id), "the bot rolls on, on b")
+        again = taken.session.game
+        assert isinstance(again.dice_source, SeatDice) and again.dice_source.seed == source.seed
+        assert [e["type"] for e in again.events].count("roll") >= 2  # the bot's, on b
+        check_rolls(source.seed, again.events)  # on its seat's own dice
 
     asyncio.run(run())
 

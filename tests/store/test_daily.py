@@ -43,6 +43,7 @@ def test_everyone_plays_the_committed_dice_and_the_seed_is_shown_the_next_day(
         assert ann.game.events[1:] == bob.game.events[1:]
         seed = records.seed_of_day(store, DAY)
         assert ann.game.events[0]["commitment"] == seed.commitment == commitment(seed.seed)
+        assert ann.game.events[0]["draw"] == "duplicate"  # the daily game only
         assert records.revealed_seed(store, DAY, DAY) is None  # not while the day lasts
         assert records.revealed_seed(store, DAY, DAY + timedelta(days=1)) == seed.seed
         check_rolls(seed.seed, ann.game.events)

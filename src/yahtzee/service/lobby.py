@@ -30,10 +30,10 @@ from ..core import (
     InvalidInput,
     RandomDice,
     RuleSet,
+    SeatDice,
     YahtzeeError,
     player_name,
 )
-from ..core.duplicate import DuplicateDice
 from ..store import Seat, Store
 from ..store import daily as daily_records
 from ..store import tables as records
@@ -96,8 +96,10 @@ class Lobby:
         self.cluster = cluster or Cluster()
 
     def _dice(self) -> DiceSource:
-        """Duplicate dice of a fresh secret seed (committed to); the tests' ``seed``'s."""
-        return DuplicateDice() if self.seed is None else RandomDice(self.seed)
+        """Each seat's own dice from a fresh secret seed (committed to; see
+        `core.seat_dice`); the tests' ``seed``'s. A game resumed from the records goes on
+        with its own seed, drawn as its start event says (`store.resume`)."""
+        return SeatDice() if self.seed is None else RandomDice(self.seed)
 
     def _serve(self, table: Table, session: GameSession) -> None:
         def publish(seq: int, events: tuple[Event, ...]) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Engine, Row, select
 
-from ..core import BotSpec, DiceSource, DuplicateDice, Game
+from ..core import BotSpec, DiceSource, Game, committed_dice
 from .engine import reading
 from .schema import events, games, players, seats
 from .values import MANY_AT_ONCE, Seat
@@ -32,8 +32,9 @@ def read_resumables(
     engine: Engine, game_ids: Sequence[str], dice: Callable[[], DiceSource | None]
 ) -> dict[str, Resumable]:
     """The games found of ``game_ids`` (at most `MANY_AT_ONCE`), by id, each replayed with
-    ``dice()`` or, a game of duplicate dice, its own seed's dice (its rolls stay
-    checkable). The connection is let go before the replays."""
+    ``dice()`` or, a game of committed dice, its own seed's dice, drawn as its start event
+    says (each seat's own, or duplicate: its rolls stay checkable). The connection is let
+    go before the replays."""
     ids = list(dict.fromkeys(game_ids))
     if len(ids) > MANY_AT_ONCE:
         raise ValueError(f"at most {MANY_AT_ONCE} games at once")
@@ -67,7 +68,7 @@ def read_resumables(
         if not log:
             continue
         result[game.id] = Resumable(
-            Game.replay(log, DuplicateDice(game.dice_seed) if game.dice_seed else dice()),
+            Game.replay(log, committed_dice(game.dice_seed, log[0]) if game.dice_seed else dice()),
             [Seat(r.name, BotSpec.parse(r.bot) if r.bot else None) for r in rows],
             frozenset(int(r.seat) for r in rows if r.hints_used),
             parse_selection(game.selection),

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Connection, String, any_, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ..core import BotSpec, DiceSource, DuplicateDice, Game, InvalidInput
+from ..core import BotSpec, CommittedDice, DiceSource, Game, InvalidInput
 from ..core.events import event_to_dict
 from . import migrate
 from .commit import Commit, Outcome, StoreError, commit_many
@@ -200,8 +200,9 @@ class Store:
 
     def resumable(self, game_id: str, dice: DiceSource | None = None) -> Resumable:
         """What resuming a game reads (`load`, `seats_of`, `hinted_seats`,
-        `selection_of`), on one connection. A game of duplicate dice goes on with its own
-        seed's dice, whatever ``dice`` says (its rolls stay checkable)."""
+        `selection_of`), on one connection. A game of committed dice goes on with its own
+        seed's dice, drawn as its start event says, whatever ``dice`` says (its rolls stay
+        checkable)."""
         found = self.resumables([game_id], lambda: dice)
         if game_id not in found:
             raise InvalidInput(f"No game with id {game_id!r} in the records.")
@@ -385,9 +386,9 @@ def record_game(
 
 
 def dice_seed_of(game: Game) -> str | None:
-    """The secret seed of a game's duplicate dice to record (None for other dice)."""
+    """The secret seed of a game's committed dice to record (None for other dice)."""
     source = game.dice_source
-    return source.seed if isinstance(source, DuplicateDice) and not game.entered else None
+    return source.seed if isinstance(source, CommittedDice) and not game.entered else None
 
 
 def append_events(
