@@ -139,6 +139,8 @@ def test_verify_the_dice_of_a_finished_table(browser: Any, server: ServerProcess
     assert hashlib.sha256(seed.encode()).hexdigest() == commitment
     assert text_of(page, "#verify-commitment") == commitment
     assert page.locator("#verify-steps li").count() >= 3
+    assert "|seat|s|r|n|i" in text_of(page, "#verify-steps")  # a table's seats: each its own
+    assert "Each seat drew its own dice" in text_of(page, "#verify-note")
     assert text_of(page, "#verify-command").startswith("yahtzee verify ")
     assert page.locator("#daily-result").is_hidden()
     page.locator("#verify").screenshot(path=str(ROOT / "test-artifacts" / "web-verify.png"))

@@ -88,6 +88,8 @@ def test_start_resume_second_attempt_and_result(client: TestClient, db: str) -> 
     # the seed stays secret until the day is over, even now the game is over
     dice = client.get(f"/api/games/{table['game_id']}/dice").json()
     assert dice["seed"] is None and dice["commitment"] == committed
+    assert dice["draw"] == "duplicate"  # the daily game: everyone the same dice
+    assert any('"|r|n|i"' in step for step in dice["steps"])
     with Store(db) as store:
         (attempt,) = records.results_of_day(store, daily.today())
         assert attempt.score == total and attempt.game_id == table["game_id"]

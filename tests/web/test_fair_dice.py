@@ -49,6 +49,8 @@ def test_the_commitment_at_the_start_matches_the_seed_revealed_at_the_end(
     assert before.status_code == 200
     assert before.json()["commitment"] == committed and before.json()["seed"] is None
     assert before.json()["verify"] == f"yahtzee verify {game_id}" and before.json()["steps"]
+    assert before.json()["draw"] == "seat"  # each seat its own dice, and the steps say how
+    assert any('"|seat|s|r|n|i"' in step for step in before.json()["steps"])
     with joined(client, table_id, token=host["token"]) as raw:
         ws = Recording(raw)
         start = next_of(ws, "state")
@@ -64,7 +66,7 @@ def test_the_commitment_at_the_start_matches_the_seed_revealed_at_the_end(
     assert ws.seen and not any(seed in text for text in ws.seen + answers)
     with Store(db) as store:
         log = store.event_log(game_id)
-    assert log[0]["commitment"] == committed
+    assert log[0]["commitment"] == committed and log[0]["draw"] == "seat"
     check_rolls(seed, log)  # every roll of the record came from the seed
 
 

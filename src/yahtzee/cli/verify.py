@@ -1,5 +1,6 @@
 """``yahtzee verify``: check that a game's dice came from the seed it committed to before
-its first roll, against the records (a game id) or against an export file."""
+its first roll, drawn as its start event says (each seat's own dice, or duplicate dice),
+against the records (a game id) or against an export file."""
 
 from __future__ import annotations
 
@@ -8,15 +9,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..core import InvalidInput, check_rolls, commitment
+from ..core import Draw, InvalidInput, check_rolls, check_steps, commitment
 from ..core.errors import show
 from ._io import add_database_option
 
-STEPS = (
-    "To check it yourself: the SHA-256 of the seed's 64 hex digits is the commitment; the "
-    "faces of round r, roll n are the bytes of SHA-256(seed bytes + '|r|n|i') for i = 0, 1, "
-    "..., each byte below 252 giving face byte % 6 + 1; the dice thrown take them in order."
-)
+DRAWN = {
+    Draw.SEAT: "each seat drew its own dice",
+    Draw.DUPLICATE: "duplicate dice: every seat drew the same",
+}
 
 
 def register(commands: Any) -> None:
@@ -25,8 +25,11 @@ def register(commands: Any) -> None:
         help="check that a game's dice came from the seed it committed to",
         description="Check that every roll of an online game came from the secret seed whose "
         "SHA-256 the game published before its first roll (the seed is revealed when the "
-        "game is over; a daily game's when its day is over). GAME is a game id (or its first "
-        "characters) in the records, or an export file (yahtzee export).",
+        "game is over; a daily game's when its day is over). The dice are drawn as the game's "
+        "start event says: each seat its own (a table's games), or duplicate dice, the same "
+        "for every seat (the daily game, and games recorded before the start event said). "
+        "GAME is a game id (or its first characters) in the records, or an export file "
+        "(yahtzee export).",
     )
     p.add_argument("game", metavar="GAME_ID|FILE", help="a recorded game, or an export file")
     add_database_option(p)
@@ -40,13 +43,23 @@ def run(args: argparse.Namespace) -> int:
     return _verify_record(args)
 
 
-def _verdict(game_id: str, seed: str, events: list[dict[str, Any]]) -> str:
-    check_rolls(seed, events)
+def _verdict(game_id: str, seed: str, events: list[dict[str, Any]]) -> tuple[str, Draw]:
+    """The verdict on a game (`InvalidInput` naming the first roll that fails), and its
+    draw."""
+    draw = check_rolls(seed, events)
     rolls = sum(1 for e in events if e.get("type") in ("roll", "playoff_roll"))
     return (
         f"Game {game_id[:8]}: all {rolls} rolls came from the seed {seed}, whose SHA-256 "
-        f"{commitment(seed)} the game published before its first roll."
-    )
+        f"{commitment(seed)} the game published before its first roll ({DRAWN[draw]})."
+    ), draw
+
+
+def _print_steps(draws: set[Draw]) -> None:
+    """How to check each draw seen by hand."""
+    for draw in sorted(draws):
+        print(f"To check it yourself ({DRAWN[draw]}):")
+        for number, step in enumerate(check_steps(draw), 1):
+            print(f"  {number}. {step}")
 
 
 def _verify_record(args: argparse.Namespace) -> int:
@@ -71,8 +84,9 @@ def _verify_record(args: argparse.Namespace) -> int:
                 "over (a daily game's once its day is over).",
                 code="not_revealed",
             )
-        print(_verdict(game_id, seed, events))
-    print(STEPS)
+        verdict, draw = _verdict(game_id, seed, events)
+        print(verdict)
+    _print_steps({draw})
     return 0
 
 
@@ -83,7 +97,7 @@ def _verify_file(path: Path) -> int:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise InvalidInput(f"Cannot read {path}: {error}.") from None
-    checked = 0
+    checked, draws = 0, set[Draw]()
     for number, item in enumerate(parse_export(text, path.suffix.lstrip(".") or None), 1):
         if not isinstance(item, dict) or not isinstance(item.get("events"), list):
             raise InvalidInput(f"Game {number} of the file is malformed.")
@@ -94,11 +108,11 @@ def _verify_file(path: Path) -> int:
             print(f"Game {game_id[:8]}: its seed is not revealed yet (not over, or its day).")
             continue
         try:
-            print(_verdict(game_id, item["dice_seed"], events))
+            verdict, draw = _verdict(game_id, item["dice_seed"], events)
         except InvalidInput as error:
             raise InvalidInput(f"Game {game_id[:8]} of the file: {error}") from None
-        checked += 1
+        print(verdict)
+        checked, draws = checked + 1, draws | {draw}
     print(f"{checked} game(s) verified." if checked else "No game of the file has dice to verify.")
-    if checked:
-        print(STEPS)
+    _print_steps(draws)
     return 0

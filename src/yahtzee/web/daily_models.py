@@ -4,22 +4,14 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..core import MAX_NAME_LENGTH
+from ..core import MAX_NAME_LENGTH, Draw, GameStarted, check_steps, draw_of
+from ..core.events import event_from_dict
 from ..service import daily
 from ..service.daily_table import DayView, Outcome
 from ..store.daily import DailyResult
 from .models import LobbyView
 
-VERIFY_STEPS = (
-    "The seed is 64 hexadecimal digits; its SHA-256 (of the 64 digits as text) must be the "
-    "commitment the game published before its first roll.",
-    "For each round r (1-13) and roll n (1-3), hash the seed's 32 bytes followed by "
-    '"|r|n|i" (i = 0, 1, 2, ...) with SHA-256; read the bytes in order, skip those from 252 '
-    "up, and take byte % 6 + 1 as the next face.",
-    "The dice thrown in that roll take those faces in order; the dice kept stay. A playoff "
-    "throw n takes the faces of round 0, roll n.",
-    "Or let the program check every roll of the record: yahtzee verify GAME_ID.",
-)
+PROGRAM_STEP = "Or let the program check every roll of the record: yahtzee verify GAME_ID."
 
 
 class StartDaily(BaseModel):
@@ -125,12 +117,30 @@ class DailyOutcome(BaseModel):
 
 
 class GameDice(BaseModel):
-    """A game's dice: its commitment from the start, its seed once revealed."""
+    """A game's dice: its commitment from the start, how they are drawn, its seed once
+    revealed, and the steps to check every roll."""
 
     game_id: str
     commitment: str | None
     """None for a game whose dice were not committed (entered dice, older games)."""
+    draw: Draw | None
+    """``seat``: each seat's own dice; ``duplicate``: every seat the same dice (the daily
+    game, and the games recorded before the start event said); None with no commitment."""
     seed: str | None
     """None until the game is over (a daily game's: until its day is over)."""
-    steps: list[str] = Field(default_factory=lambda: list(VERIFY_STEPS))
+    steps: list[str]
     verify: str
+
+    @classmethod
+    def of(cls, game_id: str, start: object, seed: str | None) -> GameDice:
+        """The dice of the game whose start event is ``start``."""
+        opening = event_from_dict(start)
+        committed: str | None = None
+        draw: Draw | None = None
+        if isinstance(opening, GameStarted) and opening.commitment is not None:
+            committed, draw = opening.commitment, draw_of(opening)
+        return cls(
+            game_id=game_id, commitment=committed, draw=draw,
+            seed=seed, steps=[*check_steps(draw), PROGRAM_STEP] if draw else [],
+            verify=f"yahtzee verify {game_id}",
+        )  # fmt: skip

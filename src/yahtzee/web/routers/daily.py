@@ -58,7 +58,8 @@ async def result(table_id: str, hub: HubDep, token: TokenDep) -> DailyOutcome:
 
 @router.get("/games/{game_id}/dice")
 async def dice(game_id: str, hub: HubDep) -> GameDice:
-    """A game's commitment, and its seed once revealed (``seed`` null until then)."""
+    """A game's commitment and draw, and its seed once revealed (``seed`` null until
+    then), with the steps to check it."""
     store = hub.lobby.store
 
     def work() -> GameDice:
@@ -66,10 +67,6 @@ async def dice(game_id: str, hub: HubDep) -> GameDice:
         if not log:
             raise InvalidInput("No such game in the records.", code="no_game")
         seed = records.revealed_dice_seed(store, game_id, daily.today())
-        committed = log[0].get("commitment")
-        return GameDice(
-            game_id=game_id, commitment=committed if isinstance(committed, str) else None,
-            seed=seed, verify=f"yahtzee verify {game_id}",
-        )  # fmt: skip
+        return GameDice.of(game_id, log[0], seed)
 
     return await asyncio.to_thread(work)

@@ -69,8 +69,11 @@ export async function drawVerify() {
   if (panel.hidden) return;
   $("verify-commitment").textContent = dice.commitment;
   $("verify-seed").textContent = dice.seed || "not revealed yet: a daily game's seed is revealed when its day (UTC) is over";
+  const drawn = dice.draw === "seat"
+    ? "Each seat drew its own dice from it."
+    : "Every seat drew the same dice from it (duplicate dice).";
   $("verify-note").textContent = dice.seed
-    ? "Every roll of this game came from this seed: its SHA-256 is the commitment published before the first roll."
+    ? `Every roll of this game came from this seed: its SHA-256 is the commitment published before the first roll. ${drawn}`
     : "Everyone plays today's dice: the seed is shown here, and on the home page, from tomorrow.";
   $("verify-steps").replaceChildren(...dice.steps.map((step) => el("li", {}, step)));
   $("verify-command").textContent = dice.verify;
