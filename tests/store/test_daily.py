@@ -69,6 +69,55 @@ def test_one_attempt_a_day_an_unfinished_one_goes_on(db_url: str) -> None:
         assert tomorrow.game_id != first.game_id
 
 
+def test_one_attempt_a_person_whatever_the_spelling(db_url: str) -> None:
+    """Capitals, a fullwidth letter and a Cyrillic look-alike are the same person: the
+    same attempt while it is unfinished, refused once it is finished; the name keeps the
+    spelling it was begun under; the person's days are theirs under any spelling."""
+    with Store(db_url) as store:
+        first = start_daily(store, "Vera1", DAY)
+        for spelling in ("VERA1", "vera1", "\uff36era1", "V\u0435ra1"):
+            again = start_daily(store, spelling, DAY)
+            assert again.game_id == first.game_id, spelling
+        play_out(first, 3)
+        finish_daily(store, first)
+        for spelling in ("VERA1", "\uff36era1", "V\u0435ra1"):
+            with pytest.raises(IllegalMove, match=r"\(as Vera1\) has played") as refused:
+                start_daily(store, spelling, DAY)
+            assert refused.value.code == "daily_played"
+        (attempt,) = records.results_of_day(store, DAY)
+        assert (attempt.player, attempt.game_id) == ("Vera1", first.game_id)
+        start_daily(store, "VERA1", DAY + timedelta(days=1))
+        days = records.days_of(store, "vera1")
+        assert [(r.day, r.player) for r in days] == [(DAY, "Vera1"), (DAY + timedelta(1), "VERA1")]
+
+
+def test_daily_tables_in_play_expire_in_the_records_once_their_day_is_over(
+    db_url: str,
+) -> None:
+    """A node that serves none of them still ends the unfinished daily tables of days
+    over, and so frees their owner's quota (counted in the records by a cluster)."""
+    from yahtzee.store import TableRecord, TableSeatRecord
+    from yahtzee.store import tables as table_records
+
+    with Store(db_url) as store:
+        for name, day in (("Ann", DAY - timedelta(days=1)), ("Bob", DAY)):
+            game_id = start_daily(store, name, day).game_id or ""
+            row = TableRecord(
+                game_id, "official", False, None, f"i-{name}", f"s-{name}", "10.0.0.1",
+                table_records.PLAYING, game_id, (TableSeatRecord(0, name, None, "h" * 64),),
+            )  # fmt: skip
+            assert table_records.create_table(store, row)
+        assert table_records.count_open(store, "10.0.0.1", 0.0) == 2
+        assert table_records.expire_days_over(store, DAY, 0.0) == 1
+        assert table_records.count_open(store, "10.0.0.1", 0.0) == 1
+        ann = records.attempt_of(store, DAY - timedelta(days=1), "ann")
+        assert ann is not None
+        expired = table_records.load_table(store, ann.game_id)
+        assert expired is not None and expired.status == table_records.EXPIRED
+        assert expired.game_id == ann.game_id  # the game it played stays named
+        assert table_records.expire_days_over(store, DAY, 0.0) == 0
+
+
 def test_a_second_attempt_on_two_nodes_at_once_is_written_once(db_url: str) -> None:
     """Two server nodes (two stores on one database) start the same player's daily game
     at the same moment, for ten players: each player ends with one attempt, one game."""

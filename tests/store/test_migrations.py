@@ -7,6 +7,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy import text
 
 from tests.waiting import ended
@@ -245,3 +246,58 @@ def test_regression_a_downgrade_past_0013_drops_both_table_functions(
         migrate.upgrade(store.engine)
         with store.engine.connect() as c:
             assert set(c.execute(query).scalars()) == functions
+
+
+def test_daily_results_recorded_before_people_take_their_names_keys(db_url: str) -> None:
+    """A database of schema 0013 whose day has one person's attempts under two spellings
+    (an unfinished ``Vera1``, a finished ``VERA1``) upgrades to one attempt a person: the
+    finished one takes the key, the other keeps its row (and its day's leaderboard keeps
+    both), and the key then refuses a third spelling."""
+    from yahtzee.core import IllegalMove
+    from yahtzee.store import Seat
+    from yahtzee.store import daily as daily_records
+
+    day = "2026-03-04"
+    engine = make_engine(db_url)
+    migrate.upgrade(engine, "0013")
+    early, late = datetime(2026, 3, 4, 10, tzinfo=UTC), datetime(2026, 3, 4, 11, tzinfo=UTC)
+    rows = [  # player, game, day, score, started
+        ("Vera1", "g-1", day, None, early),
+        ("VERA1", "g-2", day, 200, late),
+        ("Bob", "g-3", day, 180, early),
+        ("V\u0435ra1", "g-4", "2026-03-03", 150, early),  # a Cyrillic e, the day before
+    ]
+    with engine.begin() as c:
+        for name, game_id, when, score, started in rows:
+            n = c.execute(
+                text("INSERT INTO players (name, created_at) VALUES (:name, :t) RETURNING id"),
+                {"name": name, "t": early},
+            ).scalar_one()
+            c.execute(
+                text("INSERT INTO games (id, rules, seed, status, created_at, updated_at, "
+                     "finished_at, event_count, hints_used) VALUES (:id, 'official', NULL, "
+                     "'active', :t, :t, NULL, 0, false)"),
+                {"id": game_id, "t": early},
+            )  # fmt: skip
+            c.execute(
+                text("INSERT INTO daily_results (day, player_id, game_id, score, loss, "
+                     "started_at, finished_at) VALUES (:day, :p, :g, :score, NULL, :t, NULL)"),
+                {"day": when, "p": n, "g": game_id, "score": score, "t": started},
+            )  # fmt: skip
+    engine.dispose()
+    with Store(db_url) as store:
+        with store.engine.connect() as c:
+            assert migrate.current(c) == migrate.head()
+            keys = c.execute(text("SELECT game_id, player_key FROM daily_results ORDER BY 1"))
+            assert [tuple(r) for r in keys] == [
+                ("g-1", None), ("g-2", "veral"), ("g-3", "bob"), ("g-4", "veral"),
+            ]  # fmt: skip
+        when = datetime(2026, 3, 4).date()
+        found = daily_records.attempt_of(store, when, "\uff36era1")
+        assert found is not None and (found.game_id, found.player) == ("g-2", "VERA1")
+        assert len(daily_records.results_of_day(store, when)) == 3
+        game = Game(["vera1"], dice=RandomDice(1))
+        with pytest.raises(IllegalMove) as refused:
+            daily_records.start_attempt(store, when, "g-5", game, Seat("vera1"))
+        assert refused.value.code == "daily_played"
+        assert len(daily_records.results_of_day(store, when)) == 3

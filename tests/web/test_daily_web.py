@@ -95,6 +95,24 @@ def test_start_resume_second_attempt_and_result(client: TestClient, db: str) -> 
         assert attempt.score == total and attempt.game_id == table["game_id"]
 
 
+def test_a_played_attempt_is_final_under_every_spelling_of_the_name(client: TestClient) -> None:
+    """Capitals, a fullwidth letter and a Cyrillic look-alike are the same player: once
+    Vera1 has played, each is refused (``daily_played``), token or not; the day's
+    leaderboard and the player's days show the one game, under the name as first typed."""
+    started = _start(client, "Vera1").json()
+    _play(client, started)
+    for name in ("VERA1", "vera1", "\uff36era1", "V\u0435ra1"):
+        for token in (started["token"], None):
+            refused = _start(client, name, token)
+            assert refused.status_code == 409 and refused.json()["code"] == "daily_played"
+            assert f"{name} (as Vera1) has played" in refused.json()["message"]
+    board = client.get(f"/api/daily/{daily.today().isoformat()}/leaderboard").json()
+    assert [e["name"] for e in board["by_score"]] == ["Vera1"]
+    table_id = started["table"]["id"]
+    result = client.get(f"/api/daily/tables/{table_id}/result", headers=_auth(started["token"]))
+    assert [d["day"] for d in result.json()["days"]] == [started["day"]]
+
+
 def test_the_leaderboard_ranks_by_score_and_by_skill(client: TestClient) -> None:
     ann, bob, cy = (_start(client, name).json() for name in ("Ann", "Bob", "Cy"))
     first = _play(client, ann)

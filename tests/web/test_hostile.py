@@ -174,6 +174,58 @@ def test_a_name_that_only_looks_different_is_taken(
     assert bob.status_code == 200 and bob.json()["seat"] == 1
 
 
+def test_a_name_that_looks_like_a_seated_one_is_refused(
+    server: ServerProcess, http: httpx.Client
+) -> None:
+    """The Unicode confusables skeleton: ``Ann`` with a Cyrillic A beside ``Ann``, or a
+    host named like a bot with Cyrillic letters, is refused ``name_look_alike``, naming
+    the seated name; the seat stays open and nothing is recorded."""
+    host = new_table(http, "Ann", seats=[{"kind": "human"}])
+    table = host["table"]
+    for name in ("\u0410nn", "\u0391nn", "\u0410\uff4e\uff4e"):  # Cyrillic A, Greek A, wide n
+        message = refused(
+            http.post(f"/api/join/{host['invite']}", json={"name": name}), 400, "name_look_alike"
+        )
+        assert "looks just like Ann's" in message, message
+    assert http.get(f"/api/tables/{table['id']}").json() == table  # seat 1 still open
+    before = tables_recorded(server)
+    made = http.post(
+        "/api/tables",
+        json={"host": "B\u043et 2 (level 3)", "seats": [{"kind": "bot", "level": 3}]},
+    )
+    assert "Bot 2 (level 3)" in refused(made, 400, "name_look_alike")
+    assert tables_recorded(server) == before
+    anna = http.post(f"/api/join/{host['invite']}", json={"name": "Anna"})
+    assert anna.status_code == 200 and anna.json()["seat"] == 1
+
+
+def test_the_daily_attempt_is_one_a_person_whatever_the_spelling(
+    server: ServerProcess, http: httpx.Client
+) -> None:
+    """Vera1, VERA1, vera1 and a fullwidth Vera1 (and one with a Cyrillic e) are one
+    person: with the attempt's token the same game goes on, without it the attempt is
+    taken (``daily_played``); one attempt in the records, under the spelling it was begun
+    with. (Once played out it is final under every spelling: `test_daily_web`.)"""
+    spellings = ["VERA1", "vera1", "\uff36era1", "V\u0435ra1"]
+    first = http.post("/api/daily", json={"name": "Vera1"})
+    assert first.status_code == 200, first.text
+    started = first.json()
+    table_id, token = started["table"]["id"], started["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for name in spellings:
+        again = http.post("/api/daily", json={"name": name}, headers=auth)
+        assert again.status_code == 200 and again.json()["table"]["id"] == table_id, name
+        assert again.json()["table"]["seats"][0]["name"] == "Vera1"
+        message = refused(http.post("/api/daily", json={"name": name}), 409, "daily_played")
+        assert f"{name} (as Vera1) has begun" in message, message
+    with sqlite3.connect(server.url.removeprefix("sqlite:///")) as db:
+        rows = db.execute(
+            "SELECT p.name, r.game_id FROM daily_results AS r JOIN players AS p "
+            "ON p.id = r.player_id"
+        ).fetchall()
+    assert [r for r in rows if r[0] in ("Vera1", *spellings)] == [("Vera1", table_id)]
+
+
 # The body limit and the header deadline (raw sockets) ---------------------------------
 
 

@@ -1,6 +1,7 @@
 """Tables end: a lobby that never starts expires, its host can cancel it, a finished game's
 record is never rewritten (and its table is still there after a restart), and the quota
-per client counts only tables that are still open, after a restart too."""
+per client counts only tables that are still open, after a restart too; daily attempts
+count in it, and one left unfinished expires when its day is over."""
 
 from __future__ import annotations
 
@@ -8,17 +9,20 @@ import asyncio
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from datetime import time as dtime
 from typing import Any, cast
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from tests.web.conftest import new_table
 from yahtzee.core import Keep, Score
-from yahtzee.service import LOBBY_IDLE_S, GameSession, LiveGame, Lobby, Table
+from yahtzee.service import LOBBY_IDLE_S, GameSession, LiveGame, Lobby, Table, daily
 from yahtzee.store import Store
-from yahtzee.store.schema import tables
+from yahtzee.store import daily as daily_records
+from yahtzee.store import tables as tables_records
+from yahtzee.store.schema import games, tables
 from yahtzee.web.app import create_app
 
 
@@ -156,6 +160,92 @@ def test_tables_in_play_do_not_expire(client: TestClient) -> None:
     assert client.post(f"/api/tables/{table_id}/start", headers=auth(host)).status_code == 200
     clock.now += 10 * LOBBY_IDLE_S
     assert client.get(f"/api/tables/{table_id}").json()["status"] == "playing"
+
+
+# Daily attempts in the quota ------------------------------------------------------------
+
+
+def start_daily(client: TestClient, name: str, token: str | None = None) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return client.post("/api/daily", json={"name": name}, headers=headers)
+
+
+def test_daily_attempts_count_against_the_quota(quota2: TestClient, db: str) -> None:
+    """A daily attempt is a table of its client's address: with one attempt and one
+    table open, a third of either is refused (``too_many_tables``) and records nothing;
+    going back to one's attempt takes no room, and a freed one lets the attempt begin."""
+    client = quota2
+    ann = start_daily(client, "Ann").json()
+    table = create(client).json()
+    full = start_daily(client, "Bob")
+    assert full.status_code == 403 and full.json()["code"] == "too_many_tables"
+    assert create(client).json()["code"] == "too_many_tables"
+    with Store(db) as store:
+        assert [r.player for r in daily_records.results_of_day(store, daily.today())] == ["Ann"]
+    back = start_daily(client, "Ann", ann["token"])
+    assert back.status_code == 200 and back.json()["table"]["id"] == ann["table"]["id"]
+    assert client.delete(f"/api/tables/{table['table']['id']}", headers=auth(table)).is_success
+    assert start_daily(client, "Bob").status_code == 200
+    assert create(client).json()["code"] == "too_many_tables"
+
+
+def test_an_attempt_refused_by_a_quota_reached_meanwhile_is_taken_back(
+    quota2: TestClient, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quota reached between the check and the table's record (another request of the
+    same address, or another node): the attempt's game and row go, and the player may
+    begin it once there is room."""
+    client = quota2
+    first = create(client).json()
+    assert create(client).status_code == 201
+
+    async def room_left(owner: str) -> None:  # the check saw room: the tables came after
+        pass
+
+    monkeypatch.setattr(lobby_of(client), "check_quota", room_left)
+    full = start_daily(client, "Cy")
+    assert full.status_code == 403 and full.json()["code"] == "too_many_tables"
+    with Store(db) as store, store.engine.connect() as c:
+        assert daily_records.results_of_day(store, daily.today()) == []
+        assert c.execute(select(func.count()).select_from(games)).scalar_one() == 0
+    assert client.delete(f"/api/tables/{first['table']['id']}", headers=auth(first)).is_success
+    assert start_daily(client, "Cy").status_code == 200
+
+
+def test_an_unfinished_daily_attempt_expires_when_its_day_is_over(
+    quota2: TestClient, db: str
+) -> None:
+    """At midnight (UTC, by the lobby's clock) an unfinished attempt is gone, its room in
+    the quota free again, and the records say ``expired``, its game still named; the
+    next day's attempt is a new one."""
+    client = quota2
+    clock = Clock()
+    lobby = lobby_of(client)
+    lobby.clock = clock
+    ann, bob = start_daily(client, "Ann").json(), start_daily(client, "Bob").json()
+    assert create(client).json()["code"] == "too_many_tables"
+    midnight = datetime.combine(lobby.today() + timedelta(days=1), dtime(), UTC).timestamp()
+    clock.now = midnight - 1
+    view = client.get(f"/api/tables/{ann['table']['id']}", headers=auth(ann))
+    assert view.status_code == 200 and view.json()["status"] == "playing"
+    assert create(client).json()["code"] == "too_many_tables"
+
+    clock.now = midnight + 1
+    gone = client.get(f"/api/tables/{ann['table']['id']}", headers=auth(ann))
+    assert gone.status_code == 404 and gone.json()["code"] == "no_table"
+    assert create(client).status_code == 201  # the day's attempts no longer count
+    again = start_daily(client, "Ann", ann["token"])
+    assert again.status_code == 200, again.text
+    assert again.json()["day"] == lobby.today().isoformat() != ann["day"]
+    assert again.json()["table"]["id"] != ann["table"]["id"]
+    assert client.portal is not None
+    expired = client.portal.call(lobby.expire_idle)
+    assert sorted(t.id for t in expired) == sorted(p["table"]["id"] for p in (ann, bob))
+    with Store(db) as store:
+        for player in (ann, bob):
+            row = tables_records.load_table(store, player["table"]["id"])
+            assert row is not None and row.status == "expired"
+            assert row.game_id == player["table"]["game_id"]
 
 
 # Finished games --------------------------------------------------------------------------

@@ -3,7 +3,9 @@ score and by skill (the points a player's choices lost against the best ones).
 
 Online, the day's seed is secret: its commitment is shown from the day before, the seed
 once the day is over, and each player has one attempt a day (an unfinished attempt goes
-on; a finished one is final). Offline, the terminal game's daily is derived from the date
+on; a finished one is final), under whichever spelling of their name: names that differ
+only in capitals, letter forms or look-alike letters are one player
+(`store.names.look_alike_key`). Offline, the terminal game's daily is derived from the date
 alone, so anyone can work its dice out ahead: it cannot be ranked, and says so.
 """
 
@@ -53,8 +55,8 @@ def start_daily(store: Store, name: str, day: date | None = None) -> GameSession
         return GameSession.resume(store, found.game_id, dice=DuplicateDice(seed.seed), hints=False)
     if found is not None:
         raise IllegalMove(
-            f"{name} has played the daily game of {day.isoformat()} already ({found.score} "
-            "points): one attempt a day. Come back tomorrow.",
+            f"{played_as(name, found.player)} has played the daily game of {day.isoformat()} "
+            f"already ({found.score} points): one attempt a day. Come back tomorrow.",
             code="daily_played",
         )
     seat = Seat(name)
@@ -70,11 +72,15 @@ def finish_daily(store: Store, session: GameSession) -> records.DailyResult:
     if not session.is_over or session.game_id is None:
         raise IllegalMove("The daily game is not over yet.", code="not_over")
     records.finish_attempt(store, session.game_id, session.game.cards[0].total, _loss(session))
-    day = records.is_daily_game(store, session.game_id)
-    assert day is not None
-    found = records.attempt_of(store, day, session.seats[0].name)
+    found = records.attempt_of_game(store, session.game_id)
     assert found is not None
     return found
+
+
+def played_as(name: str, recorded: str) -> str:
+    """Who played, for a refusal: ``name``, and the spelling the attempt was begun under
+    when that differs (``VERA1 (as Vera1)``)."""
+    return name if name == recorded else f"{name} (as {recorded})"
 
 
 def _loss(session: GameSession) -> float:
@@ -216,6 +222,7 @@ __all__ = [
     "offline_days",
     "offline_seed",
     "parse_day",
+    "played_as",
     "share_line",
     "start_daily",
     "start_offline_daily",

@@ -3,10 +3,16 @@ the game's), played like any other table but with no bots, no hints and no undo.
 
 The player's secret token (kept by their browser) is the only way back into an
 unfinished attempt: the same name without it is refused (``daily_played``), so nobody
-takes over another player's game by typing their name. Nobody but its player sees a daily
-game before its day is over (``daily_hidden``): everyone plays the same dice, so another
-player's game would give the day's dice away. Results are never sent by a client: the
-server works them out from the game itself when it is over.
+takes over another player's game by typing their name. The same name is any spelling
+that differs only in capitals, letter forms or look-alike letters
+(`store.names.look_alike_key`): one person, one attempt. An attempt is a table like any
+other of its client's address, counted in the address's quota (``too_many_tables``), and
+one left unfinished expires when its day is over (`Lobby.expire_idle`).
+
+Nobody but its player sees a daily game before its day is over (``daily_hidden``):
+everyone plays the same dice, so another player's game would give the day's dice away.
+Results are never sent by a client: the server works them out from the game itself when
+it is over.
 """
 
 from __future__ import annotations
@@ -61,9 +67,10 @@ def _played(name: str, day: date, why: str) -> IllegalMove:
 
 
 async def start(lobby: Lobby, owner: str, name: str, token: str | None) -> tuple[Table, str]:
-    """``name``'s daily table of today and its token: a new attempt, or with the token of
-    the unfinished one, that one again; otherwise ``daily_played``."""
-    store, day, name = lobby.store, daily.today(), player_name(name)
+    """``name``'s daily table of today (by the lobby's clock) and its token: a new attempt
+    (if ``owner`` has a table to spare in its quota), or with the token of the unfinished
+    one, that one again; otherwise ``daily_played``."""
+    store, day, name = lobby.store, lobby.today(), player_name(name)
     found = await asyncio.to_thread(records.attempt_of, store, day, name)
     if found is not None:
         table = await lobby.find(found.game_id)
@@ -71,7 +78,8 @@ async def start(lobby: Lobby, owner: str, name: str, token: str | None) -> tuple
             assert token is not None
             return table, token
         why = "played" if found.score is not None else "begun (in another browser)"
-        raise _played(name, day, why)
+        raise _played(daily.played_as(name, found.player), day, why)
+    await lobby.check_quota(owner)  # before the attempt is recorded
     session = made_daily(await asyncio.to_thread(daily.start_daily, store, name, day))
     game_id = session.game_id or ""
     token = new_token()
@@ -81,12 +89,16 @@ async def start(lobby: Lobby, owner: str, name: str, token: str | None) -> tuple
         active_at=lobby.clock(), daily=day,
     )  # fmt: skip
     lobby._serve(table, session)  # (first, so that its record names its game)
+    assert table.live is not None
     try:
-        await asyncio.to_thread(table_records.create_table, store, table.record())
+        await lobby._record_new(table)
     except IntegrityError:  # the same attempt begun at the same moment elsewhere
-        assert table.live is not None
         table.live.close()
         raise _played(name, day, "begun (in another browser)") from None
+    except Forbidden:  # the quota, reached meanwhile: the attempt was never made
+        table.live.close()
+        await asyncio.to_thread(records.forget_attempt, store, game_id)
+        raise
     lobby._keep(table)
     return table, token
 
@@ -147,7 +159,7 @@ async def outcome(lobby: Lobby, table: Table, token: str | None) -> Outcome:
 
     def work() -> Outcome:
         name = session.seats[0].name
-        found = records.attempt_of(store, day, name)
+        found = records.attempt_of_game(store, table.id)
         if found is None or found.score is None:
             found = daily.finish_daily(store, session)
         board = daily.leaderboard(store, day)

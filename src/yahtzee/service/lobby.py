@@ -6,8 +6,10 @@ secret tokens (only their hashes are recorded), starts each table's game as a
 unfinished table again from its event log, and every finished one read-only.
 
 A table that never starts expires `LOBBY_IDLE_S` after its last change (created, a
-seat taken or handed to a bot), and its host can cancel it before it starts; either way it
-is gone, and no longer counts against its owner's quota (`MAX_TABLES_PER_CLIENT`).
+seat taken or handed to a bot), and its host can cancel it before it starts; a daily
+game's table left unfinished expires when its day is over (UTC, by the lobby's clock).
+Either way it is gone, and no longer counts against its owner's quota
+(`MAX_TABLES_PER_CLIENT`), which counts daily tables as any other.
 Once a game is over nothing at its table changes any more (``finished``).
 """
 
@@ -18,7 +20,7 @@ import secrets
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
 from ..core import (
@@ -94,6 +96,8 @@ class Lobby:
         self.reviews = Reviews()
         self.tables: dict[str, Table] = {}
         self.cluster = cluster or Cluster()
+        self._swept: date | None = None
+        """The day whose start this node last expired the records' daily tables of."""
 
     def _dice(self) -> DiceSource:
         """Each seat's own dice from a fresh secret seed (committed to; see
@@ -131,7 +135,9 @@ class Lobby:
             table = self._table_of(row)
             if self._idle(table):
                 table.status = records.EXPIRED
-                records.set_table_status(self.store, table.id, table.status, None, self.clock())
+                records.set_table_status(
+                    self.store, table.id, table.status, row.game_id, self.clock()
+                )
                 continue
             self.tables[row.id] = table
         return len(self.tables)
@@ -202,8 +208,15 @@ class Lobby:
 
     # Finding tables ------------------------------------------------------------------
 
+    def today(self) -> date:
+        """The day (UTC) by the lobby's clock: the daily game's."""
+        return datetime.fromtimestamp(self.clock(), UTC).date()
+
     def _idle(self, table: Table) -> bool:
-        """Whether a table in the lobby has waited too long (it is gone)."""
+        """Whether a table in the lobby has waited too long, or a daily game's table in
+        play has outlived its day (either is gone)."""
+        if table.daily is not None:
+            return table.status == records.PLAYING and table.daily < self.today()
         return table.status == records.LOBBY and (
             self.clock() - table.active_at >= self.idle_timeout
         )
@@ -290,6 +303,16 @@ class Lobby:
         await self._record_new(table)
         self._keep(table)
         return table, token
+
+    async def check_quota(self, owner: str) -> None:
+        """``too_many_tables`` if ``owner`` has reached the quota already (before a new
+        daily attempt is recorded; `_record_new` counts again as it records the table)."""
+        quota = self._quota(owner)
+        if quota is not None and (
+            await asyncio.to_thread(records.count_open, self.store, owner, quota.active_since)
+            >= quota.limit
+        ):
+            raise self._over_quota()
 
     async def _record_new(self, table: Table) -> None:
         """Record a new table, unless its owner has reached the quota."""
@@ -461,23 +484,31 @@ class Lobby:
             await self._end(table, records.CANCELLED)
 
     async def expire_idle(self) -> list[Table]:
-        """Every table in the lobby idle too long expires (it is gone); returns them."""
+        """Every table in the lobby idle too long, and every daily table past its day,
+        expires (it is gone); returns those this node served. Once a day, the records'
+        daily tables of days over expire too (those no node serves: in a cluster they
+        still counted against their owners' quota)."""
         expired = []
         for table in [t for t in self.tables.values() if self._idle(t)]:
             async with table.lock:
                 if self._idle(table):
                     await self._end(table, records.EXPIRED)
                     expired.append(table)
+        today = self.today()
+        if self._swept != today:
+            await asyncio.to_thread(records.expire_days_over, self.store, today, self.clock())
+            self._swept = today
         return expired
 
     async def _end(self, table: Table, status: str) -> None:
         table.status = status
         table.active_at = self.clock()
         self.tables.pop(table.id, None)
+        game_id = table.session.game_id if table.session else None  # a daily table's
         if table.live is not None:
             table.live.close()
         await asyncio.to_thread(
-            records.set_table_status, self.store, table.id, status, None, table.active_at
+            records.set_table_status, self.store, table.id, status, game_id, table.active_at
         )
 
     async def finish(self, table: Table) -> None:

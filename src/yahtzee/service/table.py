@@ -14,6 +14,7 @@ from typing import Final
 
 from ..core import BotSpec, IllegalMove, InvalidInput, RuleSet, same_name
 from ..store import tables as records
+from ..store.names import look_alike
 from .live import LiveGame
 from .session import NO_BOTS_ENTERED, GameSession
 
@@ -116,15 +117,23 @@ class Table:
 
 
 def check_name_free(name: str, taken: Sequence[str | None]) -> None:
-    """`InvalidInput` (``name_taken``) when a seat's name is the same as ``name``, in
-    capitals or in the form of its letters (`same_name`): the cards could not tell them
-    apart."""
+    """`InvalidInput` when a seat's name is the same as ``name``, in capitals or in the
+    form of its letters (``name_taken``: `same_name`), or looks like it, letter for letter
+    (``name_look_alike``: `look_alike`, a Cyrillic A, U+0410, for a Latin one): the cards
+    could not tell them apart."""
     holder = same_name(name, taken)
     if holder is not None:
         raise InvalidInput(
             f"That name is taken at this table ({holder}): names that differ only in "
             "capitals or letter forms count as the same.",
             code="name_taken",
+        )
+    holder = look_alike(name, taken)
+    if holder is not None:
+        raise InvalidInput(
+            f"That name looks just like {holder}'s, who sits at this table: the others "
+            "could not tell you apart. Choose a name that reads differently.",
+            code="name_look_alike",
         )
 
 

@@ -3,9 +3,11 @@
 A day's seed is made once, by whichever server node asks first (an insert that does
 nothing when the day already has one, then a read: every node gets the same seed). Its
 commitment may be shown at once; the seed itself leaves the records only through
-`revealed_seed`, once the day is over. A player's attempt is a row keyed by day and player,
-written in the transaction that records the game: a second attempt, through any node,
-breaks the key and writes nothing.
+`revealed_seed`, once the day is over. A player's attempt is a row keyed by day and person
+(the name's `look_alike_key`: ``Vera1``, ``VERA1``, ``Vera1`` with a fullwidth V or a
+Cyrillic e are one person), written in the transaction that records the game: a second
+attempt, through any node and under any of the person's spellings, breaks the key and
+writes nothing. The name is kept as the player typed it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import ColumnElement, Connection, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -23,6 +25,7 @@ from ..core import Game, IllegalMove, InvalidInput
 from ..core.committed import commitment, new_seed
 from ..core.errors import show
 from .engine import reading, retrying
+from .names import look_alike_key
 from .schema import daily_results, daily_seeds, games, players
 from .store import Store, now, player_id, record_game, utc
 from .values import FINISHED, Seat
@@ -96,8 +99,9 @@ def start_attempt(store: Store, day: date, game_id: str, game: Game, seat: Seat)
             record_game(c, game_id, game, [seat])
             c.execute(
                 insert(daily_results).values(
-                    day=day.isoformat(), player_id=player_id(c, seat.name), game_id=game_id,
-                    score=None, loss=None, started_at=now(), finished_at=None,
+                    day=day.isoformat(), player_id=player_id(c, seat.name),
+                    player_key=look_alike_key(seat.name), game_id=game_id, score=None,
+                    loss=None, started_at=now(), finished_at=None,
                 )
             )  # fmt: skip
 
@@ -109,6 +113,13 @@ def start_attempt(store: Store, day: date, game_id: str, game: Game, seat: Seat)
             "a day. Come back tomorrow.",
             code="daily_played",
         ) from None
+
+
+def forget_attempt(store: Store, game_id: str) -> None:
+    """Take back an attempt just begun whose table could not be made (its client's quota
+    was reached meanwhile): its game and its row go, as if it had never begun."""
+    with store.engine.begin() as c:
+        c.execute(delete(games).where(games.c.id == game_id))  # its row and events cascade
 
 
 def finish_attempt(store: Store, game_id: str, score: int, loss: float | None) -> None:
@@ -137,9 +148,23 @@ def _results(c: Connection, *conditions: Any) -> list[DailyResult]:
 
 
 def attempt_of(store: Store, day: date, player: str) -> DailyResult | None:
+    """The person's attempt of the day, under whichever spelling of ``player`` they began
+    it (`look_alike_key`); None if they have not."""
+    key = look_alike_key(player)
     with reading(store.engine) as c:
-        found = _results(c, daily_results.c.day == day.isoformat(), players.c.name == player)
+        found = _results(c, daily_results.c.day == day.isoformat(), _person(key))
     return found[0] if found else None
+
+
+def attempt_of_game(store: Store, game_id: str) -> DailyResult | None:
+    """The attempt whose game this is (None for a game that is not a daily one)."""
+    with reading(store.engine) as c:
+        found = _results(c, daily_results.c.game_id == game_id)
+    return found[0] if found else None
+
+
+def _person(key: str) -> ColumnElement[bool]:
+    return daily_results.c.player_key == key
 
 
 def results_of_day(store: Store, day: date) -> list[DailyResult]:
@@ -149,9 +174,9 @@ def results_of_day(store: Store, day: date) -> list[DailyResult]:
 
 
 def days_of(store: Store, player: str) -> list[DailyResult]:
-    """A player's daily games, oldest first."""
+    """A person's daily games (under any spelling of ``player``), oldest first."""
     with reading(store.engine) as c:
-        return _results(c, players.c.name == player)
+        return _results(c, _person(look_alike_key(player)))
 
 
 def is_daily_game(store: Store, game_id: str) -> date | None:
@@ -238,18 +263,18 @@ def import_result(
         c.execute(_insert_ignoring(c).values(day=day, seed=dice_seed, commitment=committed,
                                              created_at=started, best=None))  # fmt: skip
     name = game.players[0]
+    key = look_alike_key(name)
     taken = c.execute(
-        select(daily_results.c.game_id)
-        .join(players, players.c.id == daily_results.c.player_id)
-        .where(daily_results.c.day == day, players.c.name == name)
+        select(daily_results.c.game_id).where(daily_results.c.day == day, _person(key))
     ).scalar()
     if taken is not None and taken != game_id:
         raise InvalidInput(f"{name} has another daily game of {day} in the records: one a day.")
     score = game.cards[0].total if game.is_over else None
     c.execute(
         insert(daily_results).values(
-            day=day, player_id=player_id(c, name), game_id=game_id, score=score, loss=loss,
-            started_at=started, finished_at=finished if game.is_over else None,
+            day=day, player_id=player_id(c, name), player_key=key, game_id=game_id,
+            score=score, loss=loss, started_at=started,
+            finished_at=finished if game.is_over else None,
         )
     )  # fmt: skip
 
@@ -258,9 +283,11 @@ __all__ = [
     "DailyResult",
     "DailySeed",
     "attempt_of",
+    "attempt_of_game",
     "daily_days",
     "days_of",
     "finish_attempt",
+    "forget_attempt",
     "import_result",
     "is_daily_game",
     "results_of_day",

@@ -174,4 +174,9 @@ daily_results = Table(
     Column("loss", Float, nullable=True),  # points lost to the best choices (the advisor)
     Column("started_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True),
+    # the person: the name's look-alike key (`names.look_alike_key`), one attempt a day
+    # each; NULL only in a row older than migration 0014 that repeated a person's attempt
+    # of its day under another spelling (its result kept, no longer anyone's attempt)
+    Column("player_key", Text, nullable=True),
+    Index("ix_daily_results_person", "day", "player_key", unique=True),
 )

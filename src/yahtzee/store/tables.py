@@ -9,14 +9,15 @@ its rematches, one after the other, are one sitting: each table records its ``si
 (the id of the first table), and a game's sitting is its table's (`sitting_of_game`).
 
 A table's status is ``lobby`` (waiting for players), ``playing``, ``finished``, or, for a
-lobby that never started, ``cancelled`` (by its host) or ``expired`` (idle too long).
+lobby that never started, ``cancelled`` (by its host) or ``expired`` (idle too long); a
+daily game's table left unfinished is ``expired`` once its day is over.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -24,6 +25,7 @@ from sqlalchemy import (
     Connection,
     Row,
     bindparam,
+    exists,
     func,
     insert,
     or_,
@@ -36,7 +38,7 @@ from . import pg_tables
 from .chat import forget_chat
 from .commit import StoreError
 from .engine import on_postgres, reading, retrying, single_write
-from .schema import games, table_seats, tables
+from .schema import daily_results, games, table_seats, tables
 from .store import Store, dice_seed_of, now, record_game
 from .values import ENTERED, MANY_AT_ONCE, ROLLED, Seat
 
@@ -310,6 +312,25 @@ def set_table_status(
     return retrying(work)
 
 
+def expire_days_over(store: Store, today: date, active_at: float) -> int:
+    """Every daily game's table still in play whose day is before ``today`` expires (it
+    no longer counts against its owner's quota); returns how many did."""
+    past = exists().where(
+        daily_results.c.game_id == tables.c.game_id, daily_results.c.day < today.isoformat()
+    )
+    query = (
+        update(tables)
+        .where(tables.c.status == PLAYING, past)
+        .values(status=EXPIRED, active_at=_when(active_at))
+    )
+
+    def work() -> int:
+        with single_write(store.engine) as c:
+            return int(c.execute(query).rowcount)
+
+    return retrying(work)
+
+
 def table_by_invite(store: Store, invite: str) -> str | None:
     """The id of the table this invite token opens (None for none)."""
     with reading(store.engine) as c:
@@ -433,6 +454,7 @@ __all__ = [
     "count_open",
     "create_rematch",
     "create_table",
+    "expire_days_over",
     "load_table",
     "open_tables",
     "playing_ids",
