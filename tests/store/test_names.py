@@ -53,3 +53,22 @@ def test_the_key_is_composed_and_settled(name: str) -> None:
     key = look_alike_key(name)
     assert unicodedata.is_normalized("NFC", key)
     assert look_alike_key(key) == key
+
+
+def test_without_pyicu_names_are_refused_with_the_install_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PyICU comes with the server's extras only: the terminal game installs without it,
+    and a name compared without it says what to install (never an ImportError)."""
+    import sys
+
+    from yahtzee.core import YahtzeeError
+    from yahtzee.store import names
+
+    monkeypatch.setitem(sys.modules, "icu", None)  # import icu raises ImportError
+    names._checker.cache_clear()
+    try:
+        with pytest.raises(YahtzeeError, match=r"pip install 'yahtzee\[web\]'"):
+            look_alike_key("Ann")
+    finally:
+        names._checker.cache_clear()

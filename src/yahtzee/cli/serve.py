@@ -193,6 +193,7 @@ def _check_reachable(database_url: str | None, cluster: Cluster | None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        import icu  # noqa: F401, PLC0415  (names that look alike: store.names)
         import uvicorn  # noqa: PLC0415
 
         from ..web.app import create_app  # noqa: PLC0415
@@ -201,7 +202,10 @@ def run(args: argparse.Namespace) -> int:
         from ..web.protocol import MAX_MESSAGE_BYTES  # noqa: PLC0415
         from ..web.security import AllowedHosts  # noqa: PLC0415
     except ImportError:
-        raise InvalidInput("The server needs: pip install 'yahtzee[web]'.") from None
+        raise InvalidInput(
+            "The server needs: pip install 'yahtzee[web]' (its PyICU builds on the system's "
+            "ICU: apt install libicu-dev pkg-config g++)."
+        ) from None
     if not 0 < args.port <= MAX_PORT:
         raise InvalidInput(f"--port takes a number from 1 to {MAX_PORT}.")
     if not 0 < args.header_timeout <= MAX_HEADER_TIMEOUT_S:

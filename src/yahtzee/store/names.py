@@ -13,14 +13,24 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
+from typing import Any
 
-import icu
+from ..core import YahtzeeError, name_key
 
-from ..core import name_key
+NEEDS_ICU = (
+    "Telling players' names apart needs PyICU: pip install 'yahtzee[web]' (it builds on the "
+    "system's ICU: apt install libicu-dev pkg-config g++; brew install icu4c pkg-config)."
+)
 
 
 @cache
-def _checker() -> icu.SpoofChecker:
+def _checker() -> Any:
+    """ICU's spoof checker. PyICU comes with the server's extras (``web``, ``cluster``),
+    not with the terminal game, which never compares names: it is imported on first use."""
+    try:
+        import icu  # noqa: PLC0415
+    except ImportError:
+        raise YahtzeeError(NEEDS_ICU) from None
     return icu.SpoofChecker()
 
 
@@ -37,4 +47,4 @@ def look_alike(name: str, names: Iterable[str | None]) -> str | None:
     return next((n for n in names if n is not None and look_alike_key(n) == key), None)
 
 
-__all__ = ["look_alike", "look_alike_key"]
+__all__ = ["NEEDS_ICU", "look_alike", "look_alike_key"]
