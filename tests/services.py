@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import tempfile
+import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +21,7 @@ from typing import IO, Self
 
 import pytest
 
-from tests.server_process import free_port
+from tests.server_process import ROOT, free_port
 from tests.waiting import POLL
 
 START_TIMEOUT = 10.0
@@ -192,6 +194,21 @@ class LocalRedis(_Process):
         return self.start(timeout)
 
 
+NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "yahtzee.conf.template"
+"""The project's nginx configuration (the part inside ``http { }``), with placeholders."""
+PLACEHOLDER = re.compile(r"\$\{(YAHTZEE_\w+)\}")
+TEST_CONNECTIONS_PER_ADDRESS = 8192
+"""The tests' clients all come from 127.0.0.1: the per-address caps are nginx's
+``worker_connections`` here."""
+HASH_LINE = "hash $yahtzee_table consistent;"
+
+
+def fill_placeholders(template: str, values: dict[str, str]) -> str:
+    """``template`` with each ``${YAHTZEE_NAME}`` replaced by ``values[NAME]``, as
+    envsubst does given those names; KeyError for one without a value."""
+    return PLACEHOLDER.sub(lambda found: values[found.group(1)], template)
+
+
 def render_nginx_config(
     upstream_ports: list[int],
     port: int,
@@ -201,25 +218,37 @@ def render_nginx_config(
     hashed: bool = True,
 ) -> str:
     """An nginx configuration balancing 127.0.0.1:``port`` over the ``yahtzee serve`` nodes
-    on ``upstream_ports`` (WebSockets upgraded), its files under ``prefix``: a table's
-    requests (``/ws/ID``, ``/api/tables/ID...``) go to one node by a consistent hash of the
-    table's id, every other request round robin (an empty hash key), as docs/deploy.md
-    shows (``hashed=False``: every request round robin, for measuring the difference).
-    ``as_root`` (default: whether this process is root) adds ``user root;`` so that the
-    worker may use the temporary folders in ``prefix``."""
+    on ``upstream_ports``, its files under ``prefix``: the project's configuration
+    (`NGINX_TEMPLATE`, as docs/deploy.md shows it: a table's requests go to one node by a
+    consistent hash of the table's id, every other request round robin), plain HTTP
+    on loopback, inside a main configuration of the tests' own (``hashed=False``: every
+    request round robin, for measuring the difference). ``as_root`` (default: whether
+    this process is root) adds ``user root;`` so that the worker may use the temporary
+    folders in ``prefix``."""
     prefix = Path(prefix)
     root = os.geteuid() == 0 if as_root is None else as_root
     user = "user root;\n" if root else ""
-    servers = "\n".join(
-        f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;" for p in upstream_ports
+    site = fill_placeholders(
+        NGINX_TEMPLATE.read_text(),
+        {
+            "YAHTZEE_NODES": "\n    ".join(
+                f"server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;" for p in upstream_ports
+            ),
+            "YAHTZEE_LISTEN": f"listen 127.0.0.1:{port};",
+            "YAHTZEE_SERVER_NAME": "127.0.0.1",
+            "YAHTZEE_CONNECTIONS_PER_ADDRESS": str(TEST_CONNECTIONS_PER_ADDRESS),
+            "YAHTZEE_WEBSOCKETS_PER_ADDRESS": str(TEST_CONNECTIONS_PER_ADDRESS),
+        },
     )
-    balance = "        hash $yahtzee_table consistent;\n" if hashed else ""
+    if not hashed:
+        assert HASH_LINE in site, f"{NGINX_TEMPLATE} has no {HASH_LINE!r}"
+        site = site.replace(HASH_LINE, "# round robin only (hashed=False)")
     return f"""{user}worker_processes 1;
 pid {prefix}/nginx.pid;
 error_log stderr;
 
 events {{
-    worker_connections 8192;
+    worker_connections {TEST_CONNECTIONS_PER_ADDRESS};
 }}
 
 http {{
@@ -230,41 +259,7 @@ http {{
     uwsgi_temp_path {prefix}/uwsgi;
     scgi_temp_path {prefix}/scgi;
 
-    map $uri $yahtzee_table {{
-        ~^/ws/([^/]+)                 $1;
-        ~^/api/tables/([^/]+)         $1;
-        ~^/api/daily/tables/([^/]+)   $1;
-        default                       "";
-    }}
-
-    upstream yahtzee {{
-{balance}{servers}
-    }}
-
-    map $http_upgrade $connection_upgrade {{
-        default upgrade;
-        ''      close;
-    }}
-
-    server {{
-        listen 127.0.0.1:{port};
-
-        location / {{
-            proxy_pass http://yahtzee;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_read_timeout 1h;
-            proxy_send_timeout 1h;
-            proxy_connect_timeout 1s;
-            proxy_next_upstream error timeout http_502 http_503;
-            proxy_buffering off;
-        }}
-    }}
-}}
+{textwrap.indent(site, "    ")}}}
 """
 
 

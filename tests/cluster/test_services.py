@@ -3,6 +3,7 @@ spreads requests over its upstreams, steps past a dead one and upgrades WebSocke
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,9 +14,20 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.cluster.conftest import redis_prefix
+from tests.raw_http import ask, refusal_message, request
 from tests.server_process import free_port
-from tests.services import LocalNginx, LocalRedis, accepts, redis_ping, render_nginx_config
+from tests.services import (
+    NGINX_TEMPLATE,
+    LocalNginx,
+    LocalRedis,
+    accepts,
+    redis_ping,
+    render_nginx_config,
+)
 from tests.waiting import end, wait_until
+from yahtzee.web.head_limits import MAX_HEADER_BYTES, MAX_LINE_BYTES
+from yahtzee.web.http_guard import HEADER_TIMEOUT_S
+from yahtzee.web.limits import MAX_BODY_BYTES
 
 # A tiny upstream: plain HTTP answers "<name> <X-Forwarded-For> <X-Forwarded-Proto>";
 # a WebSocket echoes each message as "<name>:<message>".
@@ -116,6 +128,40 @@ def test_nginx_config_names_every_node_and_hashes_on_the_table() -> None:
     assert render_nginx_config([8001], 8080, "/srv/lb", as_root=True).startswith("user root;\n")
 
 
+def test_nginx_config_sets_the_limits_of_a_node() -> None:
+    """The project's nginx file holds requests to a node's own limits (docs/protocol.md)."""
+    text = NGINX_TEMPLATE.read_text()
+    buffers = re.search(r"large_client_header_buffers (\d+) (\d+)k;", text)
+    assert buffers is not None
+    count, size = int(buffers[1]), int(buffers[2]) * 1024
+    assert (size, count * size) == (MAX_LINE_BYTES, MAX_HEADER_BYTES)
+    assert f"client_header_timeout       {HEADER_TIMEOUT_S:g}s;" in text
+    assert f"client_max_body_size        {MAX_BODY_BYTES // 1024}k;" in text
+    assert f"at most {MAX_BODY_BYTES} bytes" in text and f"at most {MAX_LINE_BYTES} bytes" in text
+
+
+def test_nginx_refuses_heads_over_a_nodes_limits(upstreams: list[Upstream]) -> None:
+    """A 100 KB header, 3,000 headers, a request line over 8 KB, a second Host (a wrong
+    one first) and a body over 16 KB are refused by nginx, in the shape a node's
+    refusals have; a request within them reaches a node."""
+    with LocalNginx([port for _, port, _ in upstreams]) as nginx:
+        front = f"127.0.0.1:{nginx.port}"
+        close = [("Connection", "close")]
+        status, _, text = ask(nginx.port, request(front, "/", close))
+        assert status == 200 and text.split()[0] in {"a", "b"}, text
+        big = request(front, "/", [("X-Big", "a" * 100_000)])
+        refusal_message(ask(nginx.port, big), 431, "headers_too_large")
+        many = request(front, "/", [(f"X-Filler-{i:04}", "yes") for i in range(3000)])
+        refusal_message(ask(nginx.port, many), 431, "headers_too_large")
+        long_line = request(front, "/?pad=" + "a" * MAX_LINE_BYTES)
+        refusal_message(ask(nginx.port, long_line), 414, "url_too_long")
+        twice = request("evil.example", "/", [("Host", front)])
+        refusal_message(ask(nginx.port, twice), 400, "bad_request")
+        body = f"POST /api/tables HTTP/1.1\r\nHost: {front}\r\n"
+        body += f"Content-Length: {MAX_BODY_BYTES + 1}\r\n\r\n"
+        refusal_message(ask(nginx.port, body.encode()), 413, "too_large")
+
+
 def test_nginx_spreads_requests_and_steps_past_a_dead_node(upstreams: list[Upstream]) -> None:
     with (
         LocalNginx([port for _, port, _ in upstreams]) as nginx,
@@ -135,7 +181,8 @@ def test_nginx_upgrades_websockets(upstreams: list[Upstream]) -> None:
     with LocalNginx([port for _, port, _ in upstreams]) as nginx:
         names = set()
         for _ in range(2):
-            with connect(f"ws://127.0.0.1:{nginx.port}/ws", open_timeout=10) as websocket:
+            # /ws/ names no table: round robin
+            with connect(f"ws://127.0.0.1:{nginx.port}/ws/", open_timeout=10) as websocket:
                 websocket.send("hi")
                 name, _, message = str(websocket.recv(timeout=10)).partition(":")
                 assert message == "hi"

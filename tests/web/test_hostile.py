@@ -6,7 +6,6 @@ spectators: `test_connections`.)"""
 from __future__ import annotations
 
 import json
-import socket
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -17,14 +16,13 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.live_server import client
+from tests.raw_http import WAIT, answer_of, connect, read_one, read_to_the_end, request
 from tests.server_process import ServerProcess
 from tests.web.helpers import next_of, seated
 from yahtzee.web.limits import MAX_BODY_BYTES
 
 HEADER_TIMEOUT = 1.0
 """The server's --header-timeout here: short, so the tests that wait for it are quick."""
-WAIT = 10.0
-"""The most any answer is waited for."""
 
 
 @pytest.fixture(scope="module")
@@ -229,31 +227,6 @@ def test_the_daily_attempt_is_one_a_person_whatever_the_spelling(
 # The body limit and the header deadline (raw sockets) ---------------------------------
 
 
-def connect(server: ServerProcess) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT)
-    sock.settimeout(WAIT)
-    return sock
-
-
-def read_to_the_end(sock: socket.socket) -> bytes:
-    """What the server sends until it closes the connection (within `WAIT` seconds)."""
-    deadline = time.monotonic() + WAIT
-    got = b""
-    while time.monotonic() < deadline:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return got
-        got += chunk
-    raise AssertionError(f"the server did not close the connection within {WAIT:g} s")
-
-
-def answer_of(raw: bytes) -> tuple[int, dict[str, str], Any]:
-    head, _, body = raw.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = dict(line.lower().split(": ", 1) for line in lines[1:])
-    return int(lines[0].split()[1]), headers, json.loads(body) if body else None
-
-
 def post_head(server: ServerProcess, path: str, framing: str) -> bytes:
     return (
         f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
@@ -267,12 +240,12 @@ def test_a_body_over_the_limit_is_refused_unread(server: ServerProcess, http: ht
     host = new_table(http, seats=[{"kind": "human"}])
     table = host["table"]
     join = f"/api/join/{host['invite']}"
-    with connect(server) as sock:  # says 10 MB, sends one byte
+    with connect(server.port) as sock:  # says 10 MB, sends one byte
         sock.sendall(post_head(server, join, "Content-Length: 10000000") + b"{")
         status, headers, body = answer_of(read_to_the_end(sock))
     assert (status, body["code"], headers["connection"]) == (413, "too_large", "close")
     assert str(MAX_BODY_BYTES) in body["message"]
-    with connect(server) as sock:  # chunked, past the limit, never ended
+    with connect(server.port) as sock:  # chunked, past the limit, never ended
         sock.sendall(post_head(server, join, "Transfer-Encoding: chunked"))
         chunk = b" " * 1024
         for _ in range(MAX_BODY_BYTES // len(chunk) + 1):
@@ -294,8 +267,8 @@ def test_headers_that_never_end_are_cut(server: ServerProcess, http: httpx.Clien
     base = server.base.removeprefix("http://")
     with (
         seated(base, host["table"]["id"], token=host["token"]) as ann,
-        connect(server) as silent,
-        connect(server) as slow,
+        connect(server.port) as silent,
+        connect(server.port) as slow,
     ):
         next_of(ann, "state", timeout=WAIT)
         started = time.monotonic()
@@ -321,3 +294,26 @@ def test_headers_that_never_end_are_cut(server: ServerProcess, http: httpx.Clien
     assert HEADER_TIMEOUT * 0.9 <= cut_after < HEADER_TIMEOUT + 2, cut_after
     status, headers, body = answer_of(got)
     assert (status, body["code"], headers["connection"]) == (408, "too_slow", "close")
+
+
+def test_blank_lines_between_requests_do_not_hold_a_connection(server: ServerProcess) -> None:
+    """After an answer, bytes that begin no request (blank lines, which a server takes
+    before a request) start the header deadline as a request's first byte does: the
+    connection is closed, without an answer, though they keep coming."""
+    with connect(server.port) as sock:
+        sock.sendall(request(f"127.0.0.1:{server.port}"))
+        assert answer_of(read_one(sock))[0] == 200
+        sock.settimeout(HEADER_TIMEOUT / 5)
+        started, got, closed = time.monotonic(), b"", False
+        while not closed and time.monotonic() - started < WAIT:
+            try:
+                sock.sendall(b"\r\n")
+                chunk = sock.recv(65536)
+            except TimeoutError:
+                continue
+            except ConnectionError:
+                chunk = b""
+            closed = not chunk
+            got += chunk
+    assert closed, "the connection was not closed"
+    assert got == b""

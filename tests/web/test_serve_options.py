@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 from tests.server_process import ROOT, START_TIMEOUT, free_port
 from yahtzee.cli import main
 from yahtzee.service import MAX_TABLES_PER_CLIENT
-from yahtzee.web.header_deadline import HEADER_TIMEOUT_S, HeaderDeadline
+from yahtzee.web.http_guard import HEADER_TIMEOUT_S, GuardedHttp
 from yahtzee.web.protocol import MAX_MESSAGE_BYTES
 from yahtzee.web.security import origin_allowed
 
@@ -48,7 +48,7 @@ def test_uvicorn_is_told_whom_to_trust_and_how_big_a_message_is(
 ) -> None:
     assert serve(db) == 0
     assert started["ws_max_size"] == MAX_MESSAGE_BYTES
-    assert issubclass(started["http"], HeaderDeadline)  # uvicorn has no deadline of its own
+    assert issubclass(started["http"], GuardedHttp)  # uvicorn has no limits nor deadline
     assert started["http"].header_timeout == HEADER_TIMEOUT_S  # the default, as the web has it
     assert serve(db, "--header-timeout", "2.5") == 0
     assert started["http"].header_timeout == 2.5

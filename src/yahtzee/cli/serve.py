@@ -47,7 +47,7 @@ def register(commands: Any) -> None:
         "--header-timeout", type=float, default=HEADER_TIMEOUT_S, metavar="SECONDS",
         help=(
             "how long a client has to send a request's headers, whole, once it connects or "
-            f"has its last answer; a slower one is cut (default {HEADER_TIMEOUT_S:g})"
+            f"begins the request; a slower one is cut (default {HEADER_TIMEOUT_S:g})"
         ),
     )  # fmt: skip
     parser.add_argument(
@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn  # noqa: PLC0415
 
         from ..web.app import create_app  # noqa: PLC0415
-        from ..web.header_deadline import with_header_timeout  # noqa: PLC0415
+        from ..web.http_guard import guarded_http  # noqa: PLC0415
         from ..web.keepalive import BeatKeepalive  # noqa: PLC0415
         from ..web.protocol import MAX_MESSAGE_BYTES  # noqa: PLC0415
         from ..web.security import AllowedHosts  # noqa: PLC0415
@@ -232,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
-        http=with_header_timeout(args.header_timeout),  # uvicorn has no such deadline
+        http=guarded_http(args.header_timeout),  # limits and a deadline uvicorn lacks
         ws=BeatKeepalive,  # keepalive pings on a shared beat: one wakeup for many
         ws_per_message_deflate=False,  # small JSON messages: compression costs more
         ws_max_size=MAX_MESSAGE_BYTES,  # a bigger frame closes the connection unread

@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -224,6 +225,20 @@ def refusal_body(code: str, message: str) -> bytes:
     return json.dumps({"code": code, "message": message}).encode()
 
 
+def refusal_answer(status: int, code: str, message: str) -> bytes:
+    """A whole HTTP answer with a refusal (`refusal_body`, `SECURITY_HEADERS`), for the
+    server's own protocol below the app; the connection ends after it."""
+    body = refusal_body(code, message)
+    lines = [
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
+        "content-type: application/json",
+        f"content-length: {len(body)}",
+        "connection: close",
+        *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items()),
+    ]
+    return "\r\n".join(lines).encode() + b"\r\n\r\n" + body
+
+
 async def send_refusal(
     send: Send, status: int, code: str, message: str, *, close: bool = False
 ) -> None:
@@ -315,6 +330,7 @@ __all__ = [
     "SecurityHeaders",
     "origin_allowed",
     "printable_policy",
+    "refusal_answer",
     "refusal_body",
     "send_refusal",
 ]

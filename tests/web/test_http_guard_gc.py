@@ -1,6 +1,7 @@
-"""The header deadline's HTTP protocol leaves nothing for the cyclic garbage collector:
-a server under load pauses for as long as the collector walks, so a connection's objects
-should go when it does, by their reference counts.
+"""The guarded HTTP protocol (and the uvicorn protocol and the watch it holds) leave
+nothing for the cyclic garbage collector: a server under load pauses for as long as the
+collector walks, so a connection's objects should go when it does, by their reference
+counts.
 
 The server runs in this process (uvicorn on uvloop, as ``yahtzee serve`` runs it) so that
 the collector's findings can be read; the clients are real sockets in a worker thread."""
@@ -16,9 +17,11 @@ from typing import Any
 
 import pytest
 import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.sync.client import connect
 
-from yahtzee.web.header_deadline import HeaderDeadline
+from yahtzee.web.head_limits import HeadWatch
+from yahtzee.web.http_guard import GuardedHttp
 
 uvloop = pytest.importorskip("uvloop")
 
@@ -85,7 +88,7 @@ def _left_for_the_collector(client: Callable[[int], None]) -> list[str]:
 
     async def serve() -> list[str]:
         config = uvicorn.Config(  # (the WebSocket protocol uvicorn picks, as `serve`'s)
-            _app, host="127.0.0.1", port=0, http=HeaderDeadline, log_level="warning",
+            _app, host="127.0.0.1", port=0, http=GuardedHttp, log_level="warning",
             lifespan="on",
         )  # fmt: skip
         server = uvicorn.Server(config)
@@ -105,7 +108,8 @@ def _left_for_the_collector(client: Callable[[int], None]) -> list[str]:
         finally:
             server.should_exit = True
             await serving
-        return [type(o).__name__ for o in garbage if isinstance(o, HeaderDeadline)]
+        kept = (GuardedHttp, HttpToolsProtocol, HeadWatch)
+        return [type(o).__name__ for o in garbage if isinstance(o, kept)]
 
     return uvloop.run(serve())  # type: ignore[no-any-return]
 
@@ -115,7 +119,7 @@ def test_http_connections_leave_no_protocol_for_the_collector() -> None:
 
 
 def test_regression_an_upgraded_connections_http_protocol_is_not_left_in_a_cycle() -> None:
-    """After the upgrade to a WebSocket, the HTTP protocol was dropped still holding its
-    parser, which holds it back: one cycle (with the request's scope and headers) per
+    """After the upgrade to a WebSocket, uvicorn's HTTP protocol was dropped still holding
+    its parser, which holds it back: one cycle (with the request's scope and headers) per
     WebSocket for the collector to find."""
     assert _left_for_the_collector(_websocket) == []
