@@ -68,13 +68,13 @@ def test_a_ping_is_answered_and_a_silent_seat_is_away_until_heard_again(base: st
     table = made["table"]["id"]
     with ExitStack() as stack:
         ann_ws = stack.enter_context(seated(base, table, token=made["token"]))
+        next_of(ann_ws, "state")
         bob_ws = stack.enter_context(seated(base, table, token=bob["token"]))
-        for ws in (ann_ws, bob_ws):
-            next_of(ws, "state")
+        state = next_of(bob_ws, "state")
+        assert [s["connected"] for s in state["table"]["seats"]] == [True, True]
         bob_ws.send_json({"v": 1, "type": "ping"})
         assert next_of(bob_ws, "pong") == {"v": 1, "type": "pong"}
         seen: list[dict[str, Any]] = []
-        _presence_until(bob_ws, [0, 1], seen)
         # Ann sends nothing (not even a ping): after a while she is away; meanwhile the
         # timer plays her turns, and everyone is told it is the timer's move
         _presence_until(bob_ws, [1], seen)
