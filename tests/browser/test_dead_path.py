@@ -15,7 +15,17 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.support import create_table, join, open_page, start, table_id, wait_text
+from tests.browser.support import (
+    axe_path,
+    axe_violations,
+    create_table,
+    join,
+    open_page,
+    start,
+    table_id,
+    wait_text,
+    with_axe,
+)
 from tests.server_process import ServerProcess
 from tests.waiting import wait_until
 from tests.web.helpers import next_of, seated
@@ -209,8 +219,10 @@ def test_the_timer_plays_a_missing_players_whole_turn_and_tells_them_on_return(
     assert all(m["by_timer"] for m in ann_turn) and len(ann_turn) >= 2
     score = ann_turn[-1]["event"]
     ann = open_page(browser, None)  # Ann is back
+    with_axe(ann, axe_path())
     _seat_on(ann, server, table, 0, made["token"])
     ann.wait_for_selector("#notice:not([hidden])")
+    assert axe_violations(ann, "the notice") == []
     told = ann.text_content("#notice-text") or ""
     assert told.startswith("While you were away, the timer played for you:"), told
     box = Category.parse(score["category"]).display_name
