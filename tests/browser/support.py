@@ -52,6 +52,23 @@ def open_page(
     return page
 
 
+PONG = json.dumps({"v": 1, "type": "pong"})
+
+
+def scripted(socket: Any, then: Any = None) -> None:
+    """A WebSocket a test answers instead of the server (``page.route_web_socket``):
+    it answers the page's pings as the server does (else the page takes it for a dead
+    connection after 4 s and connects again); the page's other messages go to ``then``."""
+
+    def from_page(message: str | bytes) -> None:
+        if json.loads(message).get("type") == "ping":
+            socket.send(PONG)
+        elif then is not None:
+            then(message)
+
+    socket.on_message(from_page)
+
+
 def text_of(page: Any, selector: str) -> str:
     return str(page.text_content(selector) or "")
 

@@ -18,6 +18,7 @@ from tests.browser.support import (
     open_page,
     roll,
     score_best,
+    scripted,
     start,
     text_of,
     wait_text,
@@ -242,7 +243,12 @@ def test_the_joker_marker_and_the_proposals_reach_contrast(
     page = open_page(browser, server.base, scheme=scheme)
     page.evaluate("() => localStorage.setItem('yahtzee:t1', JSON.stringify({seat: 0, token: 'k'}))")
     state = json.dumps(joker_state())
-    page.route_web_socket(re.compile(r".*/ws/.*"), lambda socket: socket.send(state))
+
+    def route(socket: Any) -> None:
+        scripted(socket)
+        socket.send(state)
+
+    page.route_web_socket(re.compile(r".*/ws/.*"), route)
     page.goto(f"{server.base}/?table=t1")
     page.wait_for_selector("#scorecard .joker")
     assert page.locator("#scorecard .joker").count() == 5

@@ -23,6 +23,7 @@ from tests.browser.support import (
     SIZES,
     axe_violations,
     open_page,
+    scripted,
     text_of,
     with_axe,
 )
@@ -80,6 +81,7 @@ class Scripted:
         page.route_web_socket(re.compile(r".*/ws/.*"), self._opened)
 
     def _opened(self, socket: Any) -> None:  # a bound builtin cannot be a Playwright handler
+        scripted(socket)
         self.sockets.append(socket)
 
     def connected(self, page: Any) -> None:

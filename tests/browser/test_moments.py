@@ -14,7 +14,15 @@ from typing import Any
 
 import pytest
 
-from tests.browser.support import DESKTOP, PHONE, SCHEMES, open_page, roll, wait_text
+from tests.browser.support import (
+    DESKTOP,
+    PHONE,
+    SCHEMES,
+    open_page,
+    roll,
+    scripted,
+    wait_text,
+)
 from tests.browser.test_look import BOX_KEYS, scorecard
 from tests.browser.test_phone import host_page, seated_table
 from tests.server_process import ROOT, ServerProcess
@@ -109,7 +117,7 @@ def stage(page: Any, moment: str | tuple[str, dict[str, Any], list[dict[str, Any
                                     "game": after, "turn_deadline": None}))  # fmt: skip
             socket.send(json.dumps({"v": 1, "type": "ack", "id": sent.get("id"), "seq": 21}))
 
-        socket.on_message(reply)
+        scripted(socket, reply)
         socket.send(json.dumps(state))
 
     page.route_web_socket(re.compile(r".*/ws/.*"), route)

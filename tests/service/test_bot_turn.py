@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -202,3 +203,52 @@ async def _a_bots_turn_that_fails_midway_leaves_nothing_applied(
     assert len(store.event_log(session.game_id)) == live.committed_seq
     assert session.current == 1  # still the bot's turn, as recorded
     live.committer.close()
+
+
+def test_the_timers_stand_in_plays_the_whole_turn_and_keeps_it_for_the_player(
+    store: Store,
+) -> None:
+    run(_the_timers_stand_in_plays_the_whole_turn_and_keeps_it_for_the_player(store))
+
+
+async def _the_timers_stand_in_plays_the_whole_turn_and_keeps_it_for_the_player(
+    store: Store,
+) -> None:
+    """When Ann's time runs out, the stand-in plays her whole turn (rolls and the
+    placement), committed at once, shown move by move as the timer's; it is kept for her
+    until she acts herself."""
+    live, committer, shown = served(store, [Seat("Ann"), Seat("Bob")])
+    session = live.session
+    live.turn_timer = 0.05
+    seen_by_timer: list[bool] = []
+
+    def watch(seq: int) -> None:
+        seen_by_timer.append(live.by_timer(seq))
+        live.turn_timer = None  # no timer after this turn: Bob and Ann then act themselves
+
+    live.publish = _also(live.publish, watch)
+    live.schedule()
+    await until(lambda: session.current == 1 and live.committed_seq == len(session.game.event_log),
+                "Ann's turn played by the timer")  # fmt: skip
+    turn = [event for s in shown for event in s.events]
+    assert committer.count == 1  # the whole turn at once
+    assert isinstance(turn[-1], Scored) and turn[-1].player == 0
+    assert all(s.stored == shown[-1].seq for s in shown)  # recorded before the first shown
+    assert seen_by_timer == [True] * len(shown) and len(shown) >= 2  # a roll, then the rest
+    assert live.played_for(0) == tuple(turn) and live.played_for(1) == ()
+    await live.act(Keep.NONE, 1)
+    assert not live.by_timer(live.committed_seq)  # Bob's own roll
+    await live.act(Score(session.game.placements()[0].category), 1)
+    assert live.played_for(0) == tuple(turn)  # Bob acting tells Ann nothing
+    await live.act(Keep.NONE, 0)
+    assert live.played_for(0) == ()  # Ann is back
+    live.close()
+    live.committer.close()
+
+
+def _also(publish: Callable[[int, tuple[Event, ...]], None], then: Callable[[int], None]) -> Any:
+    def both(seq: int, events: tuple[Event, ...]) -> None:
+        then(seq)
+        publish(seq, events)
+
+    return both

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from ..store import Seat
 
 
+STAND_IN = BotSpec.at_level(DEFAULT_LEVEL)
+"""Who plays for a human whose turn timer ran out."""
+
+
 class SessionBots:
     """The bots' methods of `GameSession`, on its game and seats."""
 
@@ -22,6 +26,7 @@ class SessionBots:
     seats: list[Seat]
     seed: int | str | None
     _bots: dict[int, Strategy]
+    _stand_ins: dict[int, Strategy]
     bot_methods: dict[int, dict[str, int]]
 
     if TYPE_CHECKING:
@@ -51,20 +56,35 @@ class SessionBots:
         """Whether the bot at ``seat`` decides in microseconds (`bot_action` may then run
         on an event loop): its strategy does, or is one made at once (then it is made
         now: a new game's first bot move needs no worker thread either)."""
+        spec = self.seats[seat].bot if 0 <= seat < len(self.seats) else None
+        return spec is not None and self._quick(self._bots, seat, spec)
+
+    def stand_in(self, seat: int) -> Action:
+        """The move made for a human whose turn timer ran out: a level-3 bot's choice (its
+        strategy made on first use: a worker thread's job unless
+        `stand_in_decides_quickly`)."""
+        strategy = self._stand_ins.get(seat)
+        if strategy is None:
+            strategy = self._stand_ins[seat] = self._strategy(STAND_IN, seat)
+        return self._choose(strategy)
+
+    def stand_in_decides_quickly(self, seat: int) -> bool:
+        """Whether the stand-in at ``seat`` decides in microseconds (`stand_in` may then
+        run on an event loop), as `bot_decides_quickly` says for a bot."""
+        return self._quick(self._stand_ins, seat, STAND_IN)
+
+    def _quick(self, made: dict[int, Strategy], seat: int, spec: BotSpec) -> bool:
+        """Whether the strategy ``made`` holds for ``seat`` (or one made now, if that is
+        quick) decides quickly."""
         from ..solver import solver_loaded  # noqa: PLC0415
         from ..solver.strategies import decides_quickly, made_at_once  # noqa: PLC0415
 
-        strategy = self._bots.get(seat)
+        strategy = made.get(seat)
         if strategy is None:
-            spec = self.seats[seat].bot if 0 <= seat < len(self.seats) else None
-            if spec is None or not solver_loaded(self.rules) or not made_at_once(spec, self.rules):
+            if not solver_loaded(self.rules) or not made_at_once(spec, self.rules):
                 return False
-            strategy = self._bots[seat] = self._strategy(spec, seat)
+            strategy = made[seat] = self._strategy(spec, seat)
         return decides_quickly(strategy)
-
-    def stand_in(self, seat: int) -> Action:
-        """The move made for a human whose turn timer ran out: a level-3 bot's choice."""
-        return self._choose(self._strategy(BotSpec.at_level(DEFAULT_LEVEL), seat))
 
     def _choose(self, strategy: Strategy) -> Action:
         from ..solver.strategies import rival_aware  # noqa: PLC0415

@@ -1,7 +1,8 @@
 """A game session served to many clients at once (asyncio): one action at a time, each
 committed (together with other tables' actions) before it is published, a bot's turn
-committed at once and shown move by move, and a turn timer that moves for a player who
-does not.
+committed at once and shown move by move, and a turn timer whose stand-in plays the rest
+of the turn for a player who does not move in time (what it played is kept for the
+player's return: `LiveGame.played_for`).
 
 An action is applied in memory first and then committed; until the commit returns,
 nobody may see it. `LiveGame.committed_game` is the game as committed (what a new
@@ -151,6 +152,11 @@ class LiveGame:
         self._bot: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._timer_key: tuple[int, int] | None = None
+        self._playing: set[asyncio.Task[None]] = set()
+        """Timers that ran out, their stand-in playing: no new decision's timer cancels
+        them (they may be committing)."""
+        self._played_for: dict[int, list[Event]] = {}
+        self._by_timer = range(0)  # the sequence numbers of the stand-in's last turn
         self._over_seen = session.is_over
         self.tray: Tray = tray_of(session.game)
         """The dice as they lie, for the committed game: places and the places held."""
@@ -188,7 +194,19 @@ class LiveGame:
         if turn.rolls_left == 0:
             raise IllegalMove("There is no roll left to hold dice for.", code="no_rolls_left")
         self.tray = self.tray.holding(slots)
+        self._played_for.pop(seat, None)
         return self.committed_seq
+
+    def played_for(self, seat: int) -> tuple[Event, ...]:
+        """What the turn timer's stand-in played for ``seat`` since its player last acted
+        (rolled, held, placed or took back), in order: to tell the player on their return.
+        Kept by the node that played it (in memory: a restart forgets it)."""
+        return tuple(self._played_for.get(seat, ()))
+
+    def by_timer(self, seq: int) -> bool:
+        """Whether the event ``seq`` is one the turn timer's stand-in played (of its last
+        turn)."""
+        return seq in self._by_timer
 
     async def act(
         self,
@@ -207,12 +225,16 @@ class LiveGame:
 
         Publishing never yields (it only queues messages), so moves go out in the order
         they were committed, and nobody's socket is waited for under the lock."""
-        return await self._commit(lambda: self.session.apply(action, seat), intent, held)
+        move = await self._commit(lambda: self.session.apply(action, seat), intent, held)
+        self._played_for.pop(seat, None)  # the player is back
+        return move
 
     async def undo(self, seat: int, intent: str | None = None) -> Undid:
         """``seat`` takes back its last placement (`GameSession.can_undo`), committed and
         published like any move (the log records the taking back)."""
-        return await self._commit(lambda: self._take_back_placement(seat), intent, None)
+        undid = await self._commit(lambda: self._take_back_placement(seat), intent, None)
+        self._played_for.pop(seat, None)
+        return undid
 
     def _take_back_placement(self, seat: int) -> Undid:
         session = self.session
@@ -251,19 +273,27 @@ class LiveGame:
             except IllegalMove:
                 await self._repeated(intent)  # a resend of a move made meanwhile?
                 raise
-            try:
-                outcome = await self.committer.commit(self.session, base, intent)
-            except Exception:
-                # not recorded: take it back, so that nothing unrecorded is ever shown
-                self._take_back()
-                raise
-            if outcome.saved:
+            if await self._saved(base, intent):
                 return move
-            self._take_back()
-            await self._catch_up()
-            if outcome.kind == REPEAT:
-                raise Repeated(outcome.seq)
         raise IllegalMove("The table is busy: try again.", code="busy")
+
+    async def _saved(self, base: int, intent: str | None) -> bool:
+        """Under the lock: commit what was applied in memory after ``base``. False when
+        another node wrote first (it is taken back, and this copy caught up with the
+        records); `Repeated` when that was this intent."""
+        try:
+            outcome = await self.committer.commit(self.session, base, intent)
+        except Exception:
+            # not recorded: take it back, so that nothing unrecorded is ever shown
+            self._take_back()
+            raise
+        if outcome.saved:
+            return True
+        self._take_back()
+        await self._catch_up()
+        if outcome.kind == REPEAT:
+            raise Repeated(outcome.seq)
+        return False
 
     async def _repeated(self, intent: str | None) -> None:
         """Under the lock: raise `Repeated` if this intent made a move already
@@ -358,13 +388,13 @@ class LiveGame:
             self._bot = asyncio.create_task(self._bot_move(seat))
 
     def close(self) -> None:
-        for task in (self._bot, self._timer):
+        for task in (self._bot, self._timer, *self._playing):
             if task is not None:
                 task.cancel()
 
     def stop_driving(self) -> None:
         """Another node drives this table now: its bot and timer tasks stop here."""
-        for task in (self._bot, self._timer):
+        for task in (self._bot, self._timer, *self._playing):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         self._bot = self._timer = None
@@ -399,18 +429,42 @@ class LiveGame:
         """The rest of the bot's turn at ``seat``, applied in memory (each decision in
         microseconds: `GameSession.bot_decides_quickly`), every move with the game and the
         dice as they lie after it, to be shown one by one."""
-        session, tray, steps = self.session, self.tray, []
+        steps: list[Step] = []
         try:
-            while True:
-                move = session.apply(session.bot_action(seat), seat)
-                tray = follow(tray, session.game, move.events)
-                steps.append(Step(move.events, move.seq, session.game.state, tray))
-                placed = any(isinstance(event, Scored | Written) for event in move.events)
-                if placed or session.current != seat or session.is_over:
-                    return BotTurn(tuple(steps))
+            while not self._step(seat, self.session.bot_action(seat), steps):
+                pass
         except Exception:
             self._take_back()  # none of the turn stays applied
             raise
+        return BotTurn(tuple(steps))
+
+    async def _stand_in_turn(self, seat: int) -> BotTurn:
+        """Under the lock: the rest of ``seat``'s turn as the timer's stand-in plays it,
+        applied in memory like a bot's (`_bot_turn`); each decision in a worker thread
+        unless it takes microseconds (`GameSession.stand_in_decides_quickly`)."""
+        session, steps = self.session, list[Step]()
+        quick = session.stand_in_decides_quickly(seat)
+        try:
+            while True:
+                if quick:
+                    action = session.stand_in(seat)
+                else:
+                    action = await asyncio.to_thread(session.stand_in, seat)
+                if self._step(seat, action, steps):
+                    return BotTurn(tuple(steps))
+        except BaseException:  # (cancelled too)
+            self._take_back()  # none of the turn stays applied
+            raise
+
+    def _step(self, seat: int, action: Action, steps: list[Step]) -> bool:
+        """One move of a turn played for ``seat``, applied in memory and added to
+        ``steps`` with the game and the dice after it; whether the turn is over."""
+        session = self.session
+        move = session.apply(action, seat)
+        tray = follow(steps[-1].tray if steps else self.tray, session.game, move.events)
+        steps.append(Step(move.events, move.seq, session.game.state, tray))
+        placed = any(isinstance(event, Scored | Written) for event in move.events)
+        return placed or session.current != seat or session.is_over
 
     async def _reveal(self, turn: BotTurn) -> None:
         """Under the lock: the bot's turn, committed at once, shown move by move
@@ -457,8 +511,9 @@ class LiveGame:
                 return
             deadline = self.deadline  # the same decision, now driven here
         else:
-            if self._timer is not None and self._timer is not asyncio.current_task():
-                self._timer.cancel()
+            timer = self._timer  # (one whose stand-in plays finishes the turn)
+            if timer is not None and timer not in (asyncio.current_task(), *self._playing):
+                timer.cancel()
             self._timer, self._timer_key, self.deadline = None, key, None
         if key is None or seat is None or not self.turn_timer:
             return
@@ -468,16 +523,46 @@ class LiveGame:
             self._timer = asyncio.create_task(self._expire(seat, seq, after))
 
     async def _expire(self, seat: int, seq: int, after: float) -> None:
+        """``seat``'s decision ``seq`` has ``after`` seconds: then the stand-in plays the
+        rest of the turn."""
         await asyncio.sleep(after)
+        task = asyncio.current_task()
+        assert task is not None
+        self._playing.add(task)
+        try:
+            await self._play_for(seat, seq)
+        finally:
+            self._playing.discard(task)
+
+    async def _play_for(self, seat: int, seq: int) -> None:
+        """The turn timer ran out at ``seat``'s decision ``seq``: the stand-in plays the
+        whole rest of the turn (every roll left and the placement), committed at once and
+        shown at the bots' pace, each move marked as the timer's (`by_timer`), and kept
+        for the player's return (`played_for`)."""
         async with self.lock:
-            game = self.session.game
-            if len(game.event_log) != seq or game.current_player != seat:
+            session = self.session
+            if len(session.game.event_log) != seq or session.current != seat:
+                return  # played meanwhile
+            if session.is_bot(seat) or not self.drives():
                 return
-            action = await asyncio.to_thread(self.session.stand_in, seat)
-        await self._safely(action, seat)
+            base = self.committed_seq
+            try:
+                turn = await self._stand_in_turn(seat)
+                if not await self._saved(base, None):
+                    return  # played through another node (caught up with)
+            except IllegalMove:
+                return
+            except Exception:
+                log.exception("the turn timer's move at seat %d could not be recorded", seat)
+                return
+            self._played_for.setdefault(seat, []).extend(turn.events)
+            self._by_timer = range(base + 1, turn.seq + 1)
+            await self._reveal(turn)
+        await self._after()
 
     async def _safely(self, action: Action, seat: int) -> None:
-        """A bot's or the timer's move: one that came too late changes nothing."""
+        """A bot's move (decided in a worker thread): one that came too late changes
+        nothing."""
         try:
             await self.act(action, seat)
         except IllegalMove:

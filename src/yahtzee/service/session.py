@@ -102,6 +102,7 @@ class GameSession(SessionBots, SessionWinMeter, SessionSelection):
     one player (in a game against others, only where the table allows it)."""
     _selection: tuple[int, tuple[bool, ...]] | None = field(default=None, repr=False)
     _bots: dict[int, Strategy] = field(default_factory=dict, repr=False)
+    _stand_ins: dict[int, Strategy] = field(default_factory=dict, repr=False)
     _best: list[int | None] = field(default_factory=list, repr=False)
     """The solo player's best finished score, once looked up (it cannot change mid-game)."""
     _review: list[PlayerReview] | None = field(default=None, repr=False)

@@ -126,6 +126,11 @@ class Connection:
         """Whether it was sent a state with the game (else it gets one when it starts)."""
         self.admitted = False
         self.closing = False
+        self.heard = time.monotonic()
+        """When a message last came from the client (`time.monotonic`): see `Presence`."""
+        self.away = False
+        """Nothing came from the client for a while (`AWAY_AFTER_S`): it is not counted as
+        here until something does."""
         self.limit = queue_size
         self.answers = Answers()  # a spectator's ids (a seat's live on the hub)
         self._queue: asyncio.Queue[str | _Close] = asyncio.Queue()

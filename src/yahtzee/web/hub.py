@@ -27,13 +27,23 @@ from .admission import RATE_PER_SECOND, Admission
 from .answers import SeatAnswers
 from .chat import Chats
 from .connection import CLOSE_MOVED, CLOSE_SEAT_GONE, Answers, Connection, RateLimit
-from .messages import EventMessage, HoldMessage, LobbyMessage, Outbound, StateMessage, You
+from .messages import (
+    EventMessage,
+    HoldMessage,
+    LobbyMessage,
+    Outbound,
+    PlayedForMessage,
+    PongMessage,
+    StateMessage,
+    You,
+)
 from .models import GameView, LobbyView
 from .presence import Presence
 from .win_meter import WinMeters
 
 HELLO_TIMEOUT: Final = 10.0
 """Seconds a new connection has to say hello (its seat's token or the spectator key)."""
+PONG: Final = PongMessage().model_dump_json()
 
 
 class Hub:
@@ -97,7 +107,27 @@ class Hub:
         self.send(connection, self.snapshot(table, connection.seat))
         connection.saw_game = table.session is not None
         self.presence.changed(table.id)
+        self.tell_played_for(table, connection)
         return None
+
+    def heard(self, table: Table, connection: Connection) -> None:
+        """A message came from the connection: it is here (`Presence`); back after it was
+        away, a player hears what was played for them meanwhile."""
+        if self.presence.heard(table.id, connection):
+            self.tell_played_for(table, connection)
+
+    def tell_played_for(self, table: Table, connection: Connection) -> None:
+        """A player back at the table is told what the turn timer played for them since
+        they last acted (if anything)."""
+        live, seat = table.live, connection.seat
+        played = live.played_for(seat) if live is not None and seat is not None else ()
+        if played and seat is not None:
+            self.send(connection, PlayedForMessage.of(seat, played))
+
+    def pong(self, connection: Connection) -> None:
+        """The answer to a ping (one text for all)."""
+        self.sent["pong"] += 1
+        connection.offer(PONG)
 
     def leave(self, connection: Connection) -> None:
         """A connection ended (whether or not it was admitted, or joined a table)."""
@@ -227,7 +257,10 @@ class Hub:
                 self.meters.drop(table.id)
             return
         view = GameView.of(game, live.tray, undo_on=live.session.undo_on)
-        for text in EventMessage.texts(seq - len(events) + 1, events, view, live.deadline):
+        texts = EventMessage.texts(
+            seq - len(events) + 1, events, view, live.deadline, by_timer=live.by_timer(seq)
+        )
+        for text in texts:
             self.broadcast_text(table.id, "event", text)
         if self.meters.due(table.id, game.cards, over=game.is_over):
             self.meters.refresh(table)  # a game over: its watchers are told the meter ends

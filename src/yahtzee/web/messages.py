@@ -77,21 +77,41 @@ class EventMessage(_Message):
     event: dict[str, Any]
     game: GameView
     turn_deadline: float | None = None
+    by_timer: bool = False
+    """The turn timer ran out and its stand-in played this move for the player."""
 
     @classmethod
     def of(
-        cls, seq: int, event: Event, game: GameView, turn_deadline: float | None = None
+        cls,
+        seq: int,
+        event: Event,
+        game: GameView,
+        turn_deadline: float | None = None,
+        *,
+        by_timer: bool = False,
     ) -> EventMessage:
-        return cls(seq=seq, event=event_to_dict(event), game=game, turn_deadline=turn_deadline)
+        return cls(
+            seq=seq,
+            event=event_to_dict(event),
+            game=game,
+            turn_deadline=turn_deadline,
+            by_timer=by_timer,
+        )
 
     @staticmethod
     def texts(
-        first: int, events: tuple[Event, ...], game: GameView, turn_deadline: float | None
+        first: int,
+        events: tuple[Event, ...],
+        game: GameView,
+        turn_deadline: float | None,
+        *,
+        by_timer: bool = False,
     ) -> list[str]:
         """The JSON of each event of one move (seq ``first`` on), all with the state after
         it: what `of` then ``model_dump_json`` gives, with the state serialized once."""
         deadline = to_json(turn_deadline).decode()
-        tail = f',"game":{game.model_dump_json()},"turn_deadline":{deadline}}}'
+        timer = "true" if by_timer else "false"
+        tail = f',"game":{game.model_dump_json()},"turn_deadline":{deadline},"by_timer":{timer}}}'
         return [
             f'{{"v":{VERSION},"type":"event","seq":{first + i},'
             f'"event":{to_json(event_to_dict(event)).decode()}{tail}'
@@ -132,6 +152,26 @@ class PresenceMessage(_Message):
     type: Literal["presence"] = "presence"
     connected: list[int]
     spectators: int
+
+
+class PongMessage(_Message):
+    """The answer to a ``ping``."""
+
+    type: Literal["pong"] = "pong"
+
+
+class PlayedForMessage(_Message):
+    """To a player back at the table (a new connection of the seat, or one heard from
+    again after it was away): what the turn timer's stand-in played for them since they
+    last acted themselves, each event as in an ``event`` message, in order."""
+
+    type: Literal["played_for"] = "played_for"
+    seat: int
+    events: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, seat: int, events: tuple[Event, ...]) -> PlayedForMessage:
+        return cls(seat=seat, events=[event_to_dict(event) for event in events])
 
 
 class LobbyMessage(_Message):
@@ -257,4 +297,6 @@ Outbound = (
     | LobbyMessage
     | HoldMessage
     | AckMessage
+    | PongMessage
+    | PlayedForMessage
 )

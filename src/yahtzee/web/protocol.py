@@ -131,6 +131,14 @@ class ResyncIntent(_Intent):
     type: Literal["resync"]
 
 
+class PingIntent(_Intent):
+    """Are you there? Answered at once by a ``pong``: a client that hears nothing for a
+    while knows its connection is dead, and the server counts a connection it hears
+    nothing from (pings included) for `AWAY_AFTER_S` as away."""
+
+    type: Literal["ping"]
+
+
 class Hello(_Inbound):
     """A connection's first message: who it is (a seat's token, or the spectator key)."""
 
@@ -150,10 +158,11 @@ AnyIntent = (
     | ResyncIntent
     | HintIntent
     | ReviewIntent
+    | PingIntent
 )
 Intent = Annotated[AnyIntent, Field(discriminator="type")]
 INTENT_TYPES = (
-    "roll", "hold", "score", "dice", "write", "undo", "chat", "resync", "hint", "review",
+    "roll", "hold", "score", "dice", "write", "undo", "chat", "resync", "hint", "review", "ping",
 )  # fmt: skip
 _READER: TypeAdapter[Any] = TypeAdapter(Intent)
 

@@ -39,6 +39,7 @@ from ..protocol import (
     DiceIntent,
     HintIntent,
     HoldIntent,
+    PingIntent,
     ProtocolError,
     ResyncIntent,
     ReviewIntent,
@@ -179,6 +180,7 @@ async def _serve(hub: Hub, table: Table, connection: Connection, socket: WebSock
         raw = await socket.receive()
         if raw["type"] != "websocket.receive" or connection.closing:
             return
+        hub.heard(table, connection)
         await _receive(hub, table, connection, _data(raw))
 
 
@@ -246,6 +248,8 @@ async def _handle(hub: Hub, table: Table, connection: Connection, intent: AnyInt
     """Do what the intent asks; the committed sequence number after it."""
     seat = connection.seat
     match intent:
+        case PingIntent():
+            hub.pong(connection)
         case ResyncIntent():
             hub.send(connection, await hub.state(table, seat))
         case ChatIntent():

@@ -67,7 +67,7 @@ function receive(message) {
       const event = message.event || {};
       if (event.player === state.seat && state.pending && ["roll", "score", "dice", "write", "undo"].includes(event.type)) answered();
       if (["dice", "write"].includes(event.type)) state.entryNote = "";
-      announce(event, before, message.game);
+      announce(event, before, message.game, message.by_timer === true);
       render();
       followTurn();
       if (event.type === "roll") tumble([0, 1, 2, 3, 4].filter((i) => !(message.game.held || []).includes(i)));
@@ -91,6 +91,9 @@ function receive(message) {
       state.lobby = message.table;
       if (state.lobby.status !== "lobby" && !state.game) send({ type: "resync" });
       render();
+      break;
+    case "played_for":
+      if (message.seat === state.seat && Array.isArray(message.events)) showNotice(playedFor(message.events));
       break;
     case "chat":
       addChatLine(message);
@@ -143,13 +146,15 @@ function estimateDeadline(message) {
 }
 
 // What just happened, said in the status line, and the table's big moments celebrated.
-function announce(event, before, after) {
+// A move the turn timer made for a player who ran out of time says so.
+function announce(event, before, after, byTimer) {
   if (!event) return;
   const who = event.player === state.seat ? "You" : playerName(event.player);
-  if (event.type === "roll") say(`${who} rolled ${event.dice.split("").join(" ")}.`);
+  const actor = byTimer ? "The timer" : who;
+  const forWhom = byTimer ? ` for ${event.player === state.seat ? "you" : who}` : "";
+  if (event.type === "roll") say(`${actor} rolled ${spaced(event.dice)}${forWhom}.`);
   if (event.type === "score") {
-    const box = BOX_NAMES[event.category] || event.category.replaceAll("_", " ");
-    say(`${who} scored ${event.points + event.yahtzee_bonus} in ${box}.`);
+    say(`${actor} scored ${event.points + event.yahtzee_bonus} in ${boxName(event.category)}${forWhom}.`);
     const card = after.cards[event.player];
     const earlier = before && before.cards[event.player];
     if (event.yahtzee_bonus > 0) celebrate("yahtzee-bonus", who, event.yahtzee_bonus);
@@ -158,13 +163,38 @@ function announce(event, before, after) {
     else play("score");
   }
   if (event.type === "undo") say(`${who} took back the last placement.`);
-  if (event.type === "dice") say(`${who} entered ${event.dice.split("").join(" ")}${event.roll ? ` (roll ${event.roll})` : ""}.`);
+  if (event.type === "dice") say(`${who} entered ${spaced(event.dice)}${event.roll ? ` (roll ${event.roll})` : ""}.`);
   if (event.type === "write") {
-    say(`${who} wrote ${event.points} in ${BOX_NAMES[event.category] || event.category.replaceAll("_", " ")}.`);
+    say(`${who} wrote ${event.points} in ${boxName(event.category)}.`);
     play("score");
   }
-  if (event.type === "playoff_roll") say(`Playoff: ${who} threw ${event.dice.split("").join(" ")}.`);
+  if (event.type === "playoff_roll") say(`Playoff: ${actor} threw ${spaced(event.dice)}${forWhom}.`);
   if (event.type === "start") say("The game has started.");
+}
+
+function spaced(dice) { return String(dice).split("").join(" "); }
+function boxName(key) { return BOX_NAMES[key] || String(key).replaceAll("_", " "); }
+
+// What the timer played for this player while they were away, turn by turn.
+function playedFor(events) {
+  const turns = [];
+  let rolls = [];
+  for (const event of events) {
+    if (event.type === "roll") rolls.push(spaced(event.dice));
+    if (event.type === "playoff_roll") turns.push(`threw ${spaced(event.dice)} in the playoff`);
+    if (event.type === "score") {
+      const rolled = rolls.length ? `rolled ${rolls.join(", then ")} and ` : "";
+      turns.push(`${rolled}scored ${event.points + event.yahtzee_bonus} in ${boxName(event.category)}`);
+      rolls = [];
+    }
+  }
+  if (rolls.length) turns.push(`rolled ${rolls.join(", then ")}`);
+  return `While you were away, the timer played for you: ${turns.join("; ")}.`;
+}
+
+function showNotice(text) {
+  $("notice-text").textContent = text;
+  $("notice").hidden = false;
 }
 
 // --- Drawing ---------------------------------------------------------------------------------
@@ -332,6 +362,7 @@ function wire() {
     try { await api(`/api/tables/${state.table}/start`, {}, state.token); } catch (error) { say(error.message); $("lobby-note").textContent = error.message; }
   };
   $("rematch").onclick = rematch;
+  $("notice-close").onclick = () => { $("notice").hidden = true; };
   wireChat();
   wireSound();
   copyButton($("copy-invite"), $("invite-link"));

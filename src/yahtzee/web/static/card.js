@@ -158,7 +158,7 @@ export function drawStrip(strip, live) {
     const chip = el("button", { type: "button", class: `chip ${playerClass(seat)}${current ? " current" : ""}${shown.has(seat) ? " shown" : ""}${away ? " away" : ""}`,
                                 "data-focus": `chip-${seat}`, "aria-pressed": String(shown.has(seat)) });
     const here = heldHere(seat) && heldHere(state.seat) && seat !== state.seat;
-    const status = current ? (seat === state.seat ? "your turn" : "playing") : seat === state.seat || here ? "you"
+    const status = current ? (seat === state.seat ? "your turn" : away ? "away" : "playing") : seat === state.seat || here ? "you"
       : info.bot ? `bot, level ${levelOf(seat) || "?"}` : away ? "away" : "";
     // its name is what it shows (and "points", for a screen reader); pressed: its column shown
     const score = el("span", { class: "score" }, String(game.cards[seat].total));

@@ -1,6 +1,9 @@
 // The connection to the server: the WebSocket, its reconnections, and intents that are
 // always answered: each carries an id, and one not answered in time (or cut off by a lost
 // connection) is sent again with the same id, which the server applies once.
+// A path that dies silently (nothing closes; everything sent is swallowed) is found by
+// pings: the page pings every 2 s and the server answers each at once, so a connection
+// that brings nothing for 4 s is dead: the banner says so and the page reconnects.
 
 import { $, el, state } from "./state.js";
 
@@ -12,7 +15,12 @@ const FATAL = {
   4429: "Too many connections: close other tabs or devices showing this game, then try again.",
 };
 const RESEND_MS = 4000;
+const PING_MS = 2000;  // a ping this often (the server counts a seat silent for 5 s as away)
+const SILENT_MS = 4000;  // nothing from the server this long, a ping out 2 s: dead
+const ANSWER_MS = 10000;  // a new connection's first answer (a moving table waits up to 6 s)
+const WATCH_MS = 250;
 let intentCounter = 0;
+let watching = null;
 let hooks = { receive: () => {}, lostWhileShowing: () => {} };
 
 export function onMessages(receive, redraw) { hooks = { receive, lostWhileShowing: redraw }; }
@@ -22,17 +30,50 @@ export function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(state.table)}`);
   state.socket = socket;
+  state.heard = state.asked = Date.now();  // (connecting asks too)
+  state.answered = false;
+  state.pinged = 0;
+  if (!watching) {
+    watching = setInterval(watch, WATCH_MS);
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) { state.pinged = 0; watch(); } });
+  }
   socket.onopen = () => {
     const hello = state.token ? { type: "hello", token: state.token } : { type: "hello", watch: state.watch };
     socket.send(JSON.stringify({ v: 1, ...hello }));
   };
   socket.onmessage = (event) => {
+    state.heard = Date.now();
+    state.asked = null;
+    state.answered = true;
     let message = null;
     try { message = JSON.parse(event.data); } catch { return; }
     if (message && typeof message === "object") hooks.receive(message);
   };
   socket.onerror = () => {};  // onclose follows and says what happened
   socket.onclose = (event) => { if (state.socket === socket) lost(event.code); };
+}
+
+// Four times a second: a ping when one is due, and a connection that has not answered in
+// time given up (as if it had closed) and made again. A ping is due every 2 s, and at once
+// when the page is shown again (a phone woken up); a page in the background whose timers
+// the browser slows down only counts pings it could send.
+function watch() {
+  const socket = state.socket;
+  if (!socket || socket.readyState === WebSocket.CLOSING || socket.readyState === WebSocket.CLOSED) return;
+  const now = Date.now();
+  const wait = state.answered ? SILENT_MS : ANSWER_MS;
+  if (state.asked !== null && now - state.asked >= PING_MS && now - state.heard >= wait) {
+    socket.onopen = socket.onmessage = socket.onclose = null;  // nothing more from it
+    state.socket = null;
+    socket.close();
+    lost(1006);  // (as the browser says of a connection closed without a close frame)
+    return;
+  }
+  if (socket.readyState === WebSocket.OPEN && now - state.pinged >= PING_MS) {
+    state.pinged = now;
+    if (state.asked === null) state.asked = now;
+    send({ type: "ping" });
+  }
 }
 
 export function disconnect() {

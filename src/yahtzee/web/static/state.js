@@ -23,6 +23,7 @@ export const state = {
   seq: 0, lobby: null, game: null, spectators: 0,
   hint: null, review: null, reviewAsked: false, reviewNotes: [],
   socket: null, retry: 0, online: false, fatal: null, retryTimer: null,
+  heard: 0, asked: null, answered: false, pinged: 0,  // the connection's pings (net.js)
   pending: null, deadline: null, wasMyTurn: false, refocus: null, screen: null,
   pinned: null,  // on a narrow screen: the other player whose column is shown
   sitting: null, sittingOf: null,  // the sitting's standings, and the table they were read for
