@@ -45,9 +45,10 @@ def play_through(page: Any) -> None:
     assert game_over(page)
 
 
-def play_by_socket(base: str, name: str, *, greedy: bool) -> None:
+def play_by_socket(base: str, name: str, *, greedy: bool) -> tuple[str, str]:
     """Another player's daily game through the REST calls and a real WebSocket: roll
-    once, then the box of the most points (``greedy``) or the first legal one."""
+    once, then the box of the most points (``greedy``) or the first legal one; the
+    game's table and the player's token."""
     started = httpx.post(f"http://{base}/api/daily", json={"name": name}).json()
     with seated(base, started["table"]["id"], token=started["token"]) as ws:
         game = next_of(ws, "state")["game"]
@@ -62,7 +63,7 @@ def play_by_socket(base: str, name: str, *, greedy: bool) -> None:
             game = next_of(ws, "event")["game"]
             if game["phase"] == "over":
                 assert answer(ws, f"m{n}")["type"] == "ack"
-                return
+                return started["table"]["id"], started["token"]
     raise AssertionError("the game did not end")
 
 
@@ -91,7 +92,8 @@ def test_the_daily_game_on_the_page(browser: Any, artifacts: Path) -> None:
         board = httpx.get(f"http://{base}/api/daily/{today}/leaderboard").json()
         (ann,) = [e for e in board["by_score"] if e["name"] == "Ann"]
         assert text_of(page, "#daily-score") == f"{ann['score']} points"
-        wait_text(page, "#turn", f"Daily game of {today}: {ann['score']} points")
+        wait_text(page, "#turn", f"Daily game: {ann['score']} points")
+        assert text_of(page, "#daily-result-title") == f"Your daily game {today}"
         assert "points lost to the best choices" in text_of(page, "#daily-skill")
         names = page.locator("#board-score li .name").all_text_contents()
         assert sorted(names) == ["Ann", "Bob", "Cy"]

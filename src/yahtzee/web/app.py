@@ -22,8 +22,8 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware import Middleware
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, IllegalMove, YahtzeeError
@@ -33,6 +33,7 @@ from .admission import RATE_PER_SECOND
 from .hub import Hub
 from .limits import BodyLimit
 from .models import MAX_TURN_TIMER_S, Refusal
+from .page_files import CompressPage, PageFiles, mount_page_files
 from .protocol import VERSION
 from .routers import daily, lobby, pages, play
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
@@ -210,6 +211,8 @@ def create_app(
         description="Online Yahtzee tables. See docs/protocol.md.",
         docs_url=None,  # Swagger UI and ReDoc load from a CDN: the schema is enough
         redoc_url=None,
+        # innermost (those added below wrap it): it compresses only the page's answers
+        middleware=[Middleware(CompressPage)],
         responses={
             status: {"model": Refusal}
             for status in (HTTP_BAD_REQUEST, HTTP_FORBIDDEN, HTTP_NOT_FOUND, HTTP_CONFLICT)
@@ -250,7 +253,7 @@ def create_app(
     app.add_middleware(BodyLimit)  # inside the two below: its refusal is checked and dressed
     app.add_middleware(HostCheck, allowed=allowed)
     app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
-    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    app.state.page_files = mount_page_files(app, PageFiles())
     app.include_router(pages.router)
     app.include_router(lobby.router)
     app.include_router(daily.router)

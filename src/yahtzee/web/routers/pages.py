@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import FileResponse
 
 from ...solver.win_tables import current_build
 from ..deps import HubDep
 from ..models import Health, TableBuild
-
-STATIC = Path(__file__).resolve().parent.parent / "static"
+from ..page_files import STATIC, PageFiles
 
 router = APIRouter()
 
 
 @router.get("/", include_in_schema=False)
-async def page() -> FileResponse:
-    return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
+async def page(request: Request) -> Response:
+    """The page, naming its files under their current version (`page_files`); never
+    kept, so that it always names the current one."""
+    files: PageFiles = request.app.state.page_files
+    return Response(
+        files.index(), media_type="text/html; charset=utf-8", headers={"cache-control": "no-store"}
+    )
 
 
 @router.get("/favicon.ico", include_in_schema=False)

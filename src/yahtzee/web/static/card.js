@@ -7,6 +7,7 @@ import { act } from "./net.js";
 import { flashCell } from "./fx.js";
 import { entrySettled } from "./entry.js";
 import { heldHere } from "./pad.js";
+import { fitText } from "./fit.js";
 
 const NARROW = 700;  // px: below it, phone layout (see style.css)
 const filledBefore = new Map();  // card element -> set of "seat:box" already drawn filled
@@ -70,6 +71,7 @@ function proposal(option, label, mine, best) {
   if (option.joker) button.append(el("span", { class: "joker", "aria-hidden": "true" }, "J"));
   if (!mine) button.setAttribute("aria-disabled", "true");
   button.onclick = () => {
+    button.scrollIntoView({ block: "nearest" });  // a tapped box half under the dice tray comes clear of it
     if (!mine || button.getAttribute("aria-disabled") === "true") return;
     if (points === 0 && !confirm(`Score 0 in ${label}?`)) return;
     act({ type: "score", box: option.box });
@@ -93,6 +95,7 @@ export function drawCard(table, live) {
     head.append(cell);
   }
   table.tHead.replaceChildren(head);
+  fitText(head.querySelectorAll(".name"));
   const options = Object.fromEntries(game.placements.map((p) => [p.box, p]));
   const best = strongBoxes(game.placements);
   const seen = filledBefore.get(table) || new Set();
@@ -168,6 +171,7 @@ export function drawStrip(strip, live) {
     chip.onclick = () => { state.pinned = seat; document.dispatchEvent(new Event("yahtzee:redraw")); };
     return chip;
   }));
+  fitText(strip.querySelectorAll(".who"));
 }
 
 // --- The win-chance meter -------------------------------------------------------------------

@@ -12,12 +12,12 @@ export function wireColumns() {
   $("columns-close").onclick = () => $("columns-dialog").close();
 }
 
-// Whether the table has a sitting with a game before this one (a rematch), or this
-// game is over: then its columns can be shown.
+// Whether the table's sitting has a game before this one (a rematch): then its columns
+// can be shown. A sitting of one game has nothing to show in columns that its card does
+// not (the daily game is always one).
 export function hasColumns() {
   const lobby = state.lobby;
-  if (!lobby) return false;
-  return lobby.sitting !== lobby.id || (!!state.game && state.game.phase === "over");
+  return !!lobby && !!lobby.sitting && lobby.sitting !== lobby.id;
 }
 
 export function drawColumnsButtons() {

@@ -69,6 +69,7 @@ export async function drawVerify() {
   if (panel.hidden) return;
   $("verify-commitment").textContent = dice.commitment;
   $("verify-seed").textContent = dice.seed || "not revealed yet: a daily game's seed is revealed when its day (UTC) is over";
+  $("verify-seed").classList.toggle("prose", !dice.seed);  // words, not a hash: broken between words
   const drawn = dice.draw === "seat"
     ? "Each seat drew its own dice from it."
     : "Every seat drew the same dice from it (duplicate dice).";
@@ -95,10 +96,13 @@ export async function drawDailyResult() {
   const found = state.daily;
   panel.hidden = !found || state.screen !== "over";
   if (panel.hidden) return;
-  $("turn").textContent = `Daily game of ${found.day}: ${found.score} points`;
+  $("turn").textContent = `Daily game: ${found.score} points`;  // its day is the panel's title
+  $("daily-result-title").replaceChildren("Your daily game ", el("span", { class: "daily-day" }, found.day));
   $("daily-score").textContent = `${found.score} points`;
-  const lost = found.loss === null ? "" : `${found.loss.toFixed(1)} points lost to the best choices`;
-  $("daily-skill").textContent = found.best === null ? lost : `${lost}; optimal play scores ${found.best} on today's dice.`;
+  // Skill is one number everywhere, the points lost (never written negative): fewer is better.
+  const lost = found.loss === null ? "" : `${lostPoints(found.loss)} points lost to the best choices (fewer is better)`;
+  const yardstick = found.best === null ? "" : `Optimal play scores ${found.best} on today's dice.`;
+  $("daily-skill").textContent = [lost && `${lost}.`, yardstick].filter(Boolean).join(" ");
   $("daily-share").value = found.share;
   const board = found.leaderboard;
   $("board-title").textContent = `Leaderboard of ${board.day}`;
@@ -109,11 +113,13 @@ export async function drawDailyResult() {
     return item;
   };
   $("board-score").replaceChildren(...board.by_score.map((e) => row(e, String(e.score))));
-  $("board-skill").replaceChildren(...board.by_skill.map((e) => row(e, e.loss === null ? "?" : `-${e.loss.toFixed(1)}`)));
+  $("board-skill").replaceChildren(...board.by_skill.map((e) => row(e, e.loss === null ? "?" : lostPoints(e.loss))));
   $("daily-streak").textContent = found.streak === 1 ? "1 day in a row" : `${found.streak} days in a row`;
   $("daily-days").replaceChildren(...[...found.days].reverse().map((d) =>
-    el("li", {}, `${d.day}: ${d.score} points${d.loss === null ? "" : `, ${d.loss.toFixed(1)} lost`}`)));
+    el("li", {}, `${d.day}: ${d.score} points${d.loss === null ? "" : `, ${lostPoints(d.loss)} lost`}`)));
 }
+
+const lostPoints = (loss) => Math.abs(loss).toFixed(1);
 
 export function wireDaily(copyButton) {
   copyButton($("copy-share"), $("daily-share"));

@@ -109,8 +109,9 @@ export function drawReview() {
     part.append(el("h3", {}, `${p.name}: ${p.total_loss.toFixed(1)} points lost to the best choices (${p.decisions} decisions)`));
     const list = el("ol");
     for (const d of p.costliest) {
-      const cost = [`-${d.loss.toFixed(2)} points`];
-      if (typeof d.win_swing === "number") cost.push(d.win_swing < 0.0005 ? "same chance to win" : `-${(d.win_swing * 100).toFixed(1)}% chance to win`);
+      // what the choice cost, as the heading says it: points lost (never written negative)
+      const cost = [`${d.loss.toFixed(2)} points lost`];
+      if (typeof d.win_swing === "number") cost.push(d.win_swing < 0.0005 ? "same chance to win" : `${(d.win_swing * 100).toFixed(1)}% less chance to win`);
       list.append(el("li", {}, `Round ${d.round}, dice ${d.dice}: ${d.chosen}; best was ${d.best} (${cost.join(", ")})`));
     }
     part.append(list);
