@@ -94,10 +94,21 @@ def create_table(
     """Fill the new-table form (friends' seats first, then bots of these levels) and wait
     for the waiting room; the invite link."""
     page.fill("#host-name", name)
+    seats = page.locator("#seat-list li")
+
+    def add(button: str) -> None:
+        # each seat awaited before the next click: a click on a list still redrawing
+        # can land beside the button on a loaded machine
+        expected = seats.count() + 1
+        page.click(button)
+        page.wait_for_function(
+            "n => document.querySelectorAll('#seat-list li').length === n", arg=expected
+        )
+
     for _ in range(friends):
-        page.click("#add-human")
+        add("#add-human")
     for level in bots:
-        page.click("#add-bot")
+        add("#add-bot")
         page.select_option("#seat-list li:last-child select", str(level))
     if timer is not None:
         page.select_option("#timer-choice", timer)
