@@ -87,12 +87,12 @@ def create_table(
     *,
     name: str = "Ann",
     friends: int = 0,
-    bots: tuple[int, ...] = (),
+    bots: tuple[int | str, ...] = (),
     timer: str | None = None,
     hints: bool = True,
 ) -> str:
-    """Fill the new-table form (friends' seats first, then bots of these levels) and wait
-    for the waiting room; the invite link."""
+    """Fill the new-table form (friends' seats first, then these bots: a level, or a bot's
+    key such as ``"winning"``) and wait for the waiting room; the invite link."""
     page.fill("#host-name", name)
     seats = page.locator("#seat-list li")
 
@@ -107,9 +107,9 @@ def create_table(
 
     for _ in range(friends):
         add("#add-human")
-    for level in bots:
+    for bot in bots:
         add("#add-bot")
-        page.select_option("#seat-list li:last-child select", str(level))
+        page.select_option("#seat-list li:last-child select", bot_key(bot))
     if timer is not None:
         page.select_option("#timer-choice", timer)
     if not hints:
@@ -117,6 +117,11 @@ def create_table(
     page.click("#create-table")
     page.wait_for_selector("#lobby:not([hidden])")
     return str(page.input_value("#invite-link"))
+
+
+def bot_key(bot: int | str) -> str:
+    """The key of a bot given by its level (``3``: ``level3``) or its key."""
+    return f"level{bot}" if isinstance(bot, int) else bot
 
 
 def join(

@@ -86,7 +86,7 @@ def test_the_daily_game_on_the_page(browser: Any, artifacts: Path) -> None:
         page.click("#daily-play")
         page.wait_for_selector("#play:not([hidden])")
         assert page.locator("#hint").is_hidden() and page.locator("#chat").is_hidden()
-        wait_text(page, "#committed", f"Dice committed: {day['commitment'][:16]}")
+        wait_text(page, "#committed", day["commitment"])
         play_through(page)
         page.wait_for_selector("#daily-result:not([hidden])", timeout=SLOW)
         board = httpx.get(f"http://{base}/api/daily/{today}/leaderboard").json()
@@ -132,7 +132,7 @@ def test_verify_the_dice_of_a_finished_table(browser: Any, server: ServerProcess
     page = open_page(browser, server.base)
     create_table(page)
     start(page)
-    commitment = page.locator("#committed").get_attribute("title") or ""
+    commitment = text_of(page, "#committed")
     assert len(commitment) == 64
     page.screenshot(path=str(ROOT / "test-artifacts" / "web-committed.png"))
     play_through(page)

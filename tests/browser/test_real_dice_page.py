@@ -74,10 +74,10 @@ def pad_table(page: Any, names: list[str], *, real_dice: bool = True) -> str:
         page.wait_for_selector("#add-here:not([hidden])")
         page.fill("#add-here-name", name)
         page.click("#add-here-button")
-        wait_text(page, "#add-here-note", f"{name} plays on this phone")
+        wait_text(page, "#add-here-note", f"{name} plays on this device")
     for name in names[1:]:
         wait_text(page, "#lobby-seats", name)
-    wait_text(page, "#lobby-seats", "on this phone")
+    wait_text(page, "#lobby-seats", "on this device")
     page.wait_for_selector("#start:enabled")
     page.click("#start")
     page.wait_for_selector("#play:not([hidden])")
@@ -259,7 +259,7 @@ def test_a_sitting_of_three_games_in_columns(
         if game < 2:
             page.click("#rematch")
             page.wait_for_selector("#lobby:not([hidden])")
-            wait_text(page, "#lobby-seats", "on this phone")
+            wait_text(page, "#lobby-seats", "on this device")
             page.wait_for_selector("#start:enabled")
             page.click("#start")
             page.wait_for_selector("#play:not([hidden])")

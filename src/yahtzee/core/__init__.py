@@ -1,5 +1,6 @@
 """The rules engine: pure Python, no third-party imports, no I/O."""
 
+from .bot_choices import BOT_CHOICES, DEFAULT_BOT, BotChoice, bot_choice, chosen_bot
 from .category import Category
 from .committed import CommittedDice, commitment
 from .dice import DICE_COUNT, FACE_COUNT, FACES, Dice, Keep, Outcome, chance_outcomes
@@ -39,6 +40,8 @@ from .state import MAX_NAME_LENGTH, MAX_PLAYERS, ROLLS_PER_TURN, ROUNDS, GameSta
 from .verify import check_rolls, check_steps, committed_dice, draw_of
 
 __all__ = [
+    "BOT_CHOICES",
+    "DEFAULT_BOT",
     "DEFAULT_LEVEL",
     "DICE_COUNT",
     "FACES",
@@ -55,6 +58,7 @@ __all__ = [
     "YAHTZEE_BONUS",
     "YAHTZEE_POINTS",
     "Action",
+    "BotChoice",
     "BotSpec",
     "Category",
     "CommittedDice",
@@ -96,10 +100,12 @@ __all__ = [
     "Written",
     "YahtzeeError",
     "allowed_text",
+    "bot_choice",
     "chance_outcomes",
     "check_entry",
     "check_rolls",
     "check_steps",
+    "chosen_bot",
     "clean_text",
     "commitment",
     "committed_dice",

@@ -13,17 +13,21 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core import (
+    BOT_CHOICES,
+    DEFAULT_BOT,
     DEFAULT_LEVEL,
     MAX_LEVEL,
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
     MIN_LEVEL,
+    BotChoice,
     BotSpec,
     Game,
     Placement,
     Scorecard,
     Scored,
     Written,
+    chosen_bot,
 )
 from ..service import Sitting, Table
 from ..service.sitting import running_totals
@@ -46,15 +50,28 @@ class _Body(BaseModel):
     model_config = ConfigDict(strict=True)
 
 
+BOT_KEYS = [choice.key for choice in BOT_CHOICES]
+
+
+def _bot_field() -> Any:
+    """A bot's key: one of `BOT_KEYS` (``GET /api/bots``), checked by the engine's
+    `chosen_bot` (whose refusal names the bots there are)."""
+    return Field(default=None, json_schema_extra={"enum": [*BOT_KEYS, None]})
+
+
 class SeatRequest(_Body):
     kind: Literal["human", "bot"]
+    bot: str | None = _bot_field()
+    """The bot's key (``level3``, ``optimal``, ``winning``: ``GET /api/bots``)."""
     level: int | None = Field(default=None, ge=MIN_LEVEL, le=MAX_LEVEL)
+    """A bot of this level (1-5): the same as ``bot`` ``levelN``."""
 
-    def bot(self) -> BotSpec | None:
-        """None for a seat left open for a friend; a bot's spec otherwise."""
+    def seat_bot(self) -> BotSpec | None:
+        """None for a seat left open for a friend; a bot's spec otherwise (`InvalidInput`
+        for a bot that is not offered)."""
         if self.kind == "human":
             return None
-        return BotSpec.at_level(DEFAULT_LEVEL if self.level is None else self.level)
+        return chosen_bot(self.bot, self.level)
 
 
 class CreateTable(_Body):
@@ -73,7 +90,39 @@ class JoinTable(_Body):
 
 
 class BotSeat(_Body):
+    bot: str | None = _bot_field()
+    """The bot's key (``GET /api/bots``)."""
     level: int = Field(default=DEFAULT_LEVEL, ge=MIN_LEVEL, le=MAX_LEVEL)
+    """Or a bot of this level (1-5)."""
+
+    def spec(self) -> BotSpec:
+        """The bot asked for (`InvalidInput` for one that is not offered, or for both a
+        key and a level)."""
+        return chosen_bot(self.bot, self.level if "level" in self.model_fields_set else None)
+
+
+class BotChoiceView(BaseModel):
+    bot: str
+    """The key a seat's ``bot`` is given as (``level3``, ``winning``)."""
+    name: str
+    """As a menu shows it: ``Level 3``, ``Winning``."""
+    about: str
+    """What choosing it does, in a few words."""
+
+    @classmethod
+    def of(cls, choice: BotChoice) -> BotChoiceView:
+        return cls(bot=choice.key, name=choice.name, about=choice.about)
+
+
+class BotChoices(BaseModel):
+    """The bots a new table offers, weakest first, and the one a new seat gets."""
+
+    bots: list[BotChoiceView]
+    default: str
+
+    @classmethod
+    def offered(cls) -> BotChoices:
+        return cls(bots=[BotChoiceView.of(c) for c in BOT_CHOICES], default=DEFAULT_BOT.key)
 
 
 # Lobby answers -----------------------------------------------------------------------

@@ -9,7 +9,7 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ...core import BotSpec, RuleSet
+from ...core import RuleSet
 from ...render.pad_html import MAX_PAD_GAMES, render_pad
 from ...service import rematch as rematch_of
 from ...service import sitting_of
@@ -18,6 +18,7 @@ from ...service.sitting import finished_games, sitting_from
 from ..deps import HubDep, StrictJSONRoute, TokenDep
 from ..hub import Hub
 from ..models import (
+    BotChoices,
     BotSeat,
     Created,
     CreateTable,
@@ -33,6 +34,13 @@ from ..security import printable_policy
 router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
 
 
+@router.get("/bots")
+async def bots() -> BotChoices:
+    """The bots a new table offers (weakest first), each with what choosing it does, and
+    the one a new seat gets."""
+    return BotChoices.offered()
+
+
 @router.post("/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request, hub: HubDep) -> Created:
     rules = RuleSet.named(body.rules)
@@ -40,7 +48,7 @@ async def create_table(body: CreateTable, request: Request, hub: HubDep) -> Crea
     table, token = await hub.lobby.create(
         owner,
         body.host,
-        [s.bot() for s in body.seats],
+        [s.seat_bot() for s in body.seats],
         rules,
         hints=body.hints,
         turn_timer=body.turn_timer,
@@ -133,9 +141,11 @@ async def start(table_id: str, hub: HubDep, token: TokenDep) -> LobbyView:
 async def to_bot(
     table_id: str, seat: int, body: BotSeat, hub: HubDep, token: TokenDep
 ) -> LobbyView:
-    """The host hands a seat to a bot of ``level`` 1 to 5 (not once the game is over)."""
+    """The host hands a seat to a bot (``bot``, one of ``GET /api/bots``, or ``level`` 1 to
+    5), not once the game is over."""
+    spec = body.spec()
     table = await hub.lobby.lookup(table_id)
-    await hub.lobby.hand_to_bot(table, token, seat, BotSpec.at_level(body.level))
+    await hub.lobby.hand_to_bot(table, token, seat, spec)
     await hub.push_lobby(table)
     hub.lobby.play(table)
     return hub.lobby_view(table)

@@ -4,7 +4,7 @@
 // Seat tokens and spectator keys live in local storage, never in the address bar or the
 // console; the WebSocket says who it is in its first message (hello).
 
-import { $, BOX_NAMES, LEVELS, api, el, goTo, isMyTurn, playerName, readJson, saved, say, state } from "./state.js";
+import { $, BOX_NAMES, api, el, fillBotChoices, goTo, isMyTurn, loadBots, playerName, readJson, saved, say, state } from "./state.js";
 import { answered, connect, hideBanner, newTableLink, onMessages, resendPending, send, showBanner } from "./net.js";
 import { buildDice, drawDice, explainRollRefusal, restoreHold, rollNow, tumble } from "./dice.js";
 import { drawCard, drawStrip } from "./card.js";
@@ -308,28 +308,28 @@ function drawHint(advice) {
 }
 
 function drawHostTools() {
-  // The host may hand a seat whose player has left to a bot of the level chosen here.
+  // The host may hand a seat whose player has left to the bot chosen here (of the server's).
   const tools = $("host-tools");
   // (not at a table of real dice: a bot cannot roll them)
   const away = state.seat === 0 && state.online && state.lobby.dice !== "entered"
     ? state.lobby.seats.filter((s) => s.seat !== 0 && !s.bot && !s.open && !s.connected && !heldHere(s.seat)) : [];
+  if (away.length && !state.bots) { tools.hidden = true; loadBots().then(() => drawHostTools(), () => {}); return; }
   tools.hidden = away.length === 0;
-  const levels = {};
-  for (const select of tools.querySelectorAll("select")) levels[select.dataset.seat] = select.value;
+  const chosen = {};
+  for (const select of tools.querySelectorAll("select")) chosen[select.dataset.seat] = select.value;
   const heading = el("h2", {}, away.length === 1 ? "A player has left" : `${away.length} players have left`);
   const note = el("p", { class: "note" }, "Hand a seat to a bot so the game goes on, or wait for them to come back.");
   tools.replaceChildren(heading, note, ...away.map((s) => {
     const row = el("div", { class: "host-tool" });
-    const id = `hand-level-${s.seat}`;
-    const select = el("select", { id, "data-seat": String(s.seat), "data-focus": `hand-level-${s.seat}` });
-    for (const level of LEVELS) select.append(el("option", { value: String(level) }, `level ${level}`));
-    select.value = levels[s.seat] || "3";
+    const id = `hand-bot-${s.seat}`;
+    const select = el("select", { id, "data-seat": String(s.seat), "data-focus": `hand-bot-${s.seat}` });
+    fillBotChoices(select, chosen[s.seat] || state.bots.default);
     const button = el("button", { type: "button", "data-seat": String(s.seat), "data-focus": `hand-${s.seat}` }, "Hand to a bot");
     button.onclick = async () => {
-      try { await api(`/api/tables/${state.table}/seats/${s.seat}/bot`, { level: Number(select.value) }, state.token); }
+      try { await api(`/api/tables/${state.table}/seats/${s.seat}/bot`, { bot: select.value }, state.token); }
       catch (error) { say(error.message); }
     };
-    row.append(el("span", { class: "who" }, seatName(s)), el("label", { for: id, class: "visually-hidden" }, `Bot level for ${seatName(s)}`), select, button);
+    row.append(el("span", { class: "who" }, seatName(s)), el("label", { for: id, class: "visually-hidden" }, `Which bot for ${seatName(s)}`), select, button);
     return row;
   }));
 }

@@ -2,7 +2,7 @@
 // screen, as many as fit: the player to move, you, and the one you pick), the real choices
 // for the roll standing out, zero boxes quiet, and the win-chance meter.
 
-import { $, BOXES, el, initial, isMyTurn, levelOf, playerClass, playerName, state } from "./state.js";
+import { $, BOXES, botOf, el, initial, isMyTurn, playerClass, playerName, state } from "./state.js";
 import { act } from "./net.js";
 import { flashCell } from "./fx.js";
 import { entrySettled } from "./entry.js";
@@ -91,7 +91,7 @@ export function drawCard(table, live) {
     const cell = el("th", { scope: "col", class: `player ${playerClass(seat)}${marked(seat) ? " current" : ""}` });
     cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, playerName(seat)));
     if (seat === state.seat) cell.append(el("span", { class: "badge" }, "you"));
-    else if (levelOf(seat)) cell.append(el("span", { class: "badge" }, `level ${levelOf(seat)}`));
+    else if (botOf(seat)) cell.append(el("span", { class: "badge" }, botOf(seat)));
     head.append(cell);
   }
   table.tHead.replaceChildren(head);
@@ -162,7 +162,7 @@ export function drawStrip(strip, live) {
                                 "data-focus": `chip-${seat}`, "aria-pressed": String(shown.has(seat)) });
     const here = heldHere(seat) && heldHere(state.seat) && seat !== state.seat;
     const status = current ? (seat === state.seat ? "your turn" : away ? "away" : "playing") : seat === state.seat || here ? "you"
-      : info.bot ? `bot, level ${levelOf(seat) || "?"}` : away ? "away" : "";
+      : info.bot ? `bot, ${botOf(seat)}` : away ? "away" : "";
     // its name is what it shows (and "points", for a screen reader); pressed: its column shown
     const score = el("span", { class: "score" }, String(game.cards[seat].total));
     score.append(el("span", { class: "visually-hidden" }, " points"));

@@ -6,7 +6,6 @@ import { $, api, el, goTo, readJson, remember, state } from "./state.js";
 import { showBanner } from "./net.js";
 import { enterTable } from "./app.js";
 
-const short = (hash) => (hash ? `${hash.slice(0, 16)}…` : "");
 const dailyKey = (day) => `yahtzee-daily:${day}`;
 
 // --- The home page's entry ---------------------------------------------------------------
@@ -46,12 +45,14 @@ function openDaily(tableId, token, name) {
 
 // --- The commitment while the game runs --------------------------------------------------
 
+// Out of the way, below the card: a "Fair dice" disclosure with the whole hash (to check).
 export function drawCommitted() {
-  const line = $("committed");
   const hash = state.lobby && state.lobby.commitment;
-  line.hidden = !hash;
-  line.textContent = hash ? `Dice committed: ${short(hash)} (the seed is shown when the game is over)` : "";
-  line.title = hash || "";
+  $("fair-dice").hidden = !hash;
+  $("committed").textContent = hash || "";
+  $("fair-dice-note").textContent = state.lobby && state.lobby.daily
+    ? "The seed is shown when the day (UTC) is over, with the steps to check every roll by it."
+    : "The seed is shown when the game is over, with the steps to check every roll by it.";
 }
 
 // --- After the game: verify the dice -----------------------------------------------------

@@ -1,7 +1,7 @@
 // Before the game: the new-table form, the invite's join form, and the waiting room, drawn
 // as a table with its seats around it.
 
-import { $, LEVELS, MAX_OTHER_SEATS, RULES, api, botLevel, el, goTo, initial, levelOf, playerClass, playerName, remember, state } from "./state.js";
+import { $, MAX_OTHER_SEATS, RULES, api, botChoice, botOf, el, fillBotChoices, goTo, initial, loadBots, playerClass, playerName, remember, state } from "./state.js";
 import { showBanner } from "./net.js";
 import { dieFace } from "./dice.js";
 import { enterTable, showScreen } from "./app.js";
@@ -20,34 +20,43 @@ export function setupCreate() {
       const item = el("li", { class: "seat-item" });
       const label = el("span", { class: "seat-label" }, `Seat ${i + 2}: ${s.kind === "bot" ? "a bot" : "a friend (invite link)"}`);
       item.append(el("span", { class: `dot ${playerClass(i + 1)}`, "aria-hidden": "true" }), label);
+      let about = null;
       if (s.kind === "bot") {
-        const id = `bot-level-${i}`;
-        const select = el("select", { id, "data-focus": `level-${i}`, class: "level" });
-        for (const level of LEVELS) select.append(el("option", { value: String(level) }, `level ${level}`));
-        select.value = String(s.level);
-        select.onchange = () => { s.level = Number(select.value); };
-        item.append(el("label", { for: id, class: "visually-hidden" }, `Seat ${i + 2} bot level`), select);
+        // which bot, and one line saying what that choice does
+        const id = `bot-kind-${i}`;
+        about = el("p", { id: `bot-about-${i}`, class: "bot-about" });
+        const select = el("select", { id, "data-focus": `bot-${i}`, class: "bot-kind", "aria-describedby": about.id });
+        fillBotChoices(select, s.bot);
+        const tell = () => { const c = botChoice(s.bot); about.textContent = c ? `${c.name}: ${c.about}` : ""; };
+        select.onchange = () => { s.bot = select.value; tell(); };
+        tell();
+        item.append(el("label", { for: id, class: "visually-hidden" }, `Seat ${i + 2}: which bot`), select);
       }
       const remove = el("button", { type: "button", class: "small", "data-focus": `remove-${i}`, "aria-label": `Remove seat ${i + 2}` }, "Remove");
       remove.onclick = () => { seats.splice(i, 1); draw(seats.length ? `remove-${Math.min(i, seats.length - 1)}` : "add-human"); };
       item.append(remove);
+      if (about) item.append(about);
       return item;
     }));
     $("seats-empty").hidden = seats.length > 0;
     const real = $("real-dice").checked;  // real dice: people only, no turn timer
     $("add-human").disabled = seats.length >= MAX_OTHER_SEATS;
-    $("add-bot").disabled = real || seats.length >= MAX_OTHER_SEATS;
+    $("add-bot").disabled = real || seats.length >= MAX_OTHER_SEATS || !state.bots;  // the server's choices first
     $("timer-choice").disabled = real;
     if (real) $("timer-choice").value = "";
     if (focusKey) { const target = document.querySelector(`[data-focus="${focusKey}"]`) || $(focusKey); if (target) target.focus(); }
   };
   $("add-human").onclick = () => { if (seats.length < MAX_OTHER_SEATS) seats.push({ kind: "human" }); draw(); };
-  $("add-bot").onclick = () => { if (seats.length < MAX_OTHER_SEATS && !$("real-dice").checked) seats.push({ kind: "bot", level: 3 }); draw(); };
+  $("add-bot").onclick = () => {
+    if (seats.length < MAX_OTHER_SEATS && !$("real-dice").checked && state.bots) seats.push({ kind: "bot", bot: state.bots.default });
+    draw();
+  };
   $("real-dice").onchange = () => {
     if ($("real-dice").checked) for (let i = seats.length - 1; i >= 0; i--) if (seats[i].kind === "bot") seats.splice(i, 1);
     draw();
   };
   draw();
+  loadBots().then(() => draw(), (error) => showBanner(`The bots could not be loaded: ${error.message}`, []));
   $("create-form").onsubmit = async (event) => {
     event.preventDefault();
     try {
@@ -115,10 +124,12 @@ export function drawLobby() {
     const avatar = el("span", { class: "avatar", "aria-hidden": "true", "data-initial": s.open && !s.name ? "?" : initial(s.name) });
     const what = [];
     if (s.seat === 0) what.push("host");
-    if (s.seat === state.seat && !isPad()) what.push("you");
-    if (s.bot) what.push(`bot, level ${levelOf(s.seat) || botLevel(s)}`);
+    const pad = isPad();  // several seats on this device (passed around the table)
+    if (s.seat === state.seat && !pad) what.push("you");
+    if (s.bot) what.push(`bot, ${botOf(s.seat)}`);
     else if (s.open) what.push(s.reserved ? "kept for the rematch" : "open seat");
-    else what.push(heldHere(s.seat) ? "on this phone" : s.connected ? "here" : "away");
+    else if (pad && heldHere(s.seat)) what.push("on this device");
+    else if (s.seat !== state.seat) what.push(s.connected ? "here" : "away");
     item.append(avatar, el("span", { class: "who" }, seatName(s)), el("span", { class: "what" }, what.join(", ")));
     return item;
   }));
@@ -140,7 +151,7 @@ export function drawLobby() {
   $("turn").textContent = open > 0 ? "Waiting for players" : isHost ? "Ready to start" : `Waiting for ${host} to start`;
 }
 
-// The host's device seats more players on itself (one phone passed around the table).
+// The host's device seats more players on itself (one phone or tablet passed around the table).
 function drawAddHere(lobby) {
   const form = $("add-here");
   const free = lobby.seats.some((s) => s.open && !s.reserved);
@@ -152,7 +163,7 @@ function drawAddHere(lobby) {
     try {
       await addPlayerHere(name);
       $("add-here-name").value = "";
-      $("add-here-note").textContent = `${name} plays on this phone too: add another, or start the game.`;
+      $("add-here-note").textContent = `${name} plays on this device too: add another, or start the game.`;
       state.refocus = "add-here-name";
       document.dispatchEvent(new Event("yahtzee:redraw"));
     } catch (error) { $("add-here-note").textContent = error.message; }

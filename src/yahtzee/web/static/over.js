@@ -2,7 +2,7 @@
 // whole table takes together (one new table, the same seats: the first to ask makes it,
 // everyone else is offered their seat at it).
 
-import { $, BOXES, api, el, levelOf, playerClass, playerName, say, state } from "./state.js";
+import { $, BOXES, api, botOf, el, playerClass, playerName, say, state } from "./state.js";
 import { disconnect, send, showBanner } from "./net.js";
 import { drawCard, forgetCards } from "./card.js";
 import { openCreated } from "./lobby.js";
@@ -23,7 +23,7 @@ export function drawOver() {
     const item = el("li", { class: `standing ${playerClass(s.seat)}${s.winner ? " winner" : ""}` });
     item.append(el("span", { class: "place" }, `${s.place}.`), el("span", { class: "dot", "aria-hidden": "true" }),
                 el("span", { class: "name" }, playerName(s.seat)));
-    if (levelOf(s.seat)) item.lastChild.append(el("span", { class: "badge" }, `bot, level ${levelOf(s.seat)}`));
+    if (botOf(s.seat)) item.lastChild.append(el("span", { class: "badge" }, `bot, ${botOf(s.seat)}`));
     item.append(el("span", { class: "total" }, String(s.total)));
     if (s.winner) item.append(el("span", { class: "badge win" }, "winner"));
     return item;

@@ -15,7 +15,6 @@ export const BOXES = [
 ];
 export const BOX_NAMES = Object.fromEntries(BOXES.map(([key, label]) => [key, label]));
 export const RULES = ["official", "free-choice-joker", "no-joker", "no-yahtzee-bonus", "no-bonus-no-joker"];
-export const LEVELS = [1, 2, 3, 4, 5];
 export const MAX_OTHER_SEATS = 7;
 
 export const state = {
@@ -29,6 +28,7 @@ export const state = {
   sitting: null, sittingOf: null,  // the sitting's standings, and the table they were read for
   // The upper bonus's threshold and the win-chance meter come from the server.
   bonusAt: null, meter: { chances: null, progress: null, estimate: false, margin: null },
+  bots: null,  // the bots a table offers ({bots: [{bot, name, about}], default}): the server's
 };
 
 export function el(tag, attrs = {}, content = "") {
@@ -51,19 +51,31 @@ export function remember(tableId, seat, token, name) {
   localStorage.setItem(`yahtzee:${tableId}`, JSON.stringify({ seat, token, name }));
 }
 export function playerClass(seat) { return `p${seat % 8}`; }
-// A bot's name says its level ("Bot 3 (level 5)"): the page shows the level apart.
-const BOT_NAME = /^(.*) \(level (\d+)\)$/;
+// A bot's name says what it is ("Bot 3 (level 5)", "Bot 2 (winning)"): the page shows that
+// apart, as the seat's bot key says it ("level5" is "level 5").
 export function isBot(seat) { return !!(state.lobby && state.lobby.seats[seat] && state.lobby.seats[seat].bot); }
+export function botWhat(key) { return String(key).replace(/^level(\d+)$/, "level $1"); }
+export function botOf(seat) { return isBot(seat) ? botWhat(state.lobby.seats[seat].bot) : null; }
 export function playerName(seat) {
   const name = (state.game && state.game.players[seat]) || (state.lobby && state.lobby.seats[seat] && state.lobby.seats[seat].name) || "";
-  const bot = isBot(seat) ? BOT_NAME.exec(name) : null;
-  return bot ? bot[1] : name;
+  const suffix = isBot(seat) ? ` (${botOf(seat)})` : null;
+  return suffix && name.endsWith(suffix) ? name.slice(0, -suffix.length) : name;
 }
-export function levelOf(seat) {
-  const bot = isBot(seat) ? BOT_NAME.exec((state.lobby.seats[seat].name) || "") : null;
-  return bot ? Number(bot[2]) : null;
+// The bots a new table offers, from the server (asked once a page).
+let botsAsked = null;
+export function loadBots() {
+  if (!botsAsked) {
+    botsAsked = api("/api/bots").then((offered) => { state.bots = offered; return offered; });
+    botsAsked.catch(() => { botsAsked = null; });  // asked again next time
+  }
+  return botsAsked;
 }
-export function botLevel(seat) { return Number((String(seat.bot || "").match(/(\d+)$/) || ["", "3"])[1]); }
+// A select of the bots offered, with key chosen.
+export function fillBotChoices(select, key) {
+  select.replaceChildren(...(state.bots ? state.bots.bots : []).map((b) => el("option", { value: b.bot }, b.name)));
+  select.value = key;
+}
+export function botChoice(key) { return (state.bots && state.bots.bots.find((b) => b.bot === key)) || null; }
 export function initial(name) { return (name || "?").trim().charAt(0).toUpperCase() || "?"; }
 export function pluralDice(n) { return n === 1 ? "1 die" : `${n} dice`; }
 
