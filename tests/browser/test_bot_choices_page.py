@@ -13,7 +13,6 @@ import httpx
 
 from tests.browser.support import (
     DESKTOP,
-    create_table,
     open_page,
     roll,
     score_best,
@@ -75,13 +74,26 @@ def test_a_table_of_a_winning_and_an_optimal_bot_starts_and_the_bots_move(
     assert errors == []
 
 
-def test_the_seat_line_says_no_phone_and_the_commitment_waits_below_the_card(
+def table_against_a_bot(browser: Any, server: ServerProcess) -> Any:
+    """Ann's page (a desktop) in the waiting room of a table against the default bot."""
+    page = open_page(browser, server.base, DESKTOP)
+    page.fill("#host-name", "Ann")
+    page.click("#add-bot")
+    page.click("#create-table")
+    page.wait_for_selector("#lobby:not([hidden])")
+    return page
+
+
+def test_the_seat_line_on_a_desktop_says_no_phone(browser: Any, server: ServerProcess) -> None:
+    page = table_against_a_bot(browser, server)
+    own = page.locator("#lobby-seats li.me .what")
+    assert own.text_content() == "host, you"  # one seat on this device: no phone, no device
+
+
+def test_the_commitment_waits_in_a_closed_disclosure_below_the_card(
     browser: Any, server: ServerProcess
 ) -> None:
-    page = open_page(browser, server.base, DESKTOP)
-    create_table(page, bots=(3,))
-    own = page.locator("#lobby-seats li.me .what")
-    assert own.text_content() == "host, you"  # one seat on a desktop: no phone, no device
+    page = table_against_a_bot(browser, server)
     start(page)
     fair = page.locator("#fair-dice")
     fair.wait_for(state="visible")
