@@ -49,7 +49,9 @@ function openDaily(tableId, token, name) {
 export function drawCommitted() {
   const hash = state.lobby && state.lobby.commitment;
   $("fair-dice").hidden = !hash;
-  $("committed").textContent = hash || "";
+  // in groups of 16 that break between them only (a copy is still the hash, whole)
+  const groups = (hash || "").match(/.{1,16}/g) || [];
+  $("committed").replaceChildren(...groups.flatMap((g, i) => (i ? [el("wbr"), g] : [g])));
   $("fair-dice-note").textContent = state.lobby && state.lobby.daily
     ? "The seed is shown when the day (UTC) is over, with the steps to check every roll by it."
     : "The seed is shown when the game is over, with the steps to check every roll by it.";

@@ -20,22 +20,22 @@ export function setupCreate() {
       const item = el("li", { class: "seat-item" });
       const label = el("span", { class: "seat-label" }, `Seat ${i + 2}: ${s.kind === "bot" ? "a bot" : "a friend (invite link)"}`);
       item.append(el("span", { class: `dot ${playerClass(i + 1)}`, "aria-hidden": "true" }), label);
-      let about = null;
+      const remove = el("button", { type: "button", class: "small", "data-focus": `remove-${i}`, "aria-label": `Remove seat ${i + 2}` }, "Remove");
+      remove.onclick = () => { seats.splice(i, 1); draw(seats.length ? `remove-${Math.min(i, seats.length - 1)}` : "add-human"); };
+      item.append(remove);
       if (s.kind === "bot") {
-        // which bot, and one line saying what that choice does
+        // on a line of its own: which bot, and a line saying what that choice does
         const id = `bot-kind-${i}`;
-        about = el("p", { id: `bot-about-${i}`, class: "bot-about" });
-        const select = el("select", { id, "data-focus": `bot-${i}`, class: "bot-kind", "aria-describedby": about.id });
+        const about = el("p", { id: `bot-about-${i}`, class: "bot-about" });
+        const select = el("select", { id, "data-focus": `bot-${i}`, "aria-describedby": about.id });
         fillBotChoices(select, s.bot);
         const tell = () => { const c = botChoice(s.bot); about.textContent = c ? `${c.name}: ${c.about}` : ""; };
         select.onchange = () => { s.bot = select.value; tell(); };
         tell();
-        item.append(el("label", { for: id, class: "visually-hidden" }, `Seat ${i + 2}: which bot`), select);
+        const pick = el("div", { class: "bot-pick" });
+        pick.append(el("label", { for: id, class: "visually-hidden" }, `Seat ${i + 2}: which bot`), select, about);
+        item.append(pick);
       }
-      const remove = el("button", { type: "button", class: "small", "data-focus": `remove-${i}`, "aria-label": `Remove seat ${i + 2}` }, "Remove");
-      remove.onclick = () => { seats.splice(i, 1); draw(seats.length ? `remove-${Math.min(i, seats.length - 1)}` : "add-human"); };
-      item.append(remove);
-      if (about) item.append(about);
       return item;
     }));
     $("seats-empty").hidden = seats.length > 0;
