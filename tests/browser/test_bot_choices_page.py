@@ -13,6 +13,10 @@ import httpx
 
 from tests.browser.support import (
     DESKTOP,
+    axe_path,
+    axe_violations,
+    create_table,
+    join,
     open_page,
     roll,
     score_best,
@@ -20,6 +24,7 @@ from tests.browser.support import (
     table_id,
     text_of,
     wait_text,
+    with_axe,
 )
 from tests.server_process import ServerProcess
 
@@ -36,7 +41,9 @@ def about_line(page: Any, seat_index: int) -> str:
 def test_a_table_of_a_winning_and_an_optimal_bot_starts_and_the_bots_move(
     browser: Any, server: ServerProcess
 ) -> None:
-    page = open_page(browser, server.base)
+    page = open_page(browser, None)
+    with_axe(page, axe_path())
+    page.goto(server.base)
     page.fill("#host-name", "Ann")
     page.click("#add-bot")
     choices = page.locator("#seat-list li select option")
@@ -52,6 +59,11 @@ def test_a_table_of_a_winning_and_an_optimal_bot_starts_and_the_bots_move(
     page.wait_for_function("() => document.querySelectorAll('#seat-list li').length === 2")
     page.select_option("#seat-list li:last-child select", "optimal")
     assert about_line(page, 1).startswith("Optimal: plays for the most points")
+    found = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        found.extend(axe_violations(page, f"the form with two bots, {scheme}"))
+    assert not found, "\n".join(found)
     page.click("#create-table")
     page.wait_for_selector("#lobby:not([hidden])")
     wait_text(page, "#lobby-seats", "bot, winning")
@@ -72,6 +84,26 @@ def test_a_table_of_a_winning_and_an_optimal_bot_starts_and_the_bots_move(
     assert page.locator("#scorecard td.filled").count() >= 3  # a box filled by each
     errors = [line for line in page.console_lines if "pageerror" in line]
     assert errors == []
+
+
+def test_the_host_hands_a_seat_whose_player_left_to_the_winning_bot(
+    browser: Any, server: ServerProcess
+) -> None:
+    ann = open_page(browser, server.base)
+    invite = create_table(ann, friends=1)
+    bob = join(browser, invite, "Bob")
+    start(ann)
+    bob.context.close()  # Bob leaves
+    ann.wait_for_selector("#host-tools:not([hidden]) select")
+    select = ann.locator("#host-tools select")
+    assert "Winning" in select.locator("option").all_text_contents()
+    assert select.input_value() == "level3"  # the server's default
+    select.select_option("winning")
+    ann.click("#host-tools button")
+    ann.wait_for_selector("#host-tools", state="hidden")
+    lobby = httpx.get(f"{server.base}/api/tables/{table_id(ann)}", timeout=10).json()
+    assert lobby["seats"][1]["bot"] == "winning"
+    wait_text(ann, "#players", "bot, winning")
 
 
 def table_against_a_bot(browser: Any, server: ServerProcess) -> Any:
