@@ -17,7 +17,6 @@ from tests.tui.screens_helpers import screen_lines
 from yahtzee import Category, Undone
 from yahtzee.store import Seat, Store
 from yahtzee.tui import YahtzeeApp
-from yahtzee.tui.printing import PRINT_IT, shown_path, written_note
 from yahtzee.tui.widgets import BOX_KEYS, Die, ScoreCard, column_name, row_of
 
 Steps = Callable[[YahtzeeApp, Pilot[None]], Awaitable[None]]
@@ -433,6 +432,8 @@ def test_the_bonus_gap_keeps_two_spaces_before_the_next_column(tmp_path: Path) -
 
 def test_a_written_file_shows_its_name_whole_and_its_folders_shortened() -> None:
     """Issue 50.9: "Pad written to" cut the path inside the file's name."""
+    from yahtzee.tui.printing import PRINT_IT, shown_path, written_note
+
     home = Path.home()
     pad = home / "Downloads" / "yahtzee-pad-1a2b3c4d.html"
     assert shown_path(pad, 60) == "~/Downloads/yahtzee-pad-1a2b3c4d.html"
