@@ -412,9 +412,9 @@ def test_the_advisor_keeps_each_option_on_one_line_at_80x24(tmp_path: Path) -> N
 
 
 def test_the_bonus_gap_keeps_two_spaces_before_the_next_column(tmp_path: Path) -> None:
-    """Issue 50.9: on a narrow card (a sitting's pad, or four players) "need 63" filled
-    its column but one space, and read as one with the next ("need 63 0"). There it is
-    "-63"; "need 63" where the column has room."""
+    """Issue 50.9: in a narrow column (short names, or a sitting's pad) "need 63" filled
+    it but one space, and read as one with the next ("need 63 0"). There it is "-63";
+    "need 63" where the column has room."""
 
     async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
         card = app.screen.query_one(ScoreCard)
@@ -425,8 +425,8 @@ def test_the_bonus_gap_keeps_two_spaces_before_the_next_column(tmp_path: Path) -
         assert len(set(cells)) == 1  # the same words in each column
         assert cells[0] == ("need 63" if len(cells) == 1 or widths[0] >= 9 else "-63")
 
-    run_app(tmp_path, steps, players=4)  # narrow columns: "-63"
-    run_app(tmp_path, steps, players=2, size=(120, 40))  # room: "need 63"
+    run_app(tmp_path, steps, names=["Ann", "Bob", "Cy"])  # columns of 8: "-63"
+    run_app(tmp_path, steps, players=2, size=(120, 40))  # columns of 9: "need 63"
     run_app(tmp_path, steps, players=1)  # nothing follows: "need 63"
 
 
