@@ -125,3 +125,26 @@ def test_ctrl_c_in_plain_mode_says_how_to_go_on(tmp_path: Path) -> None:
     assert "Traceback" not in errors
     resumed = run_cli("play", "--plain", "--resume", saved[1], "--database-url", url, stdin="quit")
     assert resumed.returncode == 0 and saved[1] in resumed.stdout, resumed.stdout
+
+
+def test_undo_against_a_bot_waits_for_the_player_and_says_when_it_is_off() -> None:
+    """Issue 50.3: ``play --bot`` had no undo; now ``--undo`` lets the player take a
+    placement back before the bot rolls: the bot waits for Enter. Without it, ``undo``
+    says it is off and how to allow it."""
+    answers = ["score chance", "undo", "score chance", "", "quit"]
+    result = run_cli("play", "--plain", "You", "--bot", "3", "--undo", "--seed", "5", "--no-record",
+                     stdin="\n".join(answers) + "\n")  # fmt: skip
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    waiting = "Bot 2 (level 3) plays next. Enter goes on, 'undo' takes back Chance> "
+    assert out.count(waiting) == 2
+    assert "Taken back: your Chance; the box is open again." in out
+    assert out.index("Taken back") < out.index("Bot 2 (level 3) scores")  # before it played
+    assert "Round 2 of 13: You" in out
+    off = run_cli("play", "--plain", "You", "--bot", "3", "--seed", "5", "--no-record",
+                  stdin="score chance\nundo\nquit\n")  # fmt: skip
+    assert "plays next" not in off.stdout  # undo off: the bot plays at once
+    assert (
+        "Taking back a placement is off in this game. Start the game with "
+        "'yahtzee play --undo' to allow it." in off.stdout
+    )

@@ -192,3 +192,29 @@ def test_a_playoff_of_real_dice() -> None:
     assert "Playoff: Bob throws 1 1 1 1 1 (sum 5)." in out
     over = out.split("Game over.")[1]
     assert f"1. Ann: {PAD_A_TOTAL}  (winner)" in over and f"2. Bob: {PAD_A_TOTAL}\n" in over
+
+
+def test_dice_after_a_roll_said_are_the_next_roll_and_fix_corrects_them(tmp_path: Path) -> None:
+    """Issue 50.6: dice typed after a re-roll "corrected" the roll said before, so the
+    review judged a last roll as one with two rolls left. Now they are the next roll;
+    ``fix`` corrects a mistyped die (the same roll)."""
+    from yahtzee.core import DiceEntered
+    from yahtzee.solver.review import decisions
+    from yahtzee.store import Store, history
+
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    lines = ["dice 11234 roll 1", "dice 11165", "fix 11166", "dice 11666", "score 3k", "quit"]
+    result = run_cli("play", "--real-dice", "Ann", "--database-url", db,
+                     stdin="\n".join(lines) + "\n")  # fmt: skip
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Dice entered: 1 1 1 5 6 (roll 2)" in out
+    assert "Corrected: 1 1 1 6 6 (roll 2)" in out
+    assert "Dice entered: 1 1 6 6 6 (roll 3)" in out
+    with Store(db) as store:
+        (summary,) = history(store)
+        game = store.load(summary.id)
+    rolls = [e.roll for e in game.event_log if isinstance(e, DiceEntered)]
+    assert rolls == [1, 2, 2, 3]
+    (placed,) = decisions(game)
+    assert placed.situation.rolls_left == 0  # the review judges the last roll as one

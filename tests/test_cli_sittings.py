@@ -112,7 +112,8 @@ def test_kill_9_mid_game_of_a_sitting_then_resume_loses_nothing(db: str) -> None
         proc.stdin.write("\n".join([*first, "next", *second]) + "\n")
         proc.stdin.flush()
         seen: list[str] = []
-        while "Corrected: 5 6 6 6 6 (roll 3)" not in (line := reader.next_line(60)):
+        # dice said to be roll 3 after roll 1: entered as the roll the player threw
+        while "Dice entered: 5 6 6 6 6 (roll 3)" not in (line := reader.next_line(60)):
             assert line, "".join(seen)  # the process ended before the last entry
             seen.append(line)
         proc.kill()  # SIGKILL: no chance to save anything more
@@ -157,7 +158,8 @@ def test_kill_9_mid_game_of_a_sitting_then_resume_loses_nothing(db: str) -> None
     events = json.loads(run_cli("export", "--database-url", db).stdout)
     second_game = next(g for g in events["games"] if g["id"] == game_id)
     entered = [(e["dice"], e.get("roll")) for e in second_game["events"] if e["type"] == "dice"]
-    assert entered[:4] == [("33356", 2), ("33355", None), ("66666", 1), ("56666", 3)]
+    # dice typed after roll 2 without a roll said: roll 3, the one the player threw
+    assert entered[:4] == [("33356", 2), ("33355", 3), ("66666", 1), ("56666", 3)]
 
 
 def test_export_import_export_is_identical_with_sittings_and_real_dice(

@@ -144,6 +144,32 @@ def test_the_winning_bot_says_it_played_by_the_interim_method(store: Store) -> N
     count = session.bot_methods[1][INTERIM_METHOD]
     assert count >= 1
     (note,) = play_notes(session)
-    assert note == f"Bot (winning) played to win by {INTERIM_METHOD} in {count} decision" + (
-        "s." if count > 1 else "."
+    decisions = f"{count} decision" + ("s" if count > 1 else "")
+    assert note == (  # in a player's words: no "normal approximation (shipped tables)"
+        f"Bot (winning) played to win: {decisions} on estimated chances (its exact tables "
+        "were not ready yet)."
     )
+
+
+def test_a_solo_game_asks_for_no_table_and_its_chance_is_to_beat_the_best(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 50.7: a game alone asked for the win-chance tables to be built (minutes) and
+    reported their build. Now it asks for none: without a best score nothing shows; with
+    one, the chance to beat it is the shipped estimate (no build under way to report)."""
+    from yahtzee.solver import winning
+
+    asked: list[object] = []
+    monkeypatch.setattr(winning, "request_tables", lambda rules, kinds=(): asked.append(kinds))
+    monkeypatch.setattr(winning, "table_progress", lambda rules, kind: (3, 14))  # one builds
+    alone = GameSession.new([Seat("Ann")], RuleSet.official(), store=store, seed=3)
+    assert alone.meter() == NOTHING
+    assert alone.win_meter_progress() is None
+    monkeypatch.setattr(GameSession, "best_score", lambda self: 240)
+    reading = alone.meter()
+    assert reading.estimate and reading.chances is not None and reading.best == 240
+    assert reading.progress is None
+    assert asked == []
+    pair = GameSession.new([Seat("Ann"), Seat("Bob")], RuleSet.official(), store=store, seed=3)
+    assert pair.meter().progress == (3, 14)  # against others, the tables are asked for
+    assert asked == [("distribution", "target")]

@@ -123,3 +123,43 @@ def test_the_review_counts_the_placement_made_instead(store: Store) -> None:
     assert session.is_over
     (review,) = session.review()
     assert len(review.decisions) == 13  # one per box: the taken-back one is not counted
+
+
+def test_a_bot_waits_while_the_placement_before_its_turn_may_be_taken_back() -> None:
+    """Issue 50.3: `bot_waits` tells a face to hold the bot back until the player who
+    placed goes on: only where undo is on, a human's placement, and until the bot rolls."""
+    bot = BotSpec.at_level(3)
+    seats = [Seat("Ann"), Seat(bot.seat_name(1), bot)]
+    session = GameSession.new(seats, RuleSet.official(), seed=3, undo=True)
+    assert not session.bot_waits
+    session.roll()
+    session.score(Category.CHANCE)
+    assert session.bot_waits
+    session.undo()
+    assert not session.bot_waits  # Ann's turn again
+    session.score(Category.CHANCE)
+    session.play_bot(review=False)  # its first roll: too late to take it back
+    assert not session.bot_waits and not session.can_undo
+    off = GameSession.new(seats, RuleSet.official(), seed=3)
+    off.roll()
+    off.score(Category.CHANCE)
+    assert not off.bot_waits  # undo off: the bot plays at once
+
+
+def test_entered_dice_after_a_roll_said_are_the_next_roll() -> None:
+    """Issue 50.6: which roll new dice are, as a player at the table means them."""
+    session = GameSession.new([Seat("Ann")], RuleSet.official(), entered=True)
+    assert session.next_roll is None  # the turn's first dice: as said, or the last roll
+    session.enter_dice("11234", 1)
+    assert session.next_roll == 2 and session.said_roll == 1
+    session.enter_dice("11166", session.next_roll)
+    assert session.next_roll == 3 and session.said_roll == 2
+    session.enter_dice("11166", session.said_roll)  # a correction: the same roll
+    assert session.game.turn is not None and session.game.turn.rolls == 2
+    session.enter_dice("11666", session.next_roll)
+    assert session.next_roll is None and session.said_roll == 3  # no roll is left
+    session.enter_dice("12345")
+    assert session.next_roll is None and session.said_roll is None  # not said: the last
+    rolled = GameSession.new([Seat("Ann")], RuleSet.official(), seed=1)
+    rolled.roll()
+    assert rolled.next_roll is None  # the program rolls: nothing to say

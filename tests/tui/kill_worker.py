@@ -33,7 +33,7 @@ async def main(url: str) -> None:
                     "dice": str(turn.dice),
                     "kept": str(turn.kept),
                     "rolls": turn.rolls,
-                    "held": app.screen.held,
+                    "keep": str(app.session.keep),
                 }
             ),
             flush=True,

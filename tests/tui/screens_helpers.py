@@ -112,6 +112,14 @@ def screen_text(app: YahtzeeApp, selector: str = "Screen") -> str:
     return " ".join(text.split())
 
 
+def screen_lines(app: YahtzeeApp, selector: str) -> list[str]:
+    """The lines a widget of the top screen takes on the screen (its border included),
+    as they show, right-hand spaces left out."""
+    region = app.screen.query_one(selector).region
+    strips = app.screen._compositor.render_strips()[region.y : region.bottom]
+    return [strip.crop(region.x, region.right).text.rstrip() for strip in strips]
+
+
 Steps = Callable[[Pilot[None], YahtzeeApp], Awaitable[None]]
 
 
@@ -121,7 +129,8 @@ def run_app(
     """Run the game headless at ``size`` and take ``steps``; no resume offer unless
     ``offer_resume=True``."""
     options.setdefault("offer_resume", False)
-    app = YahtzeeApp(store, bot_pause=0, **options)
+    options.setdefault("bot_pause", 0)
+    app = YahtzeeApp(store, **options)
 
     async def go() -> None:
         async with app.run_test(size=size) as pilot:

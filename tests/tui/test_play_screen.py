@@ -4,6 +4,7 @@ was before, and is named after what a player tripped over."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets.data_table import ColumnKey
 
 from tests.tui.helpers import play_to_the_end, screen_name, settle
+from tests.tui.screens_helpers import screen_lines
 from yahtzee import Category, Undone
 from yahtzee.store import Seat, Store
 from yahtzee.tui import YahtzeeApp
@@ -276,14 +278,13 @@ def test_regression_the_best_keep_does_not_cost_minus_zero(tmp_path: Path) -> No
         dice = session.game.dice
         assert dice is not None
         remaining = list(getattr(best, "faces", ()))
-        held = []
-        for face in dice.faces:
-            held.append(face in remaining)
-            if face in remaining:
-                remaining.remove(face)
-        if any(held):
-            session.select(held)
-            app.screen.refresh_view()  # type: ignore[attr-defined]
+        places = []
+        for place, die in enumerate(app.screen.query(Die)):  # the dice as they lie
+            if die.face in remaining:
+                remaining.remove(die.face)
+                places.append(str(place + 1))
+        if places:
+            await pilot.press(*places)
             await pilot.pause()
             text = str(app.screen.query_one("#hint").render())
             assert "is the best keep" in text and "-0.00" not in text
@@ -357,7 +358,92 @@ def test_the_new_game_screen_can_allow_undo_between_players(tmp_path: Path) -> N
 def test_a_bots_column_keeps_its_seat_and_level_when_cut() -> None:
     assert column_name("Bot 3 (level 4)", 10) == "Bot 3 L4"
     assert column_name("Bot 2 (level 3)", 8) == "Bot2 L3"
-    assert column_name("Bot 2 (winning)", 10) == "Bot 2 Win"
-    assert column_name("Bot 4 (heuristic)", 9) == "Bot4 Heu"
+    assert column_name("Bot 2 (winning)", 10) == "Bot 2"  # not "Bot 2 Win": no win
+    assert column_name("Bot 4 (heuristic)", 9) == "Bot 4"
+    assert column_name("Bot 2 (optimal)", 16) == "Bot 2 (optimal)"  # whole where it fits
     assert column_name("Alexandra", 10) == "Alexandra"
     assert column_name("Maximiliana", 10) == "Maximilia"
+
+
+def test_kept_dice_stay_in_their_places_through_a_roll(tmp_path: Path) -> None:
+    """Issue 50.8: after a roll the dice came back sorted, so dice kept in places 3 and 4
+    came back in 2 and 3, and the same keys then hit other dice. Kept dice stay in their
+    places, the thrown ones land in the others, and the keys 1-5 name places."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        session = app.session
+        assert session is not None
+        dice = list(app.screen.query(Die))
+        await pilot.press("r")
+        await pilot.pause()
+        before = [die.face for die in dice]
+        await pilot.press("3", "4", "r")
+        await pilot.pause()
+        after = [die.face for die in dice]
+        assert after[2:4] == before[2:4]  # kept, in their places
+        assert [die.held for die in dice] == [False, False, True, True, False]
+        assert session.game.dice is not None
+        assert sorted(after) == list(session.game.dice.faces)  # the game's dice, in places
+        assert after != sorted(after)  # (this seed: a sorted row would have moved them)
+        await pilot.press("4")  # releases the die in place 4, whatever its face
+        await pilot.pause()
+        assert [die.held for die in dice] == [False, False, True, False, False]
+        assert session.keep.faces == (after[2],)
+
+    run_app(tmp_path, steps, seed=4)
+
+
+def test_the_advisor_keeps_each_option_on_one_line_at_80x24(tmp_path: Path) -> None:
+    """Issue 50.9: in the narrow side panel (four players at 80x24) an option wrapped
+    inside ("keep 4 4 4 / 4"). Each option is one line: the points lost and the option."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await pilot.press("r", "h")
+        await settle(pilot)
+        lines = screen_lines(app, "#hint")[1:-1]  # inside the border
+        assert lines[0].startswith("│ Advisor")
+        options = lines[1:]
+        assert len(options) == 5
+        for line in options:
+            assert re.fullmatch(r"│ +(best|-\d+\.\d\d) +(keep|score) [^…]+│", line), line
+        assert any("keep nothing" in line for line in options)  # (this seed: it is there)
+
+    run_app(tmp_path, steps, players=4, seed=3)
+
+
+def test_the_bonus_gap_keeps_two_spaces_before_the_next_column(tmp_path: Path) -> None:
+    """Issue 50.9: in a narrow column (short names, or a sitting's pad) "need 63" filled
+    it but one space, and read as one with the next ("need 63 0"). There it is "-63";
+    "need 63" where the column has room."""
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        card = app.screen.query_one(ScoreCard)
+        widths = [column.width for column in card.ordered_columns[1:]]
+        cells = [cell.plain for cell in card.get_row("bonus")[1:]]
+        for width, cell in zip(widths[:-1], cells[:-1], strict=True):  # a column follows
+            assert len(cell) <= width - 2, (cell, width)
+        assert len(set(cells)) == 1  # the same words in each column
+        assert cells[0] == ("need 63" if len(cells) == 1 or widths[0] >= 9 else "-63")
+
+    run_app(tmp_path, steps, names=["Ann", "Bob", "Cy"])  # columns of 8: "-63"
+    run_app(tmp_path, steps, players=2, size=(120, 40))  # columns of 9: "need 63"
+    run_app(tmp_path, steps, players=1)  # nothing follows: "need 63"
+
+
+def test_a_written_file_shows_its_name_whole_and_its_folders_shortened() -> None:
+    """Issue 50.9: "Pad written to" cut the path inside the file's name."""
+    from yahtzee.tui.printing import PRINT_IT, shown_path, written_note
+
+    home = Path.home()
+    pad = home / "Downloads" / "yahtzee-pad-1a2b3c4d.html"
+    assert shown_path(pad, 60) == "~/Downloads/yahtzee-pad-1a2b3c4d.html"
+    assert shown_path(pad, 30) == "…/yahtzee-pad-1a2b3c4d.html"
+    deep = Path("/srv/games/evening/pads/yahtzee-pad-1a2b3c4d.html")
+    assert shown_path(deep, 40) == "…/evening/pads/yahtzee-pad-1a2b3c4d.html"
+    assert shown_path(deep, 10) == "yahtzee-pad-1a2b3c4d.html"  # the name whole, alone
+    note = written_note("Pad", deep, 80, PRINT_IT)
+    assert note.splitlines() == [
+        "Pad written to",
+        "…/pads/yahtzee-pad-1a2b3c4d.html",  # 37 columns in a notification at 80 wide
+        "Open it in a browser to print it.",
+    ]

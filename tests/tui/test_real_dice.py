@@ -214,3 +214,37 @@ def test_the_roll_said_makes_the_hint_advise_a_keep() -> None:
         assert "score" in screen_text(app, "#hint")
 
     run(steps)
+
+
+def test_dice_typed_after_a_roll_said_are_the_next_roll_and_r_makes_them_a_correction() -> None:
+    """Issue 50.6: typing the dice after a re-roll "corrected" the roll said before (unless
+    r was pressed first), so the review judged a last roll as one with two rolls left.
+    Now they are the next roll; r on the dice typed makes them a correction instead."""
+    from yahtzee.core import DiceEntered
+    from yahtzee.solver.review import decisions
+
+    async def steps(pilot: Pilot[None], app: YahtzeeApp) -> None:
+        await new_real_game(pilot, 1)
+        session = app.session
+        assert session is not None
+        await type_dice(pilot, "11234", roll=1)
+        assert "Dice typed next: roll 2 (r corrects)." in screen_text(app, "#turn-info")
+        await pilot.press(*"11165")
+        await pilot.pause()
+        assert "roll 2 of 3: a new roll (r)" in screen_text(app, "#entry")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press(*"11166", "r")  # mistyped: a correction of roll 2
+        await pilot.pause()
+        assert "roll 2 of 3: corrects them (r)" in screen_text(app, "#entry")
+        await pilot.press("enter")
+        await pilot.pause()
+        await type_dice(pilot, "11666")  # thrown again: roll 3
+        assert "roll 3 of 3" in screen_text(app, "#turn-info")
+        await fill(pilot, app, C.THREE_OF_A_KIND)
+        log = session.game.event_log
+        assert [e.roll for e in log if isinstance(e, DiceEntered)] == [1, 2, 2, 3]
+        (placed,) = decisions(session.game)
+        assert placed.situation.rolls_left == 0  # the review judges the last roll as one
+
+    run(steps)

@@ -175,7 +175,9 @@ def test_c_prints_the_card_of_the_highlighted_game_from_the_history_and_the_repl
         await pilot.pause()
         page = (folder / f"yahtzee-card-{UNFINISHED_ID[:8]}.html").read_text()
         assert "Alexandra" in page and "<table>" in page and UNFINISHED_ID in page
-        assert any(str(folder) in n.message for n in app._notifications)
+        said = [n.message for n in app._notifications][-1]
+        assert said.startswith("Card written to\n")
+        assert f"/yahtzee-card-{UNFINISHED_ID[:8]}.html\n" in said  # the file's name whole
         await pilot.press("down", "down", "enter")
         await pilot.pause()
         await pilot.press("c")

@@ -3,12 +3,16 @@ named on the command line preselected."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from tests.tui.screens_helpers import run_app, screen_text
-from yahtzee.core import RuleSet
+from yahtzee.core import BotSpec, RuleSet
 from yahtzee.tui import YahtzeeApp
+from yahtzee.tui.setup_screen import KINDS
 
 
 def test_q_quits_the_new_game_screen_but_types_in_a_name() -> None:
@@ -66,5 +70,60 @@ def test_history_and_statistics_say_why_there_are_none_without_records() -> None
         await pilot.pause()
         assert type(app.screen).__name__ == "NewGameScreen"
         assert any("--no-record" in n.message for n in app._notifications)
+
+    run_app(steps)
+
+
+def test_the_new_game_screen_offers_the_winning_and_optimal_bots_saying_what_each_does() -> None:
+    """Issue 50.2: a seat was a human or a bot of level 1-5; ``winning`` (the headline)
+    and ``optimal`` were reached only by ``--bot``. Now a seat offers them, and the screen
+    says in a line each what every choice of bot plays for."""
+
+    async def steps(pilot: Pilot[None], app: YahtzeeApp) -> None:
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        kind = list(app.screen.query(".seat-kind").results(Select))[-1]
+        offered = [str(prompt) for prompt, _ in kind._options]
+        assert "Bot, optimal" in offered and "Bot, winning" in offered
+        said = screen_text(app, "#kinds-help")
+        assert "winning: plays for the best chance to finish first" in said
+        assert "optimal: plays for the highest expected score" in said
+        assert "level 1-5: plays for points, from many mistakes (1) to none (5)" in said
+        kind.value = "winning"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        session = app.session
+        assert session is not None
+        assert session.seats[1].bot == BotSpec("winning")
+        assert session.seats[1].name == "Bot 2 (winning)"
+
+    run_app(steps)
+
+
+def test_every_bot_the_readme_names_for_the_new_game_screen_is_offered_there() -> None:
+    """The README's sentence about the new-game screen names its bots (`optimal`,
+    `winning`): each one is a choice of a seat there."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    sentence = " ".join(readme.split("`yahtzee` opens a new-game screen", 1)[1].split())
+    named = re.findall(r"`([a-z]+)`", sentence.split("rule set", 1)[0])
+    assert named, "the README no longer names the new-game screen's bots"
+    offered = {value for _, value in KINDS}
+    for kind in named:
+        assert BotSpec.parse(kind).key in offered, f"the README offers {kind!r}"
+
+
+def test_a_checkbox_shows_on_and_off_by_its_mark_not_only_its_colour() -> None:
+    """Issue 50.9: the Hints, Undo and Real dice boxes looked alike on and off but for
+    the colour; on, the box holds a tick, off it is blank."""
+
+    async def steps(pilot: Pilot[None], app: YahtzeeApp) -> None:
+        assert screen_text(app, "#hints") == "▐✓▌ Hints"
+        assert screen_text(app, "#undo") == "▐ ▌ Undo"
+        await pilot.click("#undo")
+        await pilot.pause()
+        assert screen_text(app, "#undo") == "▐✓▌ Undo"
+        await pilot.click("#hints")
+        await pilot.pause()
+        assert screen_text(app, "#hints") == "▐ ▌ Hints"
 
     run_app(steps)

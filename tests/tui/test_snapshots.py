@@ -1,5 +1,6 @@
 """SVG snapshots of the play screen, seeded dice, at 80x24 and 120x40, with 1, 2 and 4
-players (the other screens: ``test_snapshots_screens.py``).
+players, and against a bot waiting while a box may be taken back (the other screens:
+``test_snapshots_screens.py``).
 
 Update them (after a deliberate change of the look, looked at by a person) with
 ``pytest --snapshot-update``.
@@ -15,8 +16,9 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.tui.helpers import settle
+from yahtzee.core import BotSpec
 from yahtzee.store import Seat, Store
-from yahtzee.tui import YahtzeeApp
+from yahtzee.tui import YahtzeeApp, play_screen
 from yahtzee.tui.widgets import BOX_KEYS
 
 SIZES = [(80, 24), (120, 40)]
@@ -70,5 +72,26 @@ def test_screen(snap_compare: Any, tmp_path: Path, screen: str, size: tuple[int,
     app = YahtzeeApp(store, seed=3, bot_pause=0, seats=seats, offer_resume=False)
     try:
         assert snap_compare(app, terminal_size=size, run_before=steps)
+    finally:
+        store.close()
+
+
+async def undo_against_a_bot(pilot: Pilot[None]) -> None:
+    """A box filled against a bot with undo on: the bot waits, counting down (issue 50)."""
+    await pilot.pause()
+    await pilot.press("r", "n")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_undo_against_a_bot(
+    snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    monkeypatch.setattr(play_screen, "clock", lambda: 0.0)  # the countdown stands still
+    seats = [Seat("You"), Seat("Bot 2 (winning)", BotSpec("winning"))]
+    store = Store(f"sqlite:///{tmp_path / 'records.db'}")
+    app = YahtzeeApp(store, seed=3, bot_pause=0, seats=seats, offer_resume=False, undo=True)
+    try:
+        assert snap_compare(app, terminal_size=size, run_before=undo_against_a_bot)
     finally:
         store.close()

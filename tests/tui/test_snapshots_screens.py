@@ -1,7 +1,8 @@
 """SVG snapshots of the screens around play, at 80x24 and 120x40: the new-game screen
-(its whole footer), the resume offer, the history with unfinished and finished games, a
-replayed turn, the game-over screen and its review, statistics and the help. Recorded
-games have fixed ids, dice and dates, so every run draws the same.
+(its whole footer; with a bot that plays to win), the resume offer, the history with
+unfinished and finished games, a replayed turn, the game-over screen and its review,
+statistics and the help. Recorded games have fixed ids, dice and dates, so every run draws
+the same.
 
 Update them (after a deliberate change of the look, and after looking at them) with
 ``pytest tests/tui/test_snapshots_screens.py --snapshot-update``.
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Select
 
 from tests.tui.helpers import workers_done
 from tests.tui.screens_helpers import FINISHED_ID, all_kinds, finished_solo, record
@@ -76,6 +78,18 @@ async def help_keys(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
+async def new_game_bots(pilot: Pilot[None]) -> None:
+    """The new-game screen with a bot that plays to win, and undo ticked (issue 50)."""
+    await pilot.pause()
+    await pilot.press("ctrl+b")
+    await pilot.pause()
+    app: Any = pilot.app
+    kind = list(app.screen.query(".seat-kind").results(Select))[-1]
+    kind.value = "winning"
+    await pilot.click("#undo")
+    await pilot.pause()
+
+
 def empty(store: Store) -> None:
     pass
 
@@ -83,6 +97,7 @@ def empty(store: Store) -> None:
 # name: (records, offer to resume, steps)
 SCREENS: dict[str, tuple[Callable[[Store], Any], bool, Steps]] = {
     "new_game": (empty, True, nothing),
+    "new_game_bots": (empty, False, new_game_bots),
     "resume_offer": (all_kinds, True, nothing),
     "history": (all_kinds, False, history),
     "replay": (all_kinds, False, replay),

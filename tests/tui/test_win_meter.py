@@ -18,7 +18,7 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import RowDoesNotExist
 
 from tests.tui.helpers import screen_name, workers_done
-from tests.tui.screens_helpers import record
+from tests.tui.screens_helpers import record, screen_text
 from yahtzee.core import Category, Dice, Keep, Score, Situation
 from yahtzee.service import GameSession
 from yahtzee.solver.review import Decision, PlayerReview
@@ -361,3 +361,27 @@ def test_a_swing_reads_as_percent_given_up() -> None:
     assert swing_text(0.0) == "best"
     assert swing_text(-1e-12) == "best"
     assert swing_text(0.031) == "-3.1%"
+
+
+def test_a_solo_game_builds_no_table_and_says_nothing_of_win_chances(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 50.7: a solo game started the build of the win-chance tables and said "Exact
+    win chances: building..." though it shows no win chance (without a best score to
+    beat, no chance at all)."""
+    from yahtzee.solver import winning
+
+    asked: list[object] = []
+    monkeypatch.setattr(winning, "request_tables", lambda rules, kinds=(): asked.append(kinds))
+    monkeypatch.setattr(winning, "table_progress", lambda rules, kind: (3, 14))  # one builds
+
+    async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+        await pilot.press("r", "n")
+        await workers_done(app, WAIT_S)
+        await pilot.pause()
+        assert progress_text(app) is None
+        assert "building" not in screen_text(app, "#card-area")
+        assert win_row(app) is None  # no best score to beat
+        assert asked == []
+
+    run_app(tmp_path, steps, players=1)

@@ -20,6 +20,8 @@ from ..core import (
     Keep,
     PlayoffRolled,
     Scorecard,
+    Scored,
+    Written,
     YahtzeeError,
 )
 from ._io import short_message
@@ -39,17 +41,20 @@ HELP = """Commands:
   score BOX    fill a box with the dice showing (s fh, score aces, s 3k)
   boxes        what the dice score in each legal box
   hint         the advisor's best options now (the game's record notes it)
-  undo         take back your last box, where the game allows it (a game of one player)
+  undo         take back your last box until the next player rolls, where the game allows
+               it (a game of one player, or one started with --undo)
   card         your scorecard;  cards: everyone's totals
   help         this text (h);  quit: stop playing, the game is saved (q)
 A box that would score 0 asks first: answer y to score it, anything else to keep it open."""
 
 HELP_ENTERED = """Commands (real dice: roll them at the table, then type what they show):
   dice 33356   the five dice showing (also 'dice 3 3 3 5 6'); each open box's points follow
-               (a forced Joker included); type 'dice ...' again to correct a mistyped die
+               (a forced Joker included). After dice said to be roll 1 or 2, new dice are
+               the next roll; otherwise, typed again, they correct the dice
   dice 33356 roll 2
                the same, saying which roll of the turn it was (1-3; 'dice 33356 2' too):
                the advisor then says what to keep; not said, it counts as the last roll
+  fix 33356    correct a mistyped die: these dice replace those entered, the same roll
   score BOX    fill a box with the dice entered (s fh, score aces, s 3k)
   write BOX POINTS
                write points straight in a box, as on a paper pad (write fours 12,
@@ -99,6 +104,8 @@ class PlainGame:
 
     def _step(self) -> bool:
         session, turn = self.session, self.game.turn
+        if session.bot_waits:  # the placement before the bot's turn may be taken back
+            return self._before_bot()
         if session.is_bot(session.current):
             for move in session.bot_moves():
                 self._show(move)
@@ -111,6 +118,23 @@ class PlainGame:
         line = self.read(self._prompt())
         if line is None:
             return False
+        return self._command(line.strip())
+
+    def _before_bot(self) -> bool:
+        """Before a bot plays, while the last placement may still be taken back: Enter
+        lets the bot play, 'undo' takes the placement back; other commands work, and the
+        bot waits."""
+        last = self.game.event_log[-1]
+        assert isinstance(last, Scored | Written)
+        name = _current_name(self.game)
+        box = last.category.display_name
+        line = self.read(f"{name} plays next. Enter goes on, 'undo' takes back {box}> ")
+        if line is None:
+            return False
+        if not line.strip():
+            for move in self.session.bot_moves():
+                self._show(move)
+            return True
         return self._command(line.strip())
 
     def _prompt(self) -> str:
@@ -168,6 +192,8 @@ class PlainGame:
             self._show(self.session.roll(Keep.parse(rest) if rest.strip() else Keep.NONE))
         elif verb in {"dice", "d"}:
             self._enter(rest)
+        elif verb in {"fix", "correct"}:
+            self._enter(rest, correct=True)
         elif verb in {"write", "w"}:
             self._write(rest)
         elif verb in {"score", "s"}:
@@ -179,7 +205,7 @@ class PlainGame:
         elif verb in {"hint", "advise"}:
             self._show_hint()
         elif verb in {"card", "c"}:
-            self._show_card(self.game.cards[self._seat()])
+            self._show_card(self.game.cards[self._speaking()])
         elif verb == "cards":
             for name, card in zip(self.game.players, self.game.cards, strict=True):
                 self.write(f"  {name}: {card.total}")
@@ -211,11 +237,20 @@ class PlainGame:
 
     # Real dice -----------------------------------------------------------------------
 
-    def _enter(self, rest: str) -> None:
-        """``dice 33356``, ``dice 3 3 3 5 6``, ``dice 33356 2``, ``dice 33356 roll 2``."""
+    def _enter(self, rest: str, *, correct: bool = False) -> None:
+        """``dice 33356``, ``dice 3 3 3 5 6``, ``dice 33356 2``, ``dice 33356 roll 2``;
+        ``fix 33356`` (``correct``): the dice entered corrected, the same roll. Not said,
+        dice after those said to be roll 1 or 2 are the next roll."""
         text, roll = _dice_and_roll(rest)
         playoff = self.game.entered and self.game.turn is None
         again = self.game.dice is not None and self.game.entered
+        if correct:
+            if not again or playoff:
+                raise IllegalMove(f"There are no dice to correct yet: {ENTER_HOW}.")
+            roll = self.session.said_roll
+        elif roll is None:
+            roll = self.session.next_roll
+        before = self.session.said_roll
         move = self.session.enter_dice(text, roll)
         event = move.events[-1]
         assert isinstance(event, DiceEntered)
@@ -226,7 +261,8 @@ class PlainGame:
             )
             return
         said = f" (roll {event.roll})" if event.roll is not None else ""
-        self.write(f"  {'Corrected' if again else 'Dice entered'}: {event.dice.spaced()}{said}")
+        corrected = again and event.roll == before
+        self.write(f"  {'Corrected' if corrected else 'Dice entered'}: {event.dice.spaced()}{said}")
         self._show_boxes()
 
     def _write(self, rest: str) -> None:
@@ -242,10 +278,18 @@ class PlainGame:
         self._show(self.session.write(category, int(points)))
 
     def _undo(self) -> None:
-        placed = self.session.undo()
+        try:
+            placed = self.session.undo()
+        except IllegalMove as error:  # the service's reason, and how to have it
+            if error.code != "undo_off":
+                raise
+            raise IllegalMove(
+                f"{error} Start the game with 'yahtzee play --undo' to allow it.", code=error.code
+            ) from error
         name = self.game.players[placed.player]
+        whose = "your" if name == DEFAULT_NAME else f"{name}'s"
         category = placed.category
-        self.write(f"Taken back: {name}'s {category.display_name}; the box is open again.")
+        self.write(f"Taken back: {whose} {category.display_name}; the box is open again.")
         turn = self.game.turn
         self._announced = (0 if turn is None else turn.round, placed.player)
         if self.game.dice is not None:
@@ -264,6 +308,14 @@ class PlainGame:
                 self.write(f"Not scored: {category.display_name} is still open.")
                 return
         self._show(self.session.score(category))
+
+    def _speaking(self) -> int:
+        """The seat whose player types now: while a bot waits for the player who just
+        placed (`_before_bot`), that player; else the player to act."""
+        last = self.game.event_log[-1]
+        if self.session.bot_waits and isinstance(last, Scored | Written):
+            return last.player
+        return self._seat()
 
     def _seat(self) -> int:
         seat = self.game.current_player

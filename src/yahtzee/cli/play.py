@@ -52,6 +52,14 @@ def register(commands: Any) -> None:
         help="the players roll real dice at the table and type what they show (or write "
         "each box's points, as on a paper pad); people only, no --bot",
     )
+    parser.add_argument(
+        "--undo",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="let players take back their last placement until the next player rolls (a "
+        "bot waits for the player to go on); by default on alone and with real dice, off "
+        "against others",
+    )
     parser.add_argument("--resume", metavar="GAME_ID", help="go on with a recorded game")
     parser.add_argument(
         "--plain",
@@ -86,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             record=not args.no_record,
             resume=args.resume,
             entered=args.real_dice,
+            undo=args.undo,
         )
         return 0
     return run_plain(args, rules, seats)
@@ -155,13 +164,13 @@ def run_plain(args: argparse.Namespace, rules: RuleSet, seats: list[Seat]) -> in
     try:
         if args.resume:
             assert store is not None
-            session = GameSession.resume(store, args.resume, seed=args.seed)
+            session = GameSession.resume(store, args.resume, seed=args.seed, undo=args.undo)
         else:
             if store is not None and (waiting := unfinished(store)):
                 print(f"You have {len(waiting)} unfinished game(s); the latest goes on with "
                       f"'yahtzee play --resume {waiting[0].id[:8]}'.")  # fmt: skip
             session = GameSession.new(
-                seats, rules, store=store, seed=args.seed, entered=args.real_dice
+                seats, rules, store=store, seed=args.seed, entered=args.real_dice, undo=args.undo
             )
         sitting = PlainSitting(session, _read_line, print, seed=args.seed)
         try:

@@ -56,29 +56,43 @@ def read_meter(
     loaded (milliseconds); a worker thread's job all the same (the store may be asked
     for the player's best score). ``cards`` and ``over``: the game's cards and whether it
     was over, as taken at some moment (by default the game's now): then the game may go on
-    meanwhile (the reading is of those cards)."""
-    from ..solver.interim import can_estimate, estimate_beat  # noqa: PLC0415
+    meanwhile (the reading is of those cards). A solo game asks for no table to be built
+    (see `_alone`)."""
+    from ..solver.interim import can_estimate  # noqa: PLC0415
 
     game = session.game
     if cards is None:
         cards, over = game.cards, game.is_over
     if over:
         return NOTHING
+    if len(cards) == 1:
+        return _alone(session, cards)
     progress = session.request_win_meter()
     if session.win_meter_ready():
         exact = session.win_chances(cards)
         if exact is not None or progress is None:
-            best = session.best_score() if len(cards) == 1 else None
-            return MeterReading(tuple(exact) if exact is not None else None, best=best)
+            return MeterReading(tuple(exact) if exact is not None else None)
     if not can_estimate(session.rules):
         return MeterReading(progress=progress)
-    if len(cards) > 1:
-        return _estimated(session, progress, cards)
+    return _estimated(session, progress, cards)
+
+
+def _alone(session: GameSession, cards: tuple[Scorecard, ...]) -> MeterReading:
+    """A solo game's meter: the chance to beat the player's best score, nothing without
+    one. No table is built for it: exact when the table is loaded (one on disk is loaded
+    for a player with a best score), else the estimate, with no progress to show."""
+    from ..solver.interim import can_estimate, estimate_beat  # noqa: PLC0415
+
     best = session.best_score()
-    if best is None:
-        return MeterReading(progress=progress)
+    if best is not None:
+        session.request_win_meter()  # loads a table already on disk; builds none
+    if session.win_meter_ready():
+        exact = session.win_chances(cards)
+        return MeterReading(tuple(exact), best=best) if exact is not None else NOTHING
+    if best is None or not can_estimate(session.rules):
+        return NOTHING
     chance, margin = estimate_beat(cards[0], best, session.rules)
-    return MeterReading((chance,), True, margin, progress, best)
+    return MeterReading((chance,), True, margin, None, best)
 
 
 def quick_meter(session: GameSession) -> MeterReading | None:
@@ -136,15 +150,23 @@ class MeterWatch:
 
 
 def play_notes(session: GameSession) -> list[str]:
-    """How each bot that plays to win made its decisions, for the review: "Bot 2
-    (winning) played to win by normal approximation (shipped tables) in 31 decisions, by
-    score-curve tables in 12"."""
+    """How each bot that plays to win made its decisions, in a player's words, for the
+    review: "Bot 2 (winning) played to win: 31 decisions on estimated chances (its exact
+    tables were not ready yet), 12 on exact chances"."""
+    from ..solver.interim import EV_METHOD, EXACT_METHOD, INTERIM_METHOD  # noqa: PLC0415
+
+    words = {
+        INTERIM_METHOD: "on estimated chances (its exact tables were not ready yet)",
+        EXACT_METHOD: "on exact chances",
+        EV_METHOD: "for points (nothing to estimate the chances by yet)",
+    }
     notes = []
     for seat, counts in sorted(session.bot_methods.items()):
         ways = [
-            f"by {method} in {n} decision{'s' if n != 1 else ''}" for method, n in counts.items()
+            f"{n} decision{'s' if n != 1 else ''} {words.get(method, 'by ' + method)}"
+            for method, n in counts.items()
         ]
-        notes.append(f"{session.seats[seat].name} played to win {', '.join(ways)}.")
+        notes.append(f"{session.seats[seat].name} played to win: {', '.join(ways)}.")
     return notes
 
 

@@ -22,6 +22,7 @@ from ..core import (
     BotSpec,
     Category,
     Dice,
+    DiceEntered,
     DiceSource,
     EnterDice,
     Entry,
@@ -255,6 +256,14 @@ class GameSession(SessionBots, SessionWinMeter, SessionSelection):
             return False
         return not self.is_bot(last.player) and self.game.can_undo()
 
+    @property
+    def bot_waits(self) -> bool:
+        """Whether the bot to act waits before it plays: the last placement, a human's,
+        may still be taken back (`can_undo`), and the bot's first roll would end that.
+        A face then lets its player take it back or go on (a key, or a short countdown
+        it shows) before it lets the bot act."""
+        return self.can_undo and self.is_bot(self.current)
+
     def undo(self) -> Scored | Written:
         """Take back the last placement (recorded as an event, and saved): the box is open
         again and the same dice show. Returns the placement taken back."""
@@ -303,6 +312,27 @@ class GameSession(SessionBots, SessionWinMeter, SessionSelection):
     ) -> Move:
         """In a game of entered dice: the dice showing on the table (see `Game.enter_dice`)."""
         return self.act(EnterDice(dice if isinstance(dice, Dice) else Dice.parse(dice), roll), seat)
+
+    @property
+    def next_roll(self) -> int | None:
+        """In a game of entered dice: which roll of the turn new dice entered now are, as
+        a player at the table means them. After dice said to be roll 1 or 2, the next one
+        (the player threw again); otherwise not said (a turn's first dice, or dice whose
+        roll was not said, which count as the last roll). Entering dice again with the
+        roll of the dice showing (`said_roll`) corrects them instead."""
+        turn = self.game.turn
+        if not self.game.entered or turn is None or turn.dice is None or not turn.rolls_left:
+            return None
+        return turn.rolls + 1
+
+    @property
+    def said_roll(self) -> int | None:
+        """In a game of entered dice: the roll said with the dice showing (their last
+        entry), if any."""
+        for event in reversed(self.game.event_log):
+            if isinstance(event, DiceEntered):
+                return event.roll
+        return None
 
     def write(self, category: Category | str, points: int, seat: int | None = None) -> Move:
         """In a game of entered dice: points written in a box (see `Game.write`)."""

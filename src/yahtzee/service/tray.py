@@ -29,6 +29,21 @@ class Tray:
         """The held dice, as the engine keeps them."""
         return Keep.of(self.faces[slot] for slot in sorted(self.held))
 
+    def flags(self) -> tuple[bool, ...]:
+        """Whether each place is held (five flags, all off before the first roll)."""
+        return tuple(slot in self.held for slot in SLOTS)
+
+    def held_in_order(self) -> tuple[bool, ...]:
+        """The held dice as flags over the dice in sorted order (`GameSession.select`
+        takes the selection so): the first dice of each face held."""
+        wanted = list(self.kept.faces)
+        flags = []
+        for face in sorted(self.faces):
+            flags.append(face in wanted)
+            if face in wanted:
+                wanted.remove(face)
+        return (*flags, *(False,) * (DICE_COUNT - len(flags)))
+
     @classmethod
     def resting(cls, dice: Dice | None, kept: Keep = Keep.NONE) -> Tray:
         """The dice in order, the ``kept`` ones held (when nothing else is known: a turn

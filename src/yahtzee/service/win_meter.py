@@ -54,18 +54,27 @@ class SessionWinMeter:
         return self.win_meter_progress()
 
     def _request_meter_tables(self) -> None:
+        from ..solver.curve_table import CurveTable  # noqa: PLC0415
         from ..solver.winning import request_tables  # noqa: PLC0415
 
         # against others, the target table too: the review's swing in win chance needs it
-        kinds: tuple[Kind, ...] = (
-            ("distribution", "target") if len(self.game.cards) > 1 else ("distribution",)
-        )
+        kinds: tuple[Kind, ...] = ("distribution", "target")
+        if len(self.game.cards) == 1:
+            # alone, there is no one to beat but the player's best: no table is built for
+            # that (minutes, and a build that a solo game would name for nothing); one
+            # already on disk is loaded, else the chance is the shipped estimate
+            kinds = ("distribution",)
+            if not CurveTable.path_for("distribution", self.game.rules).is_file():
+                return
         request_tables(self.game.rules, kinds)  # nothing to do once loaded (or being loaded)
 
     def win_meter_progress(self) -> tuple[int, int] | None:
-        """``(done, total)`` while the meter's table is being built, else ``None``."""
+        """``(done, total)`` while the meter's table is being built for a game against
+        others, else ``None`` (a solo game builds none)."""
         from ..solver.winning import table_progress  # noqa: PLC0415
 
+        if len(self.game.cards) == 1:
+            return None
         return table_progress(self.game.rules, "distribution")
 
     def win_tables_building(self) -> bool:

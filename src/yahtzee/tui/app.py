@@ -17,7 +17,7 @@ from ..service import daily as daily_games
 from ..store import Seat, Store, progress_of, stats, unfinished
 from .daily_screen import DailyPlayScreen, daily_day_of
 from .help_screen import HelpScreen
-from .play_screen import PlayScreen
+from .play_screen import UNDO_WAIT_S, PlayScreen
 from .records_screen import HistoryScreen, StatsScreen
 from .setup_screen import NewGameScreen, ResumeScreen
 from .sitting import SittingBook
@@ -45,12 +45,19 @@ class YahtzeeApp(App[None]):
         seats: Sequence[Seat] = (),
         resume: str | None = None,
         entered: bool = False,
+        undo: bool | None = None,
+        undo_wait: float = UNDO_WAIT_S,
     ) -> None:
         """``rules`` preselects a rule set on the new-game screen; ``seats`` start a game
         with them at once; ``resume`` (a game id, or the start of one) goes on with that
         recorded game at once; ``entered``: real dice preselected (the players roll them
-        at the table and enter them; a game of ``seats`` started so)."""
+        at the table and enter them; a game of ``seats`` started so); ``undo``: whether
+        players may take back a placement (``None``: as the game decides; preselected on
+        the new-game screen); ``undo_wait``: seconds a bot waits while the placement before
+        its turn may still be taken back."""
         super().__init__()
+        self.undo = undo
+        self.undo_wait = undo_wait
         self.store = store
         self.seed = seed
         self.rules = rules or RuleSet.official()
@@ -68,13 +75,17 @@ class YahtzeeApp(App[None]):
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
         # the solver gets ready while the player sets up a game: the first hint is quick
         self.run_worker(_warm_up, thread=True, group="warm-up", exclusive=True)
-        self.push_screen(NewGameScreen(self.rules, id="new-game", entered=self.entered))
+        self.push_screen(
+            NewGameScreen(self.rules, id="new-game", entered=self.entered, undo=self.undo)
+        )
         if self.resume_id is not None and self.store is not None:
             self.resume_game(self.store.resolve(self.resume_id))
             return
         if self.start_seats:
             try:
-                self.start_game(self.start_seats, self.rules, None, True, entered=self.entered)
+                self.start_game(
+                    self.start_seats, self.rules, None, True, undo=self.undo, entered=self.entered
+                )
             except YahtzeeError as error:  # a bot in a game of real dice, say
                 self.notify(str(error), severity="error")
             return
@@ -104,7 +115,7 @@ class YahtzeeApp(App[None]):
             self.session = session
             self.push_screen(DailyPlayScreen(session, day, resumed=True))
             return
-        self.open_session(GameSession.resume(self.store, game_id, seed=self.seed))
+        self.open_session(GameSession.resume(self.store, game_id, seed=self.seed, undo=self.undo))
 
     def start_daily(self, name: str) -> None:
         """Today's (UTC) daily game for ``name``, on the date's own duplicate dice: a new
@@ -146,7 +157,7 @@ class YahtzeeApp(App[None]):
         if self.store is not None and len(session.seats) == 1 and not session.is_bot(0):
             mine = stats(self.store, session.seats[0].name)
             best = mine[0].best if mine else None
-        self.push_screen(PlayScreen(session, self.bot_pause, best, self.book))
+        self.push_screen(PlayScreen(session, self.bot_pause, best, self.book, self.undo_wait))
 
     def action_new_game(self) -> None:
         while len(self.screen_stack) > BASE_SCREENS:
@@ -188,11 +199,13 @@ def run(
     record: bool = True,
     resume: str | None = None,
     entered: bool = False,
+    undo: bool | None = None,
 ) -> None:
     """The terminal game. ``record=False`` keeps nothing (no database is opened); see
-    `YahtzeeApp` for ``rules``, ``seats``, ``resume`` and ``entered`` (real dice)."""
+    `YahtzeeApp` for ``rules``, ``seats``, ``resume``, ``entered`` (real dice) and
+    ``undo``."""
     options = {"seed": seed, "dark": not light, "rules": rules, "seats": seats}
-    options["entered"] = entered
+    options.update(entered=entered, undo=undo)
     if not record:
         YahtzeeApp(None, offer_resume=False, **options).run()  # type: ignore[arg-type]
     else:

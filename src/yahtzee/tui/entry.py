@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ..core import DICE_COUNT, FACES, ROLLS_PER_TURN, Category, DiceEntered, YahtzeeError
+from ..core import DICE_COUNT, FACES, ROLLS_PER_TURN, Category, YahtzeeError
 from ..service import GameSession, Move
 from .sitting import SittingBook, print_pad
 
@@ -50,14 +50,16 @@ def roll_words(roll: int | None) -> str:
 
 class DiceEntry(Static):
     """The five slots of the dice being typed (one more for each die too many, marked),
-    and which roll of the turn they are, if said. Holds only what is typed: the dice
-    entered are the game's."""
+    and which roll of the turn they are, if said: typed over dice entered this turn, a
+    new roll or a correction of those. Holds only what is typed: the dice entered are
+    the game's."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="hidden")
         self.typed = ""
         self.roll: int | None = None
         self.showing = ""  # the dice entered, shown dim until others are typed
+        self.showing_roll: int | None = None  # the roll said with them
 
     def type(self, character: str) -> bool:
         """Add a typed character (False when the entry is full)."""
@@ -75,10 +77,11 @@ class DiceEntry(Static):
         self.typed = ""
         self.show()
 
-    def show(self, showing: str | None = None) -> None:
-        """The slots: what is typed, else (dim) ``showing``, the dice entered."""
+    def show(self, showing: str | None = None, showing_roll: int | None = None) -> None:
+        """The slots: what is typed, else (dim) ``showing``, the dice entered (said to be
+        roll ``showing_roll``)."""
         if showing is not None:
-            self.showing = showing
+            self.showing, self.showing_roll = showing, showing_roll
         typed = self.typed or self.showing
         style = "bold" if self.typed else "dim"
         slots = Text("Dice ")
@@ -86,7 +89,10 @@ class DiceEntry(Static):
             face = typed[index] if index < len(typed) else "_"
             wrong = index >= DICE_COUNT or (face != "_" and int(face) not in FACES)
             slots.append(f"[{face}]", style="bold red" if wrong else style)
-        slots.append(f"\n{roll_words(self.roll)} (r)", style="dim")
+        again = ""
+        if self.typed and self.showing:  # typed over the dice entered this turn
+            again = ": corrects them" if self.roll == self.showing_roll else ": a new roll"
+        slots.append(f"\n{roll_words(self.roll)}{again} (r)", style="dim")
         self.update(slots)
 
 
@@ -208,10 +214,13 @@ class EntryScreen(Screen[None]):
                 "w: write a box's points",
                 "x: a Yahtzee of a face",
             ]
+        after = self.session.next_roll
         return [
             f"Dice: {dice.spaced()} ({roll_words(self.entered_roll())}).",
             "Score: a box's key (on the card) or click it.",
-            "Typed again, dice are corrected.",
+            f"Dice typed next: roll {after} (r corrects)."
+            if after is not None
+            else "Typed again, dice are corrected.",
         ]
 
     def action_print_pad(self) -> None:
@@ -240,14 +249,28 @@ class EntryScreen(Screen[None]):
         return seat is not None and not self.session.is_bot(seat)
 
     def action_type_die(self, digit: int) -> None:
-        if self._my_turn() and not self.entry.type(str(digit)):
+        if not self._my_turn():
+            return
+        if not self.entry.typed and self.session.game.dice is not None:
+            # new dice over those entered this turn: the next roll, as a player at the
+            # table means them (r makes them a correction instead)
+            self.entry.roll = self.session.next_roll
+        if not self.entry.type(str(digit)):
             self.notify(f"That is {len(self.entry.typed)} characters: press Enter, or Backspace.")
 
     def action_erase_die(self) -> None:
         self.entry.erase()
+        self._typed_nothing()
 
     def action_clear_dice(self) -> None:
         self.entry.clear()
+        self._typed_nothing()
+
+    def _typed_nothing(self) -> None:
+        """Nothing typed any more: the roll shown is again that of the dice entered."""
+        if not self.entry.typed and self.session.game.dice is not None:
+            self.entry.roll = self.entered_roll()
+            self.entry.show()
 
     def action_no_roll(self) -> None:
         self.notify(NO_ROLL)
@@ -270,11 +293,19 @@ class EntryScreen(Screen[None]):
     def action_roll_number(self) -> None:
         """Which roll of the turn the dice are: not said, 1, 2, 3, then not said again.
         Said for dice already entered, they are entered again with it (the hint then
-        advises which to keep)."""
+        advises which to keep). For dice typed over those entered this turn: the next
+        roll first, then a correction of those (their own roll), then the others."""
         roll = self.entry.roll
+        dice = self.session.game.dice
+        if self.entry.typed and dice is not None:
+            showing, after = self.entered_roll(), self.session.next_roll
+            order = list(dict.fromkeys([after, showing, 1, 2, ROLLS_PER_TURN, None]))
+            at = order.index(roll) if roll in order else -1
+            self.entry.roll = order[(at + 1) % len(order)]
+            self.entry.show()
+            return
         self.entry.roll = 1 if roll is None else (None if roll >= ROLLS_PER_TURN else roll + 1)
         self.entry.show()
-        dice = self.session.game.dice
         if dice is not None and not self.entry.typed and self._my_turn():
             self._enter(str(dice))
         else:
@@ -282,10 +313,7 @@ class EntryScreen(Screen[None]):
 
     def entered_roll(self) -> int | None:
         """The roll said with the dice showing (their last entry), if any."""
-        for event in reversed(self.session.game.event_log):
-            if isinstance(event, DiceEntered):
-                return event.roll
-        return None
+        return self.session.said_roll
 
     def action_write(self) -> None:
         if not self._my_turn():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from functools import partial
 from typing import TYPE_CHECKING
@@ -16,9 +17,19 @@ from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Static
 from textual.worker import WorkerCancelled, get_current_worker
 
-from ..core import ROUNDS, Action, Category, Keep, Phase, Scorecard, Situation, YahtzeeError
+from ..core import (
+    ROUNDS,
+    Action,
+    Category,
+    Keep,
+    Phase,
+    Scorecard,
+    Situation,
+    YahtzeeError,
+)
 from ..service import GameSession, Move
 from ..service.meter import POLL_S, MeterReading, MeterWatch
+from ..service.tray import Tray, follow
 
 if TYPE_CHECKING:
     from ..solver import Advice
@@ -32,6 +43,14 @@ UNDO_OFFER = "  (u takes it back)"
 """Said after a placement while it can be taken back (not once the next roll is made)."""
 WIN_POLL_S = POLL_S
 """Seconds between looks at the win chances' table while it is being prepared."""
+UNDO_WAIT_S = 5.0
+"""Seconds a bot waits after a placement that may still be taken back (`GameSession.
+bot_waits`), counting down on the screen; ``s`` lets it play at once, ``u`` takes the
+placement back."""
+clock = time.monotonic
+"""The clock of a bot's countdown (a test may stop it)."""
+UNDO_OFF_HOW = "Tick Undo on the new-game screen (or play with --undo) to allow it."
+"""Said after the service's refusal when taking back is off in the game."""
 
 
 class ConfirmZero(ModalScreen[bool]):
@@ -70,7 +89,9 @@ class PlayScreen(EntryScreen):
         Binding("enter", "choose", "Score box", show=False),
         Binding("h", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
-        Binding("s", "skip", "Skip wait", show=False),
+        Binding("u", "undo_refused", "Undo", show=False),
+        Binding("s", "skip", "Go on"),
+        Binding("s", "skip_pause", "Skip wait", show=False),
         Binding("p", "print_pad", "Print pad", show=False),
         Binding("question_mark", "app.help", "Help"),
         Binding("t", "app.toggle_dark", "Theme"),
@@ -86,13 +107,20 @@ class PlayScreen(EntryScreen):
         bot_pause: float = 0.6,
         best: int | None = None,
         book: SittingBook | None = None,
+        undo_wait: float = UNDO_WAIT_S,
     ) -> None:
-        """``book``: the sitting this game continues (its earlier games show on the card)."""
+        """``book``: the sitting this game continues (its earlier games show on the card);
+        ``undo_wait``: seconds a bot waits while a placement may still be taken back."""
         super().__init__(id="play")
         self.session = session
         self.book = book or SittingBook()
         self.past = [game for _, game in self.book.past(session)]
         self.bot_pause = bot_pause
+        self.undo_wait = undo_wait
+        self.bot_due: float | None = None  # when a waiting bot plays (monotonic seconds)
+        self.countdown: Timer | None = None  # redraws the bot's countdown each second
+        self.tray = Tray()  # the dice as they lie: places kept through each roll
+        self.tray_seq = -1  # the length of the game's log the tray is for
         self.best = best
         self.compact = False
         self.show_hint = False
@@ -122,8 +150,18 @@ class PlayScreen(EntryScreen):
 
     @property
     def held(self) -> list[bool]:
-        """The dice the player to act keeps for the next roll (the session saves them)."""
-        return list(self.session.held)
+        """The places the player to act holds for the next roll (the session saves them)."""
+        return list(self.placed().flags())
+
+    def placed(self) -> Tray:
+        """The dice as they lie: held dice stay in their places through a roll (the
+        others land in the places left), so that keys 1-5 keep naming the same dice. A
+        game loaded, or moved on without this screen seeing how, shows them in order."""
+        game = self.session.game
+        if self.tray_seq != len(game.event_log):
+            self.tray = Tray.resting(game.dice, self.session.keep)
+            self.tray_seq = len(game.event_log)
+        return self.tray
 
     def on_resize(self, event: events.Resize) -> None:
         card = card_width(self.session.game.players, len(self.past))
@@ -140,6 +178,10 @@ class PlayScreen(EntryScreen):
             if not self.session.undo_on:
                 return False
             return True if self.session.can_undo else None
+        if action == "skip":  # shown while a bot waits for the player to go on
+            return self.bot_due is not None
+        if action == "roll" and not self._human_turn():
+            return None
         return self.entry_check(action)
 
     def on_mount(self) -> None:
@@ -178,7 +220,9 @@ class PlayScreen(EntryScreen):
         game = self.session.game
         turn = game.turn
         dice = game.dice
-        self.query_one(DiceTray).show(dice.faces if dice else None, self.session.held, self.compact)
+        tray = self.placed()
+        held = tray.flags() if turn is not None and turn.rolls_left else (False,) * 5
+        self.query_one(DiceTray).show(tray.faces or None, held, self.compact)
         self.query_one(ScoreCard).show(game, self.win, self.past)
         if game.cards != self.win_cards:  # a box was filled (or taken back): read again
             self._read_win()
@@ -186,10 +230,10 @@ class PlayScreen(EntryScreen):
         self.query_one("#turn-info", Static).update(self._turn_info())
         can_roll = self._human_turn() and (turn is None or turn.rolls_left > 0) and not game.is_over
         self.query_one("#roll", Button).disabled = not can_roll
-        self.query_one("#roll", Button).set_class(game.entered, "hidden")
+        self.query_one("#roll", Button).set_class(game.entered or not self._human_turn(), "hidden")
         self.entry.set_class(not game.entered, "hidden")
         if game.entered:
-            self.entry.show(str(dice) if dice is not None else "")
+            self.entry.show(str(dice) if dice is not None else "", self.entered_roll())
         hint = self.query_one("#hint", Static)
         hint.set_class(not self.show_hint, "hidden")
         if self.show_hint:
@@ -217,7 +261,12 @@ class PlayScreen(EntryScreen):
         game = self.session.game
         turn = game.turn
         lines = []
-        if game.entered:
+        seat = game.current_player
+        bot = game.players[seat] if seat is not None and self.session.is_bot(seat) else None
+        if bot is not None:
+            if self.bot_due is None:
+                lines.append(f"{bot} is playing.")
+        elif game.entered:
             lines.extend(self.entry_info())
         elif turn is not None:
             if turn.dice is None:
@@ -232,6 +281,9 @@ class PlayScreen(EntryScreen):
             line = line.removesuffix(UNDO_OFFER)  # the next roll was made: no longer
         if line:
             lines.append(line)
+        if bot is not None and self.bot_due is not None:  # it waits: u may take it back
+            left = max(1, math.ceil(self.bot_due - clock()))
+            lines.append(f"{bot} plays in {left} s (s: now).")
         return "\n".join(lines)
 
     def _hint_text(self) -> str:
@@ -247,11 +299,13 @@ class PlayScreen(EntryScreen):
                 self.hint_pending = situation
                 self.run_worker(self._think_hint, thread=True, group="hint")
             return self._thinking_text("The advisor is thinking...")
-        lines = ["Advisor (expected final total):"]
+        # an option to a line: in the narrow panel, the points lost alone before it
+        lines = ["Advisor (points lost):" if self.compact else "Advisor (expected final total):"]
         for option in advice.options[:HINT_OPTIONS]:
             loss = advice.best.value - option.value
             tag = f"-{loss:.2f}" if round(loss, 2) else "best"
-            lines.append(f" {option.value:6.1f} {tag:>6}  {option.text}")
+            value = "" if self.compact else f" {option.value:6.1f}"
+            lines.append(f"{value} {tag:>6}  {option.text}")
         turn = self.session.game.turn
         if turn is not None and turn.rolls_left and any(self.held):
             keep = self.session.keep
@@ -315,6 +369,7 @@ class PlayScreen(EntryScreen):
         return seat is not None and not self.session.is_bot(seat)
 
     def action_keep_die(self, index: int) -> None:
+        """Keep or release the die in place ``index`` (0-4, as the keys 1-5 say)."""
         turn = self.session.game.turn
         if not self._human_turn() or turn is None:
             return
@@ -326,9 +381,14 @@ class PlayScreen(EntryScreen):
             )
             self.refresh_view()
             return
-        held = self.held
-        held[index] = not held[index]
-        self._act(lambda: self.session.select(held), moved=False)
+        tray = self.placed()
+        tray = tray.holding(tray.held ^ {index})
+
+        def select() -> None:
+            self.session.select(tray.held_in_order())
+            self.tray = tray
+
+        self._act(select, moved=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "roll":
@@ -362,18 +422,19 @@ class PlayScreen(EntryScreen):
         self.on_score_card_box_chosen(ScoreCard.BoxChosen(Category.parse(key)))
 
     def action_undo(self) -> None:
-        if not self._human_turn() and not self.session.can_undo:
-            return
-        if self.bot_timer is not None:  # a bot was about to move: it waits again
-            self.bot_timer.stop()
-            self.bot_timer = None
         try:
             placed = self.session.undo()
-        except YahtzeeError as error:
-            self.notify(str(error), severity="warning")
+        except YahtzeeError as error:  # the service's reason: off, too late, a bot's
+            how = f" {UNDO_OFF_HOW}" if error.code == "undo_off" else ""
+            self.notify(f"{error}{how}", severity="warning")
             return
+        self._stop_bot()  # a bot was about to move: the turn is the player's again
         self.log_line = f"Took back {placed.category.display_name}: choose again."
         self.refresh_view()
+
+    def action_undo_refused(self) -> None:
+        """``u`` when nothing can be taken back: say why (the service's reason)."""
+        self.action_undo()
 
     def highlighted_box(self) -> Category | None:
         return self.query_one(ScoreCard).box_at_cursor()
@@ -403,11 +464,17 @@ class PlayScreen(EntryScreen):
         self._score(event.category)
 
     def _act(self, action: object, *, moved: bool = True) -> None:
+        tray, log = self.placed(), self.session.game.event_log
+        before = len(log)
         try:
             action()  # type: ignore[operator]
         except YahtzeeError as error:
             self.notify(str(error), severity="error")
             return
+        game = self.session.game
+        if len(game.event_log) != before:  # the dice thrown land in the places left
+            self.tray = follow(tray, game, game.event_log[before:], tray.held)
+            self.tray_seq = len(game.event_log)
         if moved:
             self.after_action()
         else:
@@ -436,19 +503,43 @@ class PlayScreen(EntryScreen):
     # Bots ----------------------------------------------------------------------------
 
     def schedule_bot(self) -> None:
+        """The bot to act plays after a short pause; while the placement before it may
+        still be taken back, only once the player goes on (``s``) or after a countdown
+        (`UNDO_WAIT_S`), and ``u`` meanwhile takes the placement back."""
         if self.bot_timer is not None or self.session.game.is_over:
             return
-        if self.session.is_bot(self.session.game.current_player):
-            self.bot_timer = self.set_timer(max(self.bot_pause, 0.01), self.bot_step)
+        if not self.session.is_bot(self.session.game.current_player):
+            return
+        if self.session.bot_waits:
+            self.bot_due = clock() + self.undo_wait
+            self.bot_timer = self.set_timer(max(self.undo_wait, 0.01), self.bot_step)
+            self.countdown = self.set_interval(1.0, self._refresh_if_shown)
+            self.refresh_view()
+            return
+        self.bot_timer = self.set_timer(max(self.bot_pause, 0.01), self.bot_step)
 
-    def action_skip(self) -> None:
+    def _stop_bot(self) -> None:
+        """The bot's move due is called off (it is scheduled again when its turn comes)."""
         if self.bot_timer is not None:
             self.bot_timer.stop()
+            self.bot_timer = None
+        if self.countdown is not None:
+            self.countdown.stop()
+            self.countdown = None
+        self.bot_due = None
+
+    def action_skip(self) -> None:
+        """The bot waiting for the player plays now."""
+        if self.bot_timer is not None:
+            self._stop_bot()
             self.bot_step()
+
+    def action_skip_pause(self) -> None:
+        self.action_skip()
 
     def bot_step(self) -> None:
         """A bot's move: worked out in the background, then played here."""
-        self.bot_timer = None
+        self._stop_bot()
         seat = self.session.game.current_player
         if seat is None or not self.session.is_bot(seat) or self.thinking:
             return

@@ -24,6 +24,36 @@ def card_folder() -> Path:
     return downloads if downloads.is_dir() else Path.cwd()
 
 
+PRINT_IT = "Open it in a browser to print it."
+TOAST_WIDTH = (60, 50)
+"""A notification's width in a terminal: 60 columns, at most half the screen's."""
+TOAST_FRAME = 3
+"""Its border and padding: the columns a line of it does not get."""
+
+
+def written_note(what: str, path: Path, width: int, then: str = "") -> str:
+    """What to say once ``what`` ("Pad") is written to ``path``, in a notification on a
+    terminal ``width`` columns wide: the path on a line of its own, whole where it fits,
+    else with its folders shortened (never the file's name); then ``then``."""
+    room = min(TOAST_WIDTH[0], width * TOAST_WIDTH[1] // 100) - TOAST_FRAME
+    lines = [f"{what} written to", shown_path(path, room)]
+    return "\n".join([*lines, then] if then else lines)
+
+
+def shown_path(path: Path, room: int) -> str:
+    """``path`` in ``room`` characters where it can be: the home folder as ``~``, then
+    the folders nearest the root left out ("…/Downloads/yahtzee-pad-1a2b3c4d.html"); the
+    file's name stays whole, even alone beyond ``room``."""
+    home = Path.home()
+    shown = f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
+    parts = Path(shown).parts
+    for start in range(1, len(parts)):
+        if len(shown) <= room:
+            return shown
+        shown = str(Path("…", *parts[start:]))
+    return shown if len(shown) <= room else parts[-1]
+
+
 def write_card(store: Store, game_id: str, folder: Path | None = None) -> Path:
     """Write the game's card (finished or not: open boxes are blank) as a one-page HTML
     file, ``yahtzee-card-<id>.html``; returns its path."""

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from ..core import YahtzeeError
 from ..store import GameSummary, Store, history, progress_of, stats, unfinished
-from .printing import SHORT_ID, write_card
+from .printing import PRINT_IT, SHORT_ID, write_card, written_note
 from .replay_screen import ReplayScreen
 
 FINISHED_SHOWN = 200
@@ -122,7 +122,7 @@ class HistoryScreen(Screen[None]):
         except (OSError, YahtzeeError) as error:
             self.notify(f"Could not write the card: {error}", severity="error")
             return
-        self.notify(f"Card written to {path}", timeout=10)
+        self.notify(written_note("Card", path, self.app.size.width, PRINT_IT), timeout=10)
 
 
 class StatsScreen(Screen[None]):

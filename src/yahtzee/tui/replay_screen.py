@@ -22,7 +22,7 @@ from ..core import ROUNDS, Event, Game, GameStarted, GameState, PlayoffRolled, R
 from ..core import state as machine
 from ..core.events import event_to_dict
 from ..store import Store
-from .printing import SHORT_ID, write_card
+from .printing import PRINT_IT, SHORT_ID, write_card, written_note
 from .widgets import ScoreCard
 
 OTHER_EVENTS = {"undo": "Takes that placement back"}
@@ -187,4 +187,4 @@ class ReplayScreen(Screen[None]):
         except OSError as error:
             self.notify(f"Could not write the card: {error}", severity="error")
             return
-        self.notify(f"Card written to {path}", timeout=10)
+        self.notify(written_note("Card", path, self.app.size.width, PRINT_IT), timeout=10)

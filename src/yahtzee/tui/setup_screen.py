@@ -12,24 +12,44 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from ..core import (
     DEFAULT_LEVEL,
     LEVELS,
+    MAX_LEVEL,
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
+    MIN_LEVEL,
     BotSpec,
     RuleSet,
     YahtzeeError,
     player_name,
 )
 from ..store import GameSummary, Seat
-from .printing import write_blank_pad
+from .printing import PRINT_IT, write_blank_pad, written_note
+from .widgets import TickBox
 
-HUMAN = 0
-KINDS = [("Human", HUMAN), *((f"Bot, level {n}", n) for n in LEVELS)]
+HUMAN = "human"
+BOTS = (*(BotSpec.at_level(n) for n in LEVELS), BotSpec("optimal"), BotSpec("winning"))
+"""The computer players a seat offers: the levels, then the two that play perfectly, for
+points (``optimal``) or to finish first (``winning``)."""
+KINDS = [
+    ("Human", HUMAN),
+    *((f"Bot, {bot.key.replace('level', 'level ')}", bot.key) for bot in BOTS),
+]
+
+
+def kinds_help() -> str:
+    """One line per choice of bot, saying what it plays for."""
+    levels = (
+        f"level {MIN_LEVEL}-{MAX_LEVEL}: plays for points, from many mistakes ({MIN_LEVEL}) "
+        f"to none ({MAX_LEVEL})"
+    )
+    lines = [levels, *(bot.description for bot in BOTS if bot.level is None)]
+    return "Bots: " + "\n      ".join(lines)
 
 
 class SeatRow(Horizontal):
-    def __init__(self, number: int, name: str, level: int = HUMAN) -> None:
+    def __init__(self, number: int, name: str, kind: str = HUMAN) -> None:
+        """``kind``: ``human``, or a bot's key (``level3``, ``winning``)."""
         super().__init__(classes="seat")
-        self.number, self.start_name, self.start_level = number, name, level
+        self.number, self.start_name, self.start_kind = number, name, kind
 
     def compose(self) -> ComposeResult:
         yield Label(f"{self.number}.", classes="seat-number")
@@ -39,26 +59,33 @@ class SeatRow(Horizontal):
             max_length=MAX_NAME_LENGTH,
             classes="seat-name",
         )
-        yield Select(KINDS, value=self.start_level, allow_blank=False, classes="seat-kind")
+        yield Select(KINDS, value=self.start_kind, allow_blank=False, classes="seat-kind")
 
     def seat(self) -> Seat:
-        """Who sits here: a bot without a name is called by its level (Bot 2 (level 3))."""
+        """Who sits here: a bot without a name is called by its kind (Bot 2 (level 3),
+        Bot 2 (winning))."""
         name = self.query_one(Input).value.strip()
-        level = int(self.query_one(Select).value or HUMAN)  # type: ignore[arg-type]
-        if level == HUMAN:
+        kind = str(self.query_one(Select).value or HUMAN)
+        if kind == HUMAN:
             return Seat(name or f"Player {self.number}")
-        bot = BotSpec.at_level(level)
+        bot = BotSpec.parse(kind)
         return Seat(name or bot.seat_name(self.number - 1), bot)
 
 
 class NewGameScreen(Screen[None]):
     def __init__(
-        self, rules: RuleSet | None = None, *, id: str | None = None, entered: bool = False
+        self,
+        rules: RuleSet | None = None,
+        *,
+        id: str | None = None,
+        entered: bool = False,
+        undo: bool | None = None,
     ) -> None:
-        """``entered``: real dice preselected."""
+        """``entered``: real dice preselected; ``undo``: undo ticked (``--undo``)."""
         super().__init__(id=id)
         self.rules = rules or RuleSet.official()
         self.entered = entered
+        self.undo = undo
 
     # Short labels: the whole footer fits in 80 columns. ``q`` quits unless a text field
     # has the focus (it types there); ctrl+q quits from anywhere.
@@ -81,6 +108,7 @@ class NewGameScreen(Screen[None]):
         yield Static("New game", id="title")
         with VerticalScroll(id="seats"):
             yield SeatRow(1, "You")
+        yield Static(kinds_help(), id="kinds-help")
         with Horizontal(id="options"):
             names = list(RuleSet.names())
             if self.rules.name not in names:  # a combination such as official+playoff
@@ -94,14 +122,14 @@ class NewGameScreen(Screen[None]):
             seed = Input(placeholder="seed", id="seed", restrict=r"[0-9]*", max_length=9)
             seed.tooltip = "Optional: the same seed rolls the same dice."
             yield seed
-            yield Checkbox("Hints", True, id="hints")
-            undo = Checkbox("Undo", False, id="undo")
+            yield TickBox("Hints", True, id="hints")
+            undo = TickBox("Undo", bool(self.undo), id="undo")
             undo.tooltip = (
-                "Let players take back their last placement before the next roll. "
-                "A game of one player always may."
+                "Let players take back their last placement until the next player rolls "
+                "(a bot waits a few seconds for it). A game of one player always may."
             )
             yield undo
-            real = Checkbox("Real dice", self.entered, id="real-dice")
+            real = TickBox("Real dice", self.entered, id="real-dice")
             real.tooltip = (
                 "The players roll real dice at the table and type them in (or write a "
                 "box's points). People only: no bots. Ctrl+E switches it."
@@ -131,17 +159,17 @@ class NewGameScreen(Screen[None]):
             "daily": self.action_daily,
         }[event.button.id or "start"]()
 
-    def action_add_seat(self, level: int = HUMAN) -> None:
+    def action_add_seat(self, kind: str = HUMAN) -> None:
         rows = list(self.query(SeatRow))
         if len(rows) >= MAX_PLAYERS:
             self.notify(f"A game has at most {MAX_PLAYERS} players.", severity="warning")
             return
         number = len(rows) + 1
-        name = "" if level else f"Player {number}"  # a bot is named by its level
-        self.query_one("#seats").mount(SeatRow(number, name, level))
+        name = f"Player {number}" if kind == HUMAN else ""  # a bot is named by its kind
+        self.query_one("#seats").mount(SeatRow(number, name, kind))
 
     def action_add_bot(self) -> None:
-        self.action_add_seat(DEFAULT_LEVEL)
+        self.action_add_seat(BotSpec.at_level(DEFAULT_LEVEL).key)
 
     def action_remove_seat(self) -> None:
         rows = list(self.query(SeatRow))
@@ -164,13 +192,15 @@ class NewGameScreen(Screen[None]):
         except (OSError, YahtzeeError) as error:
             self.notify(f"Could not write the pad: {error}", severity="error")
             return
-        self.notify(f"Blank pad written to {path}: open it in a browser to print it.", timeout=10)
+        note = written_note("Blank pad", path, self.app.size.width, PRINT_IT)
+        self.notify(note, timeout=10)
 
     def action_start(self) -> None:
         rules = str(self.query_one("#rules", Select).value)
         seed_text = self.query_one("#seed", Input).value
         hints = self.query_one("#hints", Checkbox).value
-        undo = self.query_one("#undo", Checkbox).value or None  # None: the game decides
+        ticked = self.query_one("#undo", Checkbox).value
+        undo = True if ticked else (False if self.undo is False else None)  # None: the game's
         entered = self.query_one("#real-dice", Checkbox).value
         try:
             self.app.start_game(  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ from ..core import Game, InvalidInput, YahtzeeError
 from ..render.pad_html import MAX_PAD_GAMES
 from ..service import GameSession
 from ..service.sitting import Sitting, finished_games, sitting_from, sitting_of
-from .printing import write_pad
+from .printing import PRINT_IT, write_pad, written_note
 
 UNRECORDED = "this sitting"
 """The id of a sitting that is not recorded (its games are kept in memory only)."""
@@ -69,7 +69,8 @@ def print_pad(screen: Screen[Any], book: SittingBook, session: GameSession) -> N
     except (OSError, YahtzeeError) as error:
         screen.notify(f"Could not write the pad: {error}", severity="error")
         return
-    screen.notify(f"Pad written to {path}: open it in a browser to print it.", timeout=10)
+    note = written_note("Pad", path, screen.app.size.width, PRINT_IT)
+    screen.notify(note, timeout=10)
 
 
 def _recorded(session: GameSession) -> bool:

@@ -17,7 +17,7 @@ from textual import events
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Checkbox, DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
 from ..core import UPPER_BONUS_THRESHOLD, Category, Game, Placement, Scorecard
@@ -87,6 +87,22 @@ class DiceTray(Widget):
     ) -> None:
         for index, die in enumerate(self.query(Die)):
             die.show(faces[index] if faces else None, held[index], compact)
+
+
+class TickBox(Checkbox):
+    """A checkbox whose mark, not only its colour, says whether it is on: a tick when on,
+    blank when off (a colour alone is lost on a monochrome terminal or to a colour-blind
+    player)."""
+
+    ON, OFF = "✓", " "
+
+    def __init__(self, label: str, value: bool = False, *, id: str | None = None) -> None:
+        super().__init__(label, value, id=id)
+        self.BUTTON_INNER = self.ON if value else self.OFF
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = self.ON if self.value else self.OFF
+        super().watch_value()
 
 
 BOX_KEYS: dict[Category, str] = dict(zip(Category, "abcdefgijklyn", strict=True))
@@ -187,7 +203,8 @@ class ScoreCard(DataTable[Text]):
         for category in Category:
             if category is Category.THREE_OF_A_KIND:
                 self._totals_row("upper", "Upper", game, lambda c: c.upper_subtotal)
-                bonus = [self._bonus(c, over) for c in game.cards]
+                tight = len(game.cards) > 1 and width - 2 < len("need 63")  # columns follow
+                bonus = [self._bonus(c, over, tight) for c in game.cards]
                 self._row("bonus", Text(f"Bonus ({UPPER_BONUS_THRESHOLD}+)", style="bold"),
                           bonus, lambda c: _plain(c.upper_bonus))  # fmt: skip
             cells = [
@@ -248,12 +265,16 @@ class ScoreCard(DataTable[Text]):
         return None
 
     @staticmethod
-    def _bonus(card: Scorecard, over: bool) -> Text:
+    def _bonus(card: Scorecard, over: bool, tight: bool) -> Text:
+        """The bonus: its points, 0 once missed, else how far from it: "need 63", or
+        "-63" where the players' columns are too narrow to keep two spaces before the
+        next one (``tight``; "need 63 0" would read as one)."""
         if card.upper_bonus:
             return Text(str(card.upper_bonus), style="bold")
         if over or card.upper_bonus_missed:
             return Text("0", style="bold")  # missed
-        return Text(f"need {card.points_to_upper_bonus}", style="dim")
+        need = card.points_to_upper_bonus
+        return Text(f"-{need}" if tight else f"need {need}", style="dim")
 
     @staticmethod
     def _cell(
@@ -384,16 +405,17 @@ class WinProgress(Static):
 
 
 _LEVEL = re.compile(r"\s*\(level (\d)\)$")
-_KIND = re.compile(r"\s*\(([a-z]{3})[a-z]*\)$")
+_KIND = re.compile(r"\s*\([a-z]+\)$")
 
 
 def column_name(name: str, width: int) -> str:
-    """A player's name in a column ``width`` wide (a space kept): a bot's "(level 4)" as
-    "L4" and "(winning)" as "Win" when the whole name does not fit ("Bot 3 L4",
-    "Bot3 L4", "Bot 2 Win"), then cut."""
+    """A player's name in a column ``width`` wide (a space kept): when the whole name
+    does not fit, a bot's "(level 4)" as "L4" ("Bot 3 L4", "Bot3 L4") and its strategy
+    left out ("Bot 2 (winning)" as "Bot 2": a short "Win" would read as a win), then
+    cut."""
     if len(name) >= width:
         name = _LEVEL.sub(r" L\1", name)
-        name = _KIND.sub(lambda m: " " + m.group(1).capitalize(), name)
+        name = _KIND.sub("", name)
     if len(name) >= width and name.startswith("Bot "):
         name = "Bot" + name[4:]
     return name[: width - 1]
