@@ -87,7 +87,7 @@ def test_the_new_game_screen_offers_the_winning_and_optimal_bots_saying_what_eac
         assert "Bot, optimal" in offered and "Bot, winning" in offered
         said = screen_text(app, "#kinds-help")
         assert "winning: plays for the best chance to finish first" in said
-        assert "optimal: plays for the highest expected score" in said
+        assert "optimal: plays for the most points" in said
         assert "level 1-5: plays for points, from many mistakes (1) to none (5)" in said
         kind.value = "winning"
         await pilot.press("ctrl+s")

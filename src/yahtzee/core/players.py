@@ -24,22 +24,6 @@ DEFAULT_LEVEL = 3
 """The level a new computer opponent gets, and the stand-in when a turn timer runs out."""
 STRATEGY_KINDS = ("random", "greedy", "heuristic", "optimal", "winning")
 LEVEL = "level"
-KIND_WORDS = {
-    "random": "keeps and scores at random",
-    "greedy": "goes for the most points this turn",
-    "heuristic": "plays by a beginner's rules of thumb",
-    "optimal": "plays for the highest expected score (as level 5)",
-    "winning": "plays for the best chance to finish first",
-}
-"""What each strategy kind plays for, in a player's words (`BotSpec.description`)."""
-LEVEL_WORDS = {
-    1: "plays for points, with many mistakes",
-    2: "plays for points, with some mistakes",
-    3: "plays for points, with a few mistakes",
-    4: "plays for points, with rare mistakes",
-    5: "plays for the highest expected score (as optimal)",
-}
-"""How well each difficulty level plays, in a player's words."""
 
 _LEVEL_TEXT = re.compile(r"(?:level)?([0-9]+)")
 
@@ -153,14 +137,6 @@ class BotSpec:
         """What players read, and how statistics group bots: ``Bot (level 3)``."""
         what = f"level {self.level}" if self.kind == LEVEL else self.kind
         return f"Bot ({what})"
-
-    @property
-    def description(self) -> str:
-        """What this bot plays for, in a player's words: one line for a choice of opponent
-        (``winning: plays for the best chance to finish first``)."""
-        if self.kind == LEVEL:
-            return f"level {self.level}: {LEVEL_WORDS[self.level or DEFAULT_LEVEL]}"
-        return f"{self.kind}: {KIND_WORDS[self.kind]}"
 
     def seat_name(self, seat: int) -> str:
         """The name of this bot at seat ``seat`` (from 0): ``Bot 2 (level 3)``."""

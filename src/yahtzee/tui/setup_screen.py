@@ -10,8 +10,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ..core import (
+    BOT_CHOICES,
     DEFAULT_LEVEL,
-    LEVELS,
     MAX_LEVEL,
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
@@ -26,9 +26,10 @@ from .printing import PRINT_IT, write_blank_pad, written_note
 from .widgets import TickBox
 
 HUMAN = "human"
-BOTS = (*(BotSpec.at_level(n) for n in LEVELS), BotSpec("optimal"), BotSpec("winning"))
-"""The computer players a seat offers: the levels, then the two that play perfectly, for
-points (``optimal``) or to finish first (``winning``)."""
+BOTS = tuple(choice.spec for choice in BOT_CHOICES)
+"""The computer players a seat offers (`BOT_CHOICES`, as the page offers them): the levels,
+then the two that play perfectly, for points (``optimal``) or to finish first
+(``winning``)."""
 KINDS = [
     ("Human", HUMAN),
     *((f"Bot, {bot.key.replace('level', 'level ')}", bot.key) for bot in BOTS),
@@ -41,7 +42,7 @@ def kinds_help() -> str:
         f"level {MIN_LEVEL}-{MAX_LEVEL}: plays for points, from many mistakes ({MIN_LEVEL}) "
         f"to none ({MAX_LEVEL})"
     )
-    lines = [levels, *(bot.description for bot in BOTS if bot.level is None)]
+    lines = [levels, *(f"{c.key}: {c.about}" for c in BOT_CHOICES if c.spec.level is None)]
     return "Bots: " + "\n      ".join(lines)
 
 
