@@ -259,3 +259,27 @@ def test_reading_commands_create_no_files(
     for args in NOTHING_THERE:
         _check(*_in_process([*args, *url], capsys))
     assert not (user / "no").exists()
+
+
+@pytest.mark.parametrize(
+    "args, command",
+    [(["export", "out.json"], "export"), (["tables", "build", "--frobnicate"], "tables build"),
+     (["--frobnicate"], "play"), (["history", "--player", "Ann", "Bob"], "history")],
+)  # fmt: skip
+def test_an_unknown_argument_points_to_its_command(
+    args: list[str], command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: 'yahtzee export out.json' said "try 'yahtzee --help'", whose page does
+    not say how export takes a file; now the line gives export's usage and its help."""
+    status, out, err = _in_process(args, capsys)
+    _check(status, out, err, "unrecognized arguments")
+    assert f"usage: yahtzee {command} [-h]" in err and f"try 'yahtzee {command} --help'" in err
+    assert "try 'yahtzee --help'" not in err
+
+
+def test_a_usage_line_fits_one_line_for_the_longest_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = _in_process(["serve", "--frobnicate", HUGE], capsys)
+    _check(status, out, err, "try 'yahtzee serve --help'")
+    assert "usage: yahtzee serve" in err
