@@ -170,7 +170,11 @@ def test_solve_advise_and_simulate(
         assert seat["games"] == 300 and 180 < seat["mean"] < 260
         assert {"std", "percentiles", "upper_bonus_rate", "yahtzee_rate"} <= set(seat)
         result = run_cli("simulate", "--strategy", "optimal,random", "-n", "200")
-        assert "wins" in result.stdout and result.stdout.count("seat ") == 2
+        lines = result.stdout.splitlines()
+        assert "wins" in result.stdout and sum(line.startswith("seat ") for line in lines) == 2
+        # each seat's distribution, told apart by a legend (it showed seat 1's alone)
+        assert "Games per 20 points of final score: # seat 1 optimal, = seat 2 random" in lines
+        assert any(line.lstrip().startswith("=") for line in lines)
         plot = tmp_path / "scores.png"
         result = run_cli("simulate", "--strategy", "heuristic", "-n", "200", "--plot", str(plot))
         assert result.returncode == 0

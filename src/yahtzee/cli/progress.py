@@ -42,11 +42,13 @@ def solver_progress(label: str) -> Iterator[Progress | None]:
 
 
 @contextmanager
-def working(label: str) -> Iterator[None]:
+def working(label: str, *, always: bool = False) -> Iterator[None]:
     """A spinner with ``label`` and the time spent on stderr while a long step runs (the
     compiling it may need happens in a child process, so the spinner keeps turning);
-    nothing when stderr is not a terminal."""
+    when stderr is not a terminal, nothing, or with ``always`` the label once, as a line."""
     if not sys.stderr.isatty():
+        if always:
+            print(f"{label}...", file=sys.stderr, flush=True)
         yield
         return
     from rich.console import Console  # noqa: PLC0415
