@@ -208,24 +208,24 @@ def test_solver_commands_bad_input_one_line(args: list[str]) -> None:
 
 def test_solve_says_it_compiles_before_the_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     """Regression: on a fresh install the bar sat at 0% with no word while numba compiled."""
-    from yahtzee.cli import solve as solve_command
+    from yahtzee.cli import progress
     from yahtzee.solver import compiling
 
     steps: list[str] = []
 
     @contextlib.contextmanager
-    def working(label: str) -> Iterator[None]:
+    def working(label: str, *, always: bool = False) -> Iterator[None]:
         steps.append(label)
         yield
 
     monkeypatch.setattr(compiling, "cached", lambda kind: False)
     monkeypatch.setattr(compiling, "compile_aside", lambda kind: steps.append(f"compiled {kind}"))
-    monkeypatch.setattr(solve_command, "working", working)
-    solve_command._compile_first("build", 20)
+    monkeypatch.setattr(progress, "working", working)
+    progress.compile_first("build", "the solver's kernels")
     assert steps == [
-        "Compiling the solver's kernels (once after an install, about 20 s)",
+        "Compiling the solver's kernels (first run only, about 20 s)",
         "compiled build",
     ]
     monkeypatch.setattr(compiling, "cached", lambda kind: True)
-    solve_command._compile_first("curves", 45)
+    progress.compile_first("curves", "the distribution's kernels")
     assert len(steps) == 2  # compiled already: nothing said

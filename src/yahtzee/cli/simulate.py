@@ -13,13 +13,12 @@ import numpy as np
 
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, BotSpec, InvalidInput, RuleSet, Scorecard
 from ._io import add_rules_option, print_json, seed, whole_number
-from .progress import solver_progress, working
+from .progress import compile_first, solver_progress
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     from ..solver import ScoreDistribution, Simulation
-    from ..solver.compiling import Kind
 
 MAX_GAMES = 10_000_000
 PLOT_SIZE = (8, 4.5)  # inches
@@ -139,7 +138,7 @@ def _play(
                 cached_solver(rules, progress=progress)  # any table to build, with its bar
         if winning:
             _winning_tables(rules)
-        _compile("match" if winning else "simulate")
+        compile_first("match" if winning else "simulate", "the simulator")
         with solver_progress(f"Simulating {args.games:,} games") as played:
             return simulate(seats, args.games, args.seed, rules, played=played), False
     except SimulationInterrupted as stop:
@@ -183,17 +182,6 @@ def _report(
 
 
 EXIT_INTERRUPTED = 130  # the shell's status for a program stopped by Ctrl-C
-
-
-def _compile(kind: Kind) -> None:
-    """The simulator's compiling, the first time after an install: said before it starts
-    (a spinner on a terminal, else one line), rather than a silent wait."""
-    from ..solver.compiling import COMPILE_SECONDS, cached, compile_aside  # noqa: PLC0415
-
-    if not cached(kind):
-        label = f"Compiling the simulator (first run only, about {COMPILE_SECONDS[kind]} s)"
-        with working(label, always=True):
-            compile_aside(kind)
 
 
 OPTIMAL = frozenset({"optimal", f"level{MAX_LEVEL}"})

@@ -23,9 +23,9 @@ _log = logging.getLogger(__name__)
 Kind = Literal["turn", "build", "simulate", "curves", "match"]
 COMPILE_SECONDS: dict[Kind, int] = {
     "turn": 10,
-    "build": 5,
+    "build": 20,
     "simulate": 15,
-    "curves": 25,
+    "curves": 45,
     "match": 40,
 }
 """About how long each kind takes to compile, the first time after an install (measured on
