@@ -13,8 +13,14 @@ import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
 
 from tests.cli_helpers import yahtzee_command
+from tests.table_builds import builder_env, stop_builders
+from yahtzee.cli import main
+from yahtzee.solver.builds import builder_running, read_state
 
 STARTED_TIMEOUT = 300.0
 """A first run in a fresh clone compiles the simulator first (a minute on a busy machine)."""
@@ -29,7 +35,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 class Terminal:
     """A command whose stderr is a pseudo-terminal (so it draws its progress), read here."""
 
-    def __init__(self, args: list[str]) -> None:
+    def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
         self.master, slave = pty.openpty()
         # a shell may start the test runner with SIGINT ignored (a background job), and a
         # child inherits that: Python then never turns SIGINT into KeyboardInterrupt. A
@@ -39,7 +45,7 @@ class Terminal:
             self.proc = subprocess.Popen(
                 [*yahtzee_command(), *args],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave,
-                env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"},
+                env={**(env or os.environ), "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"},
             )  # fmt: skip
         finally:
             signal.signal(signal.SIGINT, before)
@@ -78,8 +84,8 @@ class Terminal:
 
 
 @contextmanager
-def terminal(*args: str) -> Iterator[Terminal]:
-    running = Terminal(list(args))
+def terminal(*args: str, env: dict[str, str] | None = None) -> Iterator[Terminal]:
+    running = Terminal(list(args), env)
     try:
         yield running
     finally:
@@ -105,3 +111,50 @@ def test_one_ctrl_c_stops_a_long_simulation_and_keeps_the_games_played() -> None
     assert 0 < kept < 10_000_000
     assert stdout.decode().startswith(f"{kept} games, official rules, seed 0, ")
     assert "Games per" not in stdout.decode() and " 240-259 " in stdout.decode()
+
+
+def test_one_ctrl_c_stops_advise_waiting_for_its_table_and_the_build_goes_on(
+    tmp_path: Path,
+) -> None:
+    """'advise --target' follows the background build of its table with a bar: one Ctrl-C
+    stops the waiting within a second and says the build goes on (it is kept)."""
+    cache = tmp_path / "cache"
+    try:
+        with terminal("advise", "13356", "2", "--target", "300",
+                      env=builder_env(cache, delay=1.0)) as run:  # fmt: skip
+            run.await_text("Building the target table", STARTED_TIMEOUT)
+            sent = time.monotonic()
+            run.proc.send_signal(signal.SIGINT)
+            run.proc.communicate(timeout=60)
+            took = time.monotonic() - sent
+            run.drain()
+        assert run.proc.returncode == 130 and took < STOPPED_WITHIN_S, (took, run.seen)
+        pid = read_state(cache).pid  # type: ignore[union-attr]
+        assert f"goes on in the background (process {pid}) and is kept" in run.seen, run.seen
+        assert builder_running(cache)
+    finally:
+        stop_builders(cache)
+
+
+def test_solve_stopped_says_nothing_was_kept(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def build(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("yahtzee.cli.progress.compile_first", lambda kind, what: None)
+    monkeypatch.setattr("yahtzee.cli.solve.compile_first", lambda kind, what: None)
+    monkeypatch.setattr("yahtzee.solver.Solver.build", build)
+    assert main(["solve", "--rules", "no-joker"]) == 130
+    assert "Stopped (Ctrl-C) before the table was solved: nothing kept." in capsys.readouterr().err
+
+
+def test_any_other_command_stopped_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("yahtzee.cli.rules.run", interrupted)
+    parser_run = main(["rules", "official"])
+    assert parser_run == 130 and capsys.readouterr().err == "\nStopped (Ctrl-C).\n"

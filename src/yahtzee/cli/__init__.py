@@ -87,8 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fail(
             f"{error.strerror or error}: {show(error.filename)}" if error.filename else str(error)
         )
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
+    except KeyboardInterrupt:  # a command with something to keep says what it kept itself
+        print("\nStopped (Ctrl-C).", file=sys.stderr)
         return 130
     except Exception as error:  # last resort: no traceback reaches a player
         if os.environ.get("YAHTZEE_DEBUG"):

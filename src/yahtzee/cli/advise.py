@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING, Any
 
 from ..core import InvalidInput, RuleSet, Situation
 from ._io import add_rules_option, print_json, whole_number
 from .progress import solver_progress
+from .tables import EXIT_STOPPED, build_left
 
 MAX_TOP = 1000  # more than any situation has options
 
@@ -80,8 +82,13 @@ def _run_target(args: argparse.Namespace, situation: Situation, rules: RuleSet) 
             f"A target can be at most {TABLE_CAP} points above the card's total "
             f"({card.total + TABLE_CAP} here)."
         )
-    with solver_progress(f"Building the target table ({rules.name})") as progress:
-        solver = TargetSolver.load(rules, progress=progress)
+    try:
+        with solver_progress(f"Building the target table ({rules.name})") as progress:
+            solver = TargetSolver.load(rules, progress=progress)
+    except KeyboardInterrupt:
+        print(f"\nStopped (Ctrl-C) before the target table was ready: {build_left()}.",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_STOPPED
     advice = solver.advise(situation, target=target)
     options = advice.options[: args.top]
     if args.json:

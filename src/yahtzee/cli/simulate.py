@@ -14,6 +14,7 @@ import numpy as np
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, BotSpec, InvalidInput, RuleSet, Scorecard
 from ._io import add_rules_option, print_json, seed, whole_number
 from .progress import compile_first, solver_progress
+from .tables import build_left
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -149,6 +150,9 @@ def _play(
               "are those of the games played.", file=sys.stderr, flush=True)  # fmt: skip
         return stop.partial, True
     except KeyboardInterrupt:
+        if winning:
+            print(f"\nStopped (Ctrl-C) while the win tables were made ready: {build_left()}.",
+                  file=sys.stderr)  # fmt: skip
         return None
 
 

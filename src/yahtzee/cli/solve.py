@@ -4,12 +4,14 @@ the standard deviation and percentiles of the final score."""
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from typing import Any
 
 from ..core import RuleSet
 from ._io import add_rules_option, print_json
 from .progress import compile_first, solver_progress
+from .tables import EXIT_STOPPED
 
 
 def register(commands: Any) -> None:
@@ -32,14 +34,24 @@ def run(args: argparse.Namespace) -> int:
     rules = RuleSet.named(args.rules)
     compile_first("build", "the solver's kernels")
     start = time.perf_counter()
-    with solver_progress(f"Solving {rules.name}") as progress:
-        solver = Solver.build(rules, progress=progress)
+    try:
+        with solver_progress(f"Solving {rules.name}") as progress:
+            solver = Solver.build(rules, progress=progress)
+    except KeyboardInterrupt:
+        print("\nStopped (Ctrl-C) before the table was solved: nothing kept.", file=sys.stderr)
+        return EXIT_STOPPED
     seconds = time.perf_counter() - start
     path = solver.save()
     value = solver.expected_total()
-    compile_first("curves", "the distribution's kernels")
-    with solver_progress(f"Final score distribution ({rules.name})") as progress:
-        distribution = solver.distribution(progress=progress)
+    try:
+        compile_first("curves", "the distribution's kernels")
+        with solver_progress(f"Final score distribution ({rules.name})") as progress:
+            distribution = solver.distribution(progress=progress)
+    except KeyboardInterrupt:
+        print(f"\nStopped (Ctrl-C): the table is solved and kept ({path}; expected final "
+              f"score {value:.4f}); its score distribution was not finished.",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_STOPPED
     percentiles = distribution.percentiles()
     if args.json:
         print_json({"rules": rules.name, "expected_total": value, "std": distribution.std,
