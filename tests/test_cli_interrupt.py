@@ -15,10 +15,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.cli_helpers import yahtzee_command
+from tests.server_process import START_TIMEOUT, free_port
 from tests.table_builds import builder_env, stop_builders
+from tests.waiting import wait_until
 from yahtzee.cli import main
 from yahtzee.solver.builds import builder_running, read_state
 
@@ -158,3 +161,41 @@ def test_any_other_command_stopped_says_so(
     monkeypatch.setattr("yahtzee.cli.rules.run", interrupted)
     parser_run = main(["rules", "official"])
     assert parser_run == 130 and capsys.readouterr().err == "\nStopped (Ctrl-C).\n"
+
+
+def test_one_ctrl_c_stops_a_server_on_its_first_start(tmp_path: Path) -> None:
+    """Regression: on the first start after an install the server compiles the solver's
+    kernels aside for tens of seconds; a Ctrl-C then waited for that (11 s here). A
+    terminal's Ctrl-C (to the whole process group) now stops it at once, exit 0."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PYTHONIOENCODING": "utf-8"}
+    port = free_port()
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # (see Terminal)
+    try:
+        server = subprocess.Popen(
+            [*yahtzee_command(), "serve", "--port", str(port), "--database-url",
+             f"sqlite:///{tmp_path / 'r.db'}"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            start_new_session=True,  # its own process group, as a terminal's foreground job
+        )  # fmt: skip
+    finally:
+        signal.signal(signal.SIGINT, before)
+    try:
+        wait_until(lambda: _answers(port), timeout=START_TIMEOUT, what="the server answers")
+        sent = time.monotonic()
+        os.killpg(server.pid, signal.SIGINT)
+        out, err = server.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.communicate(timeout=30)
+    assert server.returncode == 0, (server.returncode, err)
+    assert took < STOPPED_WITHIN_S, took
+    assert out.startswith(f"Yahtzee server: open http://127.0.0.1:{port}/")
+
+
+def _answers(port: int) -> bool:
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
