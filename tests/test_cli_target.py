@@ -463,3 +463,20 @@ def test_the_first_simulation_says_it_compiles_before_it_does(
     # (the solver's own call comes after: the kernels are there by then)
     assert said[0] == "simulate, after: Compiling the simulator (first run only, about 15 s)...\n"
     assert out.startswith("10 games, official rules")
+
+
+def test_a_ctrl_c_while_the_exact_distribution_is_computed_keeps_the_games(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pytest.importorskip("matplotlib")
+
+    def stopped(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate_command, "exact_distribution", stopped)
+    png = tmp_path / "scores.png"
+    status, out, err = _run(["simulate", "-n", "30", "--plot", str(png), "--json"], capsys)
+    assert status == 130 and "the games played follow without it" in err
+    data = json.loads(out)
+    assert data["interrupted"] and data["games"] == 30 and "exact" not in data
+    assert png.exists()

@@ -96,8 +96,14 @@ def run(args: argparse.Namespace) -> int:
         data.update(interrupted=True, games_asked=args.games)
     distribution = None
     if args.plot and any(spec.key in OPTIMAL for spec in specs):
-        distribution = exact_distribution(rules)
-        data["exact"] = {"strategy": "optimal", **distribution.to_dict()}
+        try:
+            distribution = exact_distribution(rules)
+            data["exact"] = {"strategy": "optimal", **distribution.to_dict()}
+        except KeyboardInterrupt:  # the games are kept: they follow, without it
+            print("\nStopped (Ctrl-C) computing the exact distribution: the games played "
+                  "follow without it.", file=sys.stderr)  # fmt: skip
+            stopped = True
+            data["interrupted"] = True
     if args.plot:
         data["plot"] = plot(result, Path(args.plot), distribution)
     if args.json:
