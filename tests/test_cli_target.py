@@ -7,6 +7,7 @@ which takes a moment, is real)."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
+from tests.cli_helpers import yahtzee_command
 from yahtzee.cli import advise as advise_command
 from yahtzee.cli import main
 from yahtzee.cli import simulate as simulate_command
@@ -88,7 +90,9 @@ class FakeTargetSolver:
     asked: ClassVar[list[tuple[Situation, int]]] = []
 
     @classmethod
-    def load(cls, rules: RuleSet, *, progress: Any = None) -> FakeTargetSolver:
+    def load(
+        cls, rules: RuleSet, *, progress: Any = None, on_notice: Any = None
+    ) -> FakeTargetSolver:
         if progress is not None:
             for layer in range(4):
                 progress(layer, 3)
@@ -112,6 +116,7 @@ def target_solver(monkeypatch: pytest.MonkeyPatch) -> type[FakeTargetSolver]:
     monkeypatch.setattr(FakeTargetSolver, "loads", [])
     monkeypatch.setattr(FakeTargetSolver, "asked", [])
     monkeypatch.setattr("yahtzee.solver.TargetSolver", FakeTargetSolver)
+    monkeypatch.setattr("yahtzee.solver.compiling.cached", lambda kind: True)  # none to run
     return FakeTargetSolver
 
 
@@ -480,3 +485,33 @@ def test_a_ctrl_c_while_the_exact_distribution_is_computed_keeps_the_games(
     data = json.loads(out)
     assert data["interrupted"] and data["games"] == 30 and "exact" not in data
     assert png.exists()
+
+
+LATE_SITUATION = "13356 2 twos=0 threes=0 fours=0 fives=0 sixes=0 3k=0 4k=0 fh=0 ss=0 ls=0"
+"""A situation on `winning.late_card()` (Aces, Yahtzee and Chance open): the test builds
+restrict themselves to the states it reaches."""
+
+
+def test_an_unwritable_table_cache_is_said_once_and_the_table_built_anyway(
+    tmp_path: Path,
+) -> None:
+    """Regression: with a table cache that cannot be written, 'advise --target' rebuilt
+    its table for minutes saying only a "rebuilding the target table: [Errno 20] ..."
+    line. Now one line says the cache cannot be written, that the table is built in
+    memory and again at each run, and how to keep it; then the advice comes."""
+    from tests.table_builds import builder_env
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    env = {**builder_env(blocker / "cache"), "COLUMNS": "200"}
+    done = subprocess.run(
+        [*yahtzee_command(), "advise", *LATE_SITUATION.split(), "--target", "60", "--top", "2"],
+        capture_output=True, text=True, timeout=600, env=env, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "chance of a final total of at least 60" in done.stdout
+    said = [line for line in done.stderr.splitlines() if "cache" in line]
+    assert len(said) == 1, done.stderr
+    assert said[0].startswith(f"yahtzee: Cannot write to the table cache {blocker / 'cache'}: ")
+    assert "built here, in memory" in said[0] and "again at each run" in said[0]
+    assert "YAHTZEE_CACHE_DIR" in said[0] and "rebuilding" not in done.stderr
