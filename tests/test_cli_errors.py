@@ -209,7 +209,8 @@ def test_postgresql_without_its_driver_or_its_server(tmp_path: Path) -> None:
     missing = _run(["history", "--database-url", url], env, PYTHONPATH=str(fake.parent))
     assert missing.returncode == 2 and missing.stdout == ""
     assert missing.stderr == (
-        "yahtzee: error: PostgreSQL needs its driver: pip install 'yahtzee[postgres]'.\n"
+        "yahtzee: error: PostgreSQL needs its driver: pip install '.[postgres]' in the project's "
+        "folder.\n"
     )
     pytest.importorskip("psycopg")
     down = _run(["history", "--database-url", url], env)

@@ -356,7 +356,10 @@ def test_plot_without_matplotlib_says_how_to_get_it(
     png = tmp_path / "scores.png"
     status, out, err = _run(["simulate", "-n", "10", "--plot", str(png)], capsys)
     assert status == 2 and out == "" and not png.exists()
-    assert "pip install 'yahtzee[plot]'" in err and len(err.strip().splitlines()) == 1
+    assert (
+        "pip install '.[plot]' in the project's folder" in err
+        and len(err.strip().splitlines()) == 1
+    )
 
 
 def test_plot_without_matplotlib_marks_the_exact_counts(monkeypatch: pytest.MonkeyPatch) -> None:

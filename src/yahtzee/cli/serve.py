@@ -136,7 +136,9 @@ def _cluster(args: argparse.Namespace) -> Cluster | None:
     try:
         import redis  # noqa: F401, PLC0415
     except ImportError:
-        raise InvalidInput("Several nodes need: pip install 'yahtzee[cluster]'.") from None
+        raise InvalidInput(
+            "Several nodes need: pip install '.[web,cluster]' in the project's folder."
+        ) from None
     prefix = PREFIX if args.redis_prefix is None else args.redis_prefix
     if not 0 < len(prefix) <= MAX_NODE_ID:
         raise InvalidInput(f"--redis-prefix takes 1 to {MAX_NODE_ID} characters.")
@@ -246,8 +248,8 @@ def run(args: argparse.Namespace) -> int:
         from ..web.security import AllowedHosts  # noqa: PLC0415
     except ImportError:
         raise InvalidInput(
-            "The server needs: pip install 'yahtzee[web]' (its PyICU builds on the system's "
-            "ICU: apt install libicu-dev pkg-config g++)."
+            "The server needs: pip install '.[web]' in the project's folder (its PyICU builds "
+            "on the system's ICU: apt install libicu-dev pkg-config g++)."
         ) from None
     if not 0 < args.port <= MAX_PORT:
         raise InvalidInput(f"--port takes a number from 1 to {MAX_PORT}.")

@@ -237,7 +237,8 @@ def _check_plot(path: Path) -> None:
     except ImportError:
         raise InvalidInput(
             "--plot draws the picture with matplotlib, which is not installed: "
-            "pip install 'yahtzee[plot]' (or leave out --plot for a text histogram)."
+            "pip install '.[plot]' in the project's folder (or leave out --plot for a text "
+            "histogram)."
         ) from None
 
 

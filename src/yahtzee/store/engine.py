@@ -142,7 +142,7 @@ def make_engine(url: str | None = None, *, read_only: bool = False) -> Engine:
             )
         except ImportError:
             raise InvalidInput(
-                "PostgreSQL needs its driver: pip install 'yahtzee[postgres]'."
+                "PostgreSQL needs its driver: pip install '.[postgres]' in the project's folder."
             ) from None
         _ping_when_idle(engine)
         _plan_with_the_values(engine)
