@@ -170,7 +170,11 @@ def test_solve_advise_and_simulate(
         assert seat["games"] == 300 and 180 < seat["mean"] < 260
         assert {"std", "percentiles", "upper_bonus_rate", "yahtzee_rate"} <= set(seat)
         result = run_cli("simulate", "--strategy", "optimal,random", "-n", "200")
-        assert "wins" in result.stdout and result.stdout.count("seat ") == 2
+        lines = result.stdout.splitlines()
+        assert "wins" in result.stdout and sum(line.startswith("seat ") for line in lines) == 2
+        # each seat's distribution, told apart by a legend (it showed seat 1's alone)
+        assert "Games per 20 points of final score: # seat 1 optimal, = seat 2 random" in lines
+        assert any(line.lstrip().startswith("=") for line in lines)
         plot = tmp_path / "scores.png"
         result = run_cli("simulate", "--strategy", "heuristic", "-n", "200", "--plot", str(plot))
         assert result.returncode == 0
@@ -204,24 +208,24 @@ def test_solver_commands_bad_input_one_line(args: list[str]) -> None:
 
 def test_solve_says_it_compiles_before_the_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     """Regression: on a fresh install the bar sat at 0% with no word while numba compiled."""
-    from yahtzee.cli import solve as solve_command
+    from yahtzee.cli import progress
     from yahtzee.solver import compiling
 
     steps: list[str] = []
 
     @contextlib.contextmanager
-    def working(label: str) -> Iterator[None]:
+    def working(label: str, *, always: bool = False) -> Iterator[None]:
         steps.append(label)
         yield
 
     monkeypatch.setattr(compiling, "cached", lambda kind: False)
     monkeypatch.setattr(compiling, "compile_aside", lambda kind: steps.append(f"compiled {kind}"))
-    monkeypatch.setattr(solve_command, "working", working)
-    solve_command._compile_first("build", 20)
+    monkeypatch.setattr(progress, "working", working)
+    progress.compile_first("build", "the solver's kernels")
     assert steps == [
-        "Compiling the solver's kernels (once after an install, about 20 s)",
+        "Compiling the solver's kernels (first run only, about 20 s)",
         "compiled build",
     ]
     monkeypatch.setattr(compiling, "cached", lambda kind: True)
-    solve_command._compile_first("curves", 45)
+    progress.compile_first("curves", "the distribution's kernels")
     assert len(steps) == 2  # compiled already: nothing said

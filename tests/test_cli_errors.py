@@ -209,7 +209,8 @@ def test_postgresql_without_its_driver_or_its_server(tmp_path: Path) -> None:
     missing = _run(["history", "--database-url", url], env, PYTHONPATH=str(fake.parent))
     assert missing.returncode == 2 and missing.stdout == ""
     assert missing.stderr == (
-        "yahtzee: error: PostgreSQL needs its driver: pip install 'yahtzee[postgres]'.\n"
+        "yahtzee: error: PostgreSQL needs its driver: pip install '.[postgres]' in the project's "
+        "folder.\n"
     )
     pytest.importorskip("psycopg")
     down = _run(["history", "--database-url", url], env)
@@ -259,3 +260,65 @@ def test_reading_commands_create_no_files(
     for args in NOTHING_THERE:
         _check(*_in_process([*args, *url], capsys))
     assert not (user / "no").exists()
+
+
+@pytest.mark.parametrize(
+    "args, command",
+    [(["export", "out.json"], "export"), (["tables", "build", "--frobnicate"], "tables build"),
+     (["--frobnicate"], "play"), (["history", "--player", "Ann", "Bob"], "history")],
+)  # fmt: skip
+def test_an_unknown_argument_points_to_its_command(
+    args: list[str], command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: 'yahtzee export out.json' said "try 'yahtzee --help'", whose page does
+    not say how export takes a file; now the line gives export's usage and its help."""
+    status, out, err = _in_process(args, capsys)
+    _check(status, out, err, "unrecognized arguments")
+    assert f"usage: yahtzee {command} [-h]" in err and f"try 'yahtzee {command} --help'" in err
+    assert "try 'yahtzee --help'" not in err
+
+
+def test_a_usage_line_fits_one_line_for_the_longest_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = _in_process(["serve", "--frobnicate", HUGE], capsys)
+    _check(status, out, err, "try 'yahtzee serve --help'")
+    assert "usage: yahtzee serve" in err
+
+
+RECORDS = [["history"], ["history", "--json"], ["stats"], ["highscores"], ["export"],
+           ["export", "--format", "csv"], ["import", "{tmp}/export.json"], ["replay", "abcd"],
+           ["card", "abcd", "--html", "{tmp}/c.html"], ["verify", "abcd"],
+           ["play", "--resume", "abcd"], ["play", "--plain", "Ann"], ["daily", "Ann"]]  # fmt: skip
+"""Every command that reads or keeps the records."""
+
+
+@pytest.mark.parametrize("where", ["a folder on the way is a file", "under /proc"])
+def test_a_broken_records_location_is_one_line_naming_it(
+    where: str, user: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: --database-url sqlite:////proc/nope/x.db, or XDG_DATA_HOME set to a
+    file, said "No games recorded yet." (exit 0) to a player whose games could never be
+    kept there. Now every records command says where and why, exit 2, and leaves no file."""
+    (user / "export.json").write_text('{"format": "yahtzee-records", "version": 1, "games": []}')
+    blocker = user / "a-file"
+    blocker.write_text("not a folder\n")
+    if where == "under /proc":
+        url, cause = ["--database-url", "sqlite:////proc/nope/x.db"], "/proc/nope/x.db"
+    else:
+        monkeypatch.setenv("XDG_DATA_HOME", str(blocker))
+        url, cause = [], f"{blocker} is a file, not a folder"
+    for args in RECORDS:
+        command = [a.replace("{tmp}", str(user)) for a in args] + url
+        status, out, err = _in_process(command, capsys)
+        _check(status, out, err, "Cannot keep the records at ")
+        assert cause in err, (args, err)
+    assert blocker.read_text() == "not a folder\n" and not Path("/proc/nope").exists()
+    assert not (user / "c.html").exists()
+
+
+def test_a_broken_records_location_as_a_user_meets_it(tmp_path: Path) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("")
+    done = _run(["history"], {**_env(tmp_path / "home"), "XDG_DATA_HOME": str(blocker)})
+    _check(done.returncode, done.stdout, done.stderr, f"{blocker} is a file, not a folder")

@@ -31,6 +31,21 @@ def play_game(db: str, seed: int, names: list[str], extra: list[str] | None = No
     return result.stdout
 
 
+def test_a_game_played_alone_is_no_win(db: str) -> None:
+    """Regression: every solo game (a daily game, a game alone) counted as a win in
+    stats, and history said it was "won by" its only player."""
+    play_game(db, 2, ["Ann"])
+    text = run_cli("stats", "--database-url", db).stdout
+    assert "Ann: 1 game, played alone, average" in text, text
+    assert json.loads(run_cli("stats", "--json", "--database-url", db).stdout)[0]["wins"] == 0
+    assert "won by" not in run_cli("history", "--database-url", db).stdout
+    play_game(db, 1, ["Ann", "Bob"])
+    ann, bob = json.loads(run_cli("stats", "--json", "--database-url", db).stdout)
+    assert ann["wins"] + bob["wins"] >= 1 and ann["solo_games"] == 1
+    text = run_cli("stats", "--database-url", db).stdout
+    assert f"Ann: 2 games, {ann['wins']} win" in text and " of 1 against others" in text
+
+
 def test_games_played_are_recorded_and_queried(db: str, tmp_path: Path) -> None:
     play_game(db, 1, ["Ann", "Bob"])
     play_game(db, 2, ["Ann"])

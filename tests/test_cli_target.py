@@ -7,6 +7,7 @@ which takes a moment, is real)."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
+from tests.cli_helpers import yahtzee_command
 from yahtzee.cli import advise as advise_command
 from yahtzee.cli import main
 from yahtzee.cli import simulate as simulate_command
@@ -88,7 +90,9 @@ class FakeTargetSolver:
     asked: ClassVar[list[tuple[Situation, int]]] = []
 
     @classmethod
-    def load(cls, rules: RuleSet, *, progress: Any = None) -> FakeTargetSolver:
+    def load(
+        cls, rules: RuleSet, *, progress: Any = None, on_notice: Any = None
+    ) -> FakeTargetSolver:
         if progress is not None:
             for layer in range(4):
                 progress(layer, 3)
@@ -112,6 +116,7 @@ def target_solver(monkeypatch: pytest.MonkeyPatch) -> type[FakeTargetSolver]:
     monkeypatch.setattr(FakeTargetSolver, "loads", [])
     monkeypatch.setattr(FakeTargetSolver, "asked", [])
     monkeypatch.setattr("yahtzee.solver.TargetSolver", FakeTargetSolver)
+    monkeypatch.setattr("yahtzee.solver.compiling.cached", lambda kind: True)  # none to run
     return FakeTargetSolver
 
 
@@ -351,7 +356,10 @@ def test_plot_without_matplotlib_says_how_to_get_it(
     png = tmp_path / "scores.png"
     status, out, err = _run(["simulate", "-n", "10", "--plot", str(png)], capsys)
     assert status == 2 and out == "" and not png.exists()
-    assert "pip install 'yahtzee[plot]'" in err and len(err.strip().splitlines()) == 1
+    assert (
+        "pip install '.[plot]' in the project's folder" in err
+        and len(err.strip().splitlines()) == 1
+    )
 
 
 def test_plot_without_matplotlib_marks_the_exact_counts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -413,7 +421,9 @@ def test_simulate_accepts_winning_and_draws_its_tables_builds(
             progress(1, 1)
         return object()
 
-    def simulate(strategies: list[str], games: int, seed: int, rules: RuleSet) -> Simulation:
+    def simulate(
+        strategies: list[str], games: int, seed: int, rules: RuleSet, **_: Any
+    ) -> Simulation:
         played.append(list(strategies))
         seats = []
         for index, name in enumerate(strategies):
@@ -423,6 +433,7 @@ def test_simulate_accepts_winning_and_draws_its_tables_builds(
 
     monkeypatch.setattr("yahtzee.solver.curve_table.cached_table", cached_table)
     monkeypatch.setattr("yahtzee.solver.simulate", simulate)
+    monkeypatch.setattr("yahtzee.solver.compiling.cached", lambda kind: True)  # none to run
     status, out, err = _run(["simulate", "--strategy", "winning,optimal", "-n", "10"], capsys)
     assert status == 0, err
     assert played == [["winning", "optimal"]]
@@ -441,3 +452,69 @@ def test_simulate_accepts_winning_and_draws_its_tables_builds(
 def test_simulate_help_names_winning(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(["simulate", "--help"], capsys)
     assert status == 0 and "winning" in out and "exact distribution" in " ".join(out.split())
+
+
+def test_the_first_simulation_says_it_compiles_before_it_does(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: the first 'yahtzee simulate' after an install compiled for 12 s
+    without a word (its spinner said "Simulating"). Now the compiling is said first, with
+    about how long it takes, on a terminal as a spinner's label, else as a line."""
+    said: list[str] = []
+    monkeypatch.setattr("yahtzee.solver.compiling.cached", lambda kind: False)
+    monkeypatch.setattr(
+        "yahtzee.solver.compiling.compile_aside",
+        lambda kind: said.append(f"{kind}, after: {capsys.readouterr().err}") or True,
+    )
+    status, out, err = _run(["simulate", "-n", "10"], capsys)
+    assert status == 0, err
+    # (the solver's own call comes after: the kernels are there by then)
+    assert said[0] == "simulate, after: Compiling the simulator (first run only, about 15 s)...\n"
+    assert out.startswith("10 games, official rules")
+
+
+def test_a_ctrl_c_while_the_exact_distribution_is_computed_keeps_the_games(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pytest.importorskip("matplotlib")
+
+    def stopped(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate_command, "exact_distribution", stopped)
+    png = tmp_path / "scores.png"
+    status, out, err = _run(["simulate", "-n", "30", "--plot", str(png), "--json"], capsys)
+    assert status == 130 and "the games played follow without it" in err
+    data = json.loads(out)
+    assert data["interrupted"] and data["games"] == 30 and "exact" not in data
+    assert png.exists()
+
+
+LATE_SITUATION = "13356 2 twos=0 threes=0 fours=0 fives=0 sixes=0 3k=0 4k=0 fh=0 ss=0 ls=0"
+"""A situation on `winning.late_card()` (Aces, Yahtzee and Chance open): the test builds
+restrict themselves to the states it reaches."""
+
+
+def test_an_unwritable_table_cache_is_said_once_and_the_table_built_anyway(
+    tmp_path: Path,
+) -> None:
+    """Regression: with a table cache that cannot be written, 'advise --target' rebuilt
+    its table for minutes saying only a "rebuilding the target table: [Errno 20] ..."
+    line. Now one line says the cache cannot be written, that the table is built in
+    memory and again at each run, and how to keep it; then the advice comes."""
+    from tests.table_builds import builder_env
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    env = {**builder_env(blocker / "cache"), "COLUMNS": "200"}
+    done = subprocess.run(
+        [*yahtzee_command(), "advise", *LATE_SITUATION.split(), "--target", "60", "--top", "2"],
+        capture_output=True, text=True, timeout=600, env=env, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "chance of a final total of at least 60" in done.stdout
+    said = [line for line in done.stderr.splitlines() if "cache" in line]
+    assert len(said) == 1, done.stderr
+    assert said[0].startswith(f"yahtzee: Cannot write to the table cache {blocker / 'cache'}: ")
+    assert "built here, in memory" in said[0] and "again at each run" in said[0]
+    assert "YAHTZEE_CACHE_DIR" in said[0] and "rebuilding" not in done.stderr

@@ -119,3 +119,29 @@ def test_a_game_recorded_before_the_draw_was_said_verifies_as_before(tmp_path: P
         assert "Game 5e1ec7ed: all 82 rolls came from the seed" in done.stdout
         assert "(duplicate dice: every seat drew the same)" in done.stdout
         assert '"|r|n|i"' in done.stdout and "|seat|" not in done.stdout
+
+
+def test_an_offline_daily_game_is_not_said_to_have_published_its_hash(tmp_path: Path) -> None:
+    """Regression: verify said of an offline daily game (``yahtzee daily``) that its
+    SHA-256 was "published" before its first roll: offline nothing was, and its seed comes
+    from the date. Both from the records and from an export, it now says so."""
+    from yahtzee.service.daily import start_offline_daily
+
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    with Store(url) as store:
+        session = start_offline_daily(store, "Ann")
+        rng = random.Random(5)
+        while not session.is_over:
+            session.act(rng.choice(list(session.game.legal_actions())), review=False)
+        game_id = session.game_id or ""
+        exported = export_json(store)
+    path = tmp_path / "records.json"
+    path.write_text(exported)
+    today = datetime.now(UTC).date().isoformat()
+    for done in (
+        run_cli("verify", game_id[:8], "--database-url", url),
+        run_cli("verify", str(path)),
+    ):
+        assert done.returncode == 0, done.stderr
+        assert f"the offline daily game of {today}" in done.stdout
+        assert "never published" in done.stdout and "the game published" not in done.stdout

@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from tests.browser_support import print_to_pdf
 from tests.cli_helpers import run_cli
-from yahtzee import Game, InvalidInput, RandomDice, RuleSet
+from yahtzee import MAX_PLAYERS, Game, InvalidInput, RandomDice, RuleSet, Scorecard
 from yahtzee.render.pad_html import MAX_PAD_GAMES, MAX_PAD_PLAYERS, render_pad
 
 
@@ -83,7 +84,7 @@ def test_the_cli_writes_a_blank_pad_and_refuses_what_it_cannot_print(tmp_path: P
     page = out.read_text()
     assert page.count('class="game"') == 6 and "Rules: no-joker" in page
     for bad, says in [
-        (["card", "--blank", "--players", "7", "--html", str(out)], "from 1 to 6"),
+        (["card", "--blank", "--players", "9", "--html", str(out)], "from 1 to 8"),
         (["card", "--blank", "--games", "two", "--html", str(out)], "whole number"),
         (["card", "--html", str(out)], "Name a GAME_ID"),
         (["card", "abc", "--blank", "--html", str(out)], "Name a GAME_ID"),
@@ -92,3 +93,45 @@ def test_the_cli_writes_a_blank_pad_and_refuses_what_it_cannot_print(tmp_path: P
         refused = run_cli(*bad)
         assert refused.returncode == 2 and says in refused.stderr, (bad, refused.stderr)
         assert len(refused.stderr.strip().splitlines()) == 1 and "Traceback" not in refused.stderr
+
+
+BIG = {"boxes": {"aces": 4, "twos": 8, "threes": 12, "fours": 16, "fives": 20, "sixes": 24,
+                 "3k": 30, "4k": 30, "fh": 25, "ss": 30, "ls": 40, "yahtzee": 50, "chance": 30},
+       "yahtzee_bonus": 300}  # fmt: skip
+"""A card with every number as wide as a card's get: 3-digit totals, 654 in all (a running
+total of 3,924 after six games)."""
+PRINTED_WIDTH_PX = {"A4": round(277 / 25.4 * 96), "letter": round((279.4 - 20) / 25.4 * 96)}
+"""The width a landscape page prints at, less the pad's 10 mm margins (CSS pixels)."""
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+def test_eight_players_fit_the_printed_pad_and_no_number_is_cut(paper: str, tmp_path: Path) -> None:
+    """Regression: the pad stopped at 6 players while a game seats 8. At 8 players of 6
+    games (48 columns) every number, the widest a card has, fits its cell, as printed."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser_support import CHROMIUM_FLAGS, chromium
+
+    assert MAX_PAD_PLAYERS == MAX_PLAYERS == 8
+    card = Scorecard.from_dict(BIG)
+    names = [f"Player {n}" for n in range(1, MAX_PLAYERS + 1)]
+    game = SimpleNamespace(players=names, cards=[card] * MAX_PLAYERS, is_over=True, winners=[0])
+    page = render_pad(RuleSet.official(), names, [game] * MAX_PAD_GAMES)  # type: ignore[list-item]
+    assert "3924" in page
+    (tmp_path / "pad.html").write_text(page, encoding="utf-8")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_FLAGS)
+        try:
+            view = browser.new_page(viewport={"width": PRINTED_WIDTH_PX[paper], "height": 800})
+            view.goto((tmp_path / "pad.html").as_uri())
+            view.emulate_media(media="print")
+            cut = view.evaluate(
+                """() => [...document.querySelectorAll('td, th')]
+                    .filter(cell => cell.scrollWidth > cell.clientWidth)
+                    .map(cell => cell.textContent)"""
+            )
+            wide = view.evaluate("document.documentElement.scrollWidth")
+        finally:
+            browser.close()
+    # (the outer border is drawn half outside the table: a pixel at most)
+    assert cut == [] and wide <= PRINTED_WIDTH_PX[paper] + 1, (cut, wide)

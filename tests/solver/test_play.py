@@ -40,7 +40,7 @@ def replay_logged_games(rules_name: str, games: int, seed: int) -> None:
     solver = solver_for(rules_name)
     out = [np.zeros(games, dtype=np.int64) for _ in range(4)]
     log = np.zeros((games, 13, LOG_WIDTH), dtype=np.int64)
-    policy.simulate(games, seed, 0, solver.table, model(rules), 0.0, False, *out, log)
+    policy.simulate(games, 0, seed, 0, solver.table, model(rules), 0.0, False, *out, log)
     bot = strategy("optimal", rules)
     for g in range(games):
         rolls = [str(ROLLS[r]) for t in range(13) for r in log[g, t, 0:5:2] if r >= 0]

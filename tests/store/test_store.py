@@ -68,8 +68,9 @@ def test_finished_games_have_cards_and_statistics(db_url: str) -> None:
         assert ann.games == 4
         assert ann.best == max(ann_totals)
         assert ann.average == pytest.approx(sum(ann_totals) / 4)
-        wins = sum(1 for _, g in ids if 0 in g.winners) + 1
-        assert ann.wins == wins
+        wins = sum(1 for _, g in ids if 0 in g.winners)  # the game alone is no win
+        assert ann.wins == wins and ann.solo_games == 1
+        assert {s.player: s for s in stats(store)}["Bob"].solo_games == 0
         assert ann.loss_per_decision is None
         store.set_review(solo_id, 0, decisions=39, loss=19.5)
         ann = stats(store, "Ann")[0]

@@ -4,6 +4,7 @@ uvicorn's WebSocket message limit at the protocol's, and its deadline for header
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -29,18 +30,23 @@ from yahtzee.web.security import origin_allowed
 
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """What ``yahtzee serve`` hands uvicorn (it is not started)."""
+    """What ``yahtzee serve`` hands uvicorn (its configuration and the sockets it bound
+    for it: the server is not started)."""
     seen: dict[str, Any] = {}
 
-    def run(app: Any, **options: Any) -> None:
-        seen.update(options, app=app)
+    def run(server: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
+        assert sockets and all(s.getsockname()[1] == PORT for s in sockets)
+        seen.update(vars(server.config), sockets=sockets)
 
-    monkeypatch.setattr(uvicorn, "run", run)
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     return seen
 
 
+PORT = free_port()
+
+
 def serve(db: str, *options: str) -> int:
-    return main(["serve", "--database-url", db, "--port", "8765", *options])
+    return main(["serve", "--database-url", db, "--port", str(PORT), *options])
 
 
 def test_uvicorn_is_told_whom_to_trust_and_how_big_a_message_is(
@@ -65,13 +71,13 @@ def test_allowed_hosts_reach_the_app(
     allowed = started["app"].state.allowed_hosts
     assert "https://yahtzee.example:443" in capsys.readouterr().out
     ok = [
-        {"host": "127.0.0.1:8765", "origin": "http://127.0.0.1:8765"},
-        {"host": "localhost:8765"},
+        {"host": f"127.0.0.1:{PORT}", "origin": f"http://127.0.0.1:{PORT}"},
+        {"host": f"localhost:{PORT}"},
         {"host": "yahtzee.example", "origin": "https://yahtzee.example"},
         {"host": "pi", "origin": "http://pi"},
     ]
     refused = [
-        {"host": "evil.example:8765", "origin": "http://evil.example:8765"},
+        {"host": f"evil.example:{PORT}", "origin": f"http://evil.example:{PORT}"},
         {"host": "yahtzee.example", "origin": "http://yahtzee.example"},
     ]
     assert all(origin_allowed(h, allowed) for h in ok)
@@ -104,6 +110,27 @@ def test_bad_options_are_one_line(
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and said in error
     assert "app" not in started
+
+
+def test_a_taken_port_or_an_unknown_host_is_one_line_before_any_address(db: str) -> None:
+    """Regression: a second server on a taken port printed "open http://127.0.0.1:8000/"
+    (the other server's address), then uvicorn's error, and exited 3; an unknown --host
+    the same. Now nothing is printed but one line naming the address and why, exit 2."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for host, said in [("127.0.0.1", "another server listens there"),
+                           ("nosuchhost.invalid", "no such address")]:  # fmt: skip
+            done = subprocess.run(
+                [sys.executable, "-m", "yahtzee", "serve", "--host", host, "--port", str(port),
+                 "--database-url", db],
+                cwd=ROOT, capture_output=True, text=True, timeout=START_TIMEOUT, check=False,
+            )  # fmt: skip
+            assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+            assert done.stdout == ""
+            assert done.stderr.startswith(f"yahtzee: error: Cannot listen on {host}:{port}: ")
+            assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
 
 
 @contextmanager

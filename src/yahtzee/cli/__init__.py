@@ -14,7 +14,7 @@ from .. import __version__
 from ..core import YahtzeeError
 from ..core.errors import show
 from . import advise, daily, play, records, rules, score, serve, simulate, solve, tables, verify
-from ._io import short_message
+from ._io import MAX_MESSAGE, SHOWN, short_message
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -24,11 +24,17 @@ _COMMANDS = (play, daily, score, rules, solve, advise, simulate, records, serve,
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage mistake in one line on stderr and exits 2."""
+    """argparse that reports a usage mistake in one line on stderr and exits 2: the
+    mistake, then the usage of the command it was made in and where its help is."""
 
     def error(self, message: str) -> NoReturn:
         message = short_message(message)
-        self.exit(EXIT_ERROR, f"yahtzee: error: {message} (try '{self.prog} --help')\n")
+        hint = f"try '{self.prog} --help'"
+        usage = " ".join(self.format_usage().split()).removeprefix("usage: ")
+        room = MAX_MESSAGE - len(message) - len(hint) - len(" (usage: ; )")
+        if len(usage) > room:
+            usage = usage[: max(room - 3, 0)].rstrip() + "..."
+        self.exit(EXIT_ERROR, f"yahtzee: error: {message} (usage: {usage}; {hint})\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,7 +71,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdin.reconfigure(errors="replace")  # odd bytes become a visible mistake, not a crash
     _log_warnings()
     parser = build_parser()
-    args = parser.parse_args(_as_command(args_list))
+    args, unknown = parser.parse_known_args(_as_command(args_list))
+    if unknown:  # told by the command they were given to, with its usage and its help
+        given = " ".join(unknown)
+        given = given if len(given) <= SHOWN else given[: SHOWN - 3] + "..."
+        _command_parser(parser, args).error(f"unrecognized arguments: {given}")
     try:
         return int(args.run(args))
     except YahtzeeError as error:
@@ -77,8 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fail(
             f"{error.strerror or error}: {show(error.filename)}" if error.filename else str(error)
         )
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
+    except KeyboardInterrupt:  # a command with something to keep says what it kept itself
+        print("\nStopped (Ctrl-C).", file=sys.stderr)
         return 130
     except Exception as error:  # last resort: no traceback reaches a player
         if os.environ.get("YAHTZEE_DEBUG"):
@@ -86,6 +96,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fail(f"internal error ({type(error).__name__}); set YAHTZEE_DEBUG=1 for details")
         return EXIT_INTERNAL
     return EXIT_ERROR
+
+
+def _command_parser(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The parser of the (sub)command that ``args`` ran: ``yahtzee tables build``'s for
+    ``yahtzee tables build ...``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = getattr(args, action.dest, None)
+            if chosen in action.choices:
+                return _command_parser(action.choices[chosen], args)
+    return parser
 
 
 def _as_command(argv: list[str]) -> list[str]:

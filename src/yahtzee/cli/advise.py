@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING, Any
 
 from ..core import InvalidInput, RuleSet, Situation
 from ._io import add_rules_option, print_json, whole_number
-from .progress import solver_progress
+from .progress import compile_first, solver_progress
+from .tables import EXIT_STOPPED, build_left
 
 MAX_TOP = 1000  # more than any situation has options
 
@@ -80,8 +82,14 @@ def _run_target(args: argparse.Namespace, situation: Situation, rules: RuleSet) 
             f"A target can be at most {TABLE_CAP} points above the card's total "
             f"({card.total + TABLE_CAP} here)."
         )
-    with solver_progress(f"Building the target table ({rules.name})") as progress:
-        solver = TargetSolver.load(rules, progress=progress)
+    try:
+        compile_first("curves", "the win-chance kernels")
+        with solver_progress(f"Building the target table ({rules.name})") as progress:
+            solver = TargetSolver.load(rules, progress=progress, on_notice=_tell)
+    except KeyboardInterrupt:
+        print(f"\nStopped (Ctrl-C) before the target table was ready: {build_left()}.",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_STOPPED
     advice = solver.advise(situation, target=target)
     options = advice.options[: args.top]
     if args.json:
@@ -94,6 +102,10 @@ def _run_target(args: argparse.Namespace, situation: Situation, rules: RuleSet) 
         loss = "best" if regret < SAME_AS_BEST else f"-{regret:.2%}"
         print(f"  {option.value:8.2%}  {loss:>8}  {option.text}")
     return 0
+
+
+def _tell(message: str) -> None:
+    print(f"yahtzee: {message}", file=sys.stderr, flush=True)
 
 
 def target_dict(advice: Advice, target: int, count: int) -> dict[str, Any]:

@@ -144,7 +144,10 @@ def _wants_terminal_game(args: argparse.Namespace) -> bool:
     try:
         import textual  # noqa: F401, PLC0415
     except ImportError:
-        print("(The terminal game needs: pip install 'yahtzee[tui]'. Plain mode follows.)")
+        print(
+            "(The terminal game needs: pip install '.[tui]' in the project's folder. Plain "
+            "mode follows.)"
+        )
         return False
     return True
 

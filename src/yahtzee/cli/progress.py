@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from rich.progress import TaskID
 
     from ..solver import Progress
+    from ..solver.compiling import Kind
 
 
 @contextmanager
@@ -42,11 +43,13 @@ def solver_progress(label: str) -> Iterator[Progress | None]:
 
 
 @contextmanager
-def working(label: str) -> Iterator[None]:
+def working(label: str, *, always: bool = False) -> Iterator[None]:
     """A spinner with ``label`` and the time spent on stderr while a long step runs (the
     compiling it may need happens in a child process, so the spinner keeps turning);
-    nothing when stderr is not a terminal."""
+    when stderr is not a terminal, nothing, or with ``always`` the label once, as a line."""
     if not sys.stderr.isatty():
+        if always:
+            print(f"{label}...", file=sys.stderr, flush=True)
         yield
         return
     from rich.console import Console  # noqa: PLC0415
@@ -57,3 +60,16 @@ def working(label: str) -> Iterator[None]:
     with Bar(*columns, console=Console(stderr=True), transient=True) as bar:
         bar.add_task(label, total=None)
         yield
+
+
+def compile_first(kind: Kind, what: str) -> None:
+    """The first time after an install, numba compiles ``kind``'s kernels (``what``, for
+    a player) before any work can start: say so, with about how long it takes (a spinner
+    with the time spent on a terminal, else a line), instead of a bar sitting at 0%."""
+    from ..solver import compiling  # noqa: PLC0415 - numba loads only here
+
+    if compiling.cached(kind):
+        return
+    seconds = compiling.COMPILE_SECONDS[kind]
+    with working(f"Compiling {what} (first run only, about {seconds} s)", always=True):
+        compiling.compile_aside(kind)

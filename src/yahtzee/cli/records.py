@@ -16,7 +16,7 @@ from ..render.pad_html import MAX_PAD_GAMES, MAX_PAD_PLAYERS
 from ._io import add_database_option, add_rules_option, print_json, whole_number
 
 if TYPE_CHECKING:
-    from ..store import GameSummary, Store
+    from ..store import GameSummary, PlayerStats, Store
 
 MAX_LIMIT = 1_000_000
 FORMATS = ("json", "csv")
@@ -184,7 +184,7 @@ def history(args: argparse.Namespace) -> int:
             f"{name} {'-' if total is None else total}"
             for name, total in zip(g.players, totals or (None,) * len(g.players), strict=False)
         )
-        won = f"  won by {' and '.join(g.winners)}" if g.winners else ""
+        won = f"  won by {' and '.join(g.winners)}" if g.winners and len(g.players) > 1 else ""
         number, count = places[g.id]
         real = ", real dice" if g.dice == "entered" else ""
         where = f"  [sitting {(g.sitting or g.id)[:8]}, game {number} of {count}{real}]"
@@ -222,7 +222,7 @@ def stats(args: argparse.Namespace) -> int:
         loss = ("" if s.loss_per_decision is None
                 else f", advisor loss {s.loss_per_decision:.2f} per decision "
                      f"({s.loss_per_game:.1f} per game, {s.reviewed_games} reviewed)")  # fmt: skip
-        print(f"{s.player}: {s.games} games, {s.wins} wins, average {s.average:.1f} "
+        print(f"{s.player}: {_games_and_wins(s)}, average {s.average:.1f} "
               f"(sd {s.std_dev:.1f}), best {s.best}")  # fmt: skip
         print(f"  upper bonus {s.upper_bonus_rate:.0%}, Yahtzee {s.yahtzee_rate:.0%}, "
               f"Yahtzee bonuses {s.yahtzee_bonuses}{loss}")  # fmt: skip
@@ -233,6 +233,19 @@ def stats(args: argparse.Namespace) -> int:
         if s.sittings:
             print(f"  sittings (two games or more): {s.sittings} played, {s.sittings_won} won")
     return 0
+
+
+def _games_and_wins(s: PlayerStats) -> str:
+    """A player's games and wins, where a game played alone is no win: "5 games, 2 wins",
+    "5 games, 1 win of 3 against others", "2 games, played alone"."""
+    games = f"{s.games} game{'s' if s.games != 1 else ''}"
+    wins = f"{s.wins} win{'s' if s.wins != 1 else ''}"
+    against = s.games - s.solo_games
+    if not s.solo_games:
+        return f"{games}, {wins}"
+    if not against:
+        return f"{games}, played alone"
+    return f"{games}, {wins} of {against} against others"
 
 
 def highscores(args: argparse.Namespace) -> int:

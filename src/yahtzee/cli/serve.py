@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import ipaddress
 import os
 import socket
@@ -134,7 +136,9 @@ def _cluster(args: argparse.Namespace) -> Cluster | None:
     try:
         import redis  # noqa: F401, PLC0415
     except ImportError:
-        raise InvalidInput("Several nodes need: pip install 'yahtzee[cluster]'.") from None
+        raise InvalidInput(
+            "Several nodes need: pip install '.[web,cluster]' in the project's folder."
+        ) from None
     prefix = PREFIX if args.redis_prefix is None else args.redis_prefix
     if not 0 < len(prefix) <= MAX_NODE_ID:
         raise InvalidInput(f"--redis-prefix takes 1 to {MAX_NODE_ID} characters.")
@@ -191,6 +195,47 @@ def _check_reachable(database_url: str | None, cluster: Cluster | None) -> None:
         cluster.check_reachable()
 
 
+def listen(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to every address ``host`` names on ``port`` (as uvicorn binds them:
+    address reuse on, IPv6 sockets for IPv6 only), for the server to listen on; one line
+    (`InvalidInput`) when the name is unknown or an address cannot be had, before the
+    server says where to open it."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    where = where if len(where) <= SHOWN else where[: SHOWN - 3] + "..."
+    try:
+        found = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except (socket.gaierror, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, socket.gaierror) else "not a host name"
+        raise InvalidInput(
+            f"Cannot listen on {where}: no such address ({reason}); give --host an "
+            "address of this machine, like 127.0.0.1 or 0.0.0.0."
+        ) from None
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in dict.fromkeys(found):
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+    except OSError as error:
+        for sock in sockets:
+            sock.close()
+        hint = _BIND_HINTS.get(error.errno or 0, "")
+        raise InvalidInput(f"Cannot listen on {where}: {error.strerror or error}{hint}.") from None
+    return sockets
+
+
+_BIND_HINTS = {
+    errno.EADDRINUSE: " (another server listens there: stop it, or choose another --port)",
+    errno.EACCES: " (ports below 1024 need privileges: choose another --port)",
+    errno.EADDRNOTAVAIL: " (not an address of this machine: see --host)",
+}
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import icu  # noqa: F401, PLC0415  (names that look alike: store.names)
@@ -203,8 +248,8 @@ def run(args: argparse.Namespace) -> int:
         from ..web.security import AllowedHosts  # noqa: PLC0415
     except ImportError:
         raise InvalidInput(
-            "The server needs: pip install 'yahtzee[web]' (its PyICU builds on the system's "
-            "ICU: apt install libicu-dev pkg-config g++)."
+            "The server needs: pip install '.[web]' in the project's folder (its PyICU builds "
+            "on the system's ICU: apt install libicu-dev pkg-config g++)."
         ) from None
     if not 0 < args.port <= MAX_PORT:
         raise InvalidInput(f"--port takes a number from 1 to {MAX_PORT}.")
@@ -223,21 +268,29 @@ def run(args: argparse.Namespace) -> int:
         args.database_url, bot_delay=max(0.0, args.bot_delay), allowed_hosts=allowed,
         cluster=cluster,
     )  # fmt: skip
-    print(f"Yahtzee server: open http://{args.host}:{args.port}/ (Ctrl+C stops it)", flush=True)
-    print(f"It answers for {allowed}.", flush=True)
-    if cluster is not None:
-        print(f"Node {cluster.node_id!r} of the site at {args.redis_url}.", flush=True)
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        http=guarded_http(args.header_timeout),  # limits and a deadline uvicorn lacks
-        ws=BeatKeepalive,  # keepalive pings on a shared beat: one wakeup for many
-        ws_per_message_deflate=False,  # small JSON messages: compression costs more
-        ws_max_size=MAX_MESSAGE_BYTES,  # a bigger frame closes the connection unread
-        proxy_headers=proxies is not None,  # uvicorn trusts 127.0.0.1 unless told
-        forwarded_allow_ips=proxies or "",
-        server_header=False,
-    )
+    address = f"[{args.host}]" if ":" in args.host else args.host
+    sockets = listen(args.host, args.port)  # before a word: a taken port is one line
+    try:
+        print(f"Yahtzee server: open http://{address}:{args.port}/ (Ctrl+C stops it)", flush=True)
+        print(f"It answers for {allowed}.", flush=True)
+        if cluster is not None:
+            print(f"Node {cluster.node_id!r} of the site at {args.redis_url}.", flush=True)
+        config = uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            http=guarded_http(args.header_timeout),  # limits and a deadline uvicorn lacks
+            ws=BeatKeepalive,  # keepalive pings on a shared beat: one wakeup for many
+            ws_per_message_deflate=False,  # small JSON messages: compression costs more
+            ws_max_size=MAX_MESSAGE_BYTES,  # a bigger frame closes the connection unread
+            proxy_headers=proxies is not None,  # uvicorn trusts 127.0.0.1 unless told
+            forwarded_allow_ips=proxies or "",
+            server_header=False,
+        )
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: uvicorn has shut down
+            uvicorn.Server(config).run(sockets=sockets)
+    finally:
+        for sock in sockets:
+            sock.close()
     return 0

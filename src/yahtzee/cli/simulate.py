@@ -13,7 +13,8 @@ import numpy as np
 
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, BotSpec, InvalidInput, RuleSet, Scorecard
 from ._io import add_rules_option, print_json, seed, whole_number
-from .progress import solver_progress, working
+from .progress import compile_first, solver_progress
+from .tables import build_left
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -80,6 +81,40 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.plot:
         _check_plot(Path(args.plot))
+    seats = _seats(args)
+    specs = [BotSpec.parse(name) for name in seats]  # every mistake before numba loads
+    rules = RuleSet.named(args.rules)
+    start = time.perf_counter()
+    played = _play(seats, specs, rules, args)
+    if played is None:
+        print("\nStopped (Ctrl-C) before any game was finished: nothing kept.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    result, stopped = played
+    data = result.to_dict()
+    data["seconds"] = time.perf_counter() - start
+    if stopped:
+        data.update(interrupted=True, games_asked=args.games)
+    distribution = None
+    if args.plot and any(spec.key in OPTIMAL for spec in specs):
+        try:
+            distribution = exact_distribution(rules)
+            data["exact"] = {"strategy": "optimal", **distribution.to_dict()}
+        except KeyboardInterrupt:  # the games are kept: they follow, without it
+            print("\nStopped (Ctrl-C) computing the exact distribution: the games played "
+                  "follow without it.", file=sys.stderr)  # fmt: skip
+            stopped = True
+            data["interrupted"] = True
+    if args.plot:
+        data["plot"] = plot(result, Path(args.plot), distribution)
+    if args.json:
+        print_json(data)
+    else:
+        _report(data, result, distribution, args)
+    return EXIT_INTERRUPTED if stopped else 0
+
+
+def _seats(args: argparse.Namespace) -> list[str]:
+    """The strategy of each seat, from --strategy and --players."""
     names = [s for s in args.strategy.split(",") if s.strip()]
     if not names:
         raise InvalidInput("--strategy names a strategy, or several separated by commas.")
@@ -88,36 +123,54 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput(f"--players takes 1 to {MAX_PLAYERS} seats.")
     if len(names) not in (1, players):
         raise InvalidInput(f"Give one strategy, or one per seat ({players}).")
-    seats = names * players if len(names) == 1 else names
-    specs = [BotSpec.parse(name) for name in seats]  # every mistake before numba loads
-    rules = RuleSet.named(args.rules)
+    return names * players if len(names) == 1 else names
+
+
+def _play(
+    seats: list[str], specs: list[BotSpec], rules: RuleSet, args: argparse.Namespace
+) -> tuple[Simulation, bool] | None:
+    """The games played, each step with its bar (tables to build, the simulator to
+    compile, the games), and whether a Ctrl-C stopped them first; None when it stopped
+    them before any game was finished."""
     from ..solver import simulate  # noqa: PLC0415 - numba loads only here
+    from ..solver.simulate import SimulationInterrupted  # noqa: PLC0415
 
-    start = time.perf_counter()
     winning = any(spec.kind == "winning" for spec in specs)
-    with solver_progress(f"Solving {rules.name}") as progress:
-        exact = any(spec.kind in {"optimal", "level", "winning"} for spec in specs)
-        if progress is not None and exact:
-            from ..solver import cached_solver  # noqa: PLC0415
+    try:
+        with solver_progress(f"Solving {rules.name}") as progress:
+            exact = any(spec.kind in {"optimal", "level", "winning"} for spec in specs)
+            if progress is not None and exact:
+                from ..solver import cached_solver  # noqa: PLC0415
 
-            cached_solver(rules, progress=progress)  # any table to build, with its bar
-    if winning:
-        _winning_tables(rules)
-    with working(f"Simulating {args.games:,} games"):
-        result = simulate(seats, args.games, args.seed, rules)
-    seconds = time.perf_counter() - start
-    data = result.to_dict()
-    data["seconds"] = seconds
-    distribution = None
-    if args.plot and any(spec.key in OPTIMAL for spec in specs):
-        distribution = exact_distribution(rules)
-        data["exact"] = {"strategy": "optimal", **distribution.to_dict()}
-    if args.plot:
-        data["plot"] = plot(result, Path(args.plot), distribution)
-    if args.json:
-        print_json(data)
-        return 0
-    print(f"{result.games} games, {rules.name} rules, seed {args.seed}, {seconds:.2f} s")
+                cached_solver(rules, progress=progress)  # any table to build, with its bar
+        if winning:
+            _winning_tables(rules)
+        compile_first("match" if winning else "simulate", "the simulator")
+        with solver_progress(f"Simulating {args.games:,} games") as played:
+            return simulate(seats, args.games, args.seed, rules, played=played), False
+    except SimulationInterrupted as stop:
+        if stop.partial is None:
+            return None
+        done = stop.partial.games
+        print(f"\nStopped (Ctrl-C) after {done:,} of {args.games:,} games: the statistics "
+              "are those of the games played.", file=sys.stderr, flush=True)  # fmt: skip
+        return stop.partial, True
+    except KeyboardInterrupt:
+        if winning:
+            print(f"\nStopped (Ctrl-C) while the win tables were made ready: {build_left()}.",
+                  file=sys.stderr)  # fmt: skip
+        return None
+
+
+def _report(
+    data: dict[str, Any],
+    result: Simulation,
+    distribution: ScoreDistribution | None,
+    args: argparse.Namespace,
+) -> None:
+    """The statistics as text: each seat's, the exact distribution's, the histogram."""
+    print(f"{result.games} games, {result.rules.name} rules, seed {args.seed}, "
+          f"{data['seconds']:.2f} s")  # fmt: skip
     for index, seat in enumerate(data["seats"]):
         p = seat["percentiles"]
         win = f"  wins {seat['win_rate']:.1%}" if "win_rate" in seat else ""
@@ -133,10 +186,12 @@ def run(args: argparse.Namespace) -> int:
               f"percentiles 5/25/50/75/95: {p['5']} / {p['25']} / {p['50']} / {p['75']} / "
               f"{p['95']}")  # fmt: skip
     if not args.plot:
-        print(histogram(result.seats[0].totals))
+        print(seat_histograms(result))
     elif data["plot"] != str(args.plot):
         print(data["plot"])
-    return 0
+
+
+EXIT_INTERRUPTED = 130  # the shell's status for a program stopped by Ctrl-C
 
 
 OPTIMAL = frozenset({"optimal", f"level{MAX_LEVEL}"})
@@ -182,7 +237,8 @@ def _check_plot(path: Path) -> None:
     except ImportError:
         raise InvalidInput(
             "--plot draws the picture with matplotlib, which is not installed: "
-            "pip install 'yahtzee[plot]' (or leave out --plot for a text histogram)."
+            "pip install '.[plot]' in the project's folder (or leave out --plot for a text "
+            "histogram)."
         ) from None
 
 
@@ -201,8 +257,8 @@ def plot(result: Simulation, path: Path, exact: ScoreDistribution | None = None)
         )
     figure, axes = plt.subplots(figsize=PLOT_SIZE, dpi=PLOT_DPI)
     bins = range(0, PLOT_MAX_SCORE, PLOT_BIN)
-    for seat in result.seats:
-        axes.hist(seat.totals, bins=bins, alpha=0.6, label=seat.strategy)
+    for number, seat in enumerate(result.seats, 1):
+        axes.hist(seat.totals, bins=bins, alpha=0.6, label=f"seat {number} {seat.strategy}")
     if exact is not None:
         edges = np.arange(0, PLOT_MAX_SCORE, PLOT_BIN)
         axes.stairs(
@@ -232,6 +288,35 @@ def expected_counts(
     points = np.arange(len(exact.pmf))
     counts, _ = np.histogram(points, bins=bins, weights=exact.pmf)
     return games * np.asarray(counts, dtype=np.float64)
+
+
+SEAT_MARKS = "#=*+o%@~"
+"""The bar of each seat in the text histogram of several seats, seat 1 first."""
+
+
+def seat_histograms(result: Simulation, width: int = HISTOGRAM_WIDTH) -> str:
+    """The text histogram of the final scores: one seat's as `histogram`; several seats'
+    with a legend, each bin a line per seat drawn with the seat's mark, all on one scale."""
+    seats = result.seats
+    if len(seats) == 1:
+        return histogram(seats[0].totals, width)
+    highest = max(int(seat.totals.max()) for seat in seats)
+    edges = np.arange(0, highest + HISTOGRAM_BIN + 1, HISTOGRAM_BIN)
+    counts = [np.histogram(seat.totals, bins=edges)[0] for seat in seats]
+    top = max(int(c.max()) for c in counts)
+    legend = ", ".join(
+        f"{SEAT_MARKS[i]} seat {i + 1} {seat.strategy}" for i, seat in enumerate(seats)
+    )
+    lines = [f"Games per {HISTOGRAM_BIN} points of final score: {legend}"]
+    for index, low in enumerate(edges[:-1].tolist()):
+        if not any(c[index] for c in counts):
+            continue
+        band = f"{low:4d}-{low + HISTOGRAM_BIN - 1:<4d} "
+        for i, seat_counts in enumerate(counts):
+            count = int(seat_counts[index])
+            bar = SEAT_MARKS[i] * max(1, round(width * count / top)) if count else ""
+            lines.append(f"{band if i == 0 else ' ' * len(band)}{bar} {count}")
+    return "\n".join(lines)
 
 
 def histogram(

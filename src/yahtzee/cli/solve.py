@@ -4,15 +4,14 @@ the standard deviation and percentiles of the final score."""
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-from typing import Any, Literal
+from typing import Any
 
 from ..core import RuleSet
 from ._io import add_rules_option, print_json
-from .progress import solver_progress, working
-
-COMPILE_SECONDS = {"build": 20, "curves": 45}
-"""About how long the kernels take to compile the first time after an install (2 cores)."""
+from .progress import compile_first, solver_progress
+from .tables import EXIT_STOPPED
 
 
 def register(commands: Any) -> None:
@@ -33,16 +32,26 @@ def run(args: argparse.Namespace) -> int:
     from ..solver import Solver  # noqa: PLC0415 - numba loads only for solver commands
 
     rules = RuleSet.named(args.rules)
-    _compile_first("build", COMPILE_SECONDS["build"])
+    compile_first("build", "the solver's kernels")
     start = time.perf_counter()
-    with solver_progress(f"Solving {rules.name}") as progress:
-        solver = Solver.build(rules, progress=progress)
+    try:
+        with solver_progress(f"Solving {rules.name}") as progress:
+            solver = Solver.build(rules, progress=progress)
+    except KeyboardInterrupt:
+        print("\nStopped (Ctrl-C) before the table was solved: nothing kept.", file=sys.stderr)
+        return EXIT_STOPPED
     seconds = time.perf_counter() - start
     path = solver.save()
     value = solver.expected_total()
-    _compile_first("curves", COMPILE_SECONDS["curves"])
-    with solver_progress(f"Final score distribution ({rules.name})") as progress:
-        distribution = solver.distribution(progress=progress)
+    try:
+        compile_first("curves", "the distribution's kernels")
+        with solver_progress(f"Final score distribution ({rules.name})") as progress:
+            distribution = solver.distribution(progress=progress)
+    except KeyboardInterrupt:
+        print(f"\nStopped (Ctrl-C): the table is solved and kept ({path}; expected final "
+              f"score {value:.4f}); its score distribution was not finished.",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_STOPPED
     percentiles = distribution.percentiles()
     if args.json:
         print_json({"rules": rules.name, "expected_total": value, "std": distribution.std,
@@ -54,14 +63,3 @@ def run(args: argparse.Namespace) -> int:
               f"{'/'.join(percentiles)}: {' / '.join(map(str, percentiles.values()))}")  # fmt: skip
         print(f"solved in {seconds:.2f} s; table cached at {path}")
     return 0
-
-
-def _compile_first(kind: Literal["build", "curves"], seconds: int) -> None:
-    """The first time after an install, numba compiles the kernels before any work can
-    start: say so, with a spinner and the time spent, instead of a bar sitting at 0%."""
-    from ..solver import compiling  # noqa: PLC0415
-
-    if compiling.cached(kind):
-        return
-    with working(f"Compiling the solver's kernels (once after an install, about {seconds} s)"):
-        compiling.compile_aside(kind)

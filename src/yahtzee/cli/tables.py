@@ -163,6 +163,18 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def build_left() -> str:
+    """What a Ctrl-C left of a build of the win tables, for the line that says it stopped:
+    the background build going on (it is kept), or nothing kept."""
+    now = read_state()
+    if now is not None and now.live:
+        return (
+            f"the tables' build goes on in the background (process {now.pid}) and is kept; "
+            "'yahtzee tables status' shows how far it is"
+        )
+    return "nothing kept: the next run builds it again"
+
+
 def _tell(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 

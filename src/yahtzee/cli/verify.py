@@ -5,7 +5,7 @@ against the records (a game id) or against an export file."""
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,8 @@ def register(commands: Any) -> None:
         "game is over; a daily game's when its day is over). The dice are drawn as the game's "
         "start event says: each seat its own (a table's games), or duplicate dice, the same "
         "for every seat (the daily game, and games recorded before the start event said). "
+        "An offline daily game (yahtzee daily) verifies too, but its seed comes from its "
+        "date: it was never secret, and its hash never published. "
         "GAME is a game id (or its first characters) in the records, or an export file "
         "(yahtzee export).",
     )
@@ -43,15 +45,35 @@ def run(args: argparse.Namespace) -> int:
     return _verify_record(args)
 
 
-def _verdict(game_id: str, seed: str, events: list[dict[str, Any]]) -> tuple[str, Draw]:
-    """The verdict on a game (`InvalidInput` naming the first roll that fails), and its
-    draw."""
+def _verdict(
+    game_id: str, seed: str, events: list[dict[str, Any]], started: date | None
+) -> tuple[str, Draw]:
+    """The verdict on a game started on the day ``started`` (`InvalidInput` naming the
+    first roll that fails), and its draw. An offline daily game's seed comes from its
+    date: nothing was secret, nor published (its commitment is only in the records)."""
+    from ..service.daily import is_offline_daily  # noqa: PLC0415
+
     draw = check_rolls(seed, events)
     rolls = sum(1 for e in events if e.get("type") in ("roll", "playoff_roll"))
+    if started is not None and is_offline_daily(events[:1], started):
+        return (
+            f"Game {game_id[:8]}, the offline daily game of {started.isoformat()}: all "
+            f"{rolls} rolls came from the seed {seed}, which anyone can work out from the "
+            f"date (not secret, so its SHA-256 {commitment(seed)} was recorded before the "
+            f"first roll but never published) ({DRAWN[draw]})."
+        ), draw
     return (
         f"Game {game_id[:8]}: all {rolls} rolls came from the seed {seed}, whose SHA-256 "
         f"{commitment(seed)} the game published before its first roll ({DRAWN[draw]})."
     ), draw
+
+
+def _day(item: dict[str, Any]) -> date | None:
+    """The day an exported game started (None: not said, or not a date)."""
+    try:
+        return datetime.fromisoformat(str(item.get("created_at"))).date()
+    except ValueError:
+        return None
 
 
 def _print_steps(draws: set[Draw]) -> None:
@@ -84,7 +106,8 @@ def _verify_record(args: argparse.Namespace) -> int:
                 "over (a daily game's once its day is over).",
                 code="not_revealed",
             )
-        verdict, draw = _verdict(game_id, seed, events)
+        started = store.summary(game_id).created_at.date()
+        verdict, draw = _verdict(game_id, seed, events, started)
         print(verdict)
     _print_steps({draw})
     return 0
@@ -108,7 +131,7 @@ def _verify_file(path: Path) -> int:
             print(f"Game {game_id[:8]}: its seed is not revealed yet (not over, or its day).")
             continue
         try:
-            verdict, draw = _verdict(game_id, item["dice_seed"], events)
+            verdict, draw = _verdict(game_id, item["dice_seed"], events, _day(item))
         except InvalidInput as error:
             raise InvalidInput(f"Game {game_id[:8]} of the file: {error}") from None
         print(verdict)

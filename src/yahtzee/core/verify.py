@@ -17,7 +17,8 @@ _SOURCES: dict[Draw, type[CommittedDice]] = {Draw.DUPLICATE: DuplicateDice, Draw
 
 _COMMON_STEPS = (
     "The seed is 64 hexadecimal digits; its SHA-256 (of the 64 digits as text) must be the "
-    "commitment the game published before its first roll.",
+    "commitment the game made before its first roll (its start event's; an online game "
+    "shows it to its players then).",
 )
 _DRAW_STEPS = {
     Draw.SEAT: (
@@ -71,7 +72,7 @@ def check_rolls(seed: str, events: Iterable[object]) -> Draw:
     if opening.commitment is not None and opening.commitment != commitment(seed):
         raise InvalidInput(
             "This seed is not the one the game committed to before its first roll: its "
-            f"SHA-256 is {commitment(seed)}, the game published {opening.commitment}.",
+            f"SHA-256 is {commitment(seed)}, the game committed to {opening.commitment}.",
             code="seed_mismatch",
         )
     draw = draw_of(opening)

@@ -9,13 +9,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from ..core import Game, InvalidInput, RuleSet
+from ..core import MAX_PLAYERS, Game, InvalidInput, RuleSet
 from .scorecard_html import STYLE, Column, card_rows
 
-MAX_PAD_PLAYERS = 6
+MAX_PAD_PLAYERS = MAX_PLAYERS
+"""A pad seats as many players as a game."""
 MAX_PAD_GAMES = 6
 PORTRAIT_COLUMNS = 12
 """Up to this many columns the pad is printed upright; with more, sideways."""
+CROWDED_COLUMNS = 36
+"""With more columns than this (seven or eight players of six games), smaller print: a
+running total of four digits still fits a column of Letter paper turned sideways."""
 
 PAD_STYLE = """
 thead th.game { font-weight: normal; font-size: 8pt; }
@@ -32,6 +36,15 @@ th.box .note { display: none; }
 tr.grand th, tr.grand td { font-size: 9pt; }
 tr.running td { font-size: 7pt; }
 h1 { font-size: 14pt; }
+"""
+CROWDED_STYLE = """
+body { font-size: 6pt; }
+th, td { padding: 0.5mm 0; }
+th.box { width: 21mm; }
+thead th.game { font-size: 5.5pt; }
+tr.grand th { font-size: 7pt; }
+tr.grand td { font-size: 6pt; }
+tr.running td { font-size: 5pt; font-weight: normal; }
 """
 
 
@@ -73,7 +86,9 @@ def render_pad(
     )
     # a heavier line between players: before each player's first game
     groups = f"tbody td:nth-child({count}n+2) {{ border-left: 0.8mm solid #000; }}"
+    crowded = len(columns) > CROWDED_COLUMNS
     style = STYLE + PAD_STYLE + groups + (WIDE_STYLE if wide else "")
+    style += CROWDED_STYLE if crowded else ""
     meta = [f"Rules: {escape(rules.name)}", "one column per game; keep a running total"]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

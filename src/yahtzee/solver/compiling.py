@@ -21,6 +21,15 @@ from .child import python_child
 _log = logging.getLogger(__name__)
 
 Kind = Literal["turn", "build", "simulate", "curves", "match"]
+COMPILE_SECONDS: dict[Kind, int] = {
+    "turn": 10,
+    "build": 20,
+    "simulate": 15,
+    "curves": 45,
+    "match": 40,
+}
+"""About how long each kind takes to compile, the first time after an install (measured on
+a quiet 2-core machine), for a player told to wait."""
 TIMEOUT_S = 900
 CHILD_ENV = "YAHTZEE_COMPILING"  # set in the child: it compiles in place
 

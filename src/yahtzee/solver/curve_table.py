@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from ..core import RuleSet, Scorecard
 from . import builds
-from .cache import CorruptTable, cache_dir, write_atomic
+from .cache import CACHE_ENV, CorruptTable, cache_dir, write_atomic
 from .curve_build import N_STATES, Kind, Progress, bands, build_layers, offsets_of, state_index
 from .planner import state_of
 from .tables import N_BOXES, UPPER_CAP
@@ -260,8 +260,8 @@ def load(
     try:
         seen = path.stat()
         return CurveTable.read(kind, rules, directory)
-    except FileNotFoundError:
-        pass
+    except (FileNotFoundError, NotADirectoryError):  # (a cache "folder" that is a file:
+        pass  # said below, where it cannot be written)
     except (CorruptTable, OSError) as why:
         _log.warning("rebuilding the %s table: %s", kind, why)
         with contextlib.suppress(OSError):  # a damaged file, unless replaced meanwhile
@@ -279,7 +279,11 @@ def load(
         try:
             table.save(directory)
         except OSError as error:
-            _log.warning("cannot cache the %s table (%s); it is kept in memory", kind, error)
+            _log.warning(
+                "cannot keep the %s table in the cache (%s): it is used from memory, and "
+                "built again next time",
+                kind, builds.describe(error),
+            )  # fmt: skip
 
     def heard(job: builds.Job, done: int, total: int) -> None:
         if progress:
@@ -292,9 +296,27 @@ def load(
             detach=builds.may_detach(rules), build_here=build_here,
         )  # fmt: skip
     except builds.CacheNotWritable as error:
-        _log.warning("cannot cache the %s table (%s); it is kept in memory", kind, error)
-        return build(kind, rules, progress=progress)
+        _not_writable(error)
+        return build(kind, rules, progress=progress, base_mask=builds.restricted_base_mask())
     return built[0] if built else CurveTable.read(kind, rules, directory)
+
+
+def _not_writable(error: builds.CacheNotWritable) -> None:
+    """Say once (a warning) that the cache cannot be written: each table is built in this
+    process, held in memory only, and built again by the next program that asks for it."""
+    said = str(error).rstrip(".")
+    if said in _TOLD:
+        return
+    _TOLD.add(said)
+    _log.warning(
+        "%s: the win-chance tables are built here, in memory (a few minutes), and again at "
+        "each run until they can be kept: set %s to a folder that can be written",
+        said, CACHE_ENV,
+    )  # fmt: skip
+
+
+_TOLD: set[str] = set()
+"""The unwritable caches already said (once a process)."""
 
 
 _LOADED: dict[tuple[Kind, str], CurveTable] = {}

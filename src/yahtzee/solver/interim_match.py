@@ -53,7 +53,7 @@ def simulate_interim(
     blank = CurveTable.blank(rule_set)  # no exact winning seat: not read
     curves = (blank.levels, blank.start, blank.lo, blank.hi)
     match_kernel.simulate_match(
-        games, seed, 1, np.array(kinds, dtype=np.int64), np.array(temperatures),
+        games, 0, seed, 1, np.array(kinds, dtype=np.int64), np.array(temperatures),
         np.zeros(len(kinds), dtype=np.bool_), np.stack([table]), model(rule_set), *curves,
         *curves, blank.cap, np.ascontiguousarray(table).reshape(-1), D,
         np.array([mask, yf, upper, card.total], dtype=np.int64), *out,

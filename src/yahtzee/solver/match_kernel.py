@@ -17,8 +17,8 @@ from .win_kernel import MOST_ADD, MOST_TOTAL, WINNING, rival_weights, value_opti
 
 
 @jit_parallel
-def simulate_match(n_games, seed, stream, kinds, temperatures, uniform, tables, m, dl, ds, dlo,
-                   dhi, tl, ts, tlo, thi, cap, E, D, start, totals, uppers_out, yahtzees,
+def simulate_match(n_games, first, seed, stream, kinds, temperatures, uniform, tables, m, dl, ds,
+                   dlo, dhi, tl, ts, tlo, thi, cap, E, D, start, totals, uppers_out, yahtzees,
                    bonuses):  # fmt: skip
     """Play ``n_games`` games of ``n`` seats turn by turn (seat ``i`` plays by
     ``kinds[i]``: ``WINNING`` (the score-curve tables ``d*`` and ``t*``), ``INTERIM``
@@ -26,9 +26,12 @@ def simulate_match(n_games, seed, stream, kinds, temperatures, uniform, tables, 
     table it plays by, with its temperature); the seat that starts rotates from game to
     game; every seat starts on the card ``start`` (mask, yf, upper subtotal, total).
     ``totals[g, i]`` receives seat ``i``'s total, and the others its upper subtotal,
-    whether its Yahtzee box holds 50 and its bonuses."""
+    whether its Yahtzee box holds 50 and its bonuses. The games are ``first`` to
+    ``first + n_games - 1``, each written at its row from ``first`` (each game's own seed:
+    the results do not depend on how the games are cut into calls)."""
     n = kinds.shape[0]
-    for g in prange(n_games):
+    for j in prange(n_games):
+        g = first + j
         np.random.seed(game_seed(seed, stream, g))
         masks = np.full(n, start[0], dtype=np.int64)
         yfs = np.full(n, start[1], dtype=np.int64)
@@ -94,7 +97,7 @@ def simulate_match(n_games, seed, stream, kinds, temperatures, uniform, tables, 
                 n_bonus[i] += earned
                 us[i] = min(upper, UPPER_CAP)
         for i in range(n):
-            totals[g, i] = score[i]
-            uppers_out[g, i] = uppers[i]
-            yahtzees[g, i] = yfs[i]
-            bonuses[g, i] = n_bonus[i]
+            totals[j, i] = score[i]
+            uppers_out[j, i] = uppers[i]
+            yahtzees[j, i] = yfs[i]
+            bonuses[j, i] = n_bonus[i]

@@ -353,10 +353,12 @@ def game_seed(seed, stream, g):
 
 
 @jit_parallel
-def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, yahtzees, bonuses,
-             log):  # fmt: skip
-    """Play ``n_games`` solitaire games; game ``g`` uses its own seed, so results do not
-    depend on threads. ``uniform`` plays uniformly at random among the legal options."""
+def simulate(n_games, first, seed, stream, E, m, temperature, uniform, totals, uppers, yahtzees,
+             bonuses, log):  # fmt: skip
+    """Play ``n_games`` solitaire games, games ``first`` to ``first + n_games - 1``, each
+    written at its place from ``first`` (``totals[0]`` is game ``first``'s); game ``g``
+    uses its own seed, so results depend neither on threads nor on how the games are cut
+    into calls. ``uniform`` plays uniformly at random among the legal options."""
     packed, joker, bonus_50, cap, upper_bonus = (
         m.packed,
         m.joker,
@@ -367,8 +369,8 @@ def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, 
     T0 = np.empty(TURN_SIZE)
     solve_turn(0, 0, 0, E, packed, joker, bonus_50, cap, upper_bonus, T0[:N_ROWS],
                T0[N_ROWS : N_ROWS + N_MS], T0[N_ROWS + N_MS :])  # fmt: skip
-    for g in prange(n_games):
-        np.random.seed(game_seed(seed, stream, g))
+    for j in prange(n_games):
+        np.random.seed(game_seed(seed, stream, first + j))
         T = np.empty(TURN_SIZE)
         R, K1, K2 = T[:N_ROWS], T[N_ROWS : N_ROWS + N_MS], T[N_ROWS + N_MS :]
         codes = np.empty(MAX_OPTIONS, dtype=np.int64)
@@ -381,9 +383,9 @@ def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, 
                 solve_turn(mask, yf, u, E, packed, joker, bonus_50, cap, upper_bonus, R, K1, K2)
             r = throw(0, m)
             step = 0
-            if g < log.shape[0]:
-                log[g, t, :] = -1
-                log[g, t, 0] = r
+            if j < log.shape[0]:
+                log[j, t, :] = -1
+                log[j, t, 0] = r
             rolls_left = ROLLS_PER_TURN - 1
             while True:
                 count = turn_options(mask, yf, r, rolls_left, packed, joker, bonus_50, R, K1, K2,
@@ -395,17 +397,17 @@ def simulate(n_games, seed, stream, E, m, temperature, uniform, totals, uppers, 
                     break
                 r = throw(codes[choice] - KEEP_CODE, m)
                 rolls_left -= 1
-                if g < log.shape[0]:
-                    log[g, t, 1 + 2 * step] = codes[choice] - KEEP_CODE
-                    log[g, t, 2 + 2 * step] = r
+                if j < log.shape[0]:
+                    log[j, t, 1 + 2 * step] = codes[choice] - KEEP_CODE
+                    log[j, t, 2 + 2 * step] = r
                 step += 1
             c = codes[choice]
-            if g < log.shape[0]:
-                log[g, t, LOG_BOX] = c
+            if j < log.shape[0]:
+                log[j, t, LOG_BOX] = c
             mask, yf, upper, total, earned = place(mask, yf, upper, total, r, c, m)
             n_bonus += earned
             u = min(upper, m.cap)
-        totals[g] = total
-        uppers[g] = upper
-        yahtzees[g] = yf
-        bonuses[g] = n_bonus
+        totals[j] = total
+        uppers[j] = upper
+        yahtzees[j] = yf
+        bonuses[j] = n_bonus

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,6 +114,7 @@ def simulate(
     progress: Progress | None = None,
     start: Scorecard | None = None,
     tables: tuple[CurveTable, CurveTable] | None = None,
+    played: Progress | None = None,
 ) -> Simulation:
     """Play ``games`` games with one seat per strategy (each seat plays its own card with
     its own dice; they compare totals at the end). ``progress`` hears of the solver's
@@ -121,7 +123,11 @@ def simulate(
     With a strategy that looks at the others (``winning``), or a ``start`` card for every
     seat, the seats play turn by turn as in a real game (the first seat rotates from game
     to game); ``tables`` are its ``distribution`` and ``target`` tables (by default the
-    cached ones, built on first use)."""
+    cached ones, built on first use).
+
+    The games are played in calls of a fraction of a second: ``played`` hears
+    ``(games done, games)`` after each, and a Ctrl-C stops the simulation within a second
+    (`SimulationInterrupted`, holding the games finished before it)."""
     rule_set = rules or RuleSet.official()
     if games < 1:
         raise InvalidInput("Simulate at least one game.")
@@ -129,23 +135,73 @@ def simulate(
         raise InvalidInput("The seed is a whole number from 0 to 2147483647.")
     names = [strategy_name(raw) for raw in strategies]
     if "winning" in names or start is not None:
-        return _match(names, games, seed, rule_set, progress, start, tables)
-    seats = []
+        return _match(names, games, seed, rule_set, progress, start, tables, played)
+    from . import policy  # noqa: PLC0415 - numba loads (and compiles) only to simulate
+    from .compiling import compile_aside  # noqa: PLC0415
+
+    plays = [_kernel_args(name, rule_set, progress) for name in names]
+    compile_aside("simulate")  # the first time after an install: in a child process
+    out = [[np.zeros(games, dtype=np.int64) for _ in range(4)] for _ in names]
     no_log = np.zeros((0, ROUNDS, LOG_WIDTH), dtype=np.int64)
-    for index, name in enumerate(names):
-        table, temperature, uniform = _kernel_args(name, rule_set, progress)
-        totals, uppers, yahtzees, bonuses = (np.zeros(games, dtype=np.int64) for _ in range(4))
-        from . import policy  # noqa: PLC0415 - numba loads (and compiles) only to simulate
-        from .compiling import compile_aside  # noqa: PLC0415
+    m = model(rule_set)
 
-        compile_aside("simulate")  # the first time after an install: in a child process
+    def play(first: int, count: int) -> None:
+        for index, (table, temperature, uniform) in enumerate(plays):
+            totals, uppers, yahtzees, bonuses = (c[first : first + count] for c in out[index])
+            policy.simulate(count, first, seed, index, table, m, temperature, uniform, totals,
+                            uppers, yahtzees, bonuses, no_log)  # fmt: skip
 
-        policy.simulate(
-            games, seed, index, table, model(rule_set), temperature, uniform,
-            totals, uppers, yahtzees, bonuses, no_log,
-        )  # fmt: skip
-        seats.append(SeatResult(name, totals, uppers, yahtzees, bonuses))
-    return Simulation(rule_set, seed, tuple(seats))
+    def result(done: int) -> Simulation:
+        seats = (SeatResult(name, *(column[:done] for column in out[index]))
+                 for index, name in enumerate(names))  # fmt: skip
+        return Simulation(rule_set, seed, tuple(seats))
+
+    return result(_in_chunks(games, play, played, result))
+
+
+CHUNK_S = 0.2
+"""About how long one call of a compiled loop of games runs: numba's loop does not look at
+signals, so a Ctrl-C is heard between two calls (within a second), and progress told."""
+FIRST_CHUNK = 64
+"""The games of the first call; the next calls are sized on its time."""
+GROWTH = 8
+"""At most this many times the games of the call before (while the pace is learnt)."""
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """A Ctrl-C during `simulate`: ``partial`` is the simulation of the games finished
+    before it (every seat's, the same games), None when none was."""
+
+    def __init__(self, partial: Simulation | None) -> None:
+        super().__init__()
+        self.partial = partial
+
+
+def _in_chunks(
+    games: int,
+    play: Callable[[int, int], None],
+    played: Progress | None,
+    result: Callable[[int], Simulation],
+) -> int:
+    """Play ``games`` games by calls of ``play(first, count)`` of about `CHUNK_S` each,
+    telling ``played`` the games done after each; returns the games played (all of them).
+    A Ctrl-C between or during the calls raises `SimulationInterrupted` with the games
+    finished before it (a call the Ctrl-C came in does finish first: its games count only
+    once it has returned)."""
+    done, size = 0, FIRST_CHUNK
+    try:
+        while done < games:
+            count = min(size, games - done)
+            began = time.perf_counter()
+            play(done, count)
+            done += count
+            took = time.perf_counter() - began
+            size = max(1, min(size * GROWTH, round(count * CHUNK_S / max(took, 1e-6))))
+            if played is not None:
+                played(done, games)
+    except KeyboardInterrupt:
+        raise SimulationInterrupted(result(done) if done else None) from None
+    return done
 
 
 def compile_match() -> None:
@@ -167,6 +223,7 @@ def _match(  # noqa: PLR0917 - the arguments of simulate, passed on
     progress: Progress | None,
     start: Scorecard | None,
     tables: tuple[CurveTable, CurveTable] | None,
+    played: Progress | None,
 ) -> Simulation:
     from . import match_kernel, win_kernel  # noqa: PLC0415 - numba loads only to simulate
     from .compiling import compile_aside  # noqa: PLC0415
@@ -200,16 +257,26 @@ def _match(  # noqa: PLR0917 - the arguments of simulate, passed on
     compile_aside("match")
     out = [np.zeros((games, n), dtype=np.int64) for _ in range(4)]
     none = np.zeros(1)  # no interim seat: its tables are not read
-    match_kernel.simulate_match(
-        games, seed, 0, np.array(kinds, dtype=np.int64), np.array(temperatures),
-        np.array(uniform), np.stack(seat_tables or [np.zeros(TABLE_SHAPE)]), model(rules),
-        distribution.levels, distribution.start, distribution.lo, distribution.hi,
-        target.levels, target.start, target.lo, target.hi, distribution.cap, none, none,
-        np.array([mask, yf, upper, card.total], dtype=np.int64), *out,
-    )  # fmt: skip
-    totals, uppers, yahtzees, bonuses = out
-    seats = tuple(
-        SeatResult(name, totals[:, i], uppers[:, i], yahtzees[:, i], bonuses[:, i])
-        for i, name in enumerate(names)
-    )
-    return Simulation(rules, seed, seats)
+    m = model(rules)
+    kind_of, heat = np.array(kinds, dtype=np.int64), np.array(temperatures)
+    at_random, by_table = np.array(uniform), np.stack(seat_tables or [np.zeros(TABLE_SHAPE)])
+    opening = np.array([mask, yf, upper, card.total], dtype=np.int64)
+
+    def play(first: int, count: int) -> None:
+        totals, uppers, yahtzees, bonuses = (column[first : first + count] for column in out)
+        match_kernel.simulate_match(
+            count, first, seed, 0, kind_of, heat, at_random, by_table, m,
+            distribution.levels, distribution.start, distribution.lo, distribution.hi,
+            target.levels, target.start, target.lo, target.hi, distribution.cap, none, none,
+            opening, totals, uppers, yahtzees, bonuses,
+        )  # fmt: skip
+
+    def result(done: int) -> Simulation:
+        totals, uppers, yahtzees, bonuses = (column[:done] for column in out)
+        seats = tuple(
+            SeatResult(name, totals[:, i], uppers[:, i], yahtzees[:, i], bonuses[:, i])
+            for i, name in enumerate(names)
+        )
+        return Simulation(rules, seed, seats)
+
+    return result(_in_chunks(games, play, played, result))

@@ -3,6 +3,7 @@ and advice ranked by it (from the ``target`` curve table)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Self
 
@@ -40,11 +41,15 @@ class TargetSolver:
         *,
         directory: Path | None = None,
         progress: Progress | None = None,
+        on_notice: Callable[[str], None] | None = None,
     ) -> Self:
         """The cached table, checked; built and cached when missing (minutes: the
-        ``progress`` hears ``(done, total)`` layer by layer)."""
+        ``progress`` hears ``(done, total)`` layer by layer, ``on_notice`` what a build it
+        starts will take)."""
         rule_set = resolve_rules(rules)
-        return cls(rule_set, load("target", rule_set, directory=directory, progress=progress))
+        table = load("target", rule_set, directory=directory, progress=progress,
+                     on_notice=on_notice)  # fmt: skip
+        return cls(rule_set, table)
 
     @property
     def cap(self) -> int:

@@ -12,6 +12,7 @@ import contextlib
 import os
 import random
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -72,9 +73,38 @@ def sqlite_path(url: str | None = None) -> Path | None:
 
 def database_exists(url: str | None = None) -> bool:
     """Whether opening ``url`` would find a database rather than make one: a SQLite file
-    that is there (or one in memory), or any server database (a server makes no files)."""
+    that is there (or one in memory), or any server database (a server makes no files).
+    A SQLite file that could not be made there either is `InvalidInput` (see
+    `check_location`): no records is not what a broken location holds."""
     path = sqlite_path(url)
-    return path is None or path.exists()
+    if path is None or path.exists():
+        return True
+    check_location(url)
+    return False
+
+
+def check_location(url: str | None = None) -> None:
+    """`InvalidInput`, one line naming the file and the cause, where a SQLite database that
+    is not there could not be made either: a folder on its path is a file, or the folder
+    it goes in cannot be made or written (tried with a folder made and removed at once).
+    A location that merely holds no database yet passes, and is left as it was."""
+    path = sqlite_path(url)
+    if path is None or path.exists():
+        return
+    there = next(folder for folder in path.parents if folder.exists())
+    if not there.is_dir():
+        raise InvalidInput(
+            f"Cannot keep the records at {path}: {there} is a file, not a folder "
+            f"(choose another place with --database-url or ${DATABASE_ENV})."
+        )
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".yahtzee-", dir=there))
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise InvalidInput(
+            f"Cannot keep the records at {path}: nothing can be made in {there} ({reason}; "
+            f"choose another place with --database-url or ${DATABASE_ENV})."
+        ) from None
 
 
 def describe(url: str | None = None) -> str:
@@ -112,7 +142,7 @@ def make_engine(url: str | None = None, *, read_only: bool = False) -> Engine:
             )
         except ImportError:
             raise InvalidInput(
-                "PostgreSQL needs its driver: pip install 'yahtzee[postgres]'."
+                "PostgreSQL needs its driver: pip install '.[postgres]' in the project's folder."
             ) from None
         _ping_when_idle(engine)
         _plan_with_the_values(engine)
@@ -161,9 +191,10 @@ def _plan_with_the_values(engine: Engine) -> None:
 
 
 def _sqlite_engine(url: str) -> Engine:
-    parsed = make_url(url)
-    if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    path = sqlite_path(url)
+    if path is not None and not path.exists():
+        check_location(url)
+        path.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
 
     @event.listens_for(engine, "connect")

@@ -18,8 +18,9 @@ from typing import Any
 from ..core import YahtzeeError, name_key
 
 NEEDS_ICU = (
-    "Telling players' names apart needs PyICU: pip install 'yahtzee[web]' (it builds on the "
-    "system's ICU: apt install libicu-dev pkg-config g++; brew install icu4c pkg-config)."
+    "Telling players' names apart needs PyICU: pip install '.[web]' in the project's folder "
+    "(it builds on the system's ICU: apt install libicu-dev pkg-config g++; brew install "
+    "icu4c pkg-config)."
 )
 
 

@@ -9,6 +9,7 @@ unless asked for one kind."""
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -48,6 +49,7 @@ class PlayerStats:
     player: str
     games: int
     wins: int
+    """Games won against others: a game played alone is no win (see `solo_games`)."""
     average: float
     best: int
     std_dev: float
@@ -61,9 +63,12 @@ class PlayerStats:
     entered_games: int = 0
     """Of `games`, those played with real dice (entered by the players)."""
     sittings: int = 0
-    """Sittings of two or more finished games the player sat in (see `sitting_results`)."""
+    """Sittings of two or more finished games the player sat in with others (see
+    `sitting_results`)."""
     sittings_won: int = 0
     """Of those, the sittings the player ended with the best total (a shared best counts)."""
+    solo_games: int = 0
+    """Of `games`, those the player played alone (a daily game, a solo game): none is a win."""
 
     def to_dict(self) -> dict[str, Any]:
         """The statistics as JSON-ready data."""
@@ -232,8 +237,9 @@ def _finished_cards(
 
 def sitting_results(rows: list[Any]) -> dict[str, tuple[int, int]]:
     """Per player (as `who` names them): the sittings of two or more finished games they
-    sat in, and those they ended with the best total over the sitting's finished games (a
-    shared best counts for each). A game alone is no sitting to count."""
+    sat in with others, and those they ended with the best total over the sitting's
+    finished games (a shared best counts for each). A game alone is no sitting to count,
+    nor a sitting of one player (nobody to beat)."""
     games_of: dict[str, set[str]] = {}
     totals: dict[tuple[str, int], int] = {}
     names: dict[tuple[str, int], str] = {}
@@ -247,6 +253,8 @@ def sitting_results(rows: list[Any]) -> dict[str, tuple[int, int]]:
         if len(ids) < SITTING_GAMES:
             continue
         seats_here = {k: v for k, v in totals.items() if k[0] == sitting}
+        if len(seats_here) < MIN_RIVALS:
+            continue
         best = max(seats_here.values())
         for key, total in seats_here.items():
             played, won = result.get(names[key], (0, 0))
@@ -256,6 +264,8 @@ def sitting_results(rows: list[Any]) -> dict[str, tuple[int, int]]:
 
 SITTING_GAMES = 2
 """The finished games a sitting needs for statistics to count it."""
+MIN_RIVALS = 2
+"""The players a game (or a sitting) needs for a win to count: alone, nobody is beaten."""
 
 
 def who(row: Any) -> str:
@@ -271,6 +281,7 @@ def stats(
     ``dice``: only games whose dice were ``rolled`` or ``entered`` (default: both)."""
     every = _finished_cards(store, None, rules, dice)
     sittings = sitting_results(every)
+    seated = Counter(r.game_id for r in every)
     by_player: dict[str, list[Any]] = {}
     for row in every:
         if player is None or who(row) == player:
@@ -286,7 +297,7 @@ def stats(
             PlayerStats(
                 player=name,
                 games=len(rows),
-                wins=sum(1 for r in rows if r.winner),
+                wins=sum(1 for r in rows if r.winner and seated[r.game_id] >= MIN_RIVALS),
                 average=statistics.fmean(totals),
                 best=max(totals),
                 std_dev=statistics.stdev(totals) if len(totals) > 1 else 0.0,
@@ -301,6 +312,7 @@ def stats(
                 entered_games=sum(1 for r in rows if r.dice == ENTERED),
                 sittings=sittings.get(name, (0, 0))[0],
                 sittings_won=sittings.get(name, (0, 0))[1],
+                solo_games=sum(1 for r in rows if seated[r.game_id] < MIN_RIVALS),
             )
         )
     return result

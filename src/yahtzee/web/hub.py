@@ -17,6 +17,8 @@ a client: each message is serialized once and put on every connection's own queu
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from collections import Counter
 from typing import Final
 
@@ -85,9 +87,28 @@ class Hub:
     async def warm_up(self) -> None:
         """Get the solver ready while the server already answers: the official table
         (shipped with the package), a bot's first move and the compiled kernels (compiled
-        aside, in a child process). Games play meanwhile, on numpy turns."""
+        aside, in a child process). Games play meanwhile, on numpy turns.
+
+        It runs in a thread of its own that the server's end does not wait for: the first
+        start after an install compiles for tens of seconds, and a Ctrl-C then stops the
+        server at once (the event loop's own threads would be waited for)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+
+        def tell() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        def work() -> None:
+            try:
+                warm_up(compile_kernels=True)
+            finally:
+                with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+                    loop.call_soon_threadsafe(tell)
+
+        threading.Thread(target=work, name="solver warm-up", daemon=True).start()
         try:
-            await asyncio.to_thread(warm_up, compile_kernels=True)
+            await done
         finally:
             self.solver_ready.set()
 
