@@ -112,7 +112,10 @@ def test_one_ctrl_c_stops_a_long_simulation_and_keeps_the_games_played() -> None
     assert said is not None, run.seen
     kept = int(said.group(1).replace(",", ""))
     assert 0 < kept < 10_000_000
-    assert stdout.decode().startswith(f"{kept} games, official rules, seed 0, ")
+    assert stdout.decode().startswith(f"{kept} games, official rules, seed 0, "), (
+        stdout.decode(),
+        run.seen,
+    )
     assert "Games per" not in stdout.decode() and " 240-259 " in stdout.decode()
 
 

@@ -78,7 +78,7 @@ def test_bare_play_on_a_terminal_opens_the_new_game_screen(terminal: Modes) -> N
     assert args == (None, None, False)
     assert kwargs == {
         "rules": RuleSet.official(), "seats": [], "record": True, "resume": None,
-        "entered": False,
+        "entered": False, "undo": None,
     }  # fmt: skip
 
 

@@ -30,8 +30,10 @@ def solver_progress(label: str) -> Iterator[Progress | None]:
     def report(done: int, total: int) -> None:
         if not shown:
             bar = Bar(console=Console(stderr=True), transient=True)
-            bar.start()
+            # kept before it starts: a Ctrl-C that lands inside start() (once the bar
+            # has taken stdout over) still finds the bar to stop, and stdout back
             shown.append((bar, bar.add_task(label, total=total)))
+            bar.start()
         bar, task = shown[0]
         bar.update(task, completed=done, total=total)
 
