@@ -10,11 +10,11 @@ reads it again every `POLL_S` seconds (`MeterWatch` says when to stop).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 if TYPE_CHECKING:
-    from ..core import Scorecard
-    from .session import GameSession
+    from ..core import Game, RuleSet, Scorecard
+    from ..store import Seat
 
 POLL_S: Final = 1.0
 """Seconds between reads while the exact tables are being prepared."""
@@ -47,8 +47,34 @@ class MeterReading:
 NOTHING: Final = MeterReading()
 
 
+class Metered(Protocol):
+    """What the meter reads of a game being played (`GameSession` is one): its game and
+    rules, the tables that give the exact chances, the player's best score alone, and how
+    its bots decided (for the review's notes)."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def rules(self) -> RuleSet: ...
+
+    @property
+    def seats(self) -> list[Seat]: ...
+
+    @property
+    def bot_methods(self) -> dict[int, dict[str, int]]: ...
+
+    def request_win_meter(self) -> tuple[int, int] | None: ...
+
+    def win_meter_ready(self) -> bool: ...
+
+    def win_chances(self, cards: tuple[Scorecard, ...] | None = None) -> list[float] | None: ...
+
+    def best_score(self) -> int | None: ...
+
+
 def read_meter(
-    session: GameSession, cards: tuple[Scorecard, ...] | None = None, *, over: bool = False
+    session: Metered, cards: tuple[Scorecard, ...] | None = None, *, over: bool = False
 ) -> MeterReading:
     """The meter of ``session``'s cards: exact once its tables are loaded, else an
     estimate (when one ships for the rules) and the build's progress. Asks for the
@@ -77,7 +103,7 @@ def read_meter(
     return _estimated(session, progress, cards)
 
 
-def _alone(session: GameSession, cards: tuple[Scorecard, ...]) -> MeterReading:
+def _alone(session: Metered, cards: tuple[Scorecard, ...]) -> MeterReading:
     """A solo game's meter: the chance to beat the player's best score, nothing without
     one. No table is built for it: exact when the table is loaded (one on disk is loaded
     for a player with a best score), else the estimate, with no progress to show."""
@@ -95,7 +121,7 @@ def _alone(session: GameSession, cards: tuple[Scorecard, ...]) -> MeterReading:
     return MeterReading((chance,), True, margin, None, best)
 
 
-def quick_meter(session: GameSession) -> MeterReading | None:
+def quick_meter(session: Metered) -> MeterReading | None:
     """The meter when it is worked out at once, on the caller's thread (a tenth of a
     millisecond, no store read): a game over, or the estimate for two or more players
     while the exact tables are not loaded and no card's late distribution is to be worked
@@ -116,7 +142,7 @@ def quick_meter(session: GameSession) -> MeterReading | None:
 
 
 def _estimated(
-    session: GameSession,
+    session: Metered,
     progress: tuple[int, int] | None,
     cards: tuple[Scorecard, ...] | None = None,
 ) -> MeterReading:
@@ -149,7 +175,7 @@ class MeterWatch:
         return now - self.moved_at < self.stall_s
 
 
-def play_notes(session: GameSession) -> list[str]:
+def play_notes(session: Metered) -> list[str]:
     """How each bot that plays to win made its decisions, in a player's words, for the
     review: "Bot 2 (winning) played to win: 31 decisions on estimated chances (its exact
     tables were not ready yet), 12 on exact chances"."""

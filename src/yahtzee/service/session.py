@@ -5,12 +5,14 @@ a bot by `BotSpec`), the record in the store (every action saved as it happens),
 the bots' moves, the hints (allowed or not, and who used them), the dice the player to act
 has selected to keep (saved as they are selected), taking back the last placement (where
 the game allows it), the end-of-game review of every human seat (saved with the record),
-the stand-in move when a turn timer runs out, and the rematch. The terminal game, the
-server and plain mode only read it and tell it what their players did.
+the stand-in move when a turn timer runs out, the win-chance meter (`meter`, read by
+`service.meter`) and the rematch. The terminal game, the server and plain mode only
+read it and tell it what their players did.
 """
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..core import (
     DEFAULT_LEVEL,
+    DICE_COUNT,
     Action,
     BotSpec,
     Category,
@@ -40,15 +43,13 @@ from ..core import (
 )
 from ..store import Seat, Store
 from ..store.resume import Resumable
-from .bots import SessionBots
-from .selection import SessionSelection
-from .win_meter import SessionWinMeter
+from .meter import MeterReading, read_meter
 
 if TYPE_CHECKING:
     from ..core import Scorecard
     from ..solver import Advice, Progress, Solver, Strategy
+    from ..solver.curve_build import Kind
     from ..solver.review import PlayerReview
-    from .meter import MeterReading
 
 
 REVIEW_DECIMALS = 6
@@ -56,6 +57,9 @@ REVIEW_DECIMALS = 6
 kernels agree to about 1e-13, so a game's record does not depend on which one a process
 happened to use."""
 
+
+STAND_IN = BotSpec.at_level(DEFAULT_LEVEL)
+"""Who plays for a human whose turn timer ran out."""
 
 NO_BOTS_ENTERED = (
     "A computer player cannot sit in a game of real dice (it has no hands to roll them): "
@@ -88,8 +92,9 @@ class Move:
 
 
 @dataclass
-class GameSession(SessionBots, SessionWinMeter, SessionSelection):
-    """A game being played, with its seats, record, bots, hints and review."""
+class GameSession:
+    """A game being played, with its seats, record, bots, hints, the dice selected to keep,
+    the win-chance meter and the review."""
 
     game: Game
     seats: list[Seat]
@@ -242,6 +247,51 @@ class GameSession(SessionBots, SessionWinMeter, SessionSelection):
     def placements(self) -> dict[Category, Placement]:
         return {p.category: p for p in self.game.placements()}
 
+    # The dice selected to keep ------------------------------------------------------
+
+    @property
+    def held(self) -> tuple[bool, ...]:
+        """Which of the dice showing (in their order) the player to act keeps for the next
+        roll: the last selection saved for the game as it stands, else the dice kept for
+        the last roll (the first matching dice). None before a roll or without rolls left."""
+        turn = self.game.turn
+        dice = self.game.dice
+        if turn is None or dice is None or not turn.rolls_left:
+            return (False,) * DICE_COUNT
+        selection = self._selection
+        if selection is not None and selection[0] == len(self.game.event_log):
+            return selection[1]
+        left = list(turn.kept.faces)
+        held = []
+        for face in dice.faces:
+            held.append(face in left)
+            if face in left:
+                left.remove(face)
+        return tuple(held)
+
+    @property
+    def keep(self) -> Keep:
+        """The dice `held`, as the keep of the next roll."""
+        dice = self.game.dice
+        if dice is None:
+            return Keep.NONE
+        return Keep(tuple(f for f, h in zip(dice.faces, self.held, strict=True) if h))
+
+    def select(self, held: Sequence[bool]) -> None:
+        """The player to act selects the dice to keep (a flag per die, in the order they
+        show); saved at once, so a game resumed later shows the same selection."""
+        turn = self.game.turn
+        if turn is None or turn.dice is None or not turn.rolls_left:
+            raise IllegalMove("There are no dice to keep now.", code="no_keep")
+        flags = tuple(bool(h) for h in held)
+        if len(flags) != DICE_COUNT:
+            raise IllegalMove(
+                f"Select each of the {DICE_COUNT} dice to keep or not.", code="bad_keep"
+            )
+        self._selection = (len(self.game.event_log), flags)
+        if self.store is not None and self.game_id is not None:
+            self.store.save_selection(self.game_id, *self._selection)
+
     # Taking back ---------------------------------------------------------------------
 
     @property
@@ -377,7 +427,76 @@ class GameSession(SessionBots, SessionWinMeter, SessionSelection):
             loss = round(player.total_loss, REVIEW_DECIMALS)
             self.store.set_review(self.game_id, player.player, len(player.decisions), loss)
 
-    # Bots and the turn timer (the rest: `SessionBots`) --------------------------------
+    # Bots and the turn timer's stand-in ---------------------------------------------
+
+    def bot_action(self, seat: int | None = None) -> Action:
+        """What the bot at ``seat`` (the player to act by default) does now."""
+        player = self.current if seat is None else seat
+        if player is None or not self.is_bot(player):
+            raise IllegalMove("It is not a computer player's turn.", code="not_a_bot")
+        spec = self.seats[player].bot
+        assert spec is not None
+        if player not in self._bots:
+            self._bots[player] = self._strategy(spec, player)
+        return self._choose(self._bots[player])
+
+    def bot_decides_quickly(self, seat: int) -> bool:
+        """Whether the bot at ``seat`` decides in microseconds (`bot_action` may then run
+        on an event loop): its strategy does, or is one made at once (then it is made
+        now: a new game's first bot move needs no worker thread either)."""
+        spec = self.seats[seat].bot if 0 <= seat < len(self.seats) else None
+        return spec is not None and self._quick(self._bots, seat, spec)
+
+    def stand_in(self, seat: int) -> Action:
+        """The move made for a human whose turn timer ran out: a level-3 bot's choice (its
+        strategy made on first use: a worker thread's job unless
+        `stand_in_decides_quickly`)."""
+        strategy = self._stand_ins.get(seat)
+        if strategy is None:
+            strategy = self._stand_ins[seat] = self._strategy(STAND_IN, seat)
+        return self._choose(strategy)
+
+    def stand_in_decides_quickly(self, seat: int) -> bool:
+        """Whether the stand-in at ``seat`` decides in microseconds (`stand_in` may then
+        run on an event loop), as `bot_decides_quickly` says for a bot."""
+        return self._quick(self._stand_ins, seat, STAND_IN)
+
+    def _quick(self, made: dict[int, Strategy], seat: int, spec: BotSpec) -> bool:
+        """Whether the strategy ``made`` holds for ``seat`` (or one made now, if that is
+        quick) decides quickly."""
+        from ..solver import solver_loaded  # noqa: PLC0415
+        from ..solver.strategies import decides_quickly, made_at_once  # noqa: PLC0415
+
+        strategy = made.get(seat)
+        if strategy is None:
+            if not solver_loaded(self.rules) or not made_at_once(spec, self.rules):
+                return False
+            strategy = made[seat] = self._strategy(spec, seat)
+        return decides_quickly(strategy)
+
+    def _choose(self, strategy: Strategy) -> Action:
+        from ..solver.strategies import rival_aware  # noqa: PLC0415
+
+        situation = self.game.situation()
+        if situation is None:
+            return Keep.NONE
+        if rival_aware(strategy):
+            me = self.current
+            rivals = [card for seat, card in enumerate(self.game.cards) if seat != me]
+            action = strategy.choose_against(situation, rivals)
+            method = getattr(strategy, "method", None)
+            if isinstance(method, str) and me is not None and rivals:
+                counts = self.bot_methods.setdefault(me, {})
+                counts[method] = counts.get(method, 0) + 1
+            return action
+        return strategy.choose(situation)
+
+    def _strategy(self, spec: BotSpec, seat: int) -> Strategy:
+        from ..solver import strategy  # noqa: PLC0415 - numba loads with the first bot
+
+        self.solver()
+        rng = random.Random(f"{self.seed}/{seat}") if self.seed is not None else None
+        return strategy(spec, self.rules, rng)
 
     def play_bot(self, *, review: bool = True) -> Move:
         """The bot whose turn it is takes one action (recorded)."""
@@ -396,7 +515,7 @@ class GameSession(SessionBots, SessionWinMeter, SessionSelection):
         self.seats[seat] = Seat(self.seats[seat].name, spec)
         self._bots.pop(seat, None)
 
-    # The win-chance meter (the rest: `SessionWinMeter`) ----------------------------------
+    # The win-chance meter ------------------------------------------------------------
 
     def meter(
         self, cards: tuple[Scorecard, ...] | None = None, *, over: bool = False
@@ -404,9 +523,81 @@ class GameSession(SessionBots, SessionWinMeter, SessionSelection):
         """The win-chance meter as every face shows it: exact, or an estimate while the
         exact tables are prepared (see `read_meter`, also for ``cards`` and ``over``; a
         worker thread's job)."""
-        from .meter import read_meter  # noqa: PLC0415
-
         return read_meter(self, cards, over=over)
+
+    def win_chances(self, cards: tuple[Scorecard, ...] | None = None) -> list[float] | None:
+        """Each seat's chance to finish first if everyone plays for the most expected points
+        from here, ties shared; alone, the chance to beat the player's best finished score
+        under these rules (``None`` without one). ``None`` while the table that answers is
+        not loaded: it is then loaded (or built) in the background, see
+        `win_meter_progress`. ``cards``: the game's as they were at some moment (the
+        game's now by default), for a reading made while the game goes on."""
+        from ..solver.curve_table import cached_table  # noqa: PLC0415
+        from ..solver.winning import beat_chance, win_chances  # noqa: PLC0415
+
+        cards = self.game.cards if cards is None else cards
+        self._request_meter_tables()
+        if not self.win_meter_ready():
+            return None
+        table = cached_table("distribution", self.game.rules)
+        if len(cards) > 1:
+            return win_chances(cards, table)
+        best = self.best_score()
+        return None if best is None else [beat_chance(cards[0], best, table)]
+
+    def win_meter_ready(self) -> bool:
+        """Whether the meter's table is loaded (until then `win_chances` has nothing
+        to work out: it only asks for the table, see `request_win_meter`)."""
+        from ..solver.curve_table import table_loaded  # noqa: PLC0415
+
+        return table_loaded("distribution", self.game.rules)
+
+    def request_win_meter(self) -> tuple[int, int] | None:
+        """Ask for the meter's tables (loaded or built in the background, once) and say
+        how far they are, as `win_meter_progress` (quick: no table is read)."""
+        self._request_meter_tables()
+        return self.win_meter_progress()
+
+    def _request_meter_tables(self) -> None:
+        from ..solver.curve_table import CurveTable  # noqa: PLC0415
+        from ..solver.winning import request_tables  # noqa: PLC0415
+
+        # against others, the target table too: the review's swing in win chance needs it
+        kinds: tuple[Kind, ...] = ("distribution", "target")
+        if len(self.game.cards) == 1:
+            # alone, there is no one to beat but the player's best: no table is built for
+            # that (minutes, and a build that a solo game would name for nothing); one
+            # already on disk is loaded, else the chance is the shipped estimate
+            kinds = ("distribution",)
+            if not CurveTable.path_for("distribution", self.game.rules).is_file():
+                return
+        request_tables(self.game.rules, kinds)  # nothing to do once loaded (or being loaded)
+
+    def win_meter_progress(self) -> tuple[int, int] | None:
+        """``(done, total)`` while the meter's table is being built for a game against
+        others, else ``None`` (a solo game builds none)."""
+        from ..solver.winning import table_progress  # noqa: PLC0415
+
+        if len(self.game.cards) == 1:
+            return None
+        return table_progress(self.game.rules, "distribution")
+
+    def win_tables_building(self) -> bool:
+        """Whether a table the review's win column needs (either kind) is being built."""
+        from ..solver.winning import table_progress  # noqa: PLC0415
+
+        kinds: tuple[Kind, ...] = ("distribution", "target")
+        return any(table_progress(self.game.rules, kind) is not None for kind in kinds)
+
+    def best_score(self) -> int | None:
+        """The solo player's best finished score under these rules (None without one)."""
+        if self.store is None:
+            return None
+        if not self._best:
+            from ..store.queries import best_total  # noqa: PLC0415
+
+            self._best.append(best_total(self.store, self.seats[0].name, self.game.rules.name))
+        return self._best[0]
 
     # Hints and the review ------------------------------------------------------------
 
