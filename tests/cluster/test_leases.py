@@ -17,7 +17,7 @@ import pytest
 
 from tests.cluster.conftest import redis_prefix
 from tests.services import LocalRedis, require
-from yahtzee.service import Owned
+from yahtzee.service import Elsewhere
 from yahtzee.service.cluster.node import RedisCluster
 from yahtzee.service.cluster.wire import Incarnation, Keys
 
@@ -86,18 +86,17 @@ def test_a_claimed_table_is_refused_to_the_other_node_until_released(redis: Loca
         a, b, _, _ = await two_nodes(redis.url)
         try:
             assert a.relay_key and a.relay_key == b.relay_key
-            await a.claim("t1")
+            assert await a.claim("t1") is None
             assert a.owns("t1") and not b.owns("t1")
-            with pytest.raises(Owned) as elsewhere:
-                await b.claim("t1")
-            assert (elsewhere.value.node, elsewhere.value.address) == ("a", "127.0.0.1:9001")
+            elsewhere = await b.claim("t1")
+            assert isinstance(elsewhere, Elsewhere)
+            assert (elsewhere.node, elsewhere.address) == ("a", "127.0.0.1:9001")
             await asyncio.sleep(TTL * 2.5)  # renewed by a's heartbeats meanwhile
-            with pytest.raises(Owned):
-                await b.claim("t1")
-            await a.claim("t1")  # claiming again what it holds: fine
+            assert isinstance(await b.claim("t1"), Elsewhere)
+            assert await a.claim("t1") is None  # claiming again what it holds: fine
             await a.release("t1")
             assert not a.owns("t1")
-            await b.claim("t1")
+            assert await b.claim("t1") is None
             assert b.owns("t1")
         finally:
             await a.stop()
@@ -110,7 +109,7 @@ def test_a_lease_another_node_holds_now_is_seen_lost(redis: LocalRedis) -> None:
     async def run() -> None:
         a, b, heard_a, _ = await two_nodes(redis.url)
         try:
-            await a.claim("t2")
+            assert await a.claim("t2") is None
             await a._redis.set(a.keys.lease("t2"), b.me.encode())  # (as if it had lapsed)
             await until(lambda: "t2" in heard_a.lost, "a hears it lost the lease")
             assert not a.owns("t2")
@@ -129,7 +128,7 @@ def test_a_dead_nodes_tables_are_offered_to_the_others_within_a_lease_and_a_beat
         try:
             tables = [f"t3-{n}" for n in range(6)]
             for table in tables:
-                await a.claim(table)
+                assert await a.claim(table) is None
             a._stopping.set()  # a dies: its heartbeat stops, nothing is let go
             for task in a._tasks:
                 task.cancel()
@@ -138,7 +137,7 @@ def test_a_dead_nodes_tables_are_offered_to_the_others_within_a_lease_and_a_beat
             assert time.monotonic() - died < TTL * 2 + 1.0
             assert {who for _, who in heard_b.adopt} == {a.me}
             for table in tables:
-                await b.claim(table, previous=a.me)
+                assert await b.claim(table, previous=a.me) is None
                 assert b.owns(table)
             assert not await b._redis.smembers(Keys(b.keys.prefix).owned(a.me))
             await until(lambda: a.me.encode() not in b.alive, "a forgotten")
@@ -156,12 +155,12 @@ def test_a_node_that_stops_lets_go_of_its_leases_and_the_others_take_over(
     async def run() -> None:
         a, b, _, heard_b = await two_nodes(redis.url)
         try:
-            await a.claim("t4")
+            assert await a.claim("t4") is None
             await a.stop()
             stopped = time.monotonic()
             await until(lambda: ("t4", a.me) in heard_b.adopt, "b takes t4 over")
             assert time.monotonic() - stopped < TTL  # at b's next heartbeat
-            await b.claim("t4", previous=a.me)
+            assert await b.claim("t4", previous=a.me) is None
             assert b.owns("t4")
         finally:
             await b.stop()
@@ -176,10 +175,9 @@ def test_leases_hold_while_the_event_loop_is_busy(redis: LocalRedis) -> None:
     async def run() -> None:
         a, b, heard_a, heard_b = await two_nodes(redis.url)
         try:
-            await a.claim("t5")
+            assert await a.claim("t5") is None
             time.sleep(TTL * 4)  # a's (and b's) event loop does nothing else meanwhile
-            with pytest.raises(Owned):
-                await b.claim("t5")
+            assert isinstance(await b.claim("t5"), Elsewhere)
             await asyncio.sleep(TTL)  # the beats heard meanwhile are taken in
             assert a.owns("t5") and "t5" not in heard_a.lost
             assert not heard_b.adopt
@@ -201,15 +199,14 @@ def test_regression_a_lease_that_lapsed_while_nobody_took_it_is_taken_back_not_l
     async def run() -> None:
         a, b, heard_a, _ = await two_nodes(redis.url)
         try:
-            await a.claim("t5")
+            assert await a.claim("t5") is None
             await a._redis.delete(a.keys.lease("t5"))  # (as if it had lapsed)
             ticks = heard_a.ticks
             await until(lambda: heard_a.ticks >= ticks + 3, "three heartbeats")
             assert heard_a.lost == []
             assert a.owns("t5")
             assert await a._redis.get(a.keys.lease("t5")) == a.me.encode().encode()
-            with pytest.raises(Owned):
-                await b.claim("t5")
+            assert isinstance(await b.claim("t5"), Elsewhere)
         finally:
             await a.stop()
             await b.stop()
@@ -227,7 +224,7 @@ def test_a_crowd_of_claims_at_once_is_answered_each_in_few_round_trips(redis: Lo
         a, b, _, _ = await two_nodes(redis.url)
         try:
             theirs = [f"crowd-b{i}" for i in range(300)]
-            await asyncio.gather(*map(b.claim, theirs))
+            assert await asyncio.gather(*map(b.claim, theirs)) == [None] * len(theirs)
             ours = [f"crowd-a{i}" for i in range(700)]
             calls = 0
             script = a._scripts["claim"]
@@ -243,7 +240,7 @@ def test_a_crowd_of_claims_at_once_is_answered_each_in_few_round_trips(redis: Lo
             )
             assert answers[: len(ours)] == [None] * len(ours)
             refused = answers[len(ours) : len(ours) + len(theirs)]
-            assert all(isinstance(r, Owned) and r.node == "b" for r in refused), refused[:3]
+            assert all(isinstance(r, Elsewhere) and r.node == "b" for r in refused), refused[:3]
             assert answers[-50:] == [None] * 50  # claimed again by its holder: fine
             assert all(a.owns(t) for t in ours) and not any(a.owns(t) for t in theirs)
             assert calls <= 1050 // 256 + 2, calls
@@ -267,7 +264,8 @@ def test_regression_no_redis_connection_asks_for_maintenance_notifications(
         a, b, _, _ = await two_nodes(redis.url)
         try:
             a.check_reachable()
-            await asyncio.gather(*(a.claim(f"quiet-{i}") for i in range(40)))  # new ones too
+            claims = [a.claim(f"quiet-{i}") for i in range(40)]
+            assert await asyncio.gather(*claims) == [None] * 40  # new ones too
             await asyncio.sleep(TTL)  # renewed meanwhile
         finally:
             await a.stop()
@@ -320,7 +318,7 @@ def test_a_node_that_stops_waits_for_no_task_that_will_not(
     async def run() -> None:
         a, b, _, _ = await two_nodes(redis.url)
         try:
-            await a.claim("stubborn")
+            assert await a.claim("stubborn") is None
 
             async def stubborn() -> None:
                 with contextlib.suppress(asyncio.CancelledError):
@@ -335,7 +333,7 @@ def test_a_node_that_stops_waits_for_no_task_that_will_not(
             assert time.monotonic() - started < TTL * 8  # (its four bounded waits at most)
             assert "did not stop when cancelled" in caplog.text
             task.cancel()
-            await b.claim("stubborn")  # let go: the other node gets it at once
+            assert await b.claim("stubborn") is None  # let go: the other node gets it at once
             assert b.owns("stubborn")
         finally:
             await b.stop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,6 @@ from sqlalchemy import event, text
 
 from yahtzee.core import (
     BotSpec,
-    Event,
     IllegalMove,
     InvalidInput,
     Keep,
@@ -24,9 +24,10 @@ from yahtzee.core import (
     SeatDice,
     check_rolls,
 )
-from yahtzee.service import Cluster, Owned, Repeated, Table
+from yahtzee.service import Cluster, Elsewhere, Moved, Repeated, Table
 from yahtzee.service.cluster.lobby import EVICT_AFTER, ClusterLobby
 from yahtzee.service.cluster.wire import Incarnation
+from yahtzee.service.room_events import MovedAway, Played, RoomEvent
 from yahtzee.store import Store
 from yahtzee.store import tables as records
 
@@ -54,12 +55,13 @@ class FakeCluster(Cluster):
     def owns(self, table_id: str) -> bool:
         return table_id in self.owned and self.node_id in self.leases.alive
 
-    async def claim(self, table_id: str, previous: Incarnation | None = None) -> None:
+    async def claim(self, table_id: str, previous: Incarnation | None = None) -> Elsewhere | None:
         holder = self.leases.held.setdefault(table_id, self.node_id)
         if holder != self.node_id:
             address = f"{holder}:8000" if holder in self.leases.alive else None
-            raise Owned(table_id, holder, address)
+            return Elsewhere(table_id, holder, address)
         self.owned.add(table_id)
+        return None
 
     async def release(self, table_id: str) -> None:
         self.owned.discard(table_id)
@@ -79,28 +81,31 @@ def store(tmp_path: Path) -> Iterator[Store]:
         yield opened
 
 
+@dataclass(eq=False)
+class Watcher:
+    """A spectator at a table (as a connection of the server would be)."""
+
+    seat: int | None = None
+    heard: float = 0.0
+    away: bool = False
+
+
 class Node:
-    """A node's lobby, and what it told its front end."""
+    """A node's lobby, and what its rooms told their listener (as the hub would hear)."""
 
     def __init__(self, name: str, store: Store, leases: Leases, seed: int | None = 1) -> None:
         """``seed=None``: the dice of a served site, from a secret seed committed to."""
         self.seen: dict[str, list[int]] = {}
         self.gone: list[str] = []
-        self.watching: set[str] = set()
         self.cluster = FakeCluster(name, leases)
-        self.lobby = ClusterLobby(store, self, seed=seed, cluster=self.cluster)  # type: ignore[arg-type]
+        self.lobby = ClusterLobby(store, self, seed=seed, cluster=self.cluster)
 
-    def published(self, table: Table, seq: int, events: tuple[Event, ...]) -> None:
-        self.seen.setdefault(table.id, []).extend(range(seq - len(events) + 1, seq + 1))
-
-    async def changed(self, table: Table) -> None:
-        pass
-
-    def watched(self, table_id: str) -> bool:
-        return table_id in self.watching
-
-    def moved(self, table_id: str) -> None:
-        self.gone.append(table_id)
+    def heard(self, table_id: str, event: RoomEvent) -> None:
+        if isinstance(event, Played):
+            seq, events = event.seq, event.events
+            self.seen.setdefault(table_id, []).extend(range(seq - len(events) + 1, seq + 1))
+        elif isinstance(event, MovedAway):
+            self.gone.append(table_id)
 
 
 async def until(predicate: object, what: str) -> None:
@@ -135,10 +140,10 @@ def test_one_node_serves_a_table_and_the_other_keeps_nothing_of_it(store: Store)
         assert a.lobby.tables == {}  # recorded, not served
         table = await b.lobby.find(made.id)  # b is asked first: b claims it
         assert table is not None and b.cluster.owns(made.id)
-        with pytest.raises(Owned) as elsewhere:
-            await a.lobby.find(made.id)
-        assert (elsewhere.value.node, elsewhere.value.address) == ("b", "b:8000")
-        with pytest.raises(Owned):
+        elsewhere = await a.lobby.locate(made.id)  # served by b: where, not an error
+        assert isinstance(elsewhere, Elsewhere)
+        assert (elsewhere.node, elsewhere.address) == ("b", "b:8000")
+        with pytest.raises(Moved):  # (an invite names no table: the request goes to b)
             await a.lobby.by_invite(made.invite_token)
         await b.lobby.join(made.invite_token, "Bob")
         await b.lobby.start(table, token)
@@ -216,11 +221,12 @@ def test_a_table_nobody_needs_here_is_let_go_after_a_few_beats(store: Store) -> 
         made, _ = await b.lobby.create("x", "Ann", [None], RuleSet.official())
         assert await b.lobby.find(made.id) is not None
         playing, _ = await started_on(b, store, [BotSpec.at_level(1)])  # driven: kept
-        b.watching.add(made.id)
+        room, watcher = b.lobby.room(b.lobby.tables[made.id]), Watcher()
+        room.arrive(watcher)
         for _ in range(EVICT_AFTER):
             await b.lobby.on_tick()
         assert made.id in b.lobby.tables  # watched
-        b.watching.clear()
+        room.depart(watcher)
         for _ in range(EVICT_AFTER):
             await b.lobby.on_tick()
         await until(lambda: made.id not in leases.held, "its lease let go")
@@ -280,8 +286,8 @@ def test_a_rematch_is_made_once_by_the_owner_and_served_by_one_node(store: Store
         assert first.table.id == second.table.id and (first.seat, second.seat) == (0, 1)
         old = records.load_table(store, table.id)
         assert old is not None and old.rematch == first.table.id
-        with pytest.raises(Owned):  # served by the node that made it, relayed from a
-            await a.lobby.find(first.table.id)
+        # served by the node that made it, relayed from a
+        assert isinstance(await a.lobby.locate(first.table.id), Elsewhere)
 
     asyncio.run(run())
 

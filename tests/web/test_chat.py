@@ -19,12 +19,11 @@ from tests.server_process import ServerProcess
 from tests.web.conftest import new_table
 from tests.web.helpers import joined, next_of, say_lines, seated
 from yahtzee.core import RuleSet
-from yahtzee.service import Table, open_lobby
+from yahtzee.service import Lobby, QuietListener, Table, commands, open_lobby
+from yahtzee.service.chat import CHAT_KEPT, Chats
+from yahtzee.service.room_events import Said
 from yahtzee.store import Store
 from yahtzee.store.chat import LINES_KEPT, add_line, chat_of
-from yahtzee.web.chat import CHAT_KEPT, Chats
-from yahtzee.web.hub import Hub
-from yahtzee.web.messages import Outbound
 
 WAIT_S = 10.0
 
@@ -100,32 +99,36 @@ async def until(predicate: Callable[[], bool], what: str) -> None:
 
 
 @asynccontextmanager
-async def serving(tmp_path: Path) -> AsyncIterator[Hub]:
-    """A hub serving a lobby over a fresh database (closed after)."""
+async def serving(tmp_path: Path) -> AsyncIterator[Lobby]:
+    """A lobby over a fresh database (closed after)."""
     store = Store(f"sqlite:///{tmp_path / 'site.db'}")
-    hub = Hub(store)
-    hub.serve(open_lobby(store, hub, bot_delay=0, max_tables_per_client=20))
+    lobby = open_lobby(store, QuietListener(), bot_delay=0, max_tables_per_client=20)
     try:
-        yield hub
+        yield lobby
     finally:
-        hub.close()
-        hub.lobby.close()
+        lobby.close()
         store.close()
 
 
-def texts(hub: Hub, table: Table) -> list[str]:
-    return [line.text for line in hub.snapshot(table, None).chat]
+def texts(lobby: Lobby, table: Table) -> list[str]:
+    return [line.text for line in lobby.room(table).view(None).chat]
 
 
-def recording(hub: Hub) -> list[str]:
-    """What the hub shows its connections of the chat from now on (as if one watched)."""
+async def say(lobby: Lobby, table: Table, seat: int, text: str) -> None:
+    """A player's line, through the table's room."""
+    outcome = await lobby.room(table).handle(seat, commands.Chat(text))
+    assert isinstance(outcome, commands.Done), outcome
+
+
+def recording(lobby: Lobby) -> list[str]:
+    """What the room shows its listeners of the chat from now on (as if one watched)."""
     shown: list[str] = []
 
-    def broadcast(_table_id: str, message: Outbound) -> None:
-        shown.append(getattr(message, "text", ""))
+    def broadcast(_table_id: str, said: Said) -> None:
+        shown.append(getattr(said, "text", ""))
 
-    hub.chats.broadcast = broadcast
-    hub.chats.watched = lambda _table_id: True
+    lobby.chats.broadcast = broadcast
+    lobby.chats.watched = lambda _table_id: True
     return shown
 
 
@@ -134,15 +137,15 @@ def test_a_line_said_while_the_chat_is_read_is_shown_once_after_it(tmp_path: Pat
     chat is being read from them waits for it: each is shown once, in its place."""
 
     async def run() -> None:
-        async with serving(tmp_path) as hub:
-            table, _ = await hub.lobby.create("x", "Ann", [None], RuleSet.official())
-            await hub.chat(table, 0, "first")  # not cached: only recorded
-            reading = asyncio.ensure_future(hub.chats.ready(table.id))
-            await asyncio.sleep(0)  # the hub reads (in a thread) ...
-            await hub.chat(table, 0, "second")  # ... as "second" is said
+        async with serving(tmp_path) as lobby:
+            table, _ = await lobby.create("x", "Ann", [None], RuleSet.official())
+            await say(lobby, table, 0, "first")  # not cached: only recorded
+            reading = asyncio.ensure_future(lobby.chats.ready(table.id))
+            await asyncio.sleep(0)  # the room reads (in a thread) ...
+            await say(lobby, table, 0, "second")  # ... as "second" is said
             await asyncio.wait_for(reading, WAIT_S)
-            await until(lambda: len(texts(hub, table)) == 2, "both lines are shown")
-            assert texts(hub, table) == ["first", "second"]
+            await until(lambda: len(texts(lobby, table)) == 2, "both lines are shown")
+            assert texts(lobby, table) == ["first", "second"]
 
     asyncio.run(run())
 
@@ -151,16 +154,16 @@ def test_lines_said_at_once_are_shown_in_the_order_they_were_recorded(
     tmp_path: Path,
 ) -> None:
     async def run() -> None:
-        async with serving(tmp_path) as hub:
-            table, _ = await hub.lobby.create("x", "Ann", [None], RuleSet.official())
-            await hub.chats.ready(table.id)
-            shown = recording(hub)
+        async with serving(tmp_path) as lobby:
+            table, _ = await lobby.create("x", "Ann", [None], RuleSet.official())
+            await lobby.chats.ready(table.id)
+            shown = recording(lobby)
             said = [f"line {n}" for n in range(12)]
-            await asyncio.gather(*(hub.chat(table, 0, text) for text in said))
+            await asyncio.gather(*(say(lobby, table, 0, text) for text in said))
             await until(lambda: len(shown) == len(said), "every line is shown")
-            recorded = [line.text for line in chat_of(hub.lobby.store, table.id)]
+            recorded = [line.text for line in chat_of(lobby.store, table.id)]
             assert sorted(recorded) == sorted(said)
-            assert shown == recorded and texts(hub, table) == recorded
+            assert shown == recorded and texts(lobby, table) == recorded
 
     asyncio.run(run())
 
@@ -170,20 +173,24 @@ def test_the_chats_of_many_tables_asked_at_once_are_read_together(tmp_path: Path
     a dead node's 500 pages reconnecting here cost 500 reads through worker threads."""
 
     async def run() -> None:
-        async with serving(tmp_path) as hub:
+        async with serving(tmp_path) as lobby:
             made = [
-                (await hub.lobby.create("x", "Ann", [None], RuleSet.official()))[0]
-                for _ in range(12)
+                (await lobby.create("x", "Ann", [None], RuleSet.official()))[0] for _ in range(12)
             ]
             for n, table in enumerate(made[:3]):
-                await hub.chat(table, 0, f"hello {n}")
+                await say(lobby, table, 0, f"hello {n}")
             sent: list[str] = []
-            event.listen(hub.lobby.store.engine, "before_cursor_execute",
+            event.listen(lobby.store.engine, "before_cursor_execute",
                          lambda *a: sent.append(a[2]))  # fmt: skip
-            await asyncio.wait_for(asyncio.gather(*(hub.chats.ready(t.id) for t in made)), WAIT_S)
+            await asyncio.wait_for(asyncio.gather(*(lobby.chats.ready(t.id) for t in made)), WAIT_S)
             reads = [s for s in sent if s.lstrip().upper().startswith("SELECT")]
             assert len(reads) == 1, reads
-            assert [texts(hub, t) for t in made[:4]] == [["hello 0"], ["hello 1"], ["hello 2"], []]
+            assert [texts(lobby, t) for t in made[:4]] == [
+                ["hello 0"],
+                ["hello 1"],
+                ["hello 2"],
+                [],
+            ]
 
     asyncio.run(run())
 
@@ -221,14 +228,14 @@ def test_regression_a_table_back_from_another_node_shows_the_lines_said_there(
     lines said on the other node (still recorded)."""
 
     async def run() -> None:
-        async with serving(tmp_path) as hub:
-            table, _ = await hub.lobby.create("x", "Ann", [None], RuleSet.official())
-            hub.chats.watched = lambda _table_id: True
-            await hub.chat(table, 0, "here")
-            await hub.chats.ready(table.id)
-            hub.moved(table.id)  # the table is served elsewhere now ...
-            await asyncio.to_thread(add_line, hub.chats.store, table.id, 0, "Ann", "there")
-            await asyncio.wait_for(hub.chats.ready(table.id), WAIT_S)  # ... and back
-            assert texts(hub, table) == ["here", "there"]
+        async with serving(tmp_path) as lobby:
+            table, _ = await lobby.create("x", "Ann", [None], RuleSet.official())
+            lobby.chats.watched = lambda _table_id: True
+            await say(lobby, table, 0, "here")
+            await lobby.chats.ready(table.id)
+            lobby.room(table).moved_away()  # the table is served elsewhere now ...
+            await asyncio.to_thread(add_line, lobby.chats.store, table.id, 0, "Ann", "there")
+            await asyncio.wait_for(lobby.chats.ready(table.id), WAIT_S)  # ... and back
+            assert texts(lobby, table) == ["here", "there"]
 
     asyncio.run(run())

@@ -143,8 +143,8 @@ def test_another_players_daily_game_is_hidden_until_the_day_is_over(client: Test
     assert client.get(f"/api/tables/{table_id}", headers=_auth(started["token"])).status_code == 200
     other = client.get(f"/api/daily/tables/{table_id}/result")
     assert other.status_code == 403 and other.json()["code"] == "not_player"
-    hub: Any = client.app.state.hub  # type: ignore[attr-defined]
-    key = hub.lobby.tables[table_id].spectator_token  # never handed out; refused all the same
+    lobby: Any = client.app.state.lobby  # type: ignore[attr-defined]
+    key = lobby.tables[table_id].spectator_token  # never handed out; refused all the same
     with (
         pytest.raises(WebSocketDisconnect) as closed,
         joined(client, table_id, watch=key) as ws,

@@ -70,7 +70,7 @@ def test_a_repeated_chat_line_is_sent_once(client: TestClient) -> None:
 @contextmanager
 def held_by_patch(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """The store's group commit blocks until the test lets it go."""
-    store = client.app.state.hub.lobby.store  # type: ignore[attr-defined]
+    store = client.app.state.lobby.store  # type: ignore[attr-defined]
     saving, release = threading.Event(), threading.Event()
     save_many = store.save_many
 

@@ -37,7 +37,7 @@ class Clock:
 
 
 def lobby_of(client: TestClient) -> Lobby:
-    found: Lobby = cast(Any, client.app).state.hub.lobby
+    found: Lobby = cast(Any, client.app).state.lobby
     return found
 
 

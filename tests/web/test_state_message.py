@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from tests.web.conftest import new_table
 from tests.web.helpers import joined, next_of, play_out, say_lines
-from yahtzee.web.chat import CHAT_KEPT
+from yahtzee.service.chat import CHAT_KEPT
 
 
 def test_the_state_carries_the_recent_chat(client: TestClient) -> None:

@@ -127,7 +127,7 @@ def test_an_estimate_and_the_progress_while_the_table_is_prepared_then_the_chanc
     fixed_chances(monkeypatch, lambda _: [0.5, 0.5] if built["ready"] else None)
     monkeypatch.setattr(GameSession, "win_meter_ready", ready)
     monkeypatch.setattr(GameSession, "win_meter_progress", progress)
-    client.app.state.hub.meters.interval = 0.02  # type: ignore[attr-defined]
+    client.app.state.lobby.meters.interval = 0.02  # type: ignore[attr-defined]
     host, table_id = with_a_bot(client)
     with joined(client, table_id, token=host["token"]) as ann:
         next_of(ann, "state")

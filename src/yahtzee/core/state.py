@@ -237,7 +237,8 @@ def check_dice_entry(
         isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= ROLLS_PER_TURN
     ):
         raise InvalidInput(
-            f"A roll of the turn is 1, 2 or {ROLLS_PER_TURN} (or not said), not {show(roll)}."
+            f"A roll of the turn is 1, 2 or {ROLLS_PER_TURN} (or not said), not {show(roll)}.",
+            code="bad_roll",
         )
     if not isinstance(dice, Dice):
         raise InvalidInput(f"Enter five dice, like 33356, not {show(dice)}.")

@@ -1,16 +1,41 @@
-"""The group commit of a server's tables: the sessions that ask at about the same time
-saved in one transaction (`Store.save_many`), each as a compare-and-set."""
+"""How a live game's moves are committed (`Committer`): the group commit of a server's
+tables, the sessions that ask at about the same time saved in one transaction
+(`Store.save_many`), each as a compare-and-set; or a game played in one process alone
+(the terminal, plain mode), each move saved at once (`LocalCommit`)."""
 
 from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from ..store import Commit, Outcome, Store
+from ..store import SAVED, Commit, Outcome, Store
 
 if TYPE_CHECKING:
     from .session import GameSession
+
+
+class Committer(Protocol):
+    """What commits a live game's moves (see the module's notes)."""
+
+    async def commit(self, session: GameSession, base: int, intent: str | None = None) -> Outcome:
+        """The outcome once the session's events after ``base`` are committed, or found
+        in conflict (raise if they cannot be saved)."""
+
+    def close(self) -> None: ...
+
+
+class LocalCommit:
+    """The moves of a game played in this process alone (the terminal, plain mode): each
+    saved at once on the caller's thread (a local database's write, a millisecond; none
+    for a game not recorded), never in conflict with another writer."""
+
+    async def commit(self, session: GameSession, base: int, intent: str | None = None) -> Outcome:
+        session.save()
+        return Outcome(SAVED, len(session.game.event_log))
+
+    def close(self) -> None:
+        pass
 
 
 class GroupCommit:
@@ -61,4 +86,4 @@ class GroupCommit:
                 done.set_result(outcomes[commit.game_id])
 
 
-__all__ = ["GroupCommit"]
+__all__ = ["Committer", "GroupCommit", "LocalCommit"]

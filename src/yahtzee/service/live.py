@@ -31,7 +31,7 @@ from ..core import (
 )
 from ..store import REPEAT
 from .beat import sleep_to_beat
-from .group_commit import GroupCommit
+from .group_commit import Committer
 from .reviews import Reviews
 from .session import GameSession, Move
 from .tray import Tray, follow, tray_of
@@ -122,7 +122,7 @@ class LiveGame:
     def __init__(
         self,
         session: GameSession,
-        committer: GroupCommit,
+        committer: Committer,
         publish: Publish,
         *,
         bot_delay: float = 0.0,
@@ -130,9 +130,13 @@ class LiveGame:
         on_over: Callable[[], Awaitable[None]] | None = None,
         drives: Callable[[], bool] | None = None,
         reviews: Reviews | None = None,
+        undo_wait: float = 0.0,
     ) -> None:
         """``on_over()``: the game just ended (its record is finished). ``reviews``: where
-        its review is made at low priority (by default at once, in a worker thread)."""
+        its review is made at low priority (by default at once, in a worker thread).
+        ``undo_wait``: seconds a bot waits before it plays while the placement before it
+        may still be taken back (`GameSession.bot_waits`), unless its player goes on
+        (`go_on`) first; no wait by default."""
         self.session = session
         self.committer = committer
         self.publish = publish
@@ -141,6 +145,11 @@ class LiveGame:
         self.on_over = on_over
         self.drives: Callable[[], bool] = drives or (lambda: True)
         self.reviews = reviews
+        self.undo_wait = undo_wait
+        self.bot_due: float | None = None
+        """While a bot waits for the placement before it to be taken back or let go (see
+        ``undo_wait``): when it plays (Unix time)."""
+        self._going_on = asyncio.Event()
         self.lock = asyncio.Lock()
         self.committed_seq = len(session.game.event_log)
         """The events the store holds (the game as loaded or started is committed); while
@@ -363,9 +372,8 @@ class LiveGame:
         self._restart_timer(deadline)
         self.publish(self.committed_seq, log[before:])
 
-    async def hint(self, seat: int | None) -> Advice:
-        if seat is None:
-            raise IllegalMove("Spectators cannot ask for hints.", code="spectator")
+    async def hint(self, seat: int) -> Advice:
+        """The advisor's options for ``seat``'s decision now (recorded as a hint used)."""
         async with self.lock:  # a move being saved is not shown, not even through advice
             return await asyncio.to_thread(self.session.hint, seat)
 
@@ -381,11 +389,24 @@ class LiveGame:
         self._restart_timer()
         seat = self.session.current
         if self.session.is_over or seat is None or not self.session.is_bot(seat):
+            if self.bot_due is not None and self._bot is not None:
+                self._bot.cancel()  # the placement it waited on was taken back
             return
         if not self.drives():
             return
         if self._bot is None or self._bot.done():
+            if self.undo_wait and self.session.bot_waits:
+                self.bot_due = time.time() + self.undo_wait
+                self._going_on.clear()
             self._bot = asyncio.create_task(self._bot_move(seat))
+
+    def go_on(self, seat: int) -> None:
+        """``seat``'s player goes on: the bot that waits while that player's placement may
+        still be taken back plays now (nothing while no bot waits)."""
+        events = self.session.game.event_log
+        last = events[-1] if events else None
+        if self.bot_due is not None and isinstance(last, Scored | Written) and last.player == seat:
+            self._going_on.set()
 
     def close(self) -> None:
         for task in (self._bot, self._timer, *self._playing):
@@ -400,6 +421,14 @@ class LiveGame:
         self._bot = self._timer = None
 
     async def _bot_move(self, seat: int) -> None:
+        if self.bot_due is not None:  # its player may still take the placement back
+            try:
+                async with asyncio.timeout_at(_loop_time(self.bot_due)):
+                    await self._going_on.wait()
+            except TimeoutError:
+                pass
+            finally:
+                self.bot_due = None
         await sleep_to_beat(self.bot_delay)  # with the other tables' bots: one wakeup
         async with self.lock:
             if self.session.current != seat or not self.session.is_bot(seat):
@@ -569,3 +598,8 @@ class LiveGame:
             pass
         except Exception:
             log.exception("a computer move at seat %d could not be recorded", seat)
+
+
+def _loop_time(when: float) -> float:
+    """The event loop's time at the Unix time ``when``."""
+    return asyncio.get_running_loop().time() + max(0.0, when - time.time())

@@ -16,7 +16,9 @@ Once a game is over nothing at its table changes any more (``finished``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -27,7 +29,6 @@ from ..core import (
     MAX_PLAYERS,
     BotSpec,
     DiceSource,
-    Event,
     IllegalMove,
     InvalidInput,
     RandomDice,
@@ -41,12 +42,15 @@ from ..store import daily as daily_records
 from ..store import tables as records
 from ..store.resume import Resumable
 from . import daily
-from .cluster import Cluster
+from .chat import Chats
+from .cluster import Cluster, Elsewhere, Moved
 from .group_commit import GroupCommit
-from .listener import LobbyListener
-from .live import LiveGame
+from .meters import WinMeters
+from .presence import Presence
 from .reviews import Reviews
-from .session import NO_BOTS_ENTERED, GameSession
+from .room import Hall, TableRoom
+from .room_events import RoomEvent, RoomListener
+from .session import NO_BOTS_ENTERED, GameSession, warm_up
 from .table import SeatState, Table, check_entered, check_name_free, new_token, token_hash
 
 if TYPE_CHECKING:
@@ -68,12 +72,13 @@ class Forbidden(YahtzeeError):
 
 
 class Lobby:
-    """Every table this server serves, in memory and in the records."""
+    """Every table this server serves, in memory and in the records, each by its room
+    (`room`); ``listener`` hears every room's events."""
 
     def __init__(
         self,
         store: Store,
-        listener: LobbyListener,
+        listener: RoomListener,
         *,
         bot_delay: float = 0.0,
         max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
@@ -96,6 +101,13 @@ class Lobby:
         self.reviews = Reviews()
         self.tables: dict[str, Table] = {}
         self.cluster = cluster or Cluster()
+        self.presence = Presence(self._tell)
+        self.chats = Chats(store, self._tell, self.presence.watched)
+        self.meters = WinMeters(self._tell, self.presence.watched, self.serves)
+        self.hall = Hall(listener, self.presence, self.meters, self.chats, self.serves)
+        self._rooms: dict[str, TableRoom] = {}
+        self.solver_ready = asyncio.Event()
+        """Set once the solver is ready (`warm_up`)."""
         self._swept: date | None = None
         """The day whose start this node last expired the records' daily tables of."""
 
@@ -105,19 +117,30 @@ class Lobby:
         with its own seed, drawn as its start event says (`store.resume`)."""
         return SeatDice() if self.seed is None else RandomDice(self.seed)
 
-    def _serve(self, table: Table, session: GameSession) -> None:
-        def publish(seq: int, events: tuple[Event, ...]) -> None:
-            self.listener.published(table, seq, events)
+    def room(self, table: Table) -> TableRoom:
+        """The table's room (made on first use): what its players and spectators talk to."""
+        room = self._rooms.get(table.id)
+        if room is None or room.table is not table:
+            room = self._rooms[table.id] = TableRoom(table, self.hall)
+        return room
 
+    def serves(self, table: Table) -> bool:
+        """Whether the table is one this lobby serves (not ended, nor replaced)."""
+        return self.tables.get(table.id) is table
+
+    def _tell(self, table_id: str, event: RoomEvent) -> None:
+        self.listener.heard(table_id, event)
+
+    def _serve(self, table: Table, session: GameSession) -> None:
         async def over() -> None:
             await self.finish(table)
 
         def drives() -> bool:
             return self.cluster.owns(table.id)
 
-        table.live = LiveGame(
-            session, self.committer, publish, bot_delay=self.bot_delay,
-            turn_timer=table.turn_timer, on_over=over, drives=drives, reviews=self.reviews,
+        self.room(table).serve(
+            session, self.committer, bot_delay=self.bot_delay, turn_timer=table.turn_timer,
+            on_over=over, drives=drives, reviews=self.reviews,
         )  # fmt: skip
 
     def _keep(self, table: Table) -> None:
@@ -200,11 +223,44 @@ class Lobby:
             self.play(table)
 
     def close(self) -> None:
+        """The server stops: every game's bots and timer, and every reading under way."""
         for table in self.tables.values():
             if table.live is not None:
                 table.live.close()
+        self.presence.close()
+        self.chats.close()
+        self.meters.close()
         self.reviews.close()
         self.committer.close()
+
+    async def warm_up(self) -> None:
+        """Get the solver ready while the server already answers: the official table
+        (shipped with the package), a bot's first move and the compiled kernels (compiled
+        aside, in a child process). Games play meanwhile, on numpy turns; `solver_ready`
+        is set once it is done.
+
+        It runs in a thread of its own that the server's end does not wait for: the first
+        start after an install compiles for tens of seconds, and a Ctrl-C then stops the
+        server at once (the event loop's own threads would be waited for)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+
+        def tell() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        def work() -> None:
+            try:
+                warm_up(compile_kernels=True)
+            finally:
+                with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+                    loop.call_soon_threadsafe(tell)
+
+        threading.Thread(target=work, name="solver warm-up", daemon=True).start()
+        try:
+            await done
+        finally:
+            self.solver_ready.set()
 
     # Finding tables ------------------------------------------------------------------
 
@@ -228,7 +284,22 @@ class Lobby:
             raise InvalidInput("No such table (or it has ended).", code="no_table")
         return table
 
+    async def locate(self, table_id: str) -> Table | Elsewhere | None:
+        """Where a table is served: here (the table: one served now, or a finished one
+        from the records, served read-only from now on), by another node of the site
+        (`Elsewhere`: the cluster's answer, `Cluster.claim`), or nowhere (None: no such
+        table, or it has ended). A server alone serves every table."""
+        return await self._here(table_id)
+
     async def find(self, table_id: str) -> Table | None:
+        """`locate`, for a table that must be served here: `Moved` (the request goes to
+        the table's node) when another node serves it."""
+        place = await self.locate(table_id)
+        if isinstance(place, Elsewhere):
+            raise Moved(place)
+        return place
+
+    async def _here(self, table_id: str) -> Table | None:
         """A table served now, or a finished one from the records (served read-only from
         now on); None if there is neither."""
         table = self.tables.get(table_id)
@@ -369,6 +440,7 @@ class Lobby:
                 table, SeatState(free.seat, clean, None, token_hash(token))
             ):
                 raise IllegalMove("That seat was just taken: try again.", code="table_full")
+        await self.room(table).changed()
         return table, free.seat, token
 
     async def take_seat(self, table: Table, taken: SeatState) -> bool:
@@ -400,7 +472,8 @@ class Lobby:
             raise InvalidInput("No such table (or it has ended).", code="no_table")
 
     async def start(self, table: Table, token: str | None) -> None:
-        """The host starts the game once every seat is taken (`play` lets it go)."""
+        """The host starts the game once every seat is taken: everyone at the table is
+        shown it, then its bots and timer go (`play`)."""
         self._require_host(table, token)
         async with table.lock:
             for _ in range(START_TRIES):
@@ -428,6 +501,8 @@ class Lobby:
                 raise IllegalMove("The table changed while starting: try again.", code="busy")
             self._serve(table, session)
             table.status, table.active_at = records.PLAYING, active_at
+        await self.room(table).changed()
+        self.play(table)
 
     def _start_refusal(self, table: Table) -> YahtzeeError | None:
         """Why the table cannot start as this node has it (None: it can)."""
@@ -473,6 +548,8 @@ class Lobby:
             )
             if table.live is not None:
                 table.live.session.hand_to_bot(seat, bot)
+        await self.room(table).changed()  # (the seat's connections are let go)
+        self.play(table)
 
     async def cancel(self, table: Table, token: str | None) -> None:
         """The host calls off a table that has not started: it is gone."""
@@ -482,6 +559,7 @@ class Lobby:
             if table.status != records.LOBBY:
                 raise IllegalMove("The game has started; it ends when it is over.", code="started")
             await self._end(table, records.CANCELLED)
+        await self._gone(table)
 
     async def expire_idle(self) -> list[Table]:
         """Every table in the lobby idle too long, and every daily table past its day,
@@ -490,15 +568,25 @@ class Lobby:
         still counted against their owners' quota)."""
         expired = []
         for table in [t for t in self.tables.values() if self._idle(t)]:
+            ended = False
             async with table.lock:
                 if self._idle(table):
                     await self._end(table, records.EXPIRED)
                     expired.append(table)
+                    ended = True
+            if ended:
+                await self._gone(table)
         today = self.today()
         if self._swept != today:
             await asyncio.to_thread(records.expire_days_over, self.store, today, self.clock())
             self._swept = today
         return expired
+
+    async def _gone(self, table: Table) -> None:
+        """A table that ended: whoever is at it is told, and its room goes."""
+        await self.room(table).changed()
+        if not self.serves(table):
+            self._rooms.pop(table.id, None)
 
     async def _end(self, table: Table, status: str) -> None:
         table.status = status

@@ -7,12 +7,12 @@ from typing import Any
 
 from ..store import Store
 from .cluster import Cluster
-from .listener import LobbyListener
 from .lobby import Lobby
+from .room_events import RoomListener
 
 
 def open_lobby(
-    store: Store, listener: LobbyListener, *, cluster: Cluster | None = None, **options: Any
+    store: Store, listener: RoomListener, *, cluster: Cluster | None = None, **options: Any
 ) -> Lobby:
     """The lobby of a server alone, or of a node of several (``cluster.clustered``: its
     code is loaded only then). ``options``: `Lobby`'s."""

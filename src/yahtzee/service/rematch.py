@@ -47,8 +47,8 @@ class Rematch:
     token: str
     """The player's secret token at the rematch (the same each time they ask)."""
     changed: tuple[Table, ...]
-    """The tables whose lobby this call changed (their connections are to be told): the
-    old one when the rematch was made, the rematch when the player took their seat."""
+    """The tables whose lobby this call changed (whoever is at them was told): the old
+    one when the rematch was made, the rematch when the player took their seat."""
 
 
 def rematch_token(token: str, table_id: str) -> str:
@@ -124,6 +124,8 @@ async def rematch(lobby: Lobby, table: Table, token: str | None) -> Rematch:
         mine = rematch_token(token, after.id)
         if await _take(lobby, after, seat, token_hash(mine)):
             changed.append(after)
+    for told in changed:  # whoever is at these tables is shown the change
+        await lobby.room(told).changed()
     return Rematch(after, seat, mine, tuple(changed))
 
 

@@ -1,9 +1,10 @@
 """The server: REST for the lobby, a WebSocket per client for play (FastAPI + uvicorn).
 
-The routes live in `routers` (one router per resource); the live-table hub, on
-``app.state.hub``, reaches them through `deps`; the game service behind the hub (its
-`Lobby`, built here with the hub as its listener) owns every game, its bots, its records
-and its reviews. The origins the server answers for are
+The routes live in `routers` (one router per resource) and reach, through `deps`, the
+game service (the node's `Lobby`, on ``app.state.lobby``: every table's room, which owns
+its game, bots, chat, presence, meter and records) and the WebSocket transport (the
+`Hub`, on ``app.state.hub``: the connections, their caps, and each room's events
+serialised for them; built first, as the lobby's listener). The origins the server answers for are
 on ``app.state.allowed_hosts`` (`security`); a request body is at most
 `MAX_BODY_BYTES` (`limits`). Every refusal is ``{"code", "message"}``: validation errors
 (bodies are read strictly, JSON's own types only) are 400 ``bad_request`` with a sentence
@@ -27,7 +28,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, IllegalMove, YahtzeeError
-from ..service import LOBBY_IDLE_S, MAX_TABLES_PER_CLIENT, Cluster, Forbidden, open_lobby
+from ..service import (
+    LOBBY_IDLE_S,
+    MAX_TABLES_PER_CLIENT,
+    Cluster,
+    Forbidden,
+    Lobby,
+    open_lobby,
+)
 from ..store import Store
 from .admission import RATE_PER_SECOND
 from .hub import Hub
@@ -176,7 +184,7 @@ def create_app(
         sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
         own = store is None
         opened = store if store is not None else await asyncio.to_thread(Store, database_url)
-        hub = Hub(opened, rate=rate)  # the lobby's listener: it serves the connections
+        hub = Hub(rate=rate)  # the rooms' listener: it serves the connections
         lobby = open_lobby(
             opened,
             hub,
@@ -186,19 +194,17 @@ def create_app(
             seed=seed,
             idle_timeout=lobby_idle,
         )
-        hub.serve(lobby)
         await asyncio.to_thread(lobby.load_unfinished)
-        warming = asyncio.create_task(hub.warm_up())  # the server answers meanwhile
+        warming = asyncio.create_task(lobby.warm_up())  # the server answers meanwhile
         with _rare_collections():
-            app.state.hub = hub
+            app.state.hub, app.state.lobby = hub, lobby
             lobby.resume_play()
             await node.start(lobby)
-            sweeping = asyncio.create_task(_sweep(hub))
+            sweeping = asyncio.create_task(_sweep(lobby))
             yield
             sweeping.cancel()
             await _leave(app, node)
             warming.cancel()
-            hub.close()
             lobby.close()
             if own:
                 opened.close()
@@ -297,14 +303,13 @@ def _rare_collections() -> Iterator[None]:
         gc.unfreeze()
 
 
-async def _sweep(hub: Hub) -> None:
-    """Now and then, the tables that waited too long in the lobby expire; whoever is
-    still connected hears of it."""
+async def _sweep(lobby: Lobby) -> None:
+    """Now and then, the tables that waited too long in the lobby expire (whoever is
+    still at them hears of it)."""
     while True:
         await asyncio.sleep(SWEEP_INTERVAL_S)
         try:
-            for table in await hub.lobby.expire_idle():
-                await hub.push_lobby(table)
+            await lobby.expire_idle()
         except Exception:
             log.exception("expiring idle tables failed")
 

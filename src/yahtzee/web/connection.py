@@ -15,7 +15,10 @@ import logging
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
+
+if TYPE_CHECKING:
+    from ..service import TableRoom
 
 log = logging.getLogger("yahtzee.web")
 
@@ -119,6 +122,8 @@ class Connection:
         self.socket = socket
         self.address = address
         self.table_id: str | None = None
+        self.room: TableRoom | None = None
+        """The room of the table it joined (see `Hub.join`)."""
         self.seat: int | None = None
         self.token_hash: str | None = None
         """The hash of the token it said hello with (a seat handed on has another)."""
@@ -127,7 +132,8 @@ class Connection:
         self.admitted = False
         self.closing = False
         self.heard = time.monotonic()
-        """When a message last came from the client (`time.monotonic`): see `Presence`."""
+        """When a message last came from the client (`time.monotonic`): see
+        `service.presence`."""
         self.away = False
         """Nothing came from the client for a while (`AWAY_AFTER_S`): it is not counted as
         here until something does."""

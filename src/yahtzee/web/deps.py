@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Request, Response, WebSocket
 from fastapi.routing import APIRoute
 
+from ..service import Lobby
 from .hub import Hub
 
 # The dependencies are coroutines: FastAPI runs a plain function in its thread pool,
@@ -28,6 +29,16 @@ async def socket_hub(websocket: WebSocket) -> Hub:
     return hub
 
 
+async def lobby_of(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+async def socket_lobby(websocket: WebSocket) -> Lobby:
+    lobby: Lobby = websocket.app.state.lobby
+    return lobby
+
+
 async def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
     """The secret token of ``Authorization: Bearer TOKEN`` (None without one)."""
     if authorization and authorization.lower().startswith("bearer "):
@@ -37,6 +48,8 @@ async def bearer(authorization: Annotated[str | None, Header()] = None) -> str |
 
 HubDep = Annotated[Hub, Depends(hub_of)]
 SocketHubDep = Annotated[Hub, Depends(socket_hub)]
+LobbyDep = Annotated[Lobby, Depends(lobby_of)]
+SocketLobbyDep = Annotated[Lobby, Depends(socket_lobby)]
 TokenDep = Annotated[str | None, Depends(bearer)]
 
 

@@ -14,9 +14,12 @@ from .models import GameView, LobbyView
 from .protocol import VERSION
 
 if TYPE_CHECKING:
+    from ..service import RoomView
     from ..service.meter import MeterReading
+    from ..service.room_events import Held, PresenceChanged, Said
     from ..solver import Advice
     from ..solver.review import PlayerReview
+    from ..store.chat import ChatLine
 
 COSTLIEST_SHOWN = 3
 HINT_OPTIONS_SHOWN = 5
@@ -38,6 +41,10 @@ class ChatMessage(_Message):
     seat: int
     name: str | None
     text: str
+
+    @classmethod
+    def of(cls, line: Said | ChatLine) -> ChatMessage:
+        return cls(seat=line.seat, name=line.name, text=line.text)
 
 
 class StateMessage(_Message):
@@ -69,6 +76,26 @@ class StateMessage(_Message):
     """With an estimate: how far each chance may be from the exact one (0 to 1)."""
     upper_bonus_threshold: int = UPPER_BONUS_THRESHOLD
     """The upper section's subtotal that earns the bonus."""
+
+    @classmethod
+    def of(cls, view: RoomView) -> StateMessage:
+        """The state of a table's room as one seat (or a spectator) is shown it."""
+        game, tray, reading = view.game, view.tray, view.meter
+        current = reading is not None and view.meter_current
+        chances = reading.chances if reading is not None and current else None
+        return cls(
+            seq=view.seq,
+            table=LobbyView.of(view.table, set(view.connected)),
+            you=You(seat=view.seat, role="spectator" if view.seat is None else "player"),
+            game=GameView.of(game, tray, undo_on=view.undo_on) if game is not None else None,
+            chat=[ChatMessage.of(line) for line in view.chat],
+            turn_deadline=view.deadline,
+            spectators=view.spectators,
+            win_chances=list(chances) if chances is not None else None,
+            meter_progress=reading.progress if reading is not None else None,
+            meter_estimate=reading.estimate if reading is not None and current else False,
+            meter_margin=reading.margin if reading is not None and current else None,
+        )
 
 
 class EventMessage(_Message):
@@ -153,6 +180,10 @@ class PresenceMessage(_Message):
     connected: list[int]
     spectators: int
 
+    @classmethod
+    def of(cls, changed: PresenceChanged) -> PresenceMessage:
+        return cls(connected=list(changed.connected), spectators=changed.spectators)
+
 
 class PongMessage(_Message):
     """The answer to a ``ping``."""
@@ -189,6 +220,10 @@ class HoldMessage(_Message):
     seq: int
     player: int
     held: list[int]
+
+    @classmethod
+    def of(cls, held: Held) -> HoldMessage:
+        return cls(seq=held.seq, player=held.seat, held=list(held.held))
 
 
 class AckMessage(_Message):

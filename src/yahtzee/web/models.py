@@ -29,7 +29,7 @@ from ..core import (
     Written,
     chosen_bot,
 )
-from ..service import Sitting, Table
+from ..service import Sitting, Table, TableRoom
 from ..service.sitting import running_totals
 from ..service.tray import Tray, tray_of
 
@@ -162,6 +162,11 @@ class LobbyView(BaseModel):
     seed is revealed when the game is over: ``GET /api/games/{game_id}/dice``)."""
     daily: str | None = None
     """The day (UTC) of a daily game's table (one seat, no bots, hints nor undo)."""
+
+    @classmethod
+    def of_room(cls, room: TableRoom) -> LobbyView:
+        """The table of a room, with the seats whose players are here."""
+        return cls.of(room.table, set(room.connected()))
 
     @classmethod
     def of(cls, table: Table, connected: set[int]) -> LobbyView:

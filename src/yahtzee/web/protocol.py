@@ -3,7 +3,8 @@
 Every message is a JSON object with ``"v": 1`` and a ``"type"``. A connection's first
 message is a `Hello` (the seat's token or the spectator key: never in the URL);
 every later one is an intent, with an optional ``"id"`` that makes it idempotent. See
-``docs/protocol.md``.
+``docs/protocol.md``. Each intent reads as one command of the table's room (`command`):
+the room, not this module, decides whether it is allowed.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from pydantic import (
 )
 
 from ..core import DICE_COUNT, YahtzeeError
+from ..service import commands
+from ..service.chat import MAX_CHAT
 
 VERSION: Final = 1
 MAX_MESSAGE_BYTES = 4096
-MAX_CHAT = 200
 MAX_KEEP_TEXT = 16
 MAX_BOX_TEXT = 32
 MAX_DICE_TEXT = 16
@@ -56,6 +58,10 @@ class _Intent(_Inbound):
     id: str | None = Field(default=None, min_length=1, max_length=MAX_ID)
     """Optional: an intent repeated with the same id is answered again, applied once."""
 
+    def command(self) -> commands.Command | None:
+        """The room's command this intent asks for (None: the connection's own, a ping)."""
+        raise NotImplementedError
+
 
 class RollIntent(_Intent):
     """Keep these dice (text like ``"335"``; empty or ``"-"`` keeps none) and roll; or
@@ -66,6 +72,9 @@ class RollIntent(_Intent):
     keep: str = Field(default="", max_length=MAX_KEEP_TEXT)
     held: list[int] | None = Field(default=None, max_length=DICE_COUNT)
 
+    def command(self) -> commands.Roll:
+        return commands.Roll(self.keep, None if self.held is None else tuple(self.held))
+
 
 class HoldIntent(_Intent):
     """Hold the dice in these places (0 to 4) for the next roll: everyone at the table
@@ -74,12 +83,18 @@ class HoldIntent(_Intent):
     type: Literal["hold"]
     held: list[int] = Field(max_length=DICE_COUNT)
 
+    def command(self) -> commands.Hold:
+        return commands.Hold(tuple(self.held))
+
 
 class ScoreIntent(_Intent):
     """Fill a box (any name players use: ``"fh"``, ``"full house"``, ``"aces"``)."""
 
     type: Literal["score"]
     box: str = Field(max_length=MAX_BOX_TEXT)
+
+    def command(self) -> commands.Score:
+        return commands.Score(self.box)
 
 
 class DiceIntent(_Intent):
@@ -91,6 +106,9 @@ class DiceIntent(_Intent):
     dice: str = Field(max_length=MAX_DICE_TEXT)
     roll: int | None = None
 
+    def command(self) -> commands.Dice:
+        return commands.Dice(self.dice, self.roll)
+
 
 class WriteIntent(_Intent):
     """At a table of real dice: quick score entry, ``points`` written in a box (checked
@@ -100,6 +118,9 @@ class WriteIntent(_Intent):
     category: str = Field(max_length=MAX_BOX_TEXT)
     points: int
 
+    def command(self) -> commands.Write:
+        return commands.Write(self.category, self.points)
+
 
 class UndoIntent(_Intent):
     """Take back one's last placement (where the game allows it: at a table of real dice,
@@ -107,10 +128,16 @@ class UndoIntent(_Intent):
 
     type: Literal["undo"]
 
+    def command(self) -> commands.Undo:
+        return commands.Undo()
+
 
 class ChatIntent(_Intent):
     type: Literal["chat"]
     text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+    def command(self) -> commands.Chat:
+        return commands.Chat(self.text)
 
 
 class HintIntent(_Intent):
@@ -118,17 +145,26 @@ class HintIntent(_Intent):
 
     type: Literal["hint"]
 
+    def command(self) -> commands.Hint:
+        return commands.Hint()
+
 
 class ReviewIntent(_Intent):
     """After the game: each player's decisions against the optimal ones."""
 
     type: Literal["review"]
 
+    def command(self) -> commands.Review:
+        return commands.Review()
+
 
 class ResyncIntent(_Intent):
     """Ask for the full state again (after a missed sequence number)."""
 
     type: Literal["resync"]
+
+    def command(self) -> commands.Resync:
+        return commands.Resync()
 
 
 class PingIntent(_Intent):
@@ -137,6 +173,9 @@ class PingIntent(_Intent):
     nothing from (pings included) for `AWAY_AFTER_S` as away."""
 
     type: Literal["ping"]
+
+    def command(self) -> None:
+        return None  # answered by the connection's hub at once (a ``pong``)
 
 
 class Hello(_Inbound):

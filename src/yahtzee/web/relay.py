@@ -2,9 +2,10 @@
 
 Each live table has one owner node. The load balancer sends a table's requests to one
 node by a hash of the table's id, and that node claims whatever nobody owns, so nearly
-every request arrives where it is served. One that does not (a node just joined or died,
-an invite link, which names no table) meets `Owned` in the lobby, and is relayed from
-here, the way lila-ws's socket nodes relay to the one authority of a game:
+every request arrives where it is served. For one that does not (a node just joined or
+died, an invite link, which names no table) the lobby answers where the table is served
+(`Elsewhere`; a request that needed the table by another way meets `Moved`), and it is
+relayed from here, the way lila-ws's socket nodes relay to the one authority of a game:
 
 - a REST request is sent on to the owner as it came (`relay_request`), its answer
   returned as the owner gave it;
@@ -36,9 +37,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from ..service import Owned
+from ..service.cluster import CLIENT_HEADER, RELAY_HEADER, RELAY_KEY_HEADER, Elsewhere, Moved
 from ..service.cluster.node import RedisCluster
-from ..service.cluster.wire import CLIENT_HEADER, RELAY_HEADER, RELAY_KEY_HEADER
 from .connection import CLOSE_MOVED, Connection
 from .models import Refusal
 from .security import RELAYED, relayed
@@ -134,7 +134,7 @@ class Relay:
         del self._unreachable[address]
         return True
 
-    def _failed(self, owned: Owned, what: str, error: Exception) -> None:
+    def _failed(self, owned: Elsewhere, what: str, error: Exception) -> None:
         """A relay to ``owned``'s node failed: said once, and not tried again for a while."""
         address = owned.address or ""
         if address not in self._unreachable:
@@ -150,7 +150,7 @@ class Relay:
         if self._client is not None:
             await self._client.aclose()
 
-    async def request(self, request: Request, owned: Owned) -> Response:
+    async def request(self, request: Request, owned: Elsewhere) -> Response:
         """Send a REST request on to the table's owner; its answer as it gave it."""
         if owned.address is None or relayed(request.scope) or not self._reachable(owned.address):
             return _moved()
@@ -180,7 +180,7 @@ class Relay:
         return response
 
     async def socket(
-        self, socket: WebSocket, connection: Connection, owned: Owned, hello: str | bytes
+        self, socket: WebSocket, connection: Connection, owned: Elsewhere, hello: str | bytes
     ) -> int | None:
         """Connect the (accepted) WebSocket to the table's owner, send its hello on, and
         pass every message both ways until either side closes; the close code it ended
@@ -245,13 +245,13 @@ async def _pipe(socket: WebSocket, connection: Connection, upstream: ClientConne
 
 
 def install(app: FastAPI, cluster: RedisCluster) -> Relay:
-    """Relay to the owners on this app: requests that meet `Owned`, and trust relayed
+    """Relay to the owners on this app: requests that meet `Moved`, and trust relayed
     ones (call after every other middleware is added: `RelayTrust` goes outermost)."""
     relay = Relay(cluster)
 
-    @app.exception_handler(Owned)
-    async def _elsewhere(request: Request, owned: Owned) -> Response:
-        return await relay.request(request, owned)
+    @app.exception_handler(Moved)
+    async def _elsewhere(request: Request, moved: Moved) -> Response:
+        return await relay.request(request, moved.elsewhere)
 
     app.add_middleware(RelayTrust, cluster=cluster)
     app.state.relay = relay

@@ -30,6 +30,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..service.cluster import NODE_HEADER
+
 DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 LOOPBACK_NAMES: Final = ("localhost", "127.0.0.1", "::1")
 TEST_CLIENT_HOST: Final = "testserver"
@@ -304,7 +306,7 @@ class SecurityHeaders:
         self.app = app
         self.raw = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
         if node is not None:  # which server node answered (behind a load balancer)
-            self.raw.append((b"x-yahtzee-node", node.encode()))
+            self.raw.append((NODE_HEADER.encode(), node.encode()))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

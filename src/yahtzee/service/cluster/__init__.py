@@ -1,33 +1,59 @@
-"""Which node serves a table: a server alone serves every table; a node of several
-(`cluster.node.RedisCluster`, loaded only then) serves the tables it owns.
+"""Which node serves a table, asked of one placement object (`Cluster.claim`): a server
+alone serves every table; a node of several (`cluster.node.RedisCluster`, loaded only
+then) serves the tables it owns, and answers `Elsewhere` for any other (a value, where
+to relay, never an exception).
 
-This package's root is all that a server alone loads. The rest is the several-node
-server's, in one place: `wire` (every value that crosses between nodes, with its own
+This package's root is all that a server alone loads: the placement seam and the names
+that cross between nodes (the headers). The rest is the several-node server's, in one
+place: `wire` (every value that crosses between nodes, with its own
 encoding), `node` (a node's membership and its tables' ownership leases, in Redis) and
 `lobby` (the lobby of one node among several).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, Protocol
 
 from ...core import YahtzeeError
 
 if TYPE_CHECKING:
     from .wire import Incarnation
 
+# The names that cross between the nodes of a site (and its load balancer), here alone:
+NODE_HEADER: Final = "x-yahtzee-node"
+"""On every answer of a node of several: the node's id (`Cluster.node_id`)."""
+RELAY_HEADER: Final = "x-yahtzee-relayed-by"
+"""On a request or WebSocket relayed to a table's owner: the relaying node's incarnation."""
+RELAY_KEY_HEADER: Final = "x-yahtzee-relay-key"
+"""With it, the site's relay key (`wire.Keys.relay_key`): the owner trusts the request's
+checks to the relaying node, and takes the client's address from `CLIENT_HEADER`."""
+CLIENT_HEADER: Final = "x-yahtzee-client"
+"""On a relayed request: the address of the client it came from."""
 
-class Owned(YahtzeeError):
-    """The table is served by another node (``address``: where to reach it; None while
-    it moves, when nobody holds it for a moment): the front end relays the request."""
+
+@dataclass(frozen=True, slots=True)
+class Elsewhere:
+    """A table another node serves: which (``node``) and where to reach it (``address``,
+    ``host:port``); both None while it moves, when nobody known holds it for a moment.
+    The front end relays there."""
+
+    table_id: str
+    node: str | None = None
+    address: str | None = None
+
+
+class Moved(YahtzeeError):
+    """A table needed here is served by another node (`elsewhere`), met where the table
+    was not asked for by its id (an invite link, a rematch, a daily attempt): the front end
+    relays the whole request there. Asked by its id, the lobby answers `Elsewhere` itself
+    (`Lobby.locate`)."""
 
     default_code = "moved"
 
-    def __init__(self, table_id: str, node: str | None, address: str | None) -> None:
+    def __init__(self, elsewhere: Elsewhere) -> None:
         super().__init__("This table is served by another server node: try again.")
-        self.table_id = table_id
-        self.node = node
-        self.address = address
+        self.elsewhere = elsewhere
 
 
 class Listener(Protocol):
@@ -56,6 +82,12 @@ class Cluster:
     def owns(self, table_id: str) -> bool:
         return True
 
+    async def claim(self, table_id: str, previous: Incarnation | None = None) -> Elsewhere | None:
+        """Serve the table here unless another node does: None (this node holds it now),
+        or where it is served. ``previous``: the dead owner it is taken over from. A node
+        alone serves every table."""
+        return None
+
     async def start(self, listener: Listener) -> None:
         pass
 
@@ -67,4 +99,13 @@ class Cluster:
         pass
 
 
-__all__ = ["Cluster", "Listener", "Owned"]
+__all__ = [
+    "CLIENT_HEADER",
+    "NODE_HEADER",
+    "RELAY_HEADER",
+    "RELAY_KEY_HEADER",
+    "Cluster",
+    "Elsewhere",
+    "Listener",
+    "Moved",
+]

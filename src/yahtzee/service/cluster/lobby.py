@@ -3,17 +3,17 @@ whose lease it holds.
 
 A table is claimed and loaded from the records when a client first asks this node for
 it (once, however many ask at the same moment), or when this node takes it over from a
-dead one; a table another node holds raises `Owned`, and the front end relays the
-request there. A new table is only recorded: whichever node is asked for it first (the
-one the load balancer's hash on its id picks) claims it. A table nobody watches through
-this node and that needs no driving here (no game under way) is let go after a while, so
-that memory and leases stay bounded; a lease found lost is let go at once.
+dead one; for a table another node holds the cluster answers `Elsewhere` (`locate`),
+and the front end relays the request there. A new table is only recorded: whichever node
+is asked for it first (the one the load balancer's hash on its id picks) claims it. A
+table nobody watches through this node and that needs no driving here (no game under
+way) is let go after a while, so that memory and leases stay bounded; a lease found lost
+is let go at once.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +21,7 @@ from ...store import tables as records
 from ..batcher import Batcher
 from ..lobby import MAX_TABLE_ID, Lobby
 from ..table import Table
-from . import Owned
+from . import Elsewhere, Moved
 
 if TYPE_CHECKING:
     from .node import RedisCluster
@@ -45,9 +45,9 @@ class ClusterLobby(Lobby):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._loading: dict[str, asyncio.Future[Table | Elsewhere | None]] = {}
         self._loads: Batcher[str, _Loaded] = Batcher(
-            self._read, LOADS_AT_ONCE, stopped=lambda table_id: Owned(table_id, None, None)
+            self._read, LOADS_AT_ONCE, stopped=lambda table_id: Moved(Elsewhere(table_id))
         )
         self._unwatched: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -63,21 +63,23 @@ class ClusterLobby(Lobby):
         if table.live is not None:
             table.live.close()
 
-    async def find(self, table_id: str) -> Table | None:
-        """The table if this node owns it (claimed now if nobody does); `Owned` if
-        another node does."""
+    async def locate(self, table_id: str) -> Table | Elsewhere | None:
+        """The table if this node owns it (claimed now if nobody does), where it is
+        served if another node does, or None (no such table, or it has ended)."""
         table = self.tables.get(table_id)
         if table is not None:
             if self.cluster.owns(table_id):
                 return None if self._idle(table) else table
             if table_id in self.cluster.owned:  # our renewal is late: not now
-                raise Owned(table_id, None, None)
+                return Elsewhere(table_id)
             self._drop(table)
         if len(table_id) > MAX_TABLE_ID:
             return None
         return await self._claimed(table_id, None)
 
-    async def _claimed(self, table_id: str, previous: Incarnation | None) -> Table | None:
+    async def _claimed(
+        self, table_id: str, previous: Incarnation | None
+    ) -> Table | Elsewhere | None:
         pending = self._loading.get(table_id)
         if pending is None:
             pending = asyncio.ensure_future(self._claim_and_load(table_id, previous))
@@ -85,12 +87,18 @@ class ClusterLobby(Lobby):
             pending.add_done_callback(lambda _: self._loading.pop(table_id, None))
         return await asyncio.shield(pending)
 
-    async def _claim_and_load(self, table_id: str, previous: Incarnation | None) -> Table | None:
-        await self.cluster.claim(table_id, previous)
+    async def _claim_and_load(
+        self, table_id: str, previous: Incarnation | None
+    ) -> Table | Elsewhere | None:
+        elsewhere = await self.cluster.claim(table_id, previous)
+        if elsewhere is not None:
+            return elsewhere
         try:
             row, loaded = await self._load(table_id)
-        except BaseException:
+        except BaseException as error:
             await self.cluster.release(table_id)
+            if isinstance(error, Moved):  # this node stops: nobody serves it a moment
+                return error.elsewhere
             raise
         if loaded is None or self._idle(loaded):
             await self.cluster.release(table_id)
@@ -144,13 +152,15 @@ class ClusterLobby(Lobby):
     # Letting go ----------------------------------------------------------------------
 
     def _drop(self, table: Table) -> None:
-        """This node serves the table no more (its connections are told)."""
+        """This node serves the table no more (whoever is at it here is told)."""
+        room = self.room(table)
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+        self._rooms.pop(table.id, None)
         self._unwatched.pop(table.id, None)
         if table.live is not None:
             table.live.close()
-        self.listener.moved(table.id)
+        room.moved_away()
 
     async def on_lost(self, table_ids: list[str]) -> None:
         for table_id in table_ids:
@@ -166,8 +176,7 @@ class ClusterLobby(Lobby):
                 self._spawn(self._adopt(table_id, dead))
 
     async def _adopt(self, table_id: str, dead: Incarnation) -> None:
-        with contextlib.suppress(Owned):  # another node was first (asked by a client)
-            await self._claimed(table_id, dead)
+        await self._claimed(table_id, dead)  # (Elsewhere: another node was first)
 
     async def on_tick(self) -> None:
         """Let go of the tables nobody watches here that need no driving."""
@@ -183,7 +192,7 @@ class ClusterLobby(Lobby):
     def _needed(self, table: Table) -> bool:
         busy = table.lock.locked() or (table.live is not None and table.live.lock.locked())
         playing = table.status == records.PLAYING and table.live is not None
-        return busy or self.listener.watched(table.id) or (playing and _driven(table))
+        return busy or self.presence.watched(table.id) or (playing and _driven(table))
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)

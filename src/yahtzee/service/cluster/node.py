@@ -3,7 +3,7 @@ leases of the tables it serves.
 
 Each live table has exactly one owner node, which alone applies its intents, runs its
 bots and timer and sends its events; the others keep nothing of it and relay what reaches
-them (`Owned`). Ownership is a lease in Redis (`Keys.lease`, valued with the owner's
+them (`Elsewhere`). Ownership is a lease in Redis (`Keys.lease`, valued with the owner's
 `Incarnation`), claimed with ``SET NX`` when a node is first asked for a table nobody
 holds, and renewed at each heartbeat, all of a node's leases in one script. A node whose
 heartbeat could not be renewed in time stops driving its tables (the fence) until it
@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from ...core import InvalidInput
-from . import Cluster, Listener, Owned
+from . import Cluster, Elsewhere, Listener
 from .wire import Incarnation, Keys, NodeCard
 
 log = logging.getLogger(__name__)
@@ -273,9 +273,9 @@ class RedisCluster(Cluster):
 
     # Leases --------------------------------------------------------------------------
 
-    async def claim(self, table_id: str, previous: Incarnation | None = None) -> None:
-        """Hold the table's lease (renewed if this node holds it already); raise `Owned`
-        if another node holds it (or Redis did not answer: nobody known holds it).
+    async def claim(self, table_id: str, previous: Incarnation | None = None) -> Elsewhere | None:
+        """Hold the table's lease (renewed if this node holds it already): None; or where
+        it is served, if another node holds it (nowhere known if Redis did not answer).
         ``previous``: the dead owner it is taken over from.
 
         Claims asked for at about the same time go to Redis in one script call: a crowd
@@ -285,10 +285,14 @@ class RedisCluster(Cluster):
         self._claims.append((table_id, previous, done))
         if self._claiming is None or self._claiming.done():
             self._claiming = asyncio.create_task(self._claim_batches())
-        holder = Incarnation.decode(await done)
-        if holder != self.me:
-            card = self.alive.get(holder.encode())
-            raise Owned(table_id, holder.node, card.address if card is not None else None)
+        answer = await done
+        if not answer:  # not known now who holds it
+            return Elsewhere(table_id)
+        holder = Incarnation.decode(answer)
+        if holder == self.me:
+            return None
+        card = self.alive.get(holder.encode())
+        return Elsewhere(table_id, holder.node, card.address if card is not None else None)
 
     async def _claim_batches(self) -> None:
         import redis  # noqa: PLC0415 (loaded by now)
@@ -410,7 +414,7 @@ class RedisCluster(Cluster):
         returned, lost. (Nobody held them meanwhile, so nobody else wrote; and the records'
         compare-and-set would refuse a stale write all the same.)"""
         answers = await asyncio.gather(*map(self.claim, lapsed), return_exceptions=True)
-        lost = [t for t, a in zip(lapsed, answers, strict=True) if isinstance(a, Owned)]
+        lost = [t for t, a in zip(lapsed, answers, strict=True) if isinstance(a, Elsewhere)]
         if lapsed:
             log.warning("took back %d lapsed leases of %d", len(lapsed) - len(lost), len(lapsed))
         return lost
@@ -469,9 +473,9 @@ class RedisCluster(Cluster):
 
 
 def _unanswered(claims: list[_Claim]) -> None:
-    for table_id, _, done in claims:
+    for _, _, done in claims:
         if not done.done():
-            done.set_exception(Owned(table_id, None, None))
+            done.set_result("")  # nobody known holds it
 
 
 def _text(raw: Any) -> str:

@@ -4,7 +4,8 @@ The nodes share no memory and send each other no game news: a table's owner alon
 serves it. What they share lives in Redis (`Keys`): each node's heartbeat and card
 (`NodeCard`: where it is reached), and each table's ownership lease, whose value is
 the owning node's `Incarnation`. A request that reached the wrong node is relayed to the
-owner, marked with `RELAY_HEADER` (so that it is never relayed twice).
+owner, marked with `RELAY_HEADER` (so that it is never relayed twice; the headers' names
+are the package root's, which a server alone loads too).
 """
 
 from __future__ import annotations
@@ -15,16 +16,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from ...core import InvalidInput
+from . import CLIENT_HEADER, NODE_HEADER, RELAY_HEADER, RELAY_KEY_HEADER
 
-RELAY_HEADER: Final = "x-yahtzee-relayed-by"
-"""On a request or WebSocket relayed to a table's owner: the relaying node's incarnation."""
-RELAY_KEY_HEADER: Final = "x-yahtzee-relay-key"
-"""With it, the site's relay key (`Keys.relay_key`): the owner trusts the request's
-checks to the relaying node, and takes the client's address from `CLIENT_HEADER`."""
-CLIENT_HEADER: Final = "x-yahtzee-client"
-"""On a relayed request: the address of the client it came from."""
-NODE_HEADER: Final = "x-yahtzee-node"
-"""On every answer of a node of several: the node's id."""
 MAX_TEXT: Final = 512
 """The longest value accepted from Redis or a relay header."""
 

@@ -14,53 +14,59 @@ from ...service import daily, daily_table
 from ...service.lobby import MAX_TABLE_ID
 from ...store import daily as records
 from ..daily_models import DailyBoard, DailyDay, DailyOutcome, DailyStarted, GameDice, StartDaily
-from ..deps import HubDep, StrictJSONRoute, TokenDep
+from ..deps import LobbyDep, StrictJSONRoute, TokenDep
+from ..models import LobbyView
 
 router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
 
 
 @router.get("/daily")
-async def today(hub: HubDep) -> DailyDay:
+async def today(lobby: LobbyDep) -> DailyDay:
     """Today's date and commitment, tomorrow's commitment (ahead), yesterday's seed."""
-    return DailyDay.of(await asyncio.to_thread(daily_table.day_view, hub.lobby.store))
+    return DailyDay.of(await asyncio.to_thread(daily_table.day_view, lobby.store))
 
 
 @router.post("/daily")
-async def start(body: StartDaily, request: Request, hub: HubDep, token: TokenDep) -> DailyStarted:
+async def start(
+    body: StartDaily, request: Request, lobby: LobbyDep, token: TokenDep
+) -> DailyStarted:
     """Today's daily game for ``name``: a new attempt (its table and secret token), or
     with the token of the unfinished one (``Authorization: Bearer``), that one; a
     finished attempt, or an unfinished one without its token: ``409 daily_played``."""
     owner = request.client.host if request.client else "unknown"
-    table, seat_token = await daily_table.start(hub.lobby, owner, body.name, token)
+    table, seat_token = await daily_table.start(lobby, owner, body.name, token)
     assert table.daily is not None
     return DailyStarted(
-        table=hub.lobby_view(table), seat=0, token=seat_token, day=table.daily.isoformat()
+        table=LobbyView.of_room(lobby.room(table)),
+        seat=0,
+        token=seat_token,
+        day=table.daily.isoformat(),
     )
 
 
 @router.get("/daily/{day}/leaderboard")
-async def leaderboard(day: str, hub: HubDep) -> DailyBoard:
+async def leaderboard(day: str, lobby: LobbyDep) -> DailyBoard:
     """The day's finished games ranked by score and by skill, with optimal play's score
     (``409 day_not_started`` for a day to come, ``404 no_day`` for a past day that had no
     daily game)."""
-    when, store = daily.parse_day(day), hub.lobby.store
+    when, store = daily.parse_day(day), lobby.store
     await asyncio.to_thread(daily_table.check_day_open, store, when)
     return DailyBoard.of(await asyncio.to_thread(daily.leaderboard, store, when))
 
 
 @router.get("/daily/tables/{table_id}/result")
-async def result(table_id: str, hub: HubDep, token: TokenDep) -> DailyOutcome:
+async def result(table_id: str, lobby: LobbyDep, token: TokenDep) -> DailyOutcome:
     """The player's finished daily game (by its seat token): score, points lost, the
     day's leaderboard, their days, streak and share line."""
-    table = await hub.lobby.lookup(table_id)
-    return DailyOutcome.of(await daily_table.outcome(hub.lobby, table, token))
+    table = await lobby.lookup(table_id)
+    return DailyOutcome.of(await daily_table.outcome(lobby, table, token))
 
 
 @router.get("/games/{game_id}/dice")
-async def dice(game_id: str, hub: HubDep) -> GameDice:
+async def dice(game_id: str, lobby: LobbyDep) -> GameDice:
     """A game's commitment and draw, and its seed once revealed (``seed`` null until
     then), with the steps to check it."""
-    store = hub.lobby.store
+    store = lobby.store
 
     def work() -> GameDice:
         log = store.event_log(game_id) if len(game_id) <= MAX_TABLE_ID else []

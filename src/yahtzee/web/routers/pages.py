@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import FileResponse
 
 from ...solver.win_tables import current_build
-from ..deps import HubDep
+from ..deps import LobbyDep
 from ..models import Health, TableBuild
 from ..page_files import STATIC, PageFiles
 
@@ -36,15 +36,15 @@ async def favicon() -> FileResponse:
 
 
 @router.get("/api/health", response_model_exclude_none=True)
-async def health(hub: HubDep, table: str | None = None) -> Health:
+async def health(lobby: LobbyDep, table: str | None = None) -> Health:
     """Whether the server answers, and its solver is ready; on a node of several, its
     name, how many tables it serves, and (``?table=ID``) whether it serves that one."""
-    ready = hub.solver_ready.is_set()
-    cluster = hub.lobby.cluster
+    ready = lobby.solver_ready.is_set()
+    cluster = lobby.cluster
     solver: Literal["warming", "ready"] = "ready" if ready else "warming"
     if not cluster.clustered:
         return Health(solver=solver, table_build=_table_build())
-    tables = hub.lobby.tables
+    tables = lobby.tables
     serves = None if table is None else table in tables and cluster.owns(table)
     return Health(
         solver=solver, node=cluster.node_id, tables=len(tables), serves=serves,

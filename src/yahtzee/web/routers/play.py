@@ -16,10 +16,8 @@ from typing import Any, assert_never
 from fastapi import APIRouter, WebSocket
 from starlette.types import Message
 
-from ...core import Category, IllegalMove, InvalidInput, Keep, Score, YahtzeeError, clean_text
-from ...service import LiveGame, Owned, Repeated, Table
-from ...service.meter import play_notes
-from ...service.tray import check_slots
+from ...service import Lobby, Table, TableRoom, commands
+from ...service.cluster import NODE_HEADER, Elsewhere
 from ..connection import (
     CLOSE_MOVED,
     CLOSE_ORIGIN,
@@ -28,28 +26,10 @@ from ..connection import (
     CLOSE_UNKNOWN,
     Connection,
 )
-from ..deps import SocketHubDep
-from ..entries import handle_entry, no_holding
+from ..deps import SocketHubDep, SocketLobbyDep
 from ..hub import Hub
-from ..messages import AckMessage, ErrorMessage, HintMessage, ReviewMessage
-from ..protocol import (
-    MAX_CHAT,
-    AnyIntent,
-    ChatIntent,
-    DiceIntent,
-    HintIntent,
-    HoldIntent,
-    PingIntent,
-    ProtocolError,
-    ResyncIntent,
-    ReviewIntent,
-    RollIntent,
-    ScoreIntent,
-    UndoIntent,
-    WriteIntent,
-    parse_hello,
-    parse_intent,
-)
+from ..messages import AckMessage, ErrorMessage, HintMessage, ReviewMessage, StateMessage
+from ..protocol import AnyIntent, ProtocolError, parse_hello, parse_intent
 from ..security import AllowedHosts, origin_allowed, relayed
 
 log = logging.getLogger("yahtzee.web")
@@ -60,8 +40,6 @@ MOVING_WAIT_S = 6.0
 MOVING_POLL_S = 0.25
 MOVING_POLL_MAX_S = 0.5
 """(Polls are cheap: the claims of a crowd go to Redis together.)"""
-NODE_HEADER = b"x-yahtzee-node"
-"""Which server node answered (behind a load balancer, for operators and tests)."""
 
 router = APIRouter()
 
@@ -75,11 +53,11 @@ def _allowed(socket: WebSocket) -> bool:
 
 
 @router.websocket("/ws/{table_id}")
-async def play(socket: WebSocket, table_id: str, hub: SocketHubDep) -> None:
+async def play(socket: WebSocket, table_id: str, hub: SocketHubDep, lobby: SocketLobbyDep) -> None:
     """One client's connection: its hello, the state, then its intents and our events."""
-    cluster = hub.lobby.cluster
+    cluster = lobby.cluster
     await socket.accept(
-        headers=[(NODE_HEADER, cluster.node_id.encode())] if cluster.clustered else None
+        headers=[(NODE_HEADER.encode(), cluster.node_id.encode())] if cluster.clustered else None
     )
     address = socket.client.host if socket.client else "unknown"
     connection = Connection(socket, address)
@@ -92,27 +70,27 @@ async def play(socket: WebSocket, table_id: str, hub: SocketHubDep) -> None:
             connection.close(CLOSE_TOO_MANY, "too many connections from this address")
         else:
             try:
-                table = await _hello(hub, socket, connection, table_id)
+                room = await _hello(hub, lobby, socket, connection, table_id)
             except Relayed as relayed:  # another node served it (or none could, in time)
                 connection.close(relayed.code, "the table's server node closed the connection")
                 return
-            refused = await hub.join(table, connection) if table is not None else None
-            if table is None:
+            refused = await hub.join(room, connection) if room is not None else None
+            if room is None:
                 connection.close(CLOSE_UNKNOWN, "unknown table or token")
             elif refused is not None:
                 connection.close(CLOSE_TOO_MANY, refused)
             else:
-                await _serve(hub, table, connection, socket)
+                await _serve(hub, room, connection, socket)
     finally:
         hub.leave(connection)
         await connection.stop()
 
 
 async def _hello(
-    hub: Hub, socket: WebSocket, connection: Connection, table_id: str
-) -> Table | None:
-    """The table the first message opens, with ``connection.seat`` set (None: a
-    spectator); None for no hello in time, a bad one, or an unknown table or token."""
+    hub: Hub, lobby: Lobby, socket: WebSocket, connection: Connection, table_id: str
+) -> TableRoom | None:
+    """The room of the table the first message opens, with ``connection.seat`` set (None:
+    a spectator); None for no hello in time, a bad one, or an unknown table or token."""
     try:
         async with asyncio.timeout(hub.hello_timeout):  # (not wait_for: see `web.connection`)
             raw = await socket.receive()
@@ -124,7 +102,7 @@ async def _hello(
         hello = parse_hello(_data(raw))
     except ProtocolError:
         return None
-    table = await _find(hub, socket, connection, table_id, _data(raw))
+    table = await _find(lobby, socket, connection, table_id, _data(raw))
     if table is None:
         return None
     if hello.token is not None:
@@ -132,8 +110,9 @@ async def _hello(
         if seat is None:
             return None
         connection.seat, connection.token_hash = seat, table.seats[seat].token_hash
-        return table
-    return table if hub.lobby.watching(table, hello.watch) else None
+    elif not lobby.watching(table, hello.watch):
+        return None
+    return lobby.room(table)
 
 
 class Relayed(Exception):
@@ -146,24 +125,25 @@ class Relayed(Exception):
 
 
 async def _find(
-    hub: Hub, socket: WebSocket, connection: Connection, table_id: str, hello: str | bytes
+    lobby: Lobby, socket: WebSocket, connection: Connection, table_id: str, hello: str | bytes
 ) -> Table | None:
-    """The table, if this node serves it; else the connection is relayed to its owner
-    (`Relayed` when that ends). While the table moves (its owner just died: its lease
-    has not lapsed yet) the connection waits here, up to `MOVING_WAIT_S`, rather than
-    send its client into reconnecting with a growing backoff."""
+    """The table, if this node serves it; else the connection is relayed to where the
+    lobby says it is served (`Relayed` when that ends). While the table moves (its owner
+    just died: its lease has not lapsed yet) the connection waits here, up to
+    `MOVING_WAIT_S`, rather than send its client into reconnecting with a growing
+    backoff."""
     relay = getattr(socket.app.state, "relay", None)
     deadline = time.monotonic() + MOVING_WAIT_S
     pause = MOVING_POLL_S
     while True:
-        try:
-            return await hub.lobby.find(table_id)
-        except Owned as owned:
-            if relay is None or relayed(socket.scope):  # never relayed twice
-                raise Relayed(CLOSE_MOVED) from None
-            code = await relay.socket(socket, connection, owned, hello)
-            if code is not None:
-                raise Relayed(code) from None
+        place = await lobby.locate(table_id)
+        if not isinstance(place, Elsewhere):
+            return place
+        if relay is None or relayed(socket.scope):  # never relayed twice
+            raise Relayed(CLOSE_MOVED)
+        code = await relay.socket(socket, connection, place, hello)
+        if code is not None:
+            raise Relayed(code)
         if time.monotonic() >= deadline:
             raise Relayed(CLOSE_MOVED)
         await asyncio.sleep(pause)  # (a crowd reconnecting at once asks less and less often)
@@ -175,16 +155,16 @@ def _data(raw: Message) -> str | bytes:
     return text if text is not None else raw.get("bytes") or b""
 
 
-async def _serve(hub: Hub, table: Table, connection: Connection, socket: WebSocket) -> None:
+async def _serve(hub: Hub, room: TableRoom, connection: Connection, socket: WebSocket) -> None:
     while not connection.closing:
         raw = await socket.receive()
         if raw["type"] != "websocket.receive" or connection.closing:
             return
-        hub.heard(table, connection)
-        await _receive(hub, table, connection, _data(raw))
+        hub.heard_from(connection)
+        await _receive(hub, room, connection, _data(raw))
 
 
-async def _receive(hub: Hub, table: Table, connection: Connection, data: str | bytes) -> None:
+async def _receive(hub: Hub, room: TableRoom, connection: Connection, data: str | bytes) -> None:
     """One message: checked, limited, handled once per id, answered."""
     intent: AnyIntent | None = None
     refused: ProtocolError | None = None
@@ -201,11 +181,11 @@ async def _receive(hub: Hub, table: Table, connection: Connection, data: str | b
         assert refused is not None
         hub.send(connection, ErrorMessage(code=refused.code, message=str(refused), id=key))
         return
-    if not hub.still_seated(table, connection):
+    if not hub.still_seated(room, connection):
         connection.close(CLOSE_SEAT_GONE, "this seat was handed to a bot")
         return
     if key is None:
-        answer, _ = await _answer(hub, table, connection, intent)
+        answer, _ = await _answer(hub, room, connection, intent)
         if answer is not None:
             hub.send(connection, answer)
         return
@@ -218,7 +198,7 @@ async def _receive(hub: Hub, table: Table, connection: Connection, data: str | b
         failed = ErrorMessage(code="server_error", message="The server stopped.", id=key)
         text, done = failed.model_dump_json(), False
         try:
-            answer, done = await _answer(hub, table, connection, intent)
+            answer, done = await _answer(hub, room, connection, intent)
             text = (answer or failed).model_dump_json()
         finally:
             answers.end(key, future, text, keep=done)
@@ -227,88 +207,34 @@ async def _receive(hub: Hub, table: Table, connection: Connection, data: str | b
 
 
 async def _answer(
-    hub: Hub, table: Table, connection: Connection, intent: AnyIntent
+    hub: Hub, room: TableRoom, connection: Connection, intent: AnyIntent
 ) -> tuple[AckMessage | ErrorMessage | None, bool]:
-    """Handle an intent: its acknowledgement (None without an id) and whether it was
-    handled, or the error that refused it (nothing changed)."""
-    try:
-        seq = await _handle(hub, table, connection, intent)
-    except Repeated as repeat:  # handled before, perhaps through another node
-        return (AckMessage(id=intent.id, seq=repeat.seq) if intent.id else None), True
-    except YahtzeeError as error:
-        return ErrorMessage(code=error.code, message=str(error), id=intent.id), False
-    except Exception:
-        log.exception("an intent at table %s failed", table.id)
-        message = "Something went wrong on the server; try again."
-        return ErrorMessage(code="server_error", message=message, id=intent.id), False
-    return (AckMessage(id=intent.id, seq=seq) if intent.id is not None else None), True
-
-
-async def _handle(hub: Hub, table: Table, connection: Connection, intent: AnyIntent) -> int:
-    """Do what the intent asks; the committed sequence number after it."""
-    seat = connection.seat
-    match intent:
-        case PingIntent():
-            hub.pong(connection)
-        case ResyncIntent():
-            hub.send(connection, await hub.state(table, seat))
-        case ChatIntent():
-            if seat is None:
-                raise IllegalMove("Spectators cannot chat.", code="spectator")
-            text = clean_text(intent.text, MAX_CHAT)
-            if text:
-                await hub.chat(table, seat, text)
-        case HintIntent():
-            advice = await _live(table).hint(seat)
-            hub.send(connection, HintMessage.of(advice))
-        case ReviewIntent():
-            reviews = await _live(table).review()
-            notes = play_notes(_live(table).session)
-            hub.send(connection, ReviewMessage.of(reviews, notes))
-        case HoldIntent():
-            no_holding(table)
-            return hub.hold(table, _player(seat), check_slots(intent.held))
-        case DiceIntent() | WriteIntent() | UndoIntent():
-            return await handle_entry(table, _player(seat), intent, _key(seat, intent.id))
-        case RollIntent():
-            live = _live(table)
-            keep, held = _roll_keep(live, intent)
-            return (await live.act(keep, _player(seat), _key(seat, intent.id), held)).seq
-        case ScoreIntent():
-            action = Score(Category.parse(intent.box))
-            return (await _live(table).act(action, _player(seat), _key(seat, intent.id))).seq
+    """The room's outcome of an intent: its acknowledgement (None without an id) and
+    whether it was carried out, or the error that refused it (nothing changed); what it
+    answers besides (a hint, the review, the state) is sent first."""
+    command = intent.command()
+    if command is None:  # a ping: the connection's own
+        hub.pong(connection)
+        return _ack(intent, room.seq), True
+    outcome = await room.handle(connection.seat, command, intent.id)
+    shown: HintMessage | ReviewMessage | StateMessage | None = None
+    match outcome:
+        case commands.Refused():
+            return ErrorMessage(code=outcome.code, message=outcome.message, id=intent.id), False
+        case commands.Advised():
+            shown = HintMessage.of(outcome.advice)
+        case commands.Reviewed():
+            shown = ReviewMessage.of(outcome.players, list(outcome.notes))
+        case commands.Resynced():
+            shown = StateMessage.of(outcome.view)
+        case commands.Done():
+            pass
         case _:
-            assert_never(intent)
-    return table.live.committed_seq if table.live is not None else 0
+            assert_never(outcome)
+    if shown is not None:
+        hub.send(connection, shown)
+    return _ack(intent, outcome.seq), True
 
 
-def _roll_keep(live: LiveGame, intent: RollIntent) -> tuple[Keep, tuple[int, ...] | None]:
-    """The dice a roll keeps, and their places when it names them."""
-    named = Keep.parse(intent.keep) if intent.keep.strip() else None
-    if intent.held is None:
-        return (named or Keep.NONE), None
-    held = check_slots(intent.held)
-    tray = live.tray_for(live.committed_game())
-    if held and not tray.faces:
-        raise IllegalMove("Roll the dice before holding any.", code="not_rolled")
-    keep = Keep.of(tray.faces[slot] for slot in held)
-    if named is not None and named != keep:
-        raise InvalidInput(f"The dice held ({keep}) are not the dice named ({named}).")
-    return keep, held
-
-
-def _key(seat: int | None, intent_id: str | None) -> str | None:
-    """An intent's key in the records (unique per game): its seat and its id."""
-    return None if intent_id is None else f"{seat}:{intent_id}"
-
-
-def _live(table: Table) -> LiveGame:
-    if table.live is None:
-        raise IllegalMove("The game has not started yet.", code="not_started")
-    return table.live
-
-
-def _player(seat: int | None) -> int:
-    if seat is None:
-        raise IllegalMove("Spectators cannot act.", code="spectator")
-    return seat
+def _ack(intent: AnyIntent, seq: int) -> AckMessage | None:
+    return AckMessage(id=intent.id, seq=seq) if intent.id is not None else None

@@ -1,10 +1,10 @@
-"""The win-chance meter of each watched table, and its ``meter`` messages.
+"""The win-chance meter of each watched table, told to its listeners as `MeterRead`.
 
 The meter is read from the game session (in a worker thread unless it is a quick
 estimate, `service.meter.quick_meter`), under the live game's lock
 (so that it is the committed game's), after each placement and when someone connects;
-each change goes out to the table's connections as a ``meter`` message, after the events
-it is as of and before any later one. While the meter's table is being prepared its
+each change is told to the table's listeners (`MeterRead`), after the events it is as of
+and before any later one. While the meter's table is being prepared its
 progress is looked at every `METER_INTERVAL` seconds, until the preparation stalls for
 `METER_STALL` seconds or nobody watches. A game over ends its meter.
 """
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..core import Scorecard
-from ..service import Table
-from ..service.meter import NOTHING, POLL_S, STALL_S, MeterReading, MeterWatch, quick_meter
-from .messages import MeterMessage, Outbound
+from .meter import NOTHING, POLL_S, STALL_S, MeterReading, MeterWatch, quick_meter
+from .room_events import MeterRead
+from .table import Table
 
-log = logging.getLogger("yahtzee.web")
+log = logging.getLogger(__name__)
 
 METER_INTERVAL: Final = POLL_S
 """Seconds between looks at the win meter's table while it is being prepared."""
@@ -53,7 +53,7 @@ class WinMeters:
 
     def __init__(
         self,
-        broadcast: Callable[[str, Outbound], None],
+        broadcast: Callable[[str, MeterRead], None],
         watched: Callable[[str], bool],
         served: Callable[[Table], bool],
     ) -> None:
@@ -173,7 +173,7 @@ class WinMeters:
         was = before.reading if before is not None else NOTHING
         placed = before is None or before.cards != meter.cards
         if reading != was or (shown and placed):
-            self.broadcast(table.id, MeterMessage.of(seq, reading))
+            self.broadcast(table.id, MeterRead(seq, reading))
         if over:
             self._meters.pop(table.id, None)
             return None

@@ -1,8 +1,8 @@
-"""The tables' chat as this node shows it: recorded first, then sent, and cached.
+"""The tables' chat as this node shows it: recorded first, then told, and cached.
 
 The records are the truth (`yahtzee.store.chat`): a line is committed before anyone is
-shown it (written in a worker thread, off the event loop), then broadcast to the table's
-connections. Only the node that owns a table serves its connections, so every line of a
+shown it (written in a worker thread, off the event loop), then told to the table's
+listeners (`Said`). Only the node that owns a table serves its connections, so every line of a
 table served here is said here. Each table's last `CHAT_KEPT` lines are cached in
 memory, read from the records on first use (after a restart, or when the table came
 here from another node), so that a connection does not cost a query.
@@ -23,14 +23,15 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..service import Table
-from ..service.batcher import Batcher
 from ..store import Store
 from ..store.chat import ChatLine, add_line, chat_of, chats_of
-from .messages import ChatMessage, Outbound
+from .batcher import Batcher
+from .room_events import Said
 
-log = logging.getLogger("yahtzee.web")
+log = logging.getLogger(__name__)
 
+MAX_CHAT: Final = 200
+"""The longest chat line, in characters."""
 CHAT_KEPT: Final = 50
 """The chat lines a table's state carries (the last ones said)."""
 CHATS_AT_ONCE: Final = 64
@@ -62,7 +63,7 @@ class Chats:
     def __init__(
         self,
         store: Store,
-        broadcast: Callable[[str, Outbound], None],
+        broadcast: Callable[[str, Said], None],
         watched: Callable[[str], bool],
     ) -> None:
         self.store = store
@@ -102,23 +103,21 @@ class Chats:
         if self._tables.get(table_id) is not chat:
             await self.ready(table_id)  # its reading failed, or it was forgotten meanwhile
 
-    def shown(self, table_id: str) -> list[ChatMessage]:
+    def shown(self, table_id: str) -> tuple[ChatLine, ...]:
         """The table's last lines as a state carries them (none before `ready`)."""
         chat = self._tables.get(table_id)
-        return [] if chat is None else [_message(line) for line in chat.lines]
+        return () if chat is None else tuple(chat.lines)
 
-    async def say(self, table: Table, seat: int, text: str) -> None:
+    async def say(self, table_id: str, seat: int, name: str | None, text: str) -> None:
         """A player's line: recorded, then shown at the table."""
-        line = await asyncio.to_thread(
-            add_line, self.store, table.id, seat, table.seats[seat].name, text
-        )
-        chat = self._tables.get(table.id)
+        line = await asyncio.to_thread(add_line, self.store, table_id, seat, name, text)
+        chat = self._tables.get(table_id)
         if chat is None:  # nobody watches here any more: only the records keep it
-            self.broadcast(table.id, _message(line))
+            self.broadcast(table_id, _said(line))
         elif not chat.loaded.is_set():
             chat.pending.append(line)
         else:
-            self._take(table.id, chat, line)
+            self._take(table_id, chat, line)
 
     def forget(self, table_id: str) -> None:
         """The table has ended here: its cache goes."""
@@ -149,7 +148,7 @@ class Chats:
     def _show(self, table_id: str, chat: TableChat, line: ChatLine) -> None:
         chat.lines.append(line)
         if self._tables.get(table_id) is chat:
-            self.broadcast(table_id, _message(line))
+            self.broadcast(table_id, _said(line))
 
     def _forget_unwatched(self) -> None:
         """Past `tables_cached`: forget the least recently used that nobody watches."""
@@ -177,8 +176,8 @@ class Chats:
             log.error("the chat could not be read", exc_info=task.exception())
 
 
-def _message(line: ChatLine) -> ChatMessage:
-    return ChatMessage(seat=line.seat, name=line.name, text=line.text)
+def _said(line: ChatLine) -> Said:
+    return Said(line.seat, line.name, line.text)
 
 
-__all__ = ["CHAT_KEPT", "Chats"]
+__all__ = ["CHAT_KEPT", "MAX_CHAT", "Chats"]
