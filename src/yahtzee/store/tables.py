@@ -40,7 +40,7 @@ from .commit import StoreError
 from .engine import on_postgres, reading, retrying, single_write
 from .schema import daily_results, games, table_seats, tables
 from .store import Store, dice_seed_of, now, record_game
-from .values import ENTERED, MANY_AT_ONCE, ROLLED, Seat
+from .values import ENTERED, MANY_AT_ONCE, ROLLED, Seat, TableRecord, TableSeatRecord
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -49,45 +49,6 @@ CANCELLED = "cancelled"
 EXPIRED = "expired"
 ENDED = (FINISHED, CANCELLED, EXPIRED)
 """The statuses after which nothing at the table changes any more."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableSeatRecord:
-    """One seat of an online table: a named player (by token hash) or a bot."""
-
-    seat: int
-    name: str | None = None
-    bot: BotSpec | None = None
-    token_hash: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TableRecord:
-    """An online table as recorded: rule set, settings, seats, its game and its state."""
-
-    id: str
-    rules: str
-    hints_allowed: bool
-    turn_timer: int | None
-    invite_token: str
-    spectator_token: str
-    owner: str
-    status: str
-    game_id: str | None
-    seats: tuple[TableSeatRecord, ...]
-    active_at: float = 0.0
-    """When the table last changed (Unix time, seconds)."""
-    sitting: str = ""
-    """The sitting the table belongs to (its own id when empty, as for a new table)."""
-    rematch: str | None = None
-    """The id of the table made as this one's rematch (None until a player asks)."""
-    entered: bool = False
-    """Whether the players roll real dice and enter them (no bot may sit)."""
-
-    @property
-    def sitting_id(self) -> str:
-        """The sitting, the table's own id standing in for an empty one."""
-        return self.sitting or self.id
 
 
 def _when(stamp: float | None) -> datetime:
