@@ -4,8 +4,9 @@
 // Seat tokens and spectator keys live in local storage, never in the address bar or the
 // console; the WebSocket says who it is in its first message (hello).
 
-import { $, BOX_NAMES, api, el, fillBotChoices, goTo, isMyTurn, loadBots, playerName, readJson, saved, say, state } from "./state.js";
-import { answered, connect, hideBanner, newTableLink, onMessages, resendPending, send, showBanner } from "./net.js";
+import { $, BOX_NAMES, api, copyButton, el, fillBotChoices, goTo, isMyTurn, loadBots, playerName, say, state } from "./state.js";
+import { answered, hideBanner, newTableLink, onMessages, resendPending, send, showBanner } from "./net.js";
+import { enterTable, showScreen } from "./screens.js";
 import { buildDice, drawDice, explainRollRefusal, restoreHold, rollNow, tumble } from "./dice.js";
 import { drawCard, drawStrip } from "./card.js";
 import { drawLobby, seatName, setupCreate, setupJoin } from "./lobby.js";
@@ -16,24 +17,6 @@ import { buildEntry, drawEntry } from "./entry.js";
 import { followTurn, heldHere, isPad } from "./pad.js";
 import { drawColumnsButtons, refreshColumns, wireColumns } from "./columns.js";
 import { drawCommitted, setupDaily, wireDaily } from "./daily.js";
-
-// --- Connection ------------------------------------------------------------------------------
-
-export function enterTable(tableId, focusKey) {
-  state.table = tableId;
-  const mine = saved(tableId);
-  const watch = localStorage.getItem(`yahtzee-watch:${tableId}`);
-  state.links = readJson(localStorage, `yahtzee-links:${tableId}`);
-  if (mine && mine.token) { state.token = mine.token; state.seat = mine.seat; } else if (watch) state.watch = watch;
-  if (!state.token && !state.watch) {
-    showScreen(null);
-    showBanner("You have no seat at this table on this device. Open your invite or spectator link, or start a new table.", [newTableLink()]);
-    return;
-  }
-  state.refocus = focusKey;
-  $("turn").textContent = "Connecting...";
-  connect();
-}
 
 function receive(message) {
   switch (message.type) {
@@ -199,22 +182,6 @@ function showNotice(text) {
 
 // --- Drawing ---------------------------------------------------------------------------------
 
-export function showScreen(id) {
-  for (const name of ["create", "join", "lobby", "play", "over"]) $(name).hidden = name !== id;
-  $("daily").hidden = id !== "create";
-  document.body.dataset.screen = id || "none";
-  const slot = { lobby: "chat-slot-lobby", play: "chat-slot-play", over: "chat-slot-over" }[id];
-  const chat = $("chat");
-  chat.hidden = !slot;
-  if (slot && chat.parentElement.id !== slot) {
-    const typing = chat.contains(document.activeElement) ? document.activeElement : null;
-    $(slot).append(chat);
-    if (typing) typing.focus();
-  }
-  if (state.screen !== id) window.scrollTo(0, 0);
-  state.screen = id;
-}
-
 function focusKeyOf(node) {
   return node && node !== document.body && node.dataset ? node.dataset.focus || null : null;
 }
@@ -336,15 +303,6 @@ function drawHostTools() {
 
 // --- Start -----------------------------------------------------------------------------------
 
-function copyButton(button, input) {
-  button.onclick = async () => {
-    try { await navigator.clipboard.writeText(input.value); }
-    catch { input.select(); document.execCommand("copy"); }
-    button.textContent = "Copied";
-    setTimeout(() => { button.textContent = "Copy"; }, 2000);
-  };
-}
-
 function wire() {
   onMessages(receive, render);
   buildDice();
@@ -367,7 +325,7 @@ function wire() {
   wireSound();
   copyButton($("copy-invite"), $("invite-link"));
   copyButton($("copy-watch"), $("watch-link"));
-  wireDaily(copyButton);
+  wireDaily();
   document.addEventListener("yahtzee:redraw", render);
   let resizing = null;
   addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 100); });

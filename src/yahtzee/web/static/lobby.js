@@ -4,7 +4,7 @@
 import { $, MAX_OTHER_SEATS, RULES, api, botChoice, botOf, el, fillBotChoices, goTo, initial, loadBots, playerClass, playerName, remember, state } from "./state.js";
 import { showBanner } from "./net.js";
 import { dieFace } from "./dice.js";
-import { enterTable, showScreen } from "./app.js";
+import { enterTable, showScreen } from "./screens.js";
 import { addPlayerHere, heldHere, isPad } from "./pad.js";
 
 export function setupCreate() {

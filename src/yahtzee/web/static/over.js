@@ -6,7 +6,7 @@ import { $, BOXES, api, botOf, el, playerClass, playerName, say, state } from ".
 import { disconnect, send, showBanner } from "./net.js";
 import { drawCard, forgetCards } from "./card.js";
 import { openCreated } from "./lobby.js";
-import { showScreen } from "./app.js";
+import { showScreen } from "./screens.js";
 import { keepRematch, rematchAll } from "./pad.js";
 import { drawColumnsButtons } from "./columns.js";
 import { drawDailyResult, drawVerify } from "./daily.js";

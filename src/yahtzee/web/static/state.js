@@ -42,6 +42,15 @@ export function svg(tag, attrs = {}) {
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
 }
+// A button that copies an input's text (a link to share), and says so.
+export function copyButton(button, input) {
+  button.onclick = async () => {
+    try { await navigator.clipboard.writeText(input.value); }
+    catch { input.select(); document.execCommand("copy"); }
+    button.textContent = "Copied";
+    setTimeout(() => { button.textContent = "Copy"; }, 2000);
+  };
+}
 export function say(message) { $("status").textContent = message; }
 export function readJson(storage, key) {
   try { return JSON.parse(storage.getItem(key) || "null"); } catch { return null; }
