@@ -5,9 +5,8 @@ whole of its presence. A connection counts as here while its client is heard fro
 page pings every two seconds, so one that sent nothing (pings included) for
 `AWAY_AFTER_S` seconds is on a dead path (a phone in a tunnel, a network that swallows
 everything without closing anything) and counts as away until something comes from it
-again. One look over every connection each `LOOK_BEAT_S` (on the server's beat, with
-the keepalive pings: `web.keepalive`) finds them, while anyone is connected; no
-connection has a timer of its own.
+again. One look over every connection each `LOOK_BEAT_S` (on the server's beat) finds
+them, while anyone is connected; no connection has a timer of its own.
 
 Someone coming, going, falling silent or being heard again sends a small ``presence``
 message, at most one per table every `PRESENCE_INTERVAL` seconds, never the full state
@@ -24,13 +23,12 @@ from typing import Final
 
 from ..service.beat import next_beat
 from .connection import Connection
-from .keepalive import PING_BEAT_S
 from .messages import Outbound, PresenceMessage
 
 PRESENCE_INTERVAL: Final = 0.5
 AWAY_AFTER_S: Final = 5.0
 """A connection nothing came from for this long counts as away."""
-LOOK_BEAT_S: Final = PING_BEAT_S
+LOOK_BEAT_S: Final = 1.0
 """How often the connections are looked over for silent ones (on this beat)."""
 
 
