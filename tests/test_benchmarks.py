@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from benchmarks.catalog import BENCHMARKS
 
 ROOT = Path(__file__).resolve().parent.parent
