@@ -39,7 +39,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import gc_probe
 import httpx
@@ -49,6 +48,7 @@ from cluster_clients import WARMUP, Run, drive
 from cluster_figures import Figures, median, percentile, split, summary, windows
 from common import numba_cache
 from cpu_share import allowed, cpu_busy, describe, loop_cpu, pin, sample, wakeups
+from parts import LocalNginx, LocalRedis, ServerProcess, find_binary, free_port, local_postgres
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = {"s": (1, False, False), "a": (1, True, False), "b": (2, True, False),
@@ -74,15 +74,15 @@ def pinned(cores: set[int] | None):
         pin(os.getpid(), was)
 
 
-def nginx_for(ports: list[int], port: int, hashing: bool) -> Any:
+def nginx_for(ports: list[int], port: int, hashing: bool) -> LocalNginx:
     """nginx in front of the nodes: round robin, or with ``hashing`` each table's requests
-    to one node (a consistent hash of the table id, as docs/deploy.md configures it)."""
-    from tests.services import LocalNginx
+    to one node (a consistent hash of the table id, as docs/deploy.md configures it). It
+    passes on each scripted player's X-Forwarded-For: each is a client of its own, with its
+    own limits, though all connect from 127.0.0.1."""
+    return LocalNginx(ports, port=port, hashed=hashing, forwarded=True)
 
-    return LocalNginx(ports, port=port, hashed=hashing)
 
-
-def start_node(node: Any) -> None:
+def start_node(node: ServerProcess) -> None:
     """Start a node and wait until its solver is warm (then the next one may start)."""
     node.start()
     deadline = time.monotonic() + 300
@@ -101,7 +101,6 @@ def one_run(
     warning lines each node wrote. ``others``: the pids of PostgreSQL's postmaster and of
     redis-server, by part (their CPU is theirs and their children's)."""
     import psycopg
-    from tests.server_process import ServerProcess, free_port
 
     count, clustered, killing = RUNS[kind]
     database = f"bench_{kind}_{os.getpid()}_{next(RUN_NUMBERS)}"  # a run again: anew
@@ -130,7 +129,7 @@ def one_run(
     )
     probe = gc_probe.install() if args.gc_probe else None
     meter_env["PYTHONPATH"] = os.pathsep.join(str(p) for p in (probe, args.src) if p)
-    nodes: list[Any] = []
+    nodes: list[ServerProcess] = []
     run: Run | None = None
     nginx = None
     logs: dict[str, list[str]] = {}
@@ -405,15 +404,11 @@ def main() -> None:
         parser.error("--pin needs cores 0 and 1")
     signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started with &
     signal.signal(signal.SIGTERM, signal.getsignal(signal.SIGINT))  # so stop what we started
-    sys.path.insert(0, str(ROOT))  # the cluster tests' helpers
     sys.path.insert(0, str(args.src))  # the loss check reads the records as the nodes do
     if args.pin:  # PostgreSQL, Redis and nginx inherit it; the nodes are moved to core 0
         pin(os.getpid(), REST_CORE)
-    from tests import services
-    from tests.store.postgres import local_server
-
-    postgres = local_server()
-    if postgres is None or not all(map(services.find_binary, ("redis-server", "nginx"))):
+    postgres = local_postgres()
+    if postgres is None or not all(map(find_binary, ("redis-server", "nginx"))):
         raise SystemExit("This benchmark needs Debian's postgresql, redis-server and nginx.")
     staggered = f" after {args.stagger:g} s of staggered starts" if args.stagger else ""
     print(f"yahtzee cluster benchmark, {os.cpu_count()} cores, PostgreSQL + Redis, nginx "
@@ -430,9 +425,8 @@ def main() -> None:
     with contextlib.ExitStack() as stack:
         stack.callback(postgres.stop)
         pg = postgres.start()
-        redis = stack.enter_context(services.LocalRedis())
-        postmaster = int((postgres.folder / "data" / "postmaster.pid").read_text().split()[0])
-        others = {postmaster: "postgres", redis.pid: "redis"}
+        redis = stack.enter_context(LocalRedis())
+        others = {postgres.postmaster_pid: "postgres", redis.pid: "redis"}
         if args.find_max:
             find_max(args, pg, redis.url, others)
             return

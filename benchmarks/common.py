@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import atexit
-import contextlib
 import functools
 import json
 import os
@@ -13,8 +12,6 @@ import sys
 import tempfile
 import textwrap
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -85,28 +82,3 @@ def numba_cache() -> str:
     path = tempfile.mkdtemp(prefix="yahtzee-bench-numba-")
     atexit.register(shutil.rmtree, path, ignore_errors=True)
     return path
-
-
-@contextlib.contextmanager
-def throwaway_database(prefix: str) -> Iterator[str]:
-    """The URL of a new, empty PostgreSQL database: on the server CI names
-    (``YAHTZEE_TEST_POSTGRES_URL``), else on a throwaway local one (Debian's postgresql),
-    stopped at the end."""
-    root = str(Path(__file__).resolve().parent.parent)
-    if root not in sys.path:
-        sys.path.insert(0, root)
-    import psycopg
-    from tests.store.postgres import URL_ENV, local_server
-
-    server = None if os.environ.get(URL_ENV) else local_server()
-    if server is None and not os.environ.get(URL_ENV):
-        raise SystemExit("This benchmark needs Debian's postgresql (or YAHTZEE_TEST_POSTGRES_URL).")
-    admin = os.environ.get(URL_ENV) or server.start()
-    try:
-        name = f"{prefix}_{uuid.uuid4().hex[:8]}"
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'CREATE DATABASE "{name}"')
-        yield admin.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        if server is not None:
-            server.stop()

@@ -86,7 +86,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200_000)
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--seed", type=int, default=2026)

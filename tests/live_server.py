@@ -14,6 +14,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.server_process import START_TIMEOUT, free_port
 from yahtzee.web.app import create_app
+from yahtzee.web.serving import websocket_options
 
 
 class Server(uvicorn.Server):
@@ -45,7 +46,10 @@ def running(db: str, port: int | None = None, **options: Any) -> Iterator[str]:
     stopped on the way out whatever happened. Yields ``host:port``."""
     app = create_app(db, **{"bot_delay": 0, "rate": 1e6, **options})
     port = port or free_port()
-    server = Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", **websocket_options()
+    )  # as `yahtzee serve` runs it
+    server = Server(config)
     thread = threading.Thread(target=server.run_in_thread, daemon=True)
     thread.start()
     try:

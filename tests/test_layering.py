@@ -1,16 +1,23 @@
-"""The package's import graph: no import circles, and every import respects the layers.
+"""The import graphs: no import circles, in the package or in the page's modules, and every
+import of the package respects the layers.
 
 Every ``.py`` file under ``src/yahtzee`` is parsed with ``ast``; every import, at module
-level or inside a function, is an edge to the module it names (``from X import name`` is an
-edge to ``X.name`` when that is a module, else to ``X``; a package is its ``__init__``).
-Imports under ``if TYPE_CHECKING:`` never run, so they count for the layers but not for
-the circles.
+level, inside a function or under ``if TYPE_CHECKING:``, is an edge to the module it names
+(``from X import name`` is an edge to ``X.name`` when that is a module, else to ``X``; a
+package is its ``__init__``). A type-only import never runs, but it ties the two modules
+as much as any other (one cannot be read, typed or moved without the other): it counts for
+the circles and for the layers alike.
+
+The page's JavaScript modules (``web/static/*.js``) are read for their ``import ... from
+"./x.js"``, ``export ... from "./x.js"``, ``import "./x.js"`` and ``import("./x.js")``: an
+edge to the module of the page that the relative address names.
 """
 
 from __future__ import annotations
 
 import ast
 import itertools
+import re
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 PACKAGE = "yahtzee"
+PAGE = SRC / PACKAGE / "web" / "static"
 TOP = PACKAGE  # the layer of yahtzee/__init__.py and yahtzee/__main__.py
 
 # The layer of a module is the first dotted component after ``yahtzee.``; each layer may
@@ -56,12 +64,11 @@ class Graph:
     packages: set[str] = field(default_factory=set)
     imports: list[Import] = field(default_factory=list)
 
-    def runtime_edges(self) -> dict[str, dict[str, Import]]:
-        """source -> target -> the first import that makes the edge (TYPE_CHECKING left out)."""
+    def edges(self) -> dict[str, dict[str, Import]]:
+        """source -> target -> the first import that makes the edge (type-only ones too)."""
         edges: dict[str, dict[str, Import]] = {m: {} for m in self.modules}
         for imp in self.imports:
-            if not imp.type_only:
-                edges[imp.source].setdefault(imp.target, imp)
+            edges[imp.source].setdefault(imp.target, imp)
         return edges
 
 
@@ -170,6 +177,42 @@ def walk(src: Path, package: str = PACKAGE) -> Graph:
     return graph
 
 
+# The page's modules --------------------------------------------------------------------
+
+_STRING = r"""(?P<q>["'])(?P<address>[^"'\n]+)(?P=q)"""
+_JS_IMPORTS = (
+    # import { a, b } from "./x.js"; import * as x from "./x.js"; export { a } from "./x.js"
+    # (the braces may run over several lines); a statement starts its line
+    re.compile(rf"^[ \t]*(?:import|export)\b[^;\"'`]*?\bfrom\s*{_STRING}", re.MULTILINE),
+    re.compile(rf"^[ \t]*import\s*{_STRING}", re.MULTILINE),  # import "./x.js" (for its effect)
+    re.compile(rf"\bimport\(\s*{_STRING}\s*\)"),  # import("./x.js"), anywhere
+)
+
+
+def walk_page(folder: Path = PAGE) -> Graph:
+    """The import graph of the page's modules (``*.js`` in ``folder``, named by their path
+    under it): each relative address (``./x.js``, ``../x.js``) that names one of them is an
+    edge; any other address (a library's, a URL) is none."""
+    graph = Graph(folder)
+    for path in sorted(folder.rglob("*.js")):
+        graph.modules[path.relative_to(folder).as_posix()] = path
+    for name, path in graph.modules.items():
+        text = path.read_text(encoding="utf-8")
+        for pattern in _JS_IMPORTS:
+            for found in pattern.finditer(text):
+                address = found.group("address")
+                if not address.startswith(("./", "../")):
+                    continue
+                target = (path.parent / address).resolve()
+                if not target.is_relative_to(folder.resolve()):
+                    continue
+                target_name = target.relative_to(folder.resolve()).as_posix()
+                if target_name in graph.modules and target_name != name:
+                    line = text.count("\n", 0, found.start()) + 1
+                    graph.imports.append(Import(name, target_name, path, line, type_only=False))
+    return graph
+
+
 def strongly_connected(edges: dict[str, dict[str, Import]]) -> list[list[str]]:
     """Tarjan's strongly connected components (iterative), each sorted."""
     index: dict[str, int] = {}
@@ -242,7 +285,7 @@ def _shortest_cycle(
 def circles(graph: Graph) -> list[str]:
     """Every import circle, as a readable chain with the line of each import: for each
     strongly connected component, the shortest circle through each of its modules."""
-    edges = graph.runtime_edges()
+    edges = graph.edges()
     found: list[str] = []
     for component in strongly_connected(edges):
         if len(component) < 2:  # a module's import of itself is not recorded
@@ -305,7 +348,7 @@ def test_the_checker_finds_a_circle_and_a_layering_violation(tmp_path: Path) -> 
             "yahtzee/core/rules.py": """
                 from typing import TYPE_CHECKING
                 if TYPE_CHECKING:
-                    from .dice import Dice  # a circle that never runs
+                    from .dice import Dice  # a circle, though it never runs
                     from ..store import Store  # but an import across the layers all the same
                 else:
                     Dice = None
@@ -338,15 +381,69 @@ def test_the_checker_finds_a_circle_and_a_layering_violation(tmp_path: Path) -> 
         ("yahtzee.web.connection", "yahtzee.cli", False),
     }
     assert circles(graph) == [
+        # a type-only import closes a circle as any other does
+        "yahtzee.core.dice (yahtzee/core/dice.py:1) -> "
+        "yahtzee.core.rules (yahtzee/core/rules.py:4) -> yahtzee.core.dice",
         "yahtzee.web.app (yahtzee/web/app.py:3) -> "
         "yahtzee.web.connection (yahtzee/web/connection.py:3) "
-        "-> yahtzee.web.app"
+        "-> yahtzee.web.app",
     ]
     assert layering_violations(graph) == [
         "yahtzee/core/rules.py:5: yahtzee.core.rules imports yahtzee.store "
         "(core may import only core)",
         "yahtzee/web/connection.py:4: yahtzee.web.connection imports yahtzee.cli "
         "(web may import only core, render, service, solver, store, web)",
+    ]
+
+
+def test_the_checker_finds_a_circle_of_the_page(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "app.js": """
+                // The page. import { nothing } from "./lobby.js" (a comment: no import)
+                import { $, state } from "./state.js";
+                import {
+                  drawLobby,
+                  setupCreate,
+                } from "./lobby.js";
+                import "./fx.js";
+                const url = "http://example.com/x.js"; // from "./over.js": no import
+            """,
+            "state.js": "export const state = {};\n",
+            "fx.js": 'export { play } from "./sound/play.js";\n',
+            "sound/play.js": """
+                import { state } from "../state.js";
+                import confetti from "https://example.com/confetti.js";
+                export function play() { return import("../lobby.js"); }
+            """,
+            "lobby.js": """
+                import { state } from './state.js';
+                export * from "./missing.js";
+                export function drawLobby() {}
+                export function setupCreate() { showScreen(); }
+                import { showScreen } from "./app.js";
+            """,
+            "notes.txt": 'import { drawLobby } from "./lobby.js";\n',
+        },
+    )
+    graph = walk_page(tmp_path)
+    assert set(graph.modules) == {"app.js", "state.js", "fx.js", "sound/play.js", "lobby.js"}
+    edges = {(i.source, i.target, i.line) for i in graph.imports}
+    assert edges == {
+        ("app.js", "state.js", 3),
+        ("app.js", "lobby.js", 4),  # its braces over several lines
+        ("app.js", "fx.js", 8),  # for its effect
+        ("fx.js", "sound/play.js", 1),  # export ... from
+        ("sound/play.js", "state.js", 2),  # ../
+        ("sound/play.js", "lobby.js", 4),  # import(), a module loaded later
+        ("lobby.js", "state.js", 2),  # single quotes
+        ("lobby.js", "app.js", 6),  # after the code: imports are hoisted
+    }
+    assert circles(graph) == [
+        "app.js (app.js:4) -> lobby.js (lobby.js:6) -> app.js",
+        "app.js (app.js:8) -> fx.js (fx.js:1) -> sound/play.js (sound/play.js:4) -> "
+        "lobby.js (lobby.js:6) -> app.js",
     ]
 
 
@@ -357,9 +454,22 @@ def test_the_walk_sees_the_whole_package() -> None:
     assert len(graph.imports) > 100, len(graph.imports)
 
 
+def test_the_walk_sees_the_whole_page() -> None:
+    graph = walk_page()
+    assert {"app.js", "state.js", "card.js", "lobby.js", "daily.js", "over.js"} <= set(
+        graph.modules
+    )
+    assert len(graph.imports) > 40, len(graph.imports)
+
+
 def test_no_import_circles() -> None:
     found = circles(walk(SRC))
     assert not found, "import circles:\n" + "\n".join(found)
+
+
+def test_no_import_circles_in_the_page() -> None:
+    found = circles(walk_page())
+    assert not found, "import circles of the page's modules:\n" + "\n".join(found)
 
 
 def test_every_import_respects_the_layers() -> None:

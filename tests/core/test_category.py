@@ -47,6 +47,15 @@ def test_every_display_name_and_key_round_trips() -> None:
         assert Category.parse(category.key) is category
 
 
+def test_every_short_name_is_a_name_players_use() -> None:
+    """A narrow card's names ("Sm. straight") read back as their boxes."""
+    assert [c.short_name for c in Category][6:11] == [
+        "3 of a kind", "4 of a kind", "Full house", "Sm. straight", "Lg. straight",
+    ]  # fmt: skip
+    for category in Category:
+        assert Category.parse(category.short_name) is category
+
+
 def test_unknown_box_suggests_and_lists() -> None:
     with pytest.raises(InvalidInput) as caught:
         Category.parse("full hose")

@@ -6,10 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from tests.store.postgres import URL_ENV, local_server
+from benchmarks.parts import local_postgres
 
 BACKENDS = ["sqlite", "postgresql"]
+URL_ENV = "YAHTZEE_TEST_POSTGRES_URL"
+"""The PostgreSQL server CI starts (else the tests start a throwaway local one)."""
 
 
 @pytest.fixture(scope="session")
@@ -18,7 +19,7 @@ def postgres_admin_url() -> Iterator[str]:
     if url:
         yield url
         return
-    server = local_server()
+    server = local_postgres()
     if server is None:
         if os.environ.get("CI"):
             pytest.fail(f"CI must run the PostgreSQL tests: .ci/run sets {URL_ENV}.")

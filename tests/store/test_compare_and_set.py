@@ -4,6 +4,7 @@ before is answered with its sequence number, never written twice (both backends)
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -96,22 +97,28 @@ def test_regression_two_games_with_a_new_name_start_at_once(db_url: str) -> None
         assert len(history(store, player="Newcomer")) == 6
 
 
+@pytest.mark.parametrize("path", ["thread", "loop"])
 def test_regression_a_writer_that_waited_for_the_lock_sees_the_intent_written_meanwhile(
-    postgres_admin_url: str,
+    postgres_admin_url: str, path: str
 ) -> None:
     """Two nodes commit the same intent at once: the second waits for the game's row,
     which the first holds until its commit; it must then see the first's intent (a
     repeat), not only that the records moved on (a conflict, after which the node would
     apply the intent again). A statement that reads the intents together with taking the
-    lock sees the records as they were when it began, and missed it."""
+    lock sees the records as they were when it began, and missed it. Both ways of
+    committing: the Python decision (a thread's) and PostgreSQL's function (the loop's)."""
     import psycopg
 
     url = new_database(postgres_admin_url)
     with Store(url) as first, Store(url) as second, ThreadPoolExecutor(1) as pool:
         game_id, mine, theirs, base = both_rolled(first)
+        late = [Commit(game_id, theirs, base, "0:same")]
         with first.engine.begin() as connection:  # the first writer, not yet committed
             commit_many(connection, [Commit(game_id, mine, base, "0:same")], now())
-            waiting = pool.submit(second.save_many, [Commit(game_id, theirs, base, "0:same")])
+            if path == "thread":
+                waiting = pool.submit(second.save_many, late)
+            else:
+                waiting = pool.submit(asyncio.run, second.save_many_on_loop(late))
             with psycopg.connect(url, autocommit=True) as watcher:
                 query = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
                 wait_until(
@@ -127,8 +134,8 @@ def test_regression_a_writer_that_waited_for_the_lock_sees_the_intent_written_me
 def test_a_commit_after_the_database_dropped_the_kept_connection_is_written(
     postgres_admin_url: str,
 ) -> None:
-    """PostgreSQL commits run on a connection kept between batches: one the server
-    closed meanwhile (a restart, an idle timeout) is replaced, and nothing is lost."""
+    """A connection the server closed meanwhile (a restart, an idle timeout) is replaced,
+    and nothing is lost (the loop's kept connection: tests/store/test_loop_commit.py)."""
 
     url = new_database(postgres_admin_url)
     with Store(url) as store:
@@ -189,15 +196,13 @@ def test_a_game_ended_by_a_group_commit_is_finished_with_its_cards(db_url: str) 
 def test_every_connection_plans_each_statement_for_its_values(postgres_admin_url: str) -> None:
     """A plan kept from when the tables were empty scans them whole once they have grown
     (regression: PostgreSQL at 0.6 cores in the cluster benchmark); the pool's connections
-    and the commit's kept one plan for the values at hand."""
+    plan for the values at hand (the loop's commit: tests/store/test_loop_commit.py)."""
     url = new_database(postgres_admin_url)
     with Store(url) as store:
         game_id, mine, _ = copies(store)
         base = len(mine.events)
         mine.roll(Keep.NONE)
         store.save_many([Commit(game_id, mine, base, "0:a")])
-        kept = store._direct._connection.driver_connection  # type: ignore[union-attr]
-        assert kept.execute("SHOW plan_cache_mode").fetchone()[0] == "force_custom_plan"
         with store.engine.connect() as connection:
             mode = connection.exec_driver_sql("SHOW plan_cache_mode").scalar()
         assert mode == "force_custom_plan"

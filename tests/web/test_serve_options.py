@@ -26,6 +26,7 @@ from yahtzee.service import MAX_TABLES_PER_CLIENT
 from yahtzee.web.http_guard import HEADER_TIMEOUT_S, GuardedHttp
 from yahtzee.web.protocol import MAX_MESSAGE_BYTES
 from yahtzee.web.security import origin_allowed
+from yahtzee.web.serving import PING_INTERVAL_S, PING_TIMEOUT_S, WEBSOCKETS
 
 
 @pytest.fixture
@@ -54,6 +55,12 @@ def test_uvicorn_is_told_whom_to_trust_and_how_big_a_message_is(
 ) -> None:
     assert serve(db) == 0
     assert started["ws_max_size"] == MAX_MESSAGE_BYTES
+    # keepalive pings by uvicorn's own protocol and options (no subclass of its classes)
+    assert started["ws"] == WEBSOCKETS
+    assert (started["ws_ping_interval"], started["ws_ping_timeout"]) == (
+        PING_INTERVAL_S,
+        PING_TIMEOUT_S,
+    )
     assert issubclass(started["http"], GuardedHttp)  # uvicorn has no limits nor deadline
     assert started["http"].header_timeout == HEADER_TIMEOUT_S  # the default, as the web has it
     assert serve(db, "--header-timeout", "2.5") == 0

@@ -243,9 +243,8 @@ def run(args: argparse.Namespace) -> int:
 
         from ..web.app import create_app  # noqa: PLC0415
         from ..web.http_guard import guarded_http  # noqa: PLC0415
-        from ..web.keepalive import BeatKeepalive  # noqa: PLC0415
-        from ..web.protocol import MAX_MESSAGE_BYTES  # noqa: PLC0415
         from ..web.security import AllowedHosts  # noqa: PLC0415
+        from ..web.serving import websocket_options  # noqa: PLC0415
     except ImportError:
         raise InvalidInput(
             "The server needs: pip install '.[web]' in the project's folder (its PyICU builds "
@@ -281,9 +280,7 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             log_level="warning",
             http=guarded_http(args.header_timeout),  # limits and a deadline uvicorn lacks
-            ws=BeatKeepalive,  # keepalive pings on a shared beat: one wakeup for many
-            ws_per_message_deflate=False,  # small JSON messages: compression costs more
-            ws_max_size=MAX_MESSAGE_BYTES,  # a bigger frame closes the connection unread
+            **websocket_options(),  # uvicorn's protocol, its keepalive pings, limits
             proxy_headers=proxies is not None,  # uvicorn trusts 127.0.0.1 unless told
             forwarded_allow_ips=proxies or "",
             server_header=False,

@@ -34,6 +34,12 @@ class Category(IntEnum):
         return _DISPLAY[self]
 
     @property
+    def short_name(self) -> str:
+        """The name where a narrow card has little room: ``"Full house"``,
+        ``"Sm. straight"``, ``"3 of a kind"``, else `display_name`."""
+        return _SHORT.get(self, _DISPLAY[self])
+
+    @property
     def key(self) -> str:
         """A stable lower-case identifier for files and protocols: ``"full_house"``."""
         return self.name.lower()
@@ -127,6 +133,14 @@ _DISPLAY = {
     Category.LARGE_STRAIGHT: "Large Straight",
     Category.YAHTZEE: "Yahtzee",
     Category.CHANCE: "Chance",
+}
+
+_SHORT = {
+    Category.THREE_OF_A_KIND: "3 of a kind",
+    Category.FOUR_OF_A_KIND: "4 of a kind",
+    Category.FULL_HOUSE: "Full house",
+    Category.SMALL_STRAIGHT: "Sm. straight",
+    Category.LARGE_STRAIGHT: "Lg. straight",
 }
 
 _CODES = {

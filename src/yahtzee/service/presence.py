@@ -6,7 +6,7 @@ of its presence. A member counts as here while it is heard from: the page pings 
 seconds, so one that sent nothing (pings included) for `AWAY_AFTER_S` seconds is on a
 dead path (a phone in a tunnel, a network that swallows everything without closing
 anything) and counts as away until something comes from it again. One look over every
-member each `LOOK_BEAT_S` (on the server's beat, with the keepalive pings) finds them,
+member each `LOOK_BEAT_S` (on the server's beat) finds them,
 while anyone is here; no member has a timer of its own.
 
 Someone coming, going, falling silent or being heard again makes a small
@@ -29,8 +29,7 @@ PRESENCE_INTERVAL: Final = 0.5
 AWAY_AFTER_S: Final = 5.0
 """A connection nothing came from for this long counts as away."""
 LOOK_BEAT_S: Final = 1.0
-"""How often the members are looked over for silent ones (on this beat, the server's
-keepalive pings' too)."""
+"""How often the members are looked over for silent ones (on this beat)."""
 
 
 class Member(Protocol):

@@ -13,9 +13,8 @@ from .queries import (
     unfinished,
 )
 from .store import Store
-from .tables import TableRecord, TableSeatRecord
 from .transfer import export_csv, export_json, import_games
-from .values import GameSummary, Seat
+from .values import GameSummary, Seat, TableRecord, TableSeatRecord
 
 __all__ = [
     "CONFLICT",

@@ -292,11 +292,20 @@ def single_write(engine: Engine) -> Iterator[Connection]:
 
 
 def retrying(work: Callable[[], T]) -> T:
-    """Run ``work`` (a whole transaction), again after a transient lock failure."""
+    """Run ``work`` (a whole transaction), again after a transient lock failure, and once
+    again on a fresh connection after the database dropped the one it had (a restart, an
+    idle timeout: SQLAlchemy then says the connection was invalidated, and the pool lets
+    it go). A transaction cut off that way was not committed, but for one cut off in its
+    very commit: the compare-and-sets (`Store.save_many`) then answer a repeat or a
+    conflict, and an insert of a new row refuses its duplicate."""
+    reconnected = False
     for attempt in range(RETRIES):
         try:
             return work()
         except (OperationalError, DBAPIError) as error:
+            if error.connection_invalidated and not reconnected:
+                reconnected = True
+                continue
             if not _transient(error) or attempt == RETRIES - 1:
                 raise
             time.sleep(min(1.0, 0.01 * 2**attempt) * (0.5 + random.random()))

@@ -1,23 +1,24 @@
-"""The group commit on PostgreSQL (see `commit`): the same decisions, made on a
-connection of its own, in one round trip to the server whatever the batch holds.
+"""The group commit on PostgreSQL from the event loop (a server's): the same decision as
+`commit.commit_many`, made by the server in one call of the function
+``yahtzee_group_commit`` (migrations 0008 and 0015) on a connection the loop drives
+(asyncpg), one round trip whatever the batch holds.
 
-Its connection is taken from the engine's pool once and kept (no check-out, no ping per
-commit), in autocommit: the batch is one call of the function ``yahtzee_group_commit``
-(migration 0008), which is its own transaction. The function locks the batch's games in id
-order and reads how many events each holds; then (each of its statements sees what was
-committed before it began, so also what a writer that held the rows wrote) it reads the
-batch's intents recorded before, and writes the new events, counts, finished games and
-their cards of every game whose records end where its events began, unless its intent was
-among those. It answers, per game, the events its records held and the sequence number of
-an intent recorded before, from which `commit.decide` gives each game's outcome as
-on SQLite. The parameters are arrays, so the statement is the same text every time; each is
-sent as the text of a PostgreSQL array (`array_text`), which the server parses: the driver's own
+The function locks the batch's games in id order and reads how many events each holds
+(it writes nothing if one of them is not in the records); then (each of its statements
+sees what was committed before it began, so also what a writer that held the rows wrote)
+it reads the batch's intents recorded before, and writes the new events, counts, finished
+games and their cards of every game whose records end where its events began, unless its
+intent was among those. It answers, per game, the events its records held and the
+sequence number of an intent recorded before, from which `commit.decide` gives each
+game's outcome as on SQLite. tests/store/test_sql_decisions.py holds the function to
+`commit.commit_many` (the Python decision, which `Store.save_many` runs), case by case.
+
+The parameters are arrays, so the statement is the same text every time; each is sent as
+the text of a PostgreSQL array (`array_text`), which the server parses: a driver's own
 array dumping, element by element in Python, cost more than the rest of a commit together.
-
-A connection that breaks is dropped and the error raised (the next batch takes a fresh
-one), except that a kept one is tried once more on a fresh connection: had the first try
-been written after all, the second finds its intents recorded (a repeat) or its records
-moved on (a conflict), and writes nothing twice.
+The call pays for itself by its measurements (docs/benchmarks/cluster.md): one round trip
+instead of four, a node's CPU per commit 859 -> 456 us (the function), and the driver's
+CPU per commit 154 -> 110 us on asyncpg against psycopg's async connection.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ import contextlib
 import importlib.util
 import json
 import shlex
-import threading
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
@@ -36,70 +36,16 @@ from sqlalchemy import URL, Engine
 from .commit import FINISHED, Commit, Outcome, decide, event_rows, finished
 from .records import card_rows
 
-_CALL = """
-SELECT o_game, o_stored, o_earlier FROM yahtzee_group_commit(
-    %(lock)s::varchar[], %(ids)s::varchar[], %(bases)s::int[], %(counts)s::int[],
-    %(ended)s::varchar[], %(cards)s::json, %(asked)s::varchar[], %(intents)s::varchar[],
-    %(game)s::varchar[], %(seq)s::int[], %(type)s::varchar[], %(data)s::text[],
-    %(intent)s::varchar[], %(stamp)s, %(finished)s)
-"""
-
-
-class DirectCommit:
-    """Saves batches of games on one kept connection (one batch at a time)."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self._connection: Any = None  # the pool's connection, kept
-        self._lock = threading.Lock()
-
-    def save(self, commits: Sequence[Commit], stamp: Any) -> dict[str, Outcome]:
-        asked = [(c.game_id, c.intent) for c in commits if c.intent is not None]
-        params = _parameters(commits, asked, stamp)
-        with self._lock:
-            while True:
-                kept = self._connection is not None
-                if self._connection is None:
-                    self._connection = self.engine.raw_connection()
-                    self._connection.driver_connection.autocommit = True
-                pooled = self._connection
-                driver = pooled.driver_connection
-                try:
-                    with driver.cursor() as cursor:
-                        cursor.execute(_CALL, params)
-                        answered = cursor.fetchall()
-                    break
-                except Exception:
-                    if not (driver.closed or driver.broken):
-                        raise
-                    self._connection = None
-                    pooled.invalidate()
-                    if not kept:
-                        raise
-                    # the kept connection had died while idle (a database restart, say):
-                    # once more on a fresh one (see above: nothing is written twice)
-        return _outcomes(commits, asked, answered)
-
-    def close(self) -> None:
-        with self._lock:
-            pooled, self._connection = self._connection, None
-            if pooled is None:
-                return
-            driver = pooled.driver_connection
-            if driver.closed or driver.broken:
-                pooled.invalidate()
-            else:
-                driver.autocommit = False  # as the pool lent it
-                pooled.close()  # back to the pool, which is disposed next
-
 
 class LoopCommit:
     """The same batches on a connection that the caller's event loop drives (asyncpg): no
     worker thread, no hand-over between threads per batch, and the connection's socket
     stays with the loop between batches (psycopg's async connection registered it with the
     loop and took it off again at each wait: eight of a commit's eleven system calls). One
-    connection per event loop (a new loop opens its own); a kept one that broke is
-    replaced once, as in `DirectCommit`."""
+    connection per event loop (a new loop opens its own); a kept one that broke (a
+    database restart) is replaced and the batch tried once more on the new one: had the
+    first try been written after all, the second finds its intents recorded (a repeat) or
+    its records moved on (a conflict), and writes nothing twice."""
 
     def __init__(self, engine: Engine) -> None:
         self._dsn, self._options = connect_arguments(engine.url)
@@ -173,7 +119,7 @@ SELECT o_game, o_stored, o_earlier FROM yahtzee_group_commit(
     $9::text::varchar[], $10::text::int[], $11::text::varchar[], $12::text::text[],
     $13::text::varchar[], $14::timestamptz, $15::text)
 """
-"""`_CALL` with numbered arguments, each array sent as its text (`array_text`), as there."""
+"""The function's call, each array sent as its text (`array_text`)."""
 
 
 def connect_arguments(url: URL) -> tuple[str, dict[str, Any]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Engine
 
@@ -20,10 +20,7 @@ from ..core import Game
 from ..core.events import event_to_dict
 from .engine import single_write
 from .pg_commit import array_text
-from .values import ACTIVE, ENTERED, ROLLED, Seat
-
-if TYPE_CHECKING:
-    from .tables import TableRecord, TableSeatRecord
+from .values import ACTIVE, ENTERED, ROLLED, Seat, TableRecord, TableSeatRecord
 
 _CREATE = """
 SELECT yahtzee_create_table(

@@ -16,7 +16,7 @@ from ..core.events import event_to_dict
 from . import migrate
 from .commit import Commit, Outcome, StoreError, commit_many
 from .engine import make_engine, on_postgres, reading, retrying
-from .pg_commit import DirectCommit, LoopCommit
+from .pg_commit import LoopCommit
 from .records import card_rows
 from .resume import Resumable, parse_selection, read_resumables
 from .schema import cards, events, games, players, seats
@@ -43,14 +43,11 @@ class Store:
         else:
             migrate.upgrade(self.engine)
         postgres = on_postgres(self.engine)
-        self._direct = DirectCommit(self.engine) if postgres else None
         # without asyncpg (an install of psycopg alone), the group commit's thread saves
         self._on_loop = LoopCommit(self.engine) if postgres and LoopCommit.usable() else None
 
     def close(self) -> None:
         """Close the store's connections."""
-        if self._direct is not None:
-            self._direct.close()
         if self._on_loop is not None:
             self._on_loop.close()
         self.engine.dispose()
@@ -108,10 +105,9 @@ class Store:
         each only if the records still end where its new events began
         (`Commit.base`): a compare-and-set, so that of two writers (two server nodes)
         that extended one game from the same point only the first is written. Returns the
-        outcome per game; a game that is not written changes nothing."""
-
-        if self._direct is not None:  # PostgreSQL: on a kept connection, one round trip
-            return self._direct.save(commits, now())
+        outcome per game; a game that is not written changes nothing. A server on
+        PostgreSQL saves from its event loop instead (`save_many_on_loop`: the same
+        decision, in one round trip)."""
 
         def work() -> dict[str, Outcome]:
             with self.engine.begin() as connection:

@@ -40,7 +40,7 @@ from .commit import StoreError
 from .engine import on_postgres, reading, retrying, single_write
 from .schema import daily_results, games, table_seats, tables
 from .store import Store, dice_seed_of, now, record_game
-from .values import ENTERED, MANY_AT_ONCE, ROLLED, Seat
+from .values import ENTERED, MANY_AT_ONCE, ROLLED, Seat, TableRecord, TableSeatRecord
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -49,45 +49,6 @@ CANCELLED = "cancelled"
 EXPIRED = "expired"
 ENDED = (FINISHED, CANCELLED, EXPIRED)
 """The statuses after which nothing at the table changes any more."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableSeatRecord:
-    """One seat of an online table: a named player (by token hash) or a bot."""
-
-    seat: int
-    name: str | None = None
-    bot: BotSpec | None = None
-    token_hash: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TableRecord:
-    """An online table as recorded: rule set, settings, seats, its game and its state."""
-
-    id: str
-    rules: str
-    hints_allowed: bool
-    turn_timer: int | None
-    invite_token: str
-    spectator_token: str
-    owner: str
-    status: str
-    game_id: str | None
-    seats: tuple[TableSeatRecord, ...]
-    active_at: float = 0.0
-    """When the table last changed (Unix time, seconds)."""
-    sitting: str = ""
-    """The sitting the table belongs to (its own id when empty, as for a new table)."""
-    rematch: str | None = None
-    """The id of the table made as this one's rematch (None until a player asks)."""
-    entered: bool = False
-    """Whether the players roll real dice and enter them (no bot may sit)."""
-
-    @property
-    def sitting_id(self) -> str:
-        """The sitting, the table's own id standing in for an empty one."""
-        return self.sitting or self.id
 
 
 def _when(stamp: float | None) -> datetime:
@@ -113,17 +74,24 @@ def create_table(store: Store, table: TableRecord, quota: Quota | None = None) -
     that (counted in the same transaction). Returns whether it was recorded."""
 
     def work() -> bool:
-        if on_postgres(store.engine):  # one call (migration 0013)
+        if on_postgres(store.engine):  # one call (migration 0013), deciding as `create_in`
             limit = None if quota is None else (quota.limit, _when(quota.active_since))
             created = _when(table.active_at or None)
             return pg_tables.create(store.engine, table, created, limit, (LOBBY, PLAYING))
         with store.engine.begin() as c:
-            if quota is not None and _open(c, table.owner, quota.active_since) >= quota.limit:
-                return False
-            _insert(c, table)
-            return True
+            return create_in(c, table, quota)
 
     return retrying(work)
+
+
+def create_in(c: Connection, table: TableRecord, quota: Quota | None = None) -> bool:
+    """`create_table`'s decision and writes in the caller's transaction: how SQLite makes
+    a new table. PostgreSQL makes it in one call of a function of its own (migration
+    0013), which tests/store/test_sql_decisions.py holds to this one, case by case."""
+    if quota is not None and _open(c, table.owner, quota.active_since) >= quota.limit:
+        return False
+    _insert(c, table)
+    return True
 
 
 def _insert(c: Connection, table: TableRecord) -> None:
@@ -218,7 +186,7 @@ def start_table(
     as the records hold it (nothing written)."""
 
     def work() -> TableRecord | None:
-        if on_postgres(store.engine) and not game.is_over:  # one call (0013)
+        if on_postgres(store.engine) and not game.is_over:  # one call (0013): as `start_in`
             done = pg_tables.start(
                 store.engine, table_id, expected, game_id=game_id, game=game, seats=seats,
                 seed=seed, dice_seed=dice_seed_of(game), stamp=now(),
@@ -231,21 +199,41 @@ def start_table(
                 raise StoreError(f"No table {table_id} in the records.")
             return now_as
         with store.engine.begin() as c:
-            rows = c.execute(select(tables).where(tables.c.id == table_id).with_for_update()).all()
-            found = _with_seats(c, rows)
-            if not found:
-                raise StoreError(f"No table {table_id} in the records.")
-            if found[0].status != LOBBY or found[0].seats != tuple(expected):
-                return found[0]
-            record_game(c, game_id, game, seats, seed=seed, sitting=found[0].sitting_id)
-            c.execute(
-                update(tables)
-                .where(tables.c.id == table_id)
-                .values(status=PLAYING, game_id=game_id, active_at=_when(active_at))
-            )
-            return None
+            return start_in(
+                c, table_id, expected, game_id=game_id, game=game, seats=seats, seed=seed,
+                active_at=active_at,
+            )  # fmt: skip
 
     return retrying(work)
+
+
+def start_in(
+    c: Connection,
+    table_id: str,
+    expected: Sequence[TableSeatRecord],
+    *,
+    game_id: str,
+    game: Game,
+    seats: Sequence[Seat],
+    seed: str | int | None = None,
+    active_at: float | None = None,
+) -> TableRecord | None:
+    """`start_table`'s decision and writes in the caller's transaction: how SQLite starts
+    a table. PostgreSQL starts one in one call of a function of its own (migration 0013),
+    which tests/store/test_sql_decisions.py holds to this one, case by case."""
+    rows = c.execute(select(tables).where(tables.c.id == table_id).with_for_update()).all()
+    found = _with_seats(c, rows)
+    if not found:
+        raise StoreError(f"No table {table_id} in the records.")
+    if found[0].status != LOBBY or found[0].seats != tuple(expected):
+        return found[0]
+    record_game(c, game_id, game, seats, seed=seed, sitting=found[0].sitting_id)
+    c.execute(
+        update(tables)
+        .where(tables.c.id == table_id)
+        .values(status=PLAYING, game_id=game_id, active_at=_when(active_at))
+    )
+    return None
 
 
 def save_table_seat(
@@ -452,6 +440,7 @@ __all__ = [
     "TableRecord",
     "TableSeatRecord",
     "count_open",
+    "create_in",
     "create_rematch",
     "create_table",
     "expire_days_over",
@@ -462,6 +451,7 @@ __all__ = [
     "set_table_status",
     "sitting_games",
     "sitting_of_game",
+    "start_in",
     "start_table",
     "table_by_invite",
 ]

@@ -1,4 +1,5 @@
-"""The records' value objects: who sits in a seat, and a recorded game as history lists it."""
+"""The records' value objects: who sits in a seat, a recorded game as history lists it, and
+an online table as recorded."""
 
 from __future__ import annotations
 
@@ -50,4 +51,52 @@ class GameSummary:
     """``rolled`` by the program, or ``entered`` by players with real dice."""
 
 
-__all__ = ["ACTIVE", "ENTERED", "FINISHED", "ROLLED", "GameSummary", "Seat"]
+@dataclass(frozen=True, slots=True)
+class TableSeatRecord:
+    """One seat of an online table: a named player (by token hash) or a bot."""
+
+    seat: int
+    name: str | None = None
+    bot: BotSpec | None = None
+    token_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """An online table as recorded: rule set, settings, seats, its game and its state."""
+
+    id: str
+    rules: str
+    hints_allowed: bool
+    turn_timer: int | None
+    invite_token: str
+    spectator_token: str
+    owner: str
+    status: str
+    game_id: str | None
+    seats: tuple[TableSeatRecord, ...]
+    active_at: float = 0.0
+    """When the table last changed (Unix time, seconds)."""
+    sitting: str = ""
+    """The sitting the table belongs to (its own id when empty, as for a new table)."""
+    rematch: str | None = None
+    """The id of the table made as this one's rematch (None until a player asks)."""
+    entered: bool = False
+    """Whether the players roll real dice and enter them (no bot may sit)."""
+
+    @property
+    def sitting_id(self) -> str:
+        """The sitting, the table's own id standing in for an empty one."""
+        return self.sitting or self.id
+
+
+__all__ = [
+    "ACTIVE",
+    "ENTERED",
+    "FINISHED",
+    "ROLLED",
+    "GameSummary",
+    "Seat",
+    "TableRecord",
+    "TableSeatRecord",
+]

@@ -43,7 +43,7 @@ from .limits import BodyLimit
 from .models import MAX_TURN_TIMER_S, Refusal
 from .page_files import CompressPage, PageFiles, mount_page_files
 from .protocol import VERSION
-from .routers import daily, lobby, pages, play
+from .routers import daily, lobby, pages, play, rules
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
 
 SWITCH_INTERVAL = 0.0005
@@ -260,10 +260,8 @@ def create_app(
     app.add_middleware(HostCheck, allowed=allowed)
     app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
     app.state.page_files = mount_page_files(app, PageFiles())
-    app.include_router(pages.router)
-    app.include_router(lobby.router)
-    app.include_router(daily.router)
-    app.include_router(play.router)
+    for resource in (pages, lobby, rules, daily, play):
+        app.include_router(resource.router)
     _relay_to_owners(app, node)
     return app
 

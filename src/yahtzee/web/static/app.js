@@ -4,8 +4,9 @@
 // Seat tokens and spectator keys live in local storage, never in the address bar or the
 // console; the WebSocket says who it is in its first message (hello).
 
-import { $, BOX_NAMES, api, el, fillBotChoices, goTo, isMyTurn, loadBots, playerName, readJson, saved, say, state } from "./state.js";
-import { answered, connect, hideBanner, newTableLink, onMessages, resendPending, send, showBanner } from "./net.js";
+import { $, api, boxName, copyButton, el, fillBotChoices, goTo, isMyTurn, loadBots, loadRules, playerName, say, state } from "./state.js";
+import { answered, hideBanner, newTableLink, onMessages, resendPending, send, showBanner } from "./net.js";
+import { enterTable, showScreen } from "./screens.js";
 import { buildDice, drawDice, explainRollRefusal, restoreHold, rollNow, tumble } from "./dice.js";
 import { drawCard, drawStrip } from "./card.js";
 import { drawLobby, seatName, setupCreate, setupJoin } from "./lobby.js";
@@ -16,24 +17,6 @@ import { buildEntry, drawEntry } from "./entry.js";
 import { followTurn, heldHere, isPad } from "./pad.js";
 import { drawColumnsButtons, refreshColumns, wireColumns } from "./columns.js";
 import { drawCommitted, setupDaily, wireDaily } from "./daily.js";
-
-// --- Connection ------------------------------------------------------------------------------
-
-export function enterTable(tableId, focusKey) {
-  state.table = tableId;
-  const mine = saved(tableId);
-  const watch = localStorage.getItem(`yahtzee-watch:${tableId}`);
-  state.links = readJson(localStorage, `yahtzee-links:${tableId}`);
-  if (mine && mine.token) { state.token = mine.token; state.seat = mine.seat; } else if (watch) state.watch = watch;
-  if (!state.token && !state.watch) {
-    showScreen(null);
-    showBanner("You have no seat at this table on this device. Open your invite or spectator link, or start a new table.", [newTableLink()]);
-    return;
-  }
-  state.refocus = focusKey;
-  $("turn").textContent = "Connecting...";
-  connect();
-}
 
 function receive(message) {
   switch (message.type) {
@@ -173,7 +156,6 @@ function announce(event, before, after, byTimer) {
 }
 
 function spaced(dice) { return String(dice).split("").join(" "); }
-function boxName(key) { return BOX_NAMES[key] || String(key).replaceAll("_", " "); }
 
 // What the timer played for this player while they were away, turn by turn.
 function playedFor(events) {
@@ -198,22 +180,6 @@ function showNotice(text) {
 }
 
 // --- Drawing ---------------------------------------------------------------------------------
-
-export function showScreen(id) {
-  for (const name of ["create", "join", "lobby", "play", "over"]) $(name).hidden = name !== id;
-  $("daily").hidden = id !== "create";
-  document.body.dataset.screen = id || "none";
-  const slot = { lobby: "chat-slot-lobby", play: "chat-slot-play", over: "chat-slot-over" }[id];
-  const chat = $("chat");
-  chat.hidden = !slot;
-  if (slot && chat.parentElement.id !== slot) {
-    const typing = chat.contains(document.activeElement) ? document.activeElement : null;
-    $(slot).append(chat);
-    if (typing) typing.focus();
-  }
-  if (state.screen !== id) window.scrollTo(0, 0);
-  state.screen = id;
-}
 
 function focusKeyOf(node) {
   return node && node !== document.body && node.dataset ? node.dataset.focus || null : null;
@@ -336,15 +302,6 @@ function drawHostTools() {
 
 // --- Start -----------------------------------------------------------------------------------
 
-function copyButton(button, input) {
-  button.onclick = async () => {
-    try { await navigator.clipboard.writeText(input.value); }
-    catch { input.select(); document.execCommand("copy"); }
-    button.textContent = "Copied";
-    setTimeout(() => { button.textContent = "Copy"; }, 2000);
-  };
-}
-
 function wire() {
   onMessages(receive, render);
   buildDice();
@@ -367,39 +324,69 @@ function wire() {
   wireSound();
   copyButton($("copy-invite"), $("invite-link"));
   copyButton($("copy-watch"), $("watch-link"));
-  wireDaily(copyButton);
+  wireDaily();
   document.addEventListener("yahtzee:redraw", render);
   let resizing = null;
   addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 100); });
   setInterval(drawTimer, 250);
 }
 
-function main() {
+async function main() {
   wire();
+  const draw = takeAddress();
+  if (await rulesLoaded()) draw();
+}
+
+// The address bar's secrets (an invite, a spectator key) go into this device's storage at
+// once; what to draw once the rules are in.
+function takeAddress() {
   const params = new URLSearchParams(location.search);
   if (params.has("join")) {
     // The invite moves from the address bar into this tab's storage.
     const invite = params.get("join");
     if (invite) sessionStorage.setItem("yahtzee:join", invite);
     history.replaceState(null, "", "/?join");
-    setupJoin();
-  } else if (params.has("watch")) {
+    return setupJoin;
+  }
+  if (params.has("watch")) {
     const key = params.get("watch");
     const table = params.get("table");
     if (table && key) {
       localStorage.setItem(`yahtzee-watch:${table}`, key);
       goTo(table);
-      enterTable(table, null);
-    } else {
-      history.replaceState(null, "", "/");
+      return () => enterTable(table, null);
+    }
+    history.replaceState(null, "", "/");
+    return () => {
       showScreen(null);
       showBanner("This spectator link is cut short: it needs both its watch key and its table. Ask for the whole link.", [newTableLink()]);
-    }
-  } else if (params.get("table")) {
-    enterTable(params.get("table"), null);
-  } else {
-    setupCreate();
-    setupDaily();
+    };
+  }
+  const table = params.get("table");
+  if (table) return () => enterTable(table, null);
+  return () => { setupCreate(); setupDaily(); };
+}
+
+const SLOW_MS = 500;  // an answer slower than this: "Loading..." (a quick one shows nothing between)
+
+// The rule sets, their boxes and a table's limits, from the server before anything is
+// drawn: meanwhile no screen shows (nothing half drawn), a slow answer says "Loading...",
+// and one that fails says so, with a button to try again.
+async function rulesLoaded() {
+  const slow = setTimeout(() => { $("turn").textContent = "Loading..."; }, SLOW_MS);
+  try {
+    const { limits } = await loadRules();
+    for (const id of ["host-name", "daily-name", "join-name", "add-here-name"]) $(id).maxLength = limits.name;
+    $("chat-text").maxLength = limits.chat;
+    return true;
+  } catch (error) {
+    $("turn").textContent = "";
+    const again = el("button", { type: "button", id: "load-again" }, "Try again");
+    again.onclick = () => location.reload();
+    showBanner(`The page could not load the game's rules from the server: ${error.message}`, [again]);
+    return false;
+  } finally {
+    clearTimeout(slow);
   }
 }
 

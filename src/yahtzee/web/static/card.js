@@ -2,7 +2,7 @@
 // screen, as many as fit: the player to move, you, and the one you pick), the real choices
 // for the roll standing out, zero boxes quiet, and the win-chance meter.
 
-import { $, BOXES, botOf, el, initial, isMyTurn, playerClass, playerName, state } from "./state.js";
+import { $, botOf, boxesOf, el, initial, isMyTurn, playerClass, playerName, state } from "./state.js";
 import { act } from "./net.js";
 import { flashCell } from "./fx.js";
 import { entrySettled } from "./entry.js";
@@ -52,14 +52,14 @@ function totalRow(label, short, seats, cls, fill) {
 // The strong choices for this roll stand out: an upper box on par for the bonus (three of
 // its face, when the bonus needs 63), or a lower box other than Chance that scores at all.
 // Chance and the weak ones are plain, zeros quiet.
-const UPPER = BOXES.slice(0, 6).map(([key]) => key);
 function strongBoxes(placements) {
   const par = state.bonusAt === null ? null : state.bonusAt / 21;  // 21: the faces 1 to 6
+  const upper = boxesOf().filter((b) => b.section === "upper").map((b) => b.key);
   return new Set(placements.filter((p) => {
     const points = p.points + p.yahtzee_bonus;
-    const upper = UPPER.indexOf(p.box);
+    const at = upper.indexOf(p.box);
     if (points === 0 || p.box === "chance") return false;
-    return upper < 0 || (par !== null && p.points >= par * (upper + 1));
+    return at < 0 || (par !== null && p.points >= par * (at + 1));
   }).map((p) => p.box));
 }
 
@@ -103,8 +103,8 @@ export function drawCard(table, live) {
   const rows = [];
   const meter = live ? meterRow(game, seats) : null;
   if (meter) rows.push(meter);
-  BOXES.forEach(([key, label, short], index) => {
-    if (index === 6) {
+  boxesOf().forEach(({ key, label, short, section }, index, all) => {
+    if (section === "lower" && index > 0 && all[index - 1].section === "upper") {
       rows.push(totalRow("Upper", "Upper", seats, "upper", (card, cell, seat) => {
         const sub = card.upper_subtotal;
         const at = state.bonusAt;
@@ -118,7 +118,7 @@ export function drawCard(table, live) {
         else cell.append(el("span", { class: "visually-hidden" }, "none yet"));
       }));
     }
-    const row = el("tr", { class: index < 6 ? "upper-box" : "lower-box" });
+    const row = el("tr", { class: `${section}-box` });
     row.append(rowHeader(label, short));
     for (const seat of seats) {
       const cell = el("td", { class: `${playerClass(seat)}${marked(seat) ? " current" : ""}` });

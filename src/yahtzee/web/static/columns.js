@@ -2,7 +2,7 @@
 // table and its rematches played, and the game under way), and each player's running
 // total across them. Opened from the game-over screen and during the sitting's later games.
 
-import { $, BOXES, api, el, playerClass, state } from "./state.js";
+import { $, api, boxesOf, el, playerClass, state } from "./state.js";
 
 let shownFor = null;
 
@@ -83,12 +83,12 @@ function drawColumns() {
     return tr;
   };
   const rows = [];
-  BOXES.forEach(([key, label, short], index) => {
-    if (index === 6) {
+  boxesOf((found && found.rules) || undefined).forEach(({ key, label, short, section }, index, all) => {
+    if (section === "lower" && index > 0 && all[index - 1].section === "upper") {
       rows.push(row("Upper", "total upper", (g, seat) => g.cards[seat].upper_subtotal));
       rows.push(row("Bonus", "total bonus", (g, seat) => g.cards[seat].upper_bonus || null));
     }
-    rows.push(row(label, index < 6 ? "upper-box" : "lower-box", (g, seat) => g.cards[seat].boxes[key], short));
+    rows.push(row(label, `${section}-box`, (g, seat) => g.cards[seat].boxes[key], short));
   });
   rows.push(row("Yahtzee bonus", "total ybonus", (g, seat) => g.cards[seat].yahtzee_bonus || null, "Yz. bonus"));
   rows.push(row("Total", "total grand", (g, seat) => g.cards[seat].total));

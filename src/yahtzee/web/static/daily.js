@@ -2,9 +2,9 @@
 // panel of every finished game that committed to its dice. Results come from the server,
 // worked out from the game played; the page never sends one.
 
-import { $, api, el, goTo, readJson, remember, state } from "./state.js";
+import { $, api, copyButton, el, goTo, readJson, remember, state } from "./state.js";
 import { showBanner } from "./net.js";
-import { enterTable } from "./app.js";
+import { enterTable } from "./screens.js";
 
 const dailyKey = (day) => `yahtzee-daily:${day}`;
 
@@ -124,6 +124,6 @@ export async function drawDailyResult() {
 
 const lostPoints = (loss) => Math.abs(loss).toFixed(1);
 
-export function wireDaily(copyButton) {
+export function wireDaily() {
   copyButton($("copy-share"), $("daily-share"));
 }

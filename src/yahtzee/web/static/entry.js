@@ -4,7 +4,7 @@
 // server's), or writes a box's points (quick score entry). A placement can be taken back
 // until the next player acts.
 
-import { $, BOXES, el, isMyTurn, playerName, say, state } from "./state.js";
+import { $, boxesOf, el, isMyTurn, playerName, say, state } from "./state.js";
 import { act } from "./net.js";
 import { dieFace } from "./dice.js";
 import { actAs, heldHere, isPad } from "./pad.js";
@@ -180,12 +180,12 @@ function drawUndo(game) {
 function drawQuick(game, usable) {
   const select = $("quick-box");
   const card = game.current !== null ? game.cards[game.current] : null;
-  const open = card ? BOXES.filter(([key]) => card.boxes[key] === null) : [];
+  const open = card ? boxesOf().filter(({ key }) => card.boxes[key] === null) : [];
   const chosen = select.value;
   const shown = [...select.options].map((o) => o.value).join();
-  if (shown !== open.map(([key]) => key).join()) {
-    select.replaceChildren(...open.map(([key, label]) => el("option", { value: key }, label)));
-    if (open.some(([key]) => key === chosen)) select.value = chosen;
+  if (shown !== open.map(({ key }) => key).join()) {
+    select.replaceChildren(...open.map(({ key, label }) => el("option", { value: key }, label)));
+    if (open.some(({ key }) => key === chosen)) select.value = chosen;
   }
   $("quick-toggle").disabled = !usable && $("quick").hidden;
   for (const node of $("quick").querySelectorAll("button, input, select")) node.disabled = !usable;

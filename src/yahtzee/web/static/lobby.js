@@ -1,10 +1,10 @@
 // Before the game: the new-table form, the invite's join form, and the waiting room, drawn
 // as a table with its seats around it.
 
-import { $, MAX_OTHER_SEATS, RULES, api, botChoice, botOf, el, fillBotChoices, goTo, initial, loadBots, playerClass, playerName, remember, state } from "./state.js";
+import { $, api, botChoice, botOf, el, fillBotChoices, goTo, initial, loadBots, playerClass, playerName, remember, state } from "./state.js";
 import { showBanner } from "./net.js";
 import { dieFace } from "./dice.js";
-import { enterTable, showScreen } from "./app.js";
+import { enterTable, showScreen } from "./screens.js";
 import { addPlayerHere, heldHere, isPad } from "./pad.js";
 
 export function setupCreate() {
@@ -13,7 +13,10 @@ export function setupCreate() {
   $("turn").textContent = "Online tables for friends and bots";
   const hero = $("hero-dice");
   hero.replaceChildren(...[5, 2, 6, 3, 1].map((face) => { const d = el("span", { class: "die static" }); d.append(dieFace(face)); return d; }));
-  for (const name of RULES) $("rules").append(el("option", { value: name }, name));
+  const { rule_sets: offered, default: chosen, limits } = state.rules;  // the server's (GET /api/rules)
+  $("rules").replaceChildren(...offered.map((r) => el("option", { value: r.name, title: r.summary }, r.name)));
+  $("rules").value = chosen;
+  const otherSeats = limits.players - 1;  // the host sits too
   const seats = [];
   const draw = (focusKey) => {
     $("seat-list").replaceChildren(...seats.map((s, i) => {
@@ -40,15 +43,15 @@ export function setupCreate() {
     }));
     $("seats-empty").hidden = seats.length > 0;
     const real = $("real-dice").checked;  // real dice: people only, no turn timer
-    $("add-human").disabled = seats.length >= MAX_OTHER_SEATS;
-    $("add-bot").disabled = real || seats.length >= MAX_OTHER_SEATS || !state.bots;  // the server's choices first
+    $("add-human").disabled = seats.length >= otherSeats;
+    $("add-bot").disabled = real || seats.length >= otherSeats || !state.bots;  // the server's choices first
     $("timer-choice").disabled = real;
     if (real) $("timer-choice").value = "";
     if (focusKey) { const target = document.querySelector(`[data-focus="${focusKey}"]`) || $(focusKey); if (target) target.focus(); }
   };
-  $("add-human").onclick = () => { if (seats.length < MAX_OTHER_SEATS) seats.push({ kind: "human" }); draw(); };
+  $("add-human").onclick = () => { if (seats.length < otherSeats) seats.push({ kind: "human" }); draw(); };
   $("add-bot").onclick = () => {
-    if (seats.length < MAX_OTHER_SEATS && !$("real-dice").checked && state.bots) seats.push({ kind: "bot", bot: state.bots.default });
+    if (seats.length < otherSeats && !$("real-dice").checked && state.bots) seats.push({ kind: "bot", bot: state.bots.default });
     draw();
   };
   $("real-dice").onchange = () => {

@@ -2,11 +2,11 @@
 // whole table takes together (one new table, the same seats: the first to ask makes it,
 // everyone else is offered their seat at it).
 
-import { $, BOXES, api, botOf, el, playerClass, playerName, say, state } from "./state.js";
+import { $, api, botOf, boxesOf, el, playerClass, playerName, say, state } from "./state.js";
 import { disconnect, send, showBanner } from "./net.js";
 import { drawCard, forgetCards } from "./card.js";
 import { openCreated } from "./lobby.js";
-import { showScreen } from "./app.js";
+import { showScreen } from "./screens.js";
 import { keepRematch, rematchAll } from "./pad.js";
 import { drawColumnsButtons } from "./columns.js";
 import { drawDailyResult, drawVerify } from "./daily.js";
@@ -30,7 +30,7 @@ export function drawOver() {
   }));
   $("highlights").replaceChildren(...game.cards.map((card, seat) => {
     let best = null;
-    for (const [key, label] of BOXES) {
+    for (const { key, label } of boxesOf()) {
       const value = card.boxes[key];
       if (value !== null && value !== undefined && (!best || value >= best.value)) best = { label, value };
     }

@@ -4,19 +4,6 @@
 
 export const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
-// key, long label, short label (phones)
-export const BOXES = [
-  ["ones", "Aces", "Aces"], ["twos", "Twos", "Twos"], ["threes", "Threes", "Threes"],
-  ["fours", "Fours", "Fours"], ["fives", "Fives", "Fives"], ["sixes", "Sixes", "Sixes"],
-  ["three_of_a_kind", "Three of a Kind", "3 of a kind"], ["four_of_a_kind", "Four of a Kind", "4 of a kind"],
-  ["full_house", "Full House", "Full house"], ["small_straight", "Small Straight", "Sm. straight"],
-  ["large_straight", "Large Straight", "Lg. straight"], ["yahtzee", "Yahtzee", "Yahtzee"],
-  ["chance", "Chance", "Chance"],
-];
-export const BOX_NAMES = Object.fromEntries(BOXES.map(([key, label]) => [key, label]));
-export const RULES = ["official", "free-choice-joker", "no-joker", "no-yahtzee-bonus", "no-bonus-no-joker"];
-export const MAX_OTHER_SEATS = 7;
-
 export const state = {
   table: null, seat: null, role: null, token: null, watch: null, links: null,
   seq: 0, lobby: null, game: null, spectators: 0,
@@ -29,6 +16,7 @@ export const state = {
   // The upper bonus's threshold and the win-chance meter come from the server.
   bonusAt: null, meter: { chances: null, progress: null, estimate: false, margin: null },
   bots: null,  // the bots a table offers ({bots: [{bot, name, about}], default}): the server's
+  rules: null,  // the rule sets with their boxes, and a table's limits: the server's (GET /api/rules)
 };
 
 export function el(tag, attrs = {}, content = "") {
@@ -41,6 +29,15 @@ export function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
+}
+// A button that copies an input's text (a link to share), and says so.
+export function copyButton(button, input) {
+  button.onclick = async () => {
+    try { await navigator.clipboard.writeText(input.value); }
+    catch { input.select(); document.execCommand("copy"); }
+    button.textContent = "Copied";
+    setTimeout(() => { button.textContent = "Copy"; }, 2000);
+  };
 }
 export function say(message) { $("status").textContent = message; }
 export function readJson(storage, key) {
@@ -69,6 +66,30 @@ export function loadBots() {
     botsAsked.catch(() => { botsAsked = null; });  // asked again next time
   }
   return botsAsked;
+}
+// What a table may be and what its cards hold, from the server: asked once, as the page
+// opens, before it draws anything (no rule set, box or limit is kept here by hand).
+let rulesAsked = null;
+export function loadRules() {
+  if (!rulesAsked) {
+    rulesAsked = api("/api/rules").then((known) => { state.rules = known; return known; });
+    rulesAsked.catch(() => { rulesAsked = null; });  // asked again next time
+  }
+  return rulesAsked;
+}
+// The boxes of a rule set (the table's by default), top to bottom: {key, label, short,
+// section}. A rule set the server does not list by that name (NAME+playoff) has the boxes
+// of NAME; any other, the default's.
+export function boxesOf(name = state.lobby && state.lobby.rules) {
+  const sets = state.rules ? state.rules.rule_sets : [];
+  const found = sets.find((s) => s.name === name)
+    || sets.find((s) => typeof name === "string" && name.startsWith(`${s.name}+`))
+    || sets.find((s) => s.name === state.rules.default);
+  return found ? found.boxes : [];
+}
+export function boxName(key) {
+  const box = boxesOf().find((b) => b.key === key);
+  return box ? box.label : String(key).replaceAll("_", " ");
 }
 // A select of the bots offered, with key chosen.
 export function fillBotChoices(select, key) {

@@ -1,0 +1,73 @@
+"""The benchmarks a user runs (``python -m benchmarks`` lists them): one script each in this
+folder; the other modules here are their shared parts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A script in this folder a user runs: ``benchmarks/{name}.py``."""
+
+    name: str
+    prints: str
+    peer: str | None
+    """What the ratio printed in the same run is against; None where no peer exists."""
+    page: str
+    """Its page under docs/benchmarks/, with the command, the latest figures and machine."""
+
+    @property
+    def script(self) -> Path:
+        return HERE / f"{self.name}.py"
+
+
+BENCHMARKS = (
+    Benchmark(
+        "solver",
+        "table build, cache load, advice latency p50/p99, simulated games per second",
+        "yatzy-solver (PyPI, a throwaway venv; --no-peer leaves it out)",
+        "solver.md",
+    ),
+    Benchmark(
+        "startup",
+        "what a new user waits for: first advice, first page, cold and warm",
+        "yatzy-solver's first answer (--no-peer leaves it out)",
+        "startup.md",
+    ),
+    Benchmark(
+        "winning",
+        "win-chance table builds and sizes, 'winning' against 'optimal', decision latency",
+        None,
+        "winning.md",
+    ),
+    Benchmark(
+        "server",
+        "N tables on one server: actions per second, intent to broadcast p50/p99",
+        None,
+        "server.md",
+    ),
+    Benchmark(
+        "cluster",
+        "1 node against 2 behind nginx: node CPU per action, p99, failover, nothing lost",
+        "1 node: the 2-node/1-node ratio of CPU per action",
+        "cluster.md",
+    ),
+    Benchmark(
+        "envs",
+        "steps per second of the RL environments under a masked random policy",
+        "gym-yahtzee (PyPI, a throwaway venv; --no-peer leaves it out)",
+        "envs.md",
+    ),
+)
+
+
+def by_name(name: str) -> Benchmark:
+    """The benchmark called ``name``; KeyError for another."""
+    for benchmark in BENCHMARKS:
+        if benchmark.name == name:
+            return benchmark
+    raise KeyError(name)
