@@ -4,8 +4,8 @@ then) serves the tables it owns, and answers `Elsewhere` for any other (a value,
 to relay, never an exception).
 
 This package's root is all that a server alone loads: the placement seam and the names
-that cross between nodes (the headers). The rest is the several-node server's, in one
-place: `wire` (every value that crosses between nodes, with its own
+that cross between nodes (the headers: `names`). The rest is the several-node server's,
+in one place: `wire` (every value that crosses between nodes, with its own
 encoding), `node` (a node's membership and its tables' ownership leases, in Redis) and
 `lobby` (the lobby of one node among several).
 """
@@ -13,23 +13,14 @@ encoding), `node` (a node's membership and its tables' ownership leases, in Redi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ...core import YahtzeeError
 
 if TYPE_CHECKING:
     from .wire import Incarnation
 
-# The names that cross between the nodes of a site (and its load balancer), here alone:
-NODE_HEADER: Final = "x-yahtzee-node"
-"""On every answer of a node of several: the node's id (`Cluster.node_id`)."""
-RELAY_HEADER: Final = "x-yahtzee-relayed-by"
-"""On a request or WebSocket relayed to a table's owner: the relaying node's incarnation."""
-RELAY_KEY_HEADER: Final = "x-yahtzee-relay-key"
-"""With it, the site's relay key (`wire.Keys.relay_key`): the owner trusts the request's
-checks to the relaying node, and takes the client's address from `CLIENT_HEADER`."""
-CLIENT_HEADER: Final = "x-yahtzee-client"
-"""On a relayed request: the address of the client it came from."""
+from .names import CLIENT_HEADER, NODE_HEADER, RELAY_HEADER, RELAY_KEY_HEADER
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ serves it. What they share lives in Redis (`Keys`): each node's heartbeat and ca
 (`NodeCard`: where it is reached), and each table's ownership lease, whose value is
 the owning node's `Incarnation`. A request that reached the wrong node is relayed to the
 owner, marked with `RELAY_HEADER` (so that it is never relayed twice; the headers' names
-are the package root's, which a server alone loads too).
+are `names`', which a server alone loads too).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ...core import InvalidInput
-from . import CLIENT_HEADER, NODE_HEADER, RELAY_HEADER, RELAY_KEY_HEADER
+from .names import CLIENT_HEADER, NODE_HEADER, RELAY_HEADER, RELAY_KEY_HEADER
 
 MAX_TEXT: Final = 512
 """The longest value accepted from Redis or a relay header."""
