@@ -34,7 +34,7 @@ from .beat import sleep_to_beat
 from .group_commit import Committer
 from .reviews import Reviews
 from .session import GameSession, Move
-from .tray import Tray, follow, tray_of
+from .tray import Tray, follow, not_rolled, tray_of
 
 if TYPE_CHECKING:
     from ..solver import Advice
@@ -199,7 +199,7 @@ class LiveGame:
         if game.is_over or turn is None or game.current_player != seat:
             raise IllegalMove("It is not your turn.", code="not_your_turn")
         if turn.dice is None:
-            raise IllegalMove("Roll the dice before holding any.", code="not_rolled")
+            raise not_rolled()
         if turn.rolls_left == 0:
             raise IllegalMove("There is no roll left to hold dice for.", code="no_rolls_left")
         self.tray = self.tray.holding(slots)

@@ -42,7 +42,7 @@ from .meter import play_notes
 from .meters import WinMeters
 from .presence import Member, Presence
 from .room_events import Held, MovedAway, Played, RoomEvent, RoomListener, RoomView, TableChanged
-from .tray import check_slots
+from .tray import check_slots, not_rolled
 
 if TYPE_CHECKING:
     from .group_commit import Committer
@@ -256,7 +256,7 @@ class TableRoom:
         held = check_slots(roll.held)
         tray = live.tray_for(live.committed_game())
         if held and not tray.faces:
-            raise IllegalMove("Roll the dice before holding any.", code="not_rolled")
+            raise not_rolled()
         keep = Keep.of(tray.faces[slot] for slot in held)
         if named is not None and named != keep:
             raise InvalidInput(f"The dice held ({keep}) are not the dice named ({named}).")

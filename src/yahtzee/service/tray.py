@@ -17,6 +17,11 @@ from ..core import DICE_COUNT, Dice, Event, Game, IllegalMove, InvalidInput, Kee
 SLOTS = range(DICE_COUNT)
 
 
+def not_rolled() -> IllegalMove:
+    """The refusal of holding dice before the turn's first roll."""
+    return IllegalMove("Roll the dice before holding any.", code="not_rolled")
+
+
 @dataclass(frozen=True, slots=True)
 class Tray:
     """Faces by place (empty before the turn's first roll) and the places held."""
@@ -57,7 +62,7 @@ class Tray:
         """This row with ``slots`` held (a player's choice before the roll)."""
         chosen = check_slots(slots)
         if not self.faces:
-            raise IllegalMove("Roll the dice before holding any.", code="not_rolled")
+            raise not_rolled()
         return Tray(self.faces, frozenset(chosen))
 
     def thrown(self, keep: Keep, dice: Dice, held: Iterable[int] | None = None) -> Tray:
@@ -120,4 +125,4 @@ def tray_of(game: Game) -> Tray:
     return Tray.resting(turn.dice, turn.kept) if turn is not None else Tray()
 
 
-__all__ = ["Tray", "check_slots", "follow", "tray_of"]
+__all__ = ["Tray", "check_slots", "follow", "not_rolled", "tray_of"]
