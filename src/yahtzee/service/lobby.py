@@ -104,7 +104,9 @@ class Lobby:
         self.presence = Presence(self._tell)
         self.chats = Chats(store, self._tell, self.presence.watched)
         self.meters = WinMeters(self._tell, self.presence.watched, self.serves)
-        self.hall = Hall(listener, self.presence, self.meters, self.chats, self.serves)
+        self.hall = Hall(
+            listener, self.presence, self.meters, self.chats, self.serves, store, clock
+        )
         self._rooms: dict[str, TableRoom] = {}
         self.solver_ready = asyncio.Event()
         """Set once the solver is ready (`warm_up`)."""
@@ -528,9 +530,8 @@ class Lobby:
             table.live.schedule()
 
     async def hand_to_bot(self, table: Table, token: str | None, seat: int, bot: BotSpec) -> None:
-        """The host hands a human seat (abandoned, or never taken) to a bot. Before the
-        game starts the bot is named by its seat (``Bot 3 (level 3)``); in a game under
-        way it plays on under the name the cards show. Not once the game is over."""
+        """The host hands a human seat (abandoned, or never taken) to a bot
+        (`TableRoom.seat_to_bot`). Not once the game is over."""
         self._require_host(table, token)
         if not 0 < seat < len(table.seats):
             raise InvalidInput("No such seat (the host's own seat stays human).")
@@ -538,16 +539,7 @@ class Lobby:
             raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
         async with table.lock:
             self._require_open(table)
-            state = table.seats[seat]
-            state.bot, state.token_hash = bot, None
-            if table.status == records.LOBBY or not state.name:
-                state.name = bot.seat_name(seat)
-            table.active_at = self.clock()
-            await asyncio.to_thread(
-                records.save_table_seat, self.store, table.id, state.record(), table.active_at
-            )
-            if table.live is not None:
-                table.live.session.hand_to_bot(seat, bot)
+            await self.room(table).seat_to_bot(seat, bot)
         await self.room(table).changed()  # (the seat's connections are let go)
         self.play(table)
 

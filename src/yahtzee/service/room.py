@@ -16,12 +16,15 @@ shows (the events and outcomes); a new kind of command is one case here.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from ..core import (
+    BotSpec,
     Category,
     EnterDice,
     Event,
@@ -34,6 +37,8 @@ from ..core import (
 from ..core import Dice as FiveDice
 from ..core import Score as ScoreBox
 from ..core import Write as WriteBox
+from ..store import Store
+from ..store import tables as records
 from . import commands
 from .chat import MAX_CHAT, Chats
 from .commands import Command, Outcome
@@ -59,14 +64,18 @@ NOT_STARTED: Final = "The game has not started yet."
 @dataclass(frozen=True, slots=True)
 class Hall:
     """What the rooms of one node share: the listener they publish to, who is at each
-    table, the win meters, the chats (None: a room without chat, the terminal's) and
-    whether a table is still the one served (not ended, nor replaced)."""
+    table, the win meters, the chats (None: a room without chat, the terminal's),
+    whether a table is still the one served (not ended, nor replaced), and the records
+    its seats are kept in (None: a table not recorded, the terminal's) with the clock of
+    their changes."""
 
     listener: RoomListener
     presence: Presence
     meters: WinMeters
     chats: Chats | None
     served: Callable[[Table], bool]
+    store: Store | None = None
+    clock: Callable[[], float] = time.time
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +296,26 @@ class TableRoom:
         if chats is None:
             raise IllegalMove("There is no chat at this table.", code="no_chat")
         await chats.say(self.id, seat, self.table.seats[seat].name, line)
+
+    # Seats ---------------------------------------------------------------------------
+
+    async def seat_to_bot(self, seat: int, bot: BotSpec) -> None:
+        """A bot plays ``seat`` from now on (its player left, or never came): recorded,
+        and the seat's token acts for it no more. Before the game starts the bot is named
+        by its seat (``Bot 3 (level 3)``); in a game under way it plays on under the name
+        the cards show. Call under the table's lock; then `changed`."""
+        table = self.table
+        state = table.seats[seat]
+        if table.live is not None:  # (refused in a game of entered dice: nothing changed)
+            table.live.session.hand_to_bot(seat, bot)
+        state.bot, state.token_hash = bot, None
+        if table.status == records.LOBBY or not state.name:
+            state.name = bot.seat_name(seat)
+        table.active_at = self.hall.clock()
+        if self.hall.store is not None:
+            await asyncio.to_thread(
+                records.save_table_seat, self.hall.store, table.id, state.record(), table.active_at
+            )
 
     # Events --------------------------------------------------------------------------
 
