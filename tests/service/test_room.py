@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from yahtzee import BotSpec, Category, RuleSet
-from yahtzee.service import Lobby, TableRoom, commands
+from yahtzee.service import Lobby, TableRoom, commands, daily_table
 from yahtzee.service.commands import Command, Outcome
 from yahtzee.service.room_events import QuietListener
 from yahtzee.store import Store
@@ -266,6 +266,31 @@ async def undo_off(t: Tables) -> Case:
     return Case(room, 0, commands.Undo())
 
 
+async def resign_spectator(t: Tables) -> Case:
+    return Case(await t.room(), None, commands.Resign())
+
+
+async def resign_before_the_start(t: Tables) -> Case:
+    return Case(await t.room(start=False), 1, commands.Resign())
+
+
+async def resign_at_real_dice(t: Tables) -> Case:
+    return Case(await t.room(entered=True), 1, commands.Resign())
+
+
+async def resign_a_daily_game(t: Tables) -> Case:
+    table, _ = await daily_table.start(t.lobby, "127.0.0.1", "Ann", None)
+    return Case(t.lobby.room(table), 0, commands.Resign())
+
+
+async def resign_once_over(t: Tables) -> Case:
+    room = await t.room(friends=0)
+    for box in Category:
+        await done(room, 0, commands.Roll())
+        await done(room, 0, commands.Score(box.key))
+    return Case(room, 0, commands.Resign())
+
+
 CASES = {
     not_started: "not_started",
     spectator_rolls: "spectator",
@@ -297,6 +322,11 @@ CASES = {
     dice_rolled_write: "dice_rolled",
     no_undo: "no_undo",
     undo_off: "undo_off",
+    resign_spectator: "spectator",
+    resign_before_the_start: "not_started",
+    resign_at_real_dice: "bots_need_rolled_dice",
+    resign_a_daily_game: "daily_alone",
+    resign_once_over: "game_over",
 }
 
 
@@ -346,5 +376,30 @@ def test_a_refused_command_leaves_the_game_where_the_last_legal_one_did(store: S
             assert isinstance(outcome, commands.Refused) and outcome.code == "not_your_turn"
         assert room.seq == seq
         assert await done(room, 0, commands.Score("chance")) > seq
+
+    at_tables(store, test)
+
+
+def test_a_player_who_resigns_leaves_the_stand_in_bot_playing_the_seat(store: Store) -> None:
+    """Bob resigns while Ann is to move: his seat is the stand-in's from then on (his
+    token acts for it no more, the table's listeners are told), and when his turn comes
+    the bot plays it under his name, while Ann plays on."""
+
+    async def test(tables: Tables) -> None:
+        room = await tables.room()
+        table = room.table
+        await done(room, 1, commands.Resign())
+        bob = table.seats[1]
+        assert bob.bot is not None and bob.token_hash is None and bob.name == "Bob"
+        await done(room, 0, commands.Roll())
+        await done(room, 0, commands.Score("chance"))
+        live = room.live
+        assert live is not None
+        async with asyncio.timeout(30):
+            while live.committed_game().current_player != 0:  # the bot plays Bob's turn
+                await asyncio.sleep(0.01)
+        game = live.committed_game()
+        assert game.players[1] == "Bob"
+        assert len(game.cards[0].filled_boxes) == len(game.cards[1].filled_boxes) == 1
 
     at_tables(store, test)

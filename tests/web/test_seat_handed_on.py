@@ -101,3 +101,39 @@ def test_a_seat_being_handed_on_acts_no_more(
         release.set()
         if hand_over.is_alive():
             hand_over.join(timeout=30)
+
+
+def test_a_player_who_resigns_is_let_go_and_the_stand_in_plays_the_seat(
+    client: TestClient,
+) -> None:
+    """Bob resigns on his phone: every connection of his seat is closed (4409), Ann is
+    shown the stand-in bot in his seat, the bot plays his turns under his name, and his
+    token no longer opens the table."""
+    host, bob = started_table(client)
+    table_id = host["table"]["id"]
+    with (
+        joined(client, table_id, token=host["token"]) as ann,
+        joined(client, table_id, token=bob["token"]) as phone,
+        joined(client, table_id, token=bob["token"]) as laptop,
+    ):
+        next_of(phone, "state")
+        phone.send_json({"type": "resign", "id": "bob-resigns"})
+        for old in (phone, laptop):
+            with pytest.raises(WebSocketDisconnect) as closed:
+                next_of(old, "never")
+            assert closed.value.code == 4409
+        seat = next_of(ann, "lobby")["table"]["seats"][1]
+        assert seat["bot"] and seat["name"] == "Bob"
+        ann.send_json({"type": "roll"})
+        game = next_of(ann, "event")["game"]
+        ann.send_json({"type": "score", "box": game["placements"][0]["box"]})
+        game = next_of(ann, "event")["game"]
+        while game["current"] == 1:  # the stand-in plays Bob's turn
+            game = next_of(ann, "event")["game"]
+        assert game["players"][1] == "Bob" and game["current"] == 2
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        joined(client, table_id, token=bob["token"]) as again,
+    ):
+        receive_json(again)
+    assert refused.value.code == 4401

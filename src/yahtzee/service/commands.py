@@ -68,6 +68,12 @@ class Undo:
 
 
 @dataclass(frozen=True, slots=True)
+class Resign:
+    """The player leaves the game for good: the table's stand-in bot plays the seat on
+    under the player's name, and the seat's token acts for it no more."""
+
+
+@dataclass(frozen=True, slots=True)
 class GoOn:
     """The player who just placed goes on: a bot that waits while that placement may be
     taken back plays now."""
@@ -95,7 +101,7 @@ class Resync:
     """The table whole again (after a missed event)."""
 
 
-Command = Roll | Hold | Score | Dice | Write | Undo | GoOn | Hint | Review | Chat | Resync
+Command = Roll | Hold | Score | Dice | Write | Undo | Resign | GoOn | Hint | Review | Chat | Resync
 
 
 # Outcomes -----------------------------------------------------------------------------
@@ -157,6 +163,7 @@ __all__ = [
     "Hold",
     "Outcome",
     "Refused",
+    "Resign",
     "Resync",
     "Resynced",
     "Review",

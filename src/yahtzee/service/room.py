@@ -47,6 +47,7 @@ from .meter import play_notes
 from .meters import WinMeters
 from .presence import Member, Presence
 from .room_events import Held, MovedAway, Played, RoomEvent, RoomListener, RoomView, TableChanged
+from .session import STAND_IN
 from .tray import check_slots, not_rolled
 
 if TYPE_CHECKING:
@@ -232,6 +233,8 @@ class TableRoom:
                 return commands.Done((await live.act(box, _player(seat), key)).seq)
             case commands.Dice() | commands.Write() | commands.Undo():
                 return commands.Done(await self._entry(_player(seat), command, key))
+            case commands.Resign():
+                await self._resign(_player(seat))
             case commands.GoOn():
                 self._live().go_on(_player(seat))
         return commands.Done(self.seq)
@@ -316,6 +319,21 @@ class TableRoom:
             await asyncio.to_thread(
                 records.save_table_seat, self.hall.store, table.id, state.record(), table.active_at
             )
+
+    async def _resign(self, seat: int) -> None:
+        """The player leaves the game for good: the stand-in bot plays the seat on."""
+        live = self._live()
+        if self.table.daily is not None:
+            raise IllegalMove(
+                "A daily game is yours alone: leave it, and it ends with the day.",
+                code="daily_alone",
+            )
+        async with self.table.lock:
+            if live.committed_game().is_over:
+                raise IllegalMove("The game is over: its record stays.", code="game_over")
+            await self.seat_to_bot(seat, STAND_IN)
+        await self.changed()  # (the seat's connections are let go)
+        live.schedule()
 
     # Events --------------------------------------------------------------------------
 

@@ -132,6 +132,15 @@ class UndoIntent(_Intent):
         return commands.Undo()
 
 
+class ResignIntent(_Intent):
+    """Leave the game for good: the table's stand-in bot plays the seat on."""
+
+    type: Literal["resign"]
+
+    def command(self) -> commands.Resign:
+        return commands.Resign()
+
+
 class ChatIntent(_Intent):
     type: Literal["chat"]
     text: str = Field(min_length=1, max_length=MAX_CHAT)
@@ -193,6 +202,7 @@ AnyIntent = (
     | DiceIntent
     | WriteIntent
     | UndoIntent
+    | ResignIntent
     | ChatIntent
     | ResyncIntent
     | HintIntent
@@ -201,7 +211,8 @@ AnyIntent = (
 )
 Intent = Annotated[AnyIntent, Field(discriminator="type")]
 INTENT_TYPES = (
-    "roll", "hold", "score", "dice", "write", "undo", "chat", "resync", "hint", "review", "ping",
+    "roll", "hold", "score", "dice", "write", "undo", "resign", "chat", "resync", "hint",
+    "review", "ping",
 )  # fmt: skip
 _READER: TypeAdapter[Any] = TypeAdapter(Intent)
 
