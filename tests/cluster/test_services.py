@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from functools import partial
+from pathlib import Path
 
 import httpx
 import pytest
@@ -28,6 +29,8 @@ from tests.waiting import end, wait_until
 from yahtzee.web.head_limits import MAX_HEADER_BYTES, MAX_LINE_BYTES
 from yahtzee.web.http_guard import HEADER_TIMEOUT_S
 from yahtzee.web.limits import MAX_BODY_BYTES
+
+DEPLOY_DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 
 # A tiny upstream: plain HTTP answers "<name> <X-Forwarded-For> <X-Forwarded-Proto>";
 # a WebSocket echoes each message as "<name>:<message>".
@@ -126,6 +129,17 @@ def test_nginx_config_names_every_node_and_hashes_on_the_table() -> None:
     assert "ip_hash" not in text and "user " not in text
     assert "hash $yahtzee_table consistent;" in text
     assert render_nginx_config([8001], 8080, "/srv/lb", as_root=True).startswith("user root;\n")
+
+
+def test_the_cluster_tests_run_the_projects_nginx_configuration_line_for_line() -> None:
+    """What the cluster tests start is deploy/nginx's template, every line of it (those
+    with a placeholder filled in), the one docs/deploy.md installs: not a copy."""
+    text = render_nginx_config([8001, 8002], 8080, "/srv/lb", as_root=False)
+    lines = {line.strip() for line in text.splitlines()}
+    template = [line.strip() for line in NGINX_TEMPLATE.read_text().splitlines()]
+    fixed = [line for line in template if line and "${" not in line]
+    assert len(fixed) > 20 and [line for line in fixed if line not in lines] == []
+    assert "deploy/nginx/yahtzee.conf.template" in DEPLOY_DOC.read_text()
 
 
 def test_nginx_config_sets_the_limits_of_a_node() -> None:

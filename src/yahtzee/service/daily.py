@@ -23,6 +23,7 @@ from ..core.duplicate import DuplicateDice
 from ..store import Seat, Store
 from ..store import daily as records
 from .session import REVIEW_DECIMALS, GameSession
+from .table import MAX_ID
 
 DAILY_RULES = records.DAILY_RULES
 
@@ -36,6 +37,16 @@ def parse_day(text: str) -> date:
         return date.fromisoformat(text)
     except (TypeError, ValueError):
         raise InvalidInput(f"A day is written 2026-12-02, not {text!r}.") from None
+
+
+def game_dice(store: Store, game_id: str) -> tuple[dict[str, object], str | None]:
+    """A recorded game's start event (its commitment and its draw) and its dice seed once
+    revealed (None until then: a daily game's at the day's end); ``no_game`` for a game
+    the records do not hold."""
+    log = store.event_log(game_id) if len(game_id) <= MAX_ID else []
+    if not log:
+        raise InvalidInput("No such game in the records.", code="no_game")
+    return log[0], records.revealed_dice_seed(store, game_id, today())
 
 
 def offline_seed(day: date) -> str:

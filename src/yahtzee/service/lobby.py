@@ -51,7 +51,7 @@ from .reviews import Reviews
 from .room import Hall, TableRoom
 from .room_events import RoomEvent, RoomListener
 from .session import NO_BOTS_ENTERED, GameSession, warm_up
-from .table import SeatState, Table, check_entered, check_name_free, new_token, token_hash
+from .table import MAX_ID, SeatState, Table, check_entered, check_name_free, new_token, token_hash
 
 if TYPE_CHECKING:
     from .cluster.wire import Incarnation
@@ -60,7 +60,6 @@ MAX_TABLES_PER_CLIENT = 20
 """Tables in the lobby or in play that one client (address) may have at once."""
 LOBBY_IDLE_S = 30 * 60
 """A table that does not start expires this long after its last change."""
-MAX_TABLE_ID = 36
 START_TRIES = 3
 """Starts tried, each after news of a change through another node, before giving up."""
 FINISHED_LOADED_S = 24 * 60 * 60
@@ -307,7 +306,7 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None:
             return None if self._idle(table) else table
-        if len(table_id) > MAX_TABLE_ID:
+        if len(table_id) > MAX_ID:
             return None
         row = await asyncio.to_thread(records.load_table, self.store, table_id)
         if row is None or row.status != records.FINISHED:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..core import Game, InvalidInput
 from ..store import Store
 from ..store import tables as records
-from .lobby import MAX_TABLE_ID
+from .table import MAX_ID
 
 MAX_SITTING_GAMES = 50
 """The most recent games a sitting's standings count (a sitting this long is rare)."""
@@ -45,7 +45,7 @@ class Sitting:
 def finished_games(store: Store, sitting_id: str) -> list[tuple[str, Game]]:
     """A sitting's finished games (their ids and games), in order, its last
     `MAX_SITTING_GAMES`; ``no_sitting`` when it has none."""
-    if len(sitting_id) > MAX_TABLE_ID:  # a sitting's id is its first table's
+    if len(sitting_id) > MAX_ID:  # a sitting's id is its first table's
         raise InvalidInput("No finished game at such a sitting.", code="no_sitting")
     ids = records.sitting_games(store, sitting_id)[-MAX_SITTING_GAMES:]
     finished = [(one, game) for one in ids if (game := store.load(one)).is_over]

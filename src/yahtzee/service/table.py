@@ -18,6 +18,9 @@ from ..store.names import look_alike
 from .live import LiveGame
 from .session import NO_BOTS_ENTERED, GameSession
 
+MAX_ID = 36
+"""The longest id of a table, a game or a sitting (a UUID's): a longer one is no id."""
+
 TOKEN_BYTES: Final = 24
 
 
@@ -154,6 +157,7 @@ def check_entered(seats: Sequence[BotSpec | None], turn_timer: int | None) -> No
 
 
 __all__ = [
+    "MAX_ID",
     "NO_TIMER_ENTERED",
     "SeatState",
     "Table",

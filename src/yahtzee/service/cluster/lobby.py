@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...store import tables as records
 from ..batcher import Batcher
-from ..lobby import MAX_TABLE_ID, Lobby
-from ..table import Table
+from ..lobby import Lobby
+from ..table import MAX_ID, Table
 from . import Elsewhere, Moved
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class ClusterLobby(Lobby):
             if table_id in self.cluster.owned:  # our renewal is late: not now
                 return Elsewhere(table_id)
             self._drop(table)
-        if len(table_id) > MAX_TABLE_ID:
+        if len(table_id) > MAX_ID:
             return None
         return await self._claimed(table_id, None)
 

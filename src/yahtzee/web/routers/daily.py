@@ -9,10 +9,7 @@ import asyncio
 
 from fastapi import APIRouter, Request
 
-from ...core import InvalidInput
 from ...service import daily, daily_table
-from ...service.lobby import MAX_TABLE_ID
-from ...store import daily as records
 from ..daily_models import DailyBoard, DailyDay, DailyOutcome, DailyStarted, GameDice, StartDaily
 from ..deps import LobbyDep, StrictJSONRoute, TokenDep
 from ..models import LobbyView
@@ -68,11 +65,5 @@ async def dice(game_id: str, lobby: LobbyDep) -> GameDice:
     then), with the steps to check it."""
     store = lobby.store
 
-    def work() -> GameDice:
-        log = store.event_log(game_id) if len(game_id) <= MAX_TABLE_ID else []
-        if not log:
-            raise InvalidInput("No such game in the records.", code="no_game")
-        seed = records.revealed_dice_seed(store, game_id, daily.today())
-        return GameDice.of(game_id, log[0], seed)
-
-    return await asyncio.to_thread(work)
+    start, seed = await asyncio.to_thread(daily.game_dice, store, game_id)
+    return GameDice.of(game_id, start, seed)
