@@ -57,6 +57,13 @@ BENCHMARKS = (
         "cluster.md",
     ),
     Benchmark(
+        "floor",
+        "the bare parts alone (uvicorn, PostgreSQL, the messages; no game): this machine's "
+        "CPU per action, and with --half its own 2-node/1-node ratio",
+        "itself at half the load (--half PAIRS): the floor of the cluster's ratio",
+        "cluster.md",
+    ),
+    Benchmark(
         "envs",
         "steps per second of the RL environments under a masked random policy",
         "gym-yahtzee (PyPI, a throwaway venv; --no-peer leaves it out)",
