@@ -1,33 +1,43 @@
 """Plain mode's game: one game of a `GameSession` played from lines of text, with dice the
 program rolls or dice the players roll at the table and type in (``dice 33356``).
 
-Every decision goes to the session and the engine; this module only reads commands and
-prints what happened.
+The game is played through its table's room, hosted on an asyncio loop of its own
+(`LocalRoom`, as the terminal game hosts it): each command read becomes a command given
+to the room, whose refusal is printed; what the room tells (`Played`) is printed as it
+comes, the bots' moves included, which the room plays. Lines are read in a thread of
+their own, so that the loop is never held up by a player thinking.
 """
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..core import (
     ROUNDS,
     Category,
     DiceEntered,
+    Event,
     Game,
     IllegalMove,
     InvalidInput,
-    Keep,
+    Placement,
     PlayoffRolled,
+    Rolled,
     Scorecard,
     Scored,
     Written,
     YahtzeeError,
 )
+from ..service import commands
+from ..service.local_room import LocalRoom
+from ..service.room_events import Played, RoomEvent
 from ._io import short_message
 
 if TYPE_CHECKING:
-    from ..service import GameSession, Move
+    from ..service import GameSession
 
 DEFAULT_NAME = "You"
 """The one player's name when none is given; messages to it say "you score", not "scores"."""
@@ -71,11 +81,14 @@ MAX_DIGITS = 6  # points longer than this are no box's (and not echoed back whol
 DICE_THEN_ROLL = 2  # 'dice 33356 2': the dice as one word, then the roll
 
 ENTER_HOW = "type the five dice showing, like 'dice 33356', or 'write BOX POINTS'"
+UNTIL_ANSWERED: Final = 366 * 24 * 3600.0
+"""A bot waits this long (for good) while the placement before its turn may be taken back:
+until the player answers (Enter goes on, 'undo' takes it back)."""
 
 
 class PlainGame:
     """Plays one game of a `GameSession` from lines of text: it reads commands and prints
-    what happened; the session checks, records, moves the bots and reviews."""
+    what happened; the game's room checks, records and moves the bots."""
 
     def __init__(
         self,
@@ -85,6 +98,9 @@ class PlainGame:
     ) -> None:
         self.session, self.read, self.write = session, read, write
         self._announced: tuple[int, int] | None = None  # (round, seat) of the turn said
+        self.room = LocalRoom(session, self, undo_wait=UNTIL_ANSWERED)
+        self._options = _options(session.game)  # the boxes the dice showing may fill
+        self._moved = asyncio.Event()  # the room told a move
 
     @property
     def game(self) -> Game:
@@ -92,35 +108,85 @@ class PlainGame:
 
     def play(self, *, resumed: bool = False) -> bool:
         """Play until the game is over (True) or the player stops (False)."""
+        return asyncio.run(self._play(resumed))
+
+    async def _play(self, resumed: bool) -> bool:
+        self._moved = asyncio.Event()  # (this loop's)
         dice = "real dice: roll them and type them" if self.game.entered else "the program rolls"
         self.write(f"Yahtzee ({self.game.rules.name} rules, {dice}). Type 'help' for commands.")
         if resumed:
             self._show_where()
-        while not self.game.is_over:
-            if not self._step():
-                self.write("Game stopped.")
-                return False
+        self.room.start()
+        try:
+            while True:
+                await self._settled()
+                if self.game.is_over:
+                    break
+                if not await self._step():
+                    self.write("Game stopped.")
+                    return False
+        finally:
+            self.room.close()
+        await asyncio.to_thread(self.session.finish)  # the review, kept with the record
         return True
 
-    def _step(self) -> bool:
-        session, turn = self.session, self.game.turn
-        if session.bot_waits:  # the placement before the bot's turn may be taken back
-            return self._before_bot()
-        if session.is_bot(session.current):
-            for move in session.bot_moves():
-                self._show(move)
-            return True
+    async def _settled(self) -> None:
+        """Until the room has told every move made (a bot's turn shown whole), and no bot
+        is to play but one that waits for the player's answer."""
+        session, live = self.session, self.room.live
+        while live.committed_seq != len(self.game.event_log) or (
+            not session.is_over and session.is_bot(session.current) and not session.bot_waits
+        ):
+            await self._moved.wait()
+            self._moved.clear()
+
+    async def _step(self) -> bool:
+        turn = self.game.turn
+        if self.session.bot_waits:  # the placement before the bot's turn may be taken back
+            return await self._before_bot()
         if not self.game.entered and (turn is None or turn.dice is None):
-            self._show(session.roll())  # a turn's first roll, or a playoff roll
+            await self._do(commands.Roll())  # a turn's first roll, or a playoff roll
             return True
         if self.game.entered:
             self._announce()
-        line = self.read(self._prompt())
+        line = await self._read(self._prompt())
         if line is None:
             return False
-        return self._command(line.strip())
+        return await self._command(line.strip())
 
-    def _before_bot(self) -> bool:
+    async def _read(self, prompt: str) -> str | None:
+        """A line read in a thread of its own (a daemon's: Ctrl-C or the end of the game
+        never waits for a player's answer)."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str | None] = loop.create_future()
+
+        def read() -> None:
+            try:
+                line = self.read(prompt)
+            except BaseException as error:  # (reported on the loop, not lost in the thread)
+                loop.call_soon_threadsafe(_settle, answer, None, error)
+            else:
+                loop.call_soon_threadsafe(_settle, answer, line, None)
+
+        threading.Thread(target=read, name="plain-read", daemon=True).start()
+        return await answer
+
+    async def _do(self, command: commands.Command) -> None:
+        """Give ``command`` to the room: its refusal is raised, for `_command` to print."""
+        outcome = await self.room.handle(command)
+        if isinstance(outcome, commands.Refused):
+            raise IllegalMove(outcome.message, code=outcome.code)
+
+    def heard(self, table_id: str, event: RoomEvent) -> None:
+        """The room told a move: printed (a player's entered dice and taking back are
+        printed by their commands)."""
+        if isinstance(event, Played):
+            for played in event.events:
+                self._show(played, event.game)
+            self._options = _options(event.game)
+            self._moved.set()
+
+    async def _before_bot(self) -> bool:
         """Before a bot plays, while the last placement may still be taken back: Enter
         lets the bot play, 'undo' takes the placement back; other commands work, and the
         bot waits."""
@@ -128,14 +194,15 @@ class PlainGame:
         assert isinstance(last, Scored | Written)
         name = _current_name(self.game)
         box = last.category.display_name
-        line = self.read(f"{name} plays next. Enter goes on, 'undo' takes back {box}> ")
+        line = await self._read(f"{name} plays next. Enter goes on, 'undo' takes back {box}> ")
         if line is None:
             return False
         if not line.strip():
-            for move in self.session.bot_moves():
-                self._show(move)
+            self._moved.clear()
+            await self._do(commands.GoOn())  # the room plays the bot now: its first move
+            await self._moved.wait()
             return True
-        return self._command(line.strip())
+        return await self._command(line.strip())
 
     def _prompt(self) -> str:
         name = _current_name(self.game)
@@ -166,20 +233,20 @@ class PlainGame:
             self.write(f"  Dice entered: {turn.dice.spaced()}")
             self._show_boxes()
 
-    def _command(self, line: str) -> bool:
+    async def _command(self, line: str) -> bool:
         verb, _, rest = line.partition(" ")
         verb = verb.lower()
         try:
             if verb in {"quit", "exit", "q"}:
                 return False
-            self._run(verb, rest)
+            await self._run(verb, rest)
         except IllegalMove as error:
             self.write(short_message(self._plain_words(error)))
         except YahtzeeError as error:
             self.write(short_message(str(error)))
         return True
 
-    def _run(self, verb: str, rest: str) -> None:
+    async def _run(self, verb: str, rest: str) -> None:
         if verb in {"help", "?", "h"}:
             self.write(HELP_ENTERED if self.game.entered else HELP)
         elif verb in {"keep", "k"}:
@@ -187,23 +254,23 @@ class PlainGame:
                 raise InvalidInput(
                     "Say which dice to keep, like 'keep 335', or 'roll' for all five."
                 )
-            self._show(self.session.roll(Keep.parse(rest)))
+            await self._do(commands.Roll(rest))
         elif verb in {"roll", "r"}:
-            self._show(self.session.roll(Keep.parse(rest) if rest.strip() else Keep.NONE))
+            await self._do(commands.Roll(rest))
         elif verb in {"dice", "d"}:
-            self._enter(rest)
+            await self._enter(rest)
         elif verb in {"fix", "correct"}:
-            self._enter(rest, correct=True)
+            await self._enter(rest, correct=True)
         elif verb in {"write", "w"}:
-            self._write(rest)
+            await self._write(rest)
         elif verb in {"score", "s"}:
-            self._score(rest)
+            await self._score(rest)
         elif verb == "undo":
-            self._undo()
+            await self._undo()
         elif verb in {"boxes", "b"}:
             self._show_boxes()
         elif verb in {"hint", "advise"}:
-            self._show_hint()
+            await self._show_hint()
         elif verb in {"card", "c"}:
             self._show_card(self.game.cards[self._speaking()])
         elif verb == "cards":
@@ -237,7 +304,7 @@ class PlainGame:
 
     # Real dice -----------------------------------------------------------------------
 
-    def _enter(self, rest: str, *, correct: bool = False) -> None:
+    async def _enter(self, rest: str, *, correct: bool = False) -> None:
         """``dice 33356``, ``dice 3 3 3 5 6``, ``dice 33356 2``, ``dice 33356 roll 2``;
         ``fix 33356`` (``correct``): the dice entered corrected, the same roll. Not said,
         dice after those said to be roll 1 or 2 are the next roll."""
@@ -251,13 +318,13 @@ class PlainGame:
         elif roll is None:
             roll = self.session.next_roll
         before = self.session.said_roll
-        move = self.session.enter_dice(text, roll)
-        event = move.events[-1]
+        await self._do(commands.Dice(text, roll))
+        event = self.game.event_log[-1]
         assert isinstance(event, DiceEntered)
         if playoff:
+            name = self.game.players[event.player]
             self.write(
-                f"Playoff: {_does(move.name, 'throws')} {event.dice.spaced()} "
-                f"(sum {event.dice.total})."
+                f"Playoff: {_does(name, 'throws')} {event.dice.spaced()} (sum {event.dice.total})."
             )
             return
         said = f" (roll {event.roll})" if event.roll is not None else ""
@@ -265,7 +332,7 @@ class PlainGame:
         self.write(f"  {'Corrected' if corrected else 'Dice entered'}: {event.dice.spaced()}{said}")
         self._show_boxes()
 
-    def _write(self, rest: str) -> None:
+    async def _write(self, rest: str) -> None:
         """``write BOX POINTS``: the box's name may have spaces (``write 4 of a kind 24``)."""
         box, _, points = rest.strip().rpartition(" ")
         if not box or not points.strip():
@@ -275,17 +342,19 @@ class PlainGame:
             raise InvalidInput(
                 f"Points are a whole number, like 'write {category.key} 12', not {points[:12]!r}."
             )
-        self._show(self.session.write(category, int(points)))
+        await self._do(commands.Write(category.name.lower(), int(points)))
 
-    def _undo(self) -> None:
+    async def _undo(self) -> None:
         try:
-            placed = self.session.undo()
-        except IllegalMove as error:  # the service's reason, and how to have it
+            await self._do(commands.Undo())
+        except IllegalMove as error:  # the room's reason, and how to have it
             if error.code != "undo_off":
                 raise
             raise IllegalMove(
                 f"{error} Start the game with 'yahtzee play --undo' to allow it.", code=error.code
             ) from error
+        placed = self.game.event_log[-2]  # (then the taking back)
+        assert isinstance(placed, Scored | Written)
         name = self.game.players[placed.player]
         whose = "your" if name == DEFAULT_NAME else f"{name}'s"
         category = placed.category
@@ -298,16 +367,17 @@ class PlainGame:
 
     # Shared --------------------------------------------------------------------------
 
-    def _score(self, box: str) -> None:
+    async def _score(self, box: str) -> None:
         """Fill a box; one that would score nothing asks first, as the terminal game does."""
         category = Category.parse(box)
         option = self.session.placements().get(category)
         if option is not None and option.total == 0:
-            answer = self.read(f"{category.display_name} scores 0 here. Score it anyway? [y/N] ")
+            asked = f"{category.display_name} scores 0 here. Score it anyway? [y/N] "
+            answer = await self._read(asked)
             if (answer or "").strip().lower() not in YES:
                 self.write(f"Not scored: {category.display_name} is still open.")
                 return
-        self._show(self.session.score(category))
+        await self._do(commands.Score(category.name.lower()))
 
     def _speaking(self) -> int:
         """The seat whose player types now: while a bot waits for the player who just
@@ -322,34 +392,40 @@ class PlainGame:
         assert seat is not None
         return seat
 
-    def _show(self, move: Move) -> None:
-        """What a move did, as lines of text."""
-        if isinstance(move.events[0], PlayoffRolled):
-            dice = move.dice
-            assert dice is not None
-            self.write(f"Playoff: {_does(move.name, 'throws')} {dice.spaced()} (sum {dice.total}).")
-            return
-        if move.placement is not None:
-            p = move.placement
-            bonus = f" and a {p.yahtzee_bonus}-point Yahtzee bonus" if p.yahtzee_bonus else ""
-            joker = " (a Joker)" if p.joker else ""
-            total = self.game.cards[move.seat].total
-            self.write(
-                f"{_does(move.name, 'scores')} {p.points} in {p.category.display_name}{joker}"
-                f"{bonus}. Total {total}."
-            )
-            return
-        turn = self.game.turn
-        assert turn is not None and move.dice is not None
+    def _show(self, event: Event, game: Game) -> None:
+        """What a move did, as lines of text (``game``: as it was after it)."""
+        if isinstance(event, PlayoffRolled):
+            name, dice = game.players[event.player], event.dice
+            self.write(f"Playoff: {_does(name, 'throws')} {dice.spaced()} (sum {dice.total}).")
+        elif isinstance(event, Scored | Written):
+            self._show_placement(event, game)
+        elif isinstance(event, Rolled):
+            self._show_roll(event, game)
+
+    def _show_placement(self, placed: Scored | Written, game: Game) -> None:
+        name = game.players[placed.player]
+        chosen = self._options.get(placed.category) if isinstance(placed, Scored) else None
+        bonus = placed.yahtzee_bonus if isinstance(placed, Scored) else 0
+        joker = " (a Joker)" if chosen is not None and chosen.joker else ""
+        said = f" and a {bonus}-point Yahtzee bonus" if bonus else ""
+        total = game.cards[placed.player].total
+        self.write(
+            f"{_does(name, 'scores')} {placed.points} in {placed.category.display_name}{joker}"
+            f"{said}. Total {total}."
+        )
+
+    def _show_roll(self, rolled: Rolled, game: Game) -> None:
+        turn, name = game.turn, game.players[rolled.player]
+        assert turn is not None
         if turn.rolls == 1:
-            card = self.game.cards[move.seat]
+            card = game.cards[rolled.player]
             self.write("")
-            self.write(f"Round {turn.round} of {ROUNDS}: {move.name} (total {card.total})")
-        elif move.by_bot and isinstance(move.action, Keep):
-            self.write(f"{_does(move.name, 'keeps')} {move.action.spaced()}.")
+            self.write(f"Round {turn.round} of {ROUNDS}: {name} (total {card.total})")
+        elif self.session.is_bot(rolled.player):
+            self.write(f"{_does(name, 'keeps')} {rolled.keep.spaced()}.")
         plural = "roll" if turn.rolls_left == 1 else "rolls"
-        self.write(f"Roll {turn.rolls}: {move.dice.spaced()}  ({turn.rolls_left} {plural} left)")
-        self._show_boxes()
+        self.write(f"Roll {turn.rolls}: {rolled.dice.spaced()}  ({turn.rolls_left} {plural} left)")
+        self._show_boxes(game)
 
     def _show_where(self) -> None:
         """A resumed game: whose turn it is and the dice showing."""
@@ -362,17 +438,24 @@ class PlainGame:
         self.write(f"Roll {turn.rolls}: {turn.dice.spaced()}  ({turn.rolls_left} left)")
         self._show_boxes()
 
-    def _show_hint(self) -> None:
-        advice = self.session.hint()
+    async def _show_hint(self) -> None:
+        outcome = await self.room.handle(commands.Hint())
+        if isinstance(outcome, commands.Refused):
+            raise IllegalMove(outcome.message, code=outcome.code)
+        assert isinstance(outcome, commands.Advised)
+        advice = outcome.advice
         self.write("  Advisor (expected final total with optimal play):")
         for option in advice.options[:HINT_OPTIONS]:
             loss = advice.best.value - option.value
             tag = f"-{loss:.2f}" if round(loss, 2) else "best"
             self.write(f"  {option.value:8.2f} {tag:>7}  {option.text}")
 
-    def _show_boxes(self) -> None:
-        placements = self.game.placements()
-        if not placements and self.game.entered:
+    def _show_boxes(self, game: Game | None = None) -> None:
+        """What the dice showing score in each box they may fill (``game``: the game's
+        now by default)."""
+        game = self.game if game is None else game
+        placements = game.placements()
+        if not placements and game.entered:
             self.write(f"  No dice entered yet: {ENTER_HOW}.")
             return
         options = ", ".join(
@@ -380,8 +463,8 @@ class PlainGame:
             + (f"+{p.yahtzee_bonus}" if p.yahtzee_bonus else "")
             for p in placements
         )
-        seat = self.game.current_player
-        open_boxes = len(self.game.cards[seat].open_boxes) if seat is not None else 0
+        seat = game.current_player
+        open_boxes = len(game.cards[seat].open_boxes) if seat is not None else 0
         forced = "Joker: " if any(p.joker for p in placements) else ""
         narrowed = 0 < len(placements) < open_boxes
         self.write(f"  Boxes: {forced}{options}" + ("  (the rules allow only these)" * narrowed))
@@ -420,6 +503,22 @@ def _dice_and_roll(rest: str) -> tuple[str, int | None]:
             f"A roll of the turn is 1, 2 or 3 (or not said), not {short_message(repr(roll))}."
         )
     return " ".join(words), int(roll)
+
+
+def _options(game: Game) -> dict[Category, Placement]:
+    """The boxes the dice showing may fill, as placed (a Joker's marked)."""
+    return {p.category: p for p in game.placements()}
+
+
+def _settle(
+    answer: asyncio.Future[str | None], line: str | None, error: BaseException | None
+) -> None:
+    if answer.done():
+        return
+    if error is not None:
+        answer.set_exception(error)
+    else:
+        answer.set_result(line)
 
 
 def _does(name: str, verb: str) -> str:

@@ -32,7 +32,7 @@ from ..core import (
 from ..store import REPEAT
 from .beat import sleep_to_beat
 from .group_commit import Committer
-from .reviews import Reviews
+from .reviews import Reviewer
 from .session import GameSession, Move
 from .tray import Tray, follow, not_rolled, tray_of
 
@@ -129,14 +129,17 @@ class LiveGame:
         turn_timer: float | None = None,
         on_over: Callable[[], Awaitable[None]] | None = None,
         drives: Callable[[], bool] | None = None,
-        reviews: Reviews | None = None,
+        reviews: Reviewer | None = None,
         undo_wait: float = 0.0,
+        saves_holds: bool = False,
     ) -> None:
         """``on_over()``: the game just ended (its record is finished). ``reviews``: where
         its review is made at low priority (by default at once, in a worker thread).
         ``undo_wait``: seconds a bot waits before it plays while the placement before it
         may still be taken back (`GameSession.bot_waits`), unless its player goes on
-        (`go_on`) first; no wait by default."""
+        (`go_on`) first; no wait by default. ``saves_holds``: each hold is saved with the
+        record at once (`GameSession.select`: a game played in one process alone, resumed
+        with the same dice held); by default holds are kept in memory only."""
         self.session = session
         self.committer = committer
         self.publish = publish
@@ -146,6 +149,7 @@ class LiveGame:
         self.drives: Callable[[], bool] = drives or (lambda: True)
         self.reviews = reviews
         self.undo_wait = undo_wait
+        self.saves_holds = saves_holds
         self.bot_due: float | None = None
         """While a bot waits for the placement before it to be taken back or let go (see
         ``undo_wait``): when it plays (Unix time)."""
@@ -203,6 +207,8 @@ class LiveGame:
         if turn.rolls_left == 0:
             raise IllegalMove("There is no roll left to hold dice for.", code="no_rolls_left")
         self.tray = self.tray.holding(slots)
+        if self.saves_holds:
+            self.session.select(self.tray.held_in_order())
         self._played_for.pop(seat, None)
         return self.committed_seq
 
@@ -251,12 +257,10 @@ class LiveGame:
             raise IllegalMove("Taking back a placement is off in this game.", code="undo_off")
         log = session.game.event_log
         last = log[-1] if log else None
-        if not isinstance(last, Scored | Written) or last.player != seat:
-            raise IllegalMove("You have no placement to take back now.", code="no_undo")
-        if session.is_bot(seat):
+        if isinstance(last, Scored | Written) and session.is_bot(last.player):
             raise IllegalMove("A computer player's placement stays.", code="no_undo")
         before = len(log)
-        placed = session.game.undo(player=seat)
+        placed = session.game.undo(player=seat)  # else the engine says why not (no_undo)
         after = session.game.event_log
         return Undid(seat, placed, tuple(after[before:]), len(after))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -22,6 +22,21 @@ log = logging.getLogger(__name__)
 
 PAUSE_S: Final = 0.05
 """The pause before each review (the event loop serves what waits meanwhile)."""
+
+
+class Reviewer(Protocol):
+    """Where a live game's review is made once it ends (`LiveGame`)."""
+
+    def later(self, session: GameSession) -> None:
+        """Review this finished game (never waits)."""
+
+
+class ReviewedWhenShown:
+    """A game played in one process alone (the terminal): its game-over screen makes the
+    review as it shows it (and keeps it with the record), so nothing is made here."""
+
+    def later(self, session: GameSession) -> None:
+        pass
 
 
 class Reviews:
@@ -63,4 +78,4 @@ class Reviews:
             self._task.cancel()
 
 
-__all__ = ["PAUSE_S", "Reviews"]
+__all__ = ["PAUSE_S", "ReviewedWhenShown", "Reviewer", "Reviews"]

@@ -52,7 +52,7 @@ from .tray import check_slots, not_rolled
 
 if TYPE_CHECKING:
     from .group_commit import Committer
-    from .reviews import Reviews
+    from .reviews import Reviewer
     from .session import GameSession
     from .table import Table
 
@@ -119,14 +119,16 @@ class TableRoom:
         turn_timer: float | None = None,
         on_over: Callable[[], Awaitable[None]] | None = None,
         drives: Callable[[], bool] | None = None,
-        reviews: Reviews | None = None,
+        reviews: Reviewer | None = None,
         undo_wait: float = 0.0,
+        saves_holds: bool = False,
     ) -> LiveGame:
         """Play ``session`` at this table (its moves committed by ``committer``, and
         published here); see `LiveGame` for the rest."""
         self.table.live = LiveGame(
             session, committer, self._published, bot_delay=bot_delay, turn_timer=turn_timer,
             on_over=on_over, drives=drives, reviews=reviews, undo_wait=undo_wait,
+            saves_holds=saves_holds,
         )  # fmt: skip
         return self.table.live
 

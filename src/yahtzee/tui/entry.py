@@ -1,10 +1,13 @@
 """A game of real dice in the terminal: the players roll at the table and type the dice
 showing (the five-slot entry), or write a box's points (quick score entry), or enter a
 Yahtzee of a face. The engine checks every entry and says what is allowed
-(`GameSession.enter_dice`, `GameSession.write`); nothing here knows the rules.
+through the game's room (`commands.Dice`, `commands.Write`); nothing here knows the
+rules.
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,9 +16,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ..core import DICE_COUNT, FACES, ROLLS_PER_TURN, Category, YahtzeeError
-from ..service import GameSession, Move
+from ..core import DICE_COUNT, FACES, ROLLS_PER_TURN, Category
+from ..service import GameSession, commands
 from .sitting import SittingBook, print_pad
+
+Written = Callable[[Category, int], Awaitable[str | None]]
+"""Points written in a box, given to the game's room: its refusal's sentence, or None."""
 
 MAX_TYPED = 10
 """The most characters the entry holds: enough to show six or seven dice typed."""
@@ -96,16 +102,17 @@ class DiceEntry(Static):
         self.update(slots)
 
 
-class WriteScreen(ModalScreen[Move | None]):
+class WriteScreen(ModalScreen[bool]):
     """Quick score entry: a box of the player to act and the points written in it. The
-    engine checks them against what the box can hold; refused, its sentence shows here
-    and nothing changes. Answers the move, or None when cancelled."""
+    room checks them against what the box can hold; refused, its sentence shows here
+    and nothing changes. Answers whether they were written."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, session: GameSession, category: Category | None) -> None:
+    def __init__(self, session: GameSession, category: Category | None, write: Written) -> None:
         super().__init__(id="write")
         self.session = session
+        self.write = write
         seat = session.game.current_player
         card = session.game.cards[seat if seat is not None else 0]
         self.boxes = card.open_boxes
@@ -131,18 +138,18 @@ class WriteScreen(ModalScreen[Move | None]):
     def on_mount(self) -> None:
         self.query_one("#write-points", Input).focus()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.action_write()
+        await self.action_write()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "write-ok":
-            self.action_write()
+            await self.action_write()
         else:
-            self.dismiss(None)
+            self.dismiss(False)
 
-    def action_write(self) -> None:
+    async def action_write(self) -> None:
         category = self.query_one("#write-box", Select).value
         text = self.query_one("#write-points", Input).value
         error = self.query_one("#write-error", Static)
@@ -152,15 +159,14 @@ class WriteScreen(ModalScreen[Move | None]):
         if not text:
             error.update(f"Type the points written in {category.display_name}.")
             return
-        try:
-            move = self.session.write(category, int(text))
-        except YahtzeeError as refused:
-            error.update(str(refused))
+        refused = await self.write(category, int(text))
+        if refused is not None:
+            error.update(refused)
             return
-        self.dismiss(move)
+        self.dismiss(True)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.dismiss(False)
 
 
 class YahtzeeOfScreen(ModalScreen[int | None]):
@@ -197,7 +203,8 @@ class EntryScreen(Screen[None]):
     def refresh_view(self) -> None:
         raise NotImplementedError
 
-    def after_action(self) -> None:
+    async def play(self, command: commands.Command) -> bool:
+        """Give ``command`` to the game's room (its refusal shown): whether carried out."""
         raise NotImplementedError
 
     def highlighted_box(self) -> Category | None:
@@ -275,22 +282,19 @@ class EntryScreen(Screen[None]):
     def action_no_roll(self) -> None:
         self.notify(NO_ROLL)
 
-    def action_submit_dice(self) -> None:
-        self._enter(self.entry.typed)
+    async def action_submit_dice(self) -> None:
+        await self._enter(self.entry.typed)
 
-    def _enter(self, dice: str, what: str = "") -> None:
-        """Enter ``dice`` (as typed) with the roll said: the engine's sentence when it
+    async def _enter(self, dice: str, what: str = "") -> None:
+        """Enter ``dice`` (as typed) with the roll said: the room's sentence when it
         refuses them (the typed dice stay to correct), else the boxes show their points."""
-        try:
-            self.session.enter_dice(dice, self.entry.roll)
-        except YahtzeeError as error:
-            self.notify(str(error), severity="error")
+        if not await self.play(commands.Dice(dice, self.entry.roll)):
             return
         self.entry.clear()
         self.log_line = what  # the dice entered show above it
         self.refresh_view()
 
-    def action_roll_number(self) -> None:
+    async def action_roll_number(self) -> None:
         """Which roll of the turn the dice are: not said, 1, 2, 3, then not said again.
         Said for dice already entered, they are entered again with it (the hint then
         advises which to keep). For dice typed over those entered this turn: the next
@@ -307,7 +311,7 @@ class EntryScreen(Screen[None]):
         self.entry.roll = 1 if roll is None else (None if roll >= ROLLS_PER_TURN else roll + 1)
         self.entry.show()
         if dice is not None and not self.entry.typed and self._my_turn():
-            self._enter(str(dice))
+            await self._enter(str(dice))
         else:
             self.refresh_view()
 
@@ -318,26 +322,26 @@ class EntryScreen(Screen[None]):
     def action_write(self) -> None:
         if not self._my_turn():
             return
-        self.app.push_screen(WriteScreen(self.session, self.highlighted_box()), self._written)
+        self.app.push_screen(WriteScreen(self.session, self.highlighted_box(), self._write))
 
-    def _written(self, move: Move | None) -> None:
-        if move is None or move.placement is None:
-            return
-        p = move.placement
-        self.entry.clear()
-        self.entry.roll = None
-        self.log_line = f"{move.name} wrote {p.total} in {p.category.display_name}."
-        self.after_action()
+    async def _write(self, category: Category, points: int) -> str | None:
+        """Points written in a box (the line saying so follows from the room's event)."""
+        outcome = await self.play_quietly(commands.Write(category.name.lower(), points))
+        return outcome.message if isinstance(outcome, commands.Refused) else None
+
+    async def play_quietly(self, command: commands.Command) -> commands.Outcome:
+        """Give ``command`` to the game's room; its refusal is the caller's to show."""
+        raise NotImplementedError
 
     def action_yahtzee_of(self) -> None:
         if self._my_turn():
             self.app.push_screen(YahtzeeOfScreen(id="yahtzee-of"), self._yahtzee_of)
 
-    def _yahtzee_of(self, face: int | None) -> None:
+    async def _yahtzee_of(self, face: int | None) -> None:
         if face is None:
             return
         word = FACE_WORDS[face - 1]
-        self._enter(
+        await self._enter(
             str(face) * DICE_COUNT,
             f"A Yahtzee of {word}: choose its box (the Joker rule and the bonus follow).",
         )

@@ -1,14 +1,20 @@
-"""The play screen: dice, every scorecard, hints, bots taking their turns visibly."""
+"""The play screen: dice, every scorecard, hints, bots taking their turns visibly.
+
+The game is played through its table's room, hosted here on Textual's own event loop
+(`LocalRoom`): a key or a click becomes a command given to the room, the screen draws
+what the room tells (`Played`), and a refusal shows as an error. The bots, their pause,
+the wait while a placement may still be taken back, and saving are the room's."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import time
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import events
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -19,23 +25,27 @@ from textual.worker import WorkerCancelled, get_current_worker
 
 from ..core import (
     ROUNDS,
-    Action,
     Category,
-    Keep,
+    Game,
     Phase,
+    Rolled,
     Scorecard,
+    Scored,
     Situation,
+    Undone,
+    Written,
     YahtzeeError,
 )
-from ..service import GameSession, Move
-from ..service.meter import POLL_S, MeterReading, MeterWatch
-from ..service.tray import Tray, follow
+from ..service import GameSession, commands
+from ..service.local_room import LocalRoom
+from ..service.meter import POLL_S, MeterWatch
+from ..service.room_events import Played, RoomEvent
+from ..service.tray import Tray
 
 if TYPE_CHECKING:
     from ..solver import Advice
 from .entry import ENTRY_BINDINGS, NO_ROLL, DiceEntry, EntryScreen
 from .sitting import SittingBook
-from .threads import still_shown
 from .widgets import BOX_KEYS, DiceTray, Die, ScoreCard, WinChances, WinProgress, card_width
 
 HINT_OPTIONS = 5
@@ -48,7 +58,7 @@ UNDO_WAIT_S = 5.0
 bot_waits`), counting down on the screen; ``s`` lets it play at once, ``u`` takes the
 placement back."""
 clock = time.monotonic
-"""The clock of a bot's countdown (a test may stop it)."""
+"""The clock of a bot's countdown as shown (a test may stop it)."""
 UNDO_OFF_HOW = "Tick Undo on the new-game screen (or play with --undo) to allow it."
 """Said after the service's refusal when taking back is off in the game."""
 
@@ -115,20 +125,16 @@ class PlayScreen(EntryScreen):
         self.session = session
         self.book = book or SittingBook()
         self.past = [game for _, game in self.book.past(session)]
-        self.bot_pause = bot_pause
-        self.undo_wait = undo_wait
-        self.bot_due: float | None = None  # when a waiting bot plays (monotonic seconds)
+        self.room = LocalRoom(session, self, bot_delay=bot_pause, undo_wait=undo_wait)
+        self.bot_due: float | None = None  # when a waiting bot plays, as `clock` shows it
         self.countdown: Timer | None = None  # redraws the bot's countdown each second
-        self.tray = Tray()  # the dice as they lie: places kept through each roll
-        self.tray_seq = -1  # the length of the game's log the tray is for
         self.best = best
         self.compact = False
         self.show_hint = False
-        self.bot_timer: Timer | None = None
         self.log_line = ""
         self.advice: Advice | None = None
         self.hint_pending: Situation | None = None
-        self.thinking = False  # a bot's move is being worked out in the background
+        self.over = False  # the game's end was told: its screen follows
         self.win: WinChances | None = None  # the win-chance meter, as last read
         self.win_cards: tuple[Scorecard, ...] | None = None  # the cards it was asked for
         self.win_timer: Timer | None = None  # looks again while its table is prepared
@@ -150,18 +156,19 @@ class PlayScreen(EntryScreen):
 
     @property
     def held(self) -> list[bool]:
-        """The places the player to act holds for the next roll (the session saves them)."""
+        """The places the player to act holds for the next roll (the room keeps them)."""
         return list(self.placed().flags())
 
+    @property
+    def shown(self) -> Game:
+        """The game as the room tells it (a bot's turn move by move)."""
+        return self.room.live.committed_game()
+
     def placed(self) -> Tray:
-        """The dice as they lie: held dice stay in their places through a roll (the
-        others land in the places left), so that keys 1-5 keep naming the same dice. A
-        game loaded, or moved on without this screen seeing how, shows them in order."""
-        game = self.session.game
-        if self.tray_seq != len(game.event_log):
-            self.tray = Tray.resting(game.dice, self.session.keep)
-            self.tray_seq = len(game.event_log)
-        return self.tray
+        """The dice as they lie (the room's): held dice stay in their places through a
+        roll, so that keys 1-5 keep naming the same dice."""
+        live = self.room.live
+        return live.tray_for(live.committed_game())
 
     def on_resize(self, event: events.Resize) -> None:
         card = card_width(self.session.game.players, len(self.past))
@@ -179,7 +186,7 @@ class PlayScreen(EntryScreen):
                 return False
             return True if self.session.can_undo else None
         if action == "skip":  # shown while a bot waits for the player to go on
-            return self.bot_due is not None
+            return self.room.live.bot_due is not None
         if action == "roll" and not self._human_turn():
             return None
         return self.entry_check(action)
@@ -187,16 +194,23 @@ class PlayScreen(EntryScreen):
     def on_mount(self) -> None:
         self.query_one(ScoreCard).focus()
         self.refresh_view()
-        self.schedule_bot()
+        self.room.start()
         if not self.session.solver_ready:  # get it ready before the first hint or bot
-            self.run_worker(self._load_solver, thread=True, group="solver", exclusive=True)
+            self._load_solver()
 
-    def _load_solver(self) -> None:
-        self.session.solver(progress=self._solver_progress)
-        self.app.call_from_thread(self._refresh_if_shown)
+    def on_unmount(self) -> None:
+        self.room.close()  # the game stays as saved
+
+    @work(group="solver", exclusive=True)
+    async def _load_solver(self) -> None:
+        """The solver loaded (or its tables built) in a thread: keys keep working."""
+        await asyncio.to_thread(self.session.solver, progress=self._solver_progress)
+        self._refresh_if_shown()
 
     def _shown(self) -> bool:
-        return still_shown(self, ScoreCard)
+        """Whether the screen still has its widgets (work that ends as the screen is
+        taken down shows nothing)."""
+        return self.is_attached and bool(self.query(ScoreCard))
 
     def _refresh_if_shown(self) -> None:
         if self._shown():
@@ -217,7 +231,7 @@ class PlayScreen(EntryScreen):
     # Showing -------------------------------------------------------------------------
 
     def refresh_view(self) -> None:
-        game = self.session.game
+        game = self.shown
         turn = game.turn
         dice = game.dice
         tray = self.placed()
@@ -226,11 +240,13 @@ class PlayScreen(EntryScreen):
         self.query_one(ScoreCard).show(game, self.win, self.past)
         if game.cards != self.win_cards:  # a box was filled (or taken back): read again
             self._read_win()
+        self._count_down()
         self.query_one("#status", Static).update(self._status())
         self.query_one("#turn-info", Static).update(self._turn_info())
-        can_roll = self._human_turn() and (turn is None or turn.rolls_left > 0) and not game.is_over
+        mine = self._shown_human_turn()
+        can_roll = mine and (turn is None or turn.rolls_left > 0) and not game.is_over
         self.query_one("#roll", Button).disabled = not can_roll
-        self.query_one("#roll", Button).set_class(game.entered or not self._human_turn(), "hidden")
+        self.query_one("#roll", Button).set_class(game.entered or not mine, "hidden")
         self.entry.set_class(not game.entered, "hidden")
         if game.entered:
             self.entry.show(str(dice) if dice is not None else "", self.entered_roll())
@@ -241,7 +257,7 @@ class PlayScreen(EntryScreen):
         self.refresh_bindings()  # undo comes and goes
 
     def _status(self) -> str:
-        game = self.session.game
+        game = self.shown
         seat = game.current_player
         if seat is None:
             return "Game over"
@@ -258,7 +274,7 @@ class PlayScreen(EntryScreen):
         return f"Round {turn.round}/{ROUNDS}  ·  to play: {who}{best}{rules}{real}"
 
     def _turn_info(self) -> str:
-        game = self.session.game
+        game = self.shown
         turn = game.turn
         lines = []
         seat = game.current_player
@@ -297,7 +313,7 @@ class PlayScreen(EntryScreen):
         if advice is None or advice.situation != situation:
             if self.hint_pending != situation:
                 self.hint_pending = situation
-                self.run_worker(self._think_hint, thread=True, group="hint")
+                self._think_hint()
             return self._thinking_text("The advisor is thinking...")
         # an option to a line: in the narrow panel, the points lost alone before it
         lines = ["Advisor (points lost):" if self.compact else "Advisor (expected final total):"]
@@ -308,7 +324,7 @@ class PlayScreen(EntryScreen):
             lines.append(f"{value} {tag:>6}  {option.text}")
         turn = self.session.game.turn
         if turn is not None and turn.rolls_left and any(self.held):
-            keep = self.session.keep
+            keep = self.placed().kept
             with contextlib.suppress(YahtzeeError):
                 regret = advice.regret(keep)
                 cost = f"costs {regret:.2f}" if round(regret, 2) else "is the best keep"
@@ -320,19 +336,17 @@ class PlayScreen(EntryScreen):
             return what
         return f"{what}\n{self.building or 'Loading the solver...'}"
 
-    def _think_hint(self) -> None:
-        """The advisor's options, worked out in the background: keys keep working."""
-        try:
-            advice = self.session.hint()
-        except YahtzeeError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="warning")
+    @work(group="hint")
+    async def _think_hint(self) -> None:
+        """The advisor's options, asked of the room in the background: keys keep working."""
+        outcome = await self.play_quietly(commands.Hint())
+        if isinstance(outcome, commands.Refused):
+            self.notify(outcome.message, severity="warning")
             return
-        self.app.call_from_thread(self._hint_ready, advice)
-
-    def _hint_ready(self, advice: Advice) -> None:
-        self.advice, self.hint_pending = advice, None
-        if advice.situation == self.session.game.situation():
-            self._refresh_if_shown()
+        if isinstance(outcome, commands.Advised):
+            self.advice, self.hint_pending = outcome.advice, None
+            if outcome.advice.situation == self.session.game.situation():
+                self._refresh_if_shown()
 
     # The win-chance meter ----------------------------------------------------------
 
@@ -340,17 +354,14 @@ class PlayScreen(EntryScreen):
         """Read the win chances for the cards as they are, in the background (the first
         time, their table is loaded or built meanwhile; the session says how far). The
         meter is an extra: if it cannot be read, the game goes on without it."""
-        cards = self.win_cards = self.session.game.cards
-        read = partial(self._read_win_aside, cards)
-        self.run_worker(read, thread=True, group="win", exclusive=True, exit_on_error=False)
+        game = self.shown
+        self.win_cards = game.cards
+        self._read_win_aside(game.cards, game.is_over)
 
-    def _read_win_aside(self, cards: tuple[Scorecard, ...]) -> None:
-        reading = self.session.meter()
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._win_read, cards, reading)
-
-    def _win_read(self, cards: tuple[Scorecard, ...], reading: MeterReading) -> None:
-        if not self._shown() or cards != self.session.game.cards:
+    @work(group="win", exclusive=True, exit_on_error=False)
+    async def _read_win_aside(self, cards: tuple[Scorecard, ...], over: bool) -> None:
+        reading = await asyncio.to_thread(self.session.meter, cards, over=over)
+        if not self._shown() or cards != self.shown.cards:
             return  # the screen went, or the game moved on: a newer read follows
         self.win = WinChances.of(reading)
         self.query_one(WinProgress).progress = reading.progress
@@ -360,15 +371,38 @@ class PlayScreen(EntryScreen):
         elif not preparing and self.win_timer is not None:
             self.win_timer.stop()
             self.win_timer = None
-        self.query_one(ScoreCard).show(self.session.game, self.win, self.past)
+        self.query_one(ScoreCard).show(self.shown, self.win, self.past)
 
     # Acting --------------------------------------------------------------------------
 
     def _human_turn(self) -> bool:
+        """Whether a player at this keyboard is to decide (a bot's decision is the room's:
+        keys that play wait for it)."""
         seat = self.session.game.current_player
         return seat is not None and not self.session.is_bot(seat)
 
-    def action_keep_die(self, index: int) -> None:
+    def _shown_human_turn(self) -> bool:
+        seat = self.shown.current_player
+        return seat is not None and not self.session.is_bot(seat)
+
+    async def play_quietly(self, command: commands.Command) -> commands.Outcome:
+        """Give ``command`` to the room (its refusal is the caller's to show); then the
+        screen shows what follows it (a bot waiting for the player, say)."""
+        outcome = await self.room.handle(command)
+        if not self.over and self._shown():
+            self.refresh_view()
+        return outcome
+
+    async def play(self, command: commands.Command) -> bool:
+        """Give ``command`` to the room; its refusal shows as an error. Whether it was
+        carried out."""
+        outcome = await self.play_quietly(command)
+        if isinstance(outcome, commands.Refused):
+            self.notify(outcome.message, severity="error")
+            return False
+        return True
+
+    async def action_keep_die(self, index: int) -> None:
         """Keep or release the die in place ``index`` (0-4, as the keys 1-5 say)."""
         turn = self.session.game.turn
         if not self._human_turn() or turn is None:
@@ -381,60 +415,40 @@ class PlayScreen(EntryScreen):
             )
             self.refresh_view()
             return
-        tray = self.placed()
-        tray = tray.holding(tray.held ^ {index})
+        held = self.placed().held ^ {index}
+        await self.play(commands.Hold(tuple(sorted(held))))
 
-        def select() -> None:
-            self.session.select(tray.held_in_order())
-            self.tray = tray
-
-        self._act(select, moved=False)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "roll":
             event.stop()
-            self.action_roll()
+            await self.action_roll()
 
-    def on_die_clicked(self, event: Die.Clicked) -> None:
-        self.action_keep_die(event.index)
+    async def on_die_clicked(self, event: Die.Clicked) -> None:
+        await self.action_keep_die(event.index)
 
-    def action_roll(self) -> None:
+    async def action_roll(self) -> None:
         if self.session.game.entered:
             self.notify(NO_ROLL)
             return
         if not self._human_turn():
             return
-        self._act(lambda: self.session.roll(self.session.keep))
+        await self.play(commands.Roll(held=tuple(sorted(self.placed().held))))
 
-    def _score(self, category: Category) -> None:
-        def score() -> None:
-            move = self.session.score(category, review=False)
-            assert move.placement is not None
-            again = UNDO_OFFER if self.session.can_undo else ""
-            self.entry.roll = None  # the next dice are the next player's
-            self.log_line = (
-                f"{move.name} scored {move.placement.total} in {category.display_name}.{again}"
-            )
+    async def _score(self, category: Category) -> None:
+        await self.play(commands.Score(category.name.lower()))
 
-        self._act(score)
+    async def action_score_box(self, key: str) -> None:
+        await self.on_score_card_box_chosen(ScoreCard.BoxChosen(Category.parse(key)))
 
-    def action_score_box(self, key: str) -> None:
-        self.on_score_card_box_chosen(ScoreCard.BoxChosen(Category.parse(key)))
+    async def action_undo(self) -> None:
+        outcome = await self.play_quietly(commands.Undo())
+        if isinstance(outcome, commands.Refused):  # the room's reason: off, too late, a bot's
+            how = f" {UNDO_OFF_HOW}" if outcome.code == "undo_off" else ""
+            self.notify(f"{outcome.message}{how}", severity="warning")
 
-    def action_undo(self) -> None:
-        try:
-            placed = self.session.undo()
-        except YahtzeeError as error:  # the service's reason: off, too late, a bot's
-            how = f" {UNDO_OFF_HOW}" if error.code == "undo_off" else ""
-            self.notify(f"{error}{how}", severity="warning")
-            return
-        self._stop_bot()  # a bot was about to move: the turn is the player's again
-        self.log_line = f"Took back {placed.category.display_name}: choose again."
-        self.refresh_view()
-
-    def action_undo_refused(self) -> None:
-        """``u`` when nothing can be taken back: say why (the service's reason)."""
-        self.action_undo()
+    async def action_undo_refused(self) -> None:
+        """``u`` when nothing can be taken back: say why (the room's reason)."""
+        await self.action_undo()
 
     def highlighted_box(self) -> Category | None:
         return self.query_one(ScoreCard).box_at_cursor()
@@ -444,7 +458,7 @@ class PlayScreen(EntryScreen):
         if table.row_count:
             table.action_select_cursor()
 
-    def on_score_card_box_chosen(self, event: ScoreCard.BoxChosen) -> None:
+    async def on_score_card_box_chosen(self, event: ScoreCard.BoxChosen) -> None:
         if not self._human_turn():
             return
         if self.session.game.dice is None:
@@ -452,40 +466,15 @@ class PlayScreen(EntryScreen):
                 self.notify("Type the dice first (like 33356, then Enter), or w to write points.")
             return
         option = self.session.placements().get(event.category)
-        if option is None:
-            self._score(event.category)  # says why not
+        if option is not None and option.total == 0:
+            confirmed = partial(self._confirmed, event.category)
+            self.app.push_screen(ConfirmZero(event.category), confirmed)
             return
-        if option.total == 0:
-            self.app.push_screen(
-                ConfirmZero(event.category),
-                lambda yes: self._score(event.category) if yes else None,
-            )
-            return
-        self._score(event.category)
+        await self._score(event.category)  # (the room says why a box is not allowed)
 
-    def _act(self, action: object, *, moved: bool = True) -> None:
-        tray, log = self.placed(), self.session.game.event_log
-        before = len(log)
-        try:
-            action()  # type: ignore[operator]
-        except YahtzeeError as error:
-            self.notify(str(error), severity="error")
-            return
-        game = self.session.game
-        if len(game.event_log) != before:  # the dice thrown land in the places left
-            self.tray = follow(tray, game, game.event_log[before:], tray.held)
-            self.tray_seq = len(game.event_log)
-        if moved:
-            self.after_action()
-        else:
-            self.refresh_view()
-
-    def after_action(self) -> None:
-        if self.session.game.is_over:
-            self.app.switch_screen(self.over_screen())
-            return
-        self.refresh_view()
-        self.schedule_bot()
+    async def _confirmed(self, category: Category, yes: bool | None) -> None:
+        if yes:
+            await self._score(category)
 
     def over_screen(self) -> Screen[None]:
         """The screen that follows the game's last placement."""
@@ -500,78 +489,69 @@ class PlayScreen(EntryScreen):
         self.show_hint = not self.show_hint
         self.refresh_view()
 
-    # Bots ----------------------------------------------------------------------------
+    # What the room tells -------------------------------------------------------------
 
-    def schedule_bot(self) -> None:
-        """The bot to act plays after a short pause; while the placement before it may
-        still be taken back, only once the player goes on (``s``) or after a countdown
-        (`UNDO_WAIT_S`), and ``u`` meanwhile takes the placement back."""
-        if self.bot_timer is not None or self.session.game.is_over:
+    def heard(self, table_id: str, event: RoomEvent) -> None:
+        """An event of the game's room (never yields): a move is shown, with what it was
+        in a line; the game's end brings its screen."""
+        if not isinstance(event, Played) or self.over or not self._shown():
             return
-        if not self.session.is_bot(self.session.game.current_player):
+        for played in event.events:
+            self._say(played, event.game)
+        if event.game.is_over:
+            self.over = True
+            self.app.switch_screen(self.over_screen())
             return
-        if self.session.bot_waits:
-            self.bot_due = clock() + self.undo_wait
-            self.bot_timer = self.set_timer(max(self.undo_wait, 0.01), self.bot_step)
-            self.countdown = self.set_interval(1.0, self._refresh_if_shown)
-            self.refresh_view()
-            return
-        self.bot_timer = self.set_timer(max(self.bot_pause, 0.01), self.bot_step)
-
-    def _stop_bot(self) -> None:
-        """The bot's move due is called off (it is scheduled again when its turn comes)."""
-        if self.bot_timer is not None:
-            self.bot_timer.stop()
-            self.bot_timer = None
-        if self.countdown is not None:
-            self.countdown.stop()
-            self.countdown = None
-        self.bot_due = None
-
-    def action_skip(self) -> None:
-        """The bot waiting for the player plays now."""
-        if self.bot_timer is not None:
-            self._stop_bot()
-            self.bot_step()
-
-    def action_skip_pause(self) -> None:
-        self.action_skip()
-
-    def bot_step(self) -> None:
-        """A bot's move: worked out in the background, then played here."""
-        self._stop_bot()
-        seat = self.session.game.current_player
-        if seat is None or not self.session.is_bot(seat) or self.thinking:
-            return
-        self.thinking = True
-        self.log_line = self._thinking_text(f"{self.session.game.players[seat]} is thinking...")
         self.refresh_view()
-        seq = len(self.session.game.event_log)
-        self.run_worker(
-            lambda: self._think_bot(seat, seq),
-            thread=True,
-            group="bot",
-            exclusive=True,
-        )
 
-    def _think_bot(self, seat: int, seq: int) -> None:
-        action = self.session.bot_action(seat)
-        self.app.call_from_thread(self._bot_ready, seat, seq, action)
-
-    def _bot_ready(self, seat: int, seq: int, action: Action) -> None:
-        self.thinking = False
-        if not self._shown():
-            return  # the player quit meanwhile: the game stays as saved
-        if len(self.session.game.event_log) != seq:  # the game moved on meanwhile
-            self.schedule_bot()
+    def _say(self, event: object, game: Game) -> None:
+        """The line that tells a move (a player's roll is seen on the dice)."""
+        player = getattr(event, "player", None)
+        if player is None:
             return
-        self._act(lambda: self._show_bot_move(self.session.act(action, seat, review=False)))
+        name, bot = game.players[player], self.session.is_bot(player)
+        if isinstance(event, Scored):
+            box, total = event.category.display_name, event.points + event.yahtzee_bonus
+            if bot:
+                self.log_line = f"{name} scores {total} in {box}."
+            else:
+                again = UNDO_OFFER if self.session.can_undo else ""
+                self.entry.roll = None  # the next dice are the next player's
+                self.log_line = f"{name} scored {total} in {box}.{again}"
+        elif isinstance(event, Written):
+            self.entry.clear()
+            self.entry.roll = None
+            self.log_line = f"{name} wrote {event.points} in {event.category.display_name}."
+        elif isinstance(event, Undone):
+            placed = game.event_log[-2] if len(game.event_log) > 1 else None
+            if isinstance(placed, Scored | Written):
+                self.log_line = f"Took back {placed.category.display_name}: choose again."
+        elif isinstance(event, Rolled) and bot:
+            keep = event.keep
+            self.log_line = (
+                f"{name} keeps {keep.spaced()} and rolls." if keep.faces else f"{name} rolls."
+            )
 
-    def _show_bot_move(self, move: Move) -> None:
-        if move.placement is not None:
-            p = move.placement
-            self.log_line = f"{move.name} scores {p.total} in {p.category.display_name}."
-        elif isinstance(move.action, Keep) and move.action.faces:
-            self.log_line = f"{move.name} keeps {move.action.spaced()} and rolls."
-        else:
-            self.log_line = f"{move.name} rolls."
+    # The bot's wait ------------------------------------------------------------------
+
+    def _count_down(self) -> None:
+        """While a bot waits for the player to go on (``s``) or take the placement back
+        (``u``), the seconds left show, redrawn each second."""
+        due = self.room.live.bot_due
+        if due is None:
+            self.bot_due = None
+            if self.countdown is not None:
+                self.countdown.stop()
+                self.countdown = None
+            return
+        if self.bot_due is None:
+            self.bot_due = clock() + (due - time.time())
+        if self.countdown is None:
+            self.countdown = self.set_interval(1.0, self._refresh_if_shown)
+
+    async def action_skip(self) -> None:
+        """The bot waiting for the player plays now."""
+        await self.play(commands.GoOn())
+
+    async def action_skip_pause(self) -> None:
+        await self.action_skip()

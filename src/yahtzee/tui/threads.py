@@ -1,7 +1,8 @@
 """The terminal game's background threads: daemon threads, so that quitting never waits.
 
-Textual runs thread workers (the solver loading, hints, bots, the win meter, the review)
-on the event loop's default executor, and Python waits for that executor's threads before
+Work handed to a thread (the solver loading, the room's hints and bots, the win meter,
+the review: thread workers and ``asyncio.to_thread``) runs on the event loop's default
+executor, and Python waits for that executor's threads before
 the program ends: quitting while a rule set's tables were still being built left a blank
 terminal for as long as the build took (about 20 s). Here each piece of work gets a daemon
 thread of its own, which does not hold the program up; what it was writing is written
