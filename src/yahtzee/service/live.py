@@ -377,9 +377,14 @@ class LiveGame:
         self.publish(self.committed_seq, log[before:])
 
     async def hint(self, seat: int) -> Advice:
-        """The advisor's options for ``seat``'s decision now (recorded as a hint used)."""
+        """The advisor's options for ``seat``'s decision now (recorded as a hint used).
+        The solver is loaded (or built) first, outside the game's lock: the table's moves
+        never wait for it, only this answer does."""
+        session = self.session
+        if session.hints_allowed and not session.solver_ready:
+            await asyncio.to_thread(session.solver)
         async with self.lock:  # a move being saved is not shown, not even through advice
-            return await asyncio.to_thread(self.session.hint, seat)
+            return await asyncio.to_thread(session.hint, seat)
 
     async def review(self) -> list[PlayerReview]:
         async with self.lock:  # after the last move's commit
