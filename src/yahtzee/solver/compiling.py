@@ -4,15 +4,20 @@ numba compiles a kernel on its first call and keeps the machine code in its cach
 first call after an install can take tens of seconds, during which the compiling process
 hardly runs anything else (a progress bar stops, a screen freezes, a server stalls). So
 when a kernel is not in numba's cache yet, a child process compiles it, and this process
-only waits (its progress bar and threads go on), then loads it from the cache.
+only waits (its progress bar and threads go on), then loads it from the cache. Processes
+that find the same kernels missing at once (a server and a terminal game started together,
+test workers) compile them once: the first holds a lock beside numba's cache while its
+child compiles, and the others wait for it, then find them cached.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -83,6 +88,28 @@ def cached(kind: Kind) -> bool:
     return found
 
 
+@contextlib.contextmanager
+def _compiling(kind: Kind) -> Iterator[None]:
+    """Held while this process has ``kind`` compiled: an exclusive lock on a file beside
+    numba's cache, so that processes on the same cache compile it once (where there is no
+    such lock, or no cache folder to put it in, nothing is held)."""
+    try:
+        import fcntl  # noqa: PLC0415 - POSIX only
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    try:
+        folder = Path(_dispatchers(kind)[0]._cache._cache_path)  # type: ignore[attr-defined]
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = (folder / f"yahtzee-compiling-{kind}.lock").open("a")
+    except (AttributeError, OSError):
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # (released when the file closes)
+        yield
+
+
 RECHECK_S = 1.0
 _clock = time.monotonic
 _CACHED: set[Kind] = set()
@@ -96,6 +123,14 @@ def compile_aside(kind: Kind) -> bool:
     compiles them itself, as numba would anyway."""
     if os.environ.get(CHILD_ENV) or cached(kind):
         return bool(not os.environ.get(CHILD_ENV))
+    with _compiling(kind):
+        _MISSING.pop(kind, None)
+        if cached(kind):  # another process compiled them meanwhile
+            return True
+        return _compile_in_child(kind)
+
+
+def _compile_in_child(kind: Kind) -> bool:
     try:
         done = subprocess.run(
             python_child(_COMPILE[kind]),
