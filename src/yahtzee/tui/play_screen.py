@@ -200,7 +200,7 @@ class PlayScreen(EntryScreen):
     async def _load_solver(self) -> None:
         """The solver loaded (or its tables built) in a thread: keys keep working."""
         await asyncio.to_thread(self.session.solver, progress=self._solver_progress)
-        self.call_later(self.refresh_view)  # (drawn by the screen's loop: not once it goes)
+        self._refresh_if_shown()
 
     def _shown(self) -> bool:
         """Whether the screen still has its widgets (work that ends as the screen is
@@ -215,11 +215,11 @@ class PlayScreen(EntryScreen):
         """A table is being built: say how far it got (and stop if the screen went)."""
         if get_current_worker().is_cancelled:
             raise WorkerCancelled
-        self.call_later(self._show_building, done, total)
+        self.app.call_from_thread(self._show_building, done, total)
 
     def _show_building(self, done: int, total: int) -> None:
         self.building = f"Solving the {self.session.rules.name} rules: {done}/{total}"
-        self.refresh_view()
+        self._refresh_if_shown()
 
     building = ""
 
