@@ -10,7 +10,7 @@ from yahtzee import BotSpec, RuleSet
 from yahtzee.core import Scored
 from yahtzee.service import GameSession, commands
 from yahtzee.service.local_room import LocalRoom
-from yahtzee.service.room_events import Played, RoomEvent
+from yahtzee.service.room_events import MeterRead, Played, RoomEvent
 from yahtzee.store import Seat, Store
 
 TIMEOUT_S = 30.0
@@ -59,5 +59,42 @@ def test_the_bot_plays_through_the_room_and_its_placement_stays() -> None:
         refused = await room.handle(commands.Undo())
         assert refused == commands.Refused("no_undo", "A computer player's placement stays.")
         room.close()
+
+    asyncio.run(run())
+
+
+async def _meter_read(room: LocalRoom) -> None:
+    async with asyncio.timeout(TIMEOUT_S):
+        await asyncio.sleep(0)  # (the reading starts)
+        while room.meter_pending():
+            await asyncio.sleep(0.01)
+
+
+def test_the_room_reads_the_meter_where_the_face_shows_it() -> None:
+    """The terminal's meter is the room's: read as the game starts and after each
+    placement, told as `MeterRead` (the suite builds no table: the estimate); plain mode
+    shows none, and none is read."""
+
+    async def run() -> None:
+        seats = [Seat("You"), Seat("Ann")]
+        shown, plain = Heard(), Heard()
+        session = GameSession.new(seats, RuleSet.official(), seed=4)
+        room = LocalRoom(session, shown, meter=True)
+        unread = LocalRoom(GameSession.new(seats, RuleSet.official(), seed=4), plain)
+        for each in (room, unread):
+            each.start()
+            await _meter_read(each)
+            await each.handle(commands.Roll())
+            await each.handle(commands.Score("chance"))
+            await _meter_read(each)
+        read = [event for event in shown.events if isinstance(event, MeterRead)]
+        assert len(read) == 2  # as the game started, then after the placement
+        first, after = (event.reading for event in read)
+        assert first.chances == (0.5, 0.5) and first.estimate
+        assert after.chances is not None and after.chances != first.chances
+        assert read[1].seq == room.live.committed_seq  # as of the placement
+        assert not any(isinstance(event, MeterRead) for event in plain.events)
+        room.close()
+        unread.close()
 
     asyncio.run(run())

@@ -3,6 +3,8 @@ scrolled from the keyboard at once, the rematch key."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ import pytest
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import DataTable
+from textual.worker import WorkerState
 
 from tests.tui.helpers import screen_name, workers_done
 from tests.tui.screens_helpers import FINISHED_ID, finished_solo, record, run_app
@@ -18,6 +21,8 @@ from yahtzee.service import GameSession
 from yahtzee.store import Seat, Store
 from yahtzee.tui import YahtzeeApp
 from yahtzee.tui.over_screen import GameOverScreen
+
+WAIT_S = 10.0
 
 
 @pytest.fixture
@@ -84,5 +89,43 @@ def test_the_rematch_key_starts_the_same_seats_again(store: Store) -> None:
         assert screen_name(app) == "PlayScreen"
         assert app.session is not None and app.session.game_id != FINISHED_ID
         assert [s.name for s in app.session.seats] == ["You"]
+
+    run_app(steps, store)
+
+
+def test_leaving_while_the_review_is_made_ends_its_worker_and_the_game_goes_on(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review's worker goes with the screen: the player leaves (n: a new game) while
+    the review is being made; once made (and recorded all the same), nothing is drawn on
+    the screen gone and the app goes on."""
+    asked, go_on, done = threading.Event(), threading.Event(), threading.Event()
+    made = GameSession.review
+
+    def slow(self: GameSession) -> Any:
+        asked.set()
+        go_on.wait(WAIT_S)
+        try:
+            return made(self)
+        finally:
+            done.set()
+
+    monkeypatch.setattr(GameSession, "review", slow)
+
+    async def steps(pilot: Pilot[None], app: YahtzeeApp) -> None:
+        assert app.store is not None
+        over = GameOverScreen(GameSession.resume(app.store, FINISHED_ID))
+        app.push_screen(over)
+        assert await asyncio.to_thread(asked.wait, WAIT_S), "the review never started"
+        review = next(w for w in app.workers if w.node is over and w.group == "review")
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen_name(app) == "NewGameScreen"
+        assert review.state is WorkerState.CANCELLED
+        go_on.set()
+        assert await asyncio.to_thread(done.wait, WAIT_S), "the review never ended"
+        await workers_done(app)
+        await pilot.pause()
+        assert screen_name(app) == "NewGameScreen" and app.is_running
 
     run_app(steps, store)

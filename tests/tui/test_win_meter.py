@@ -40,6 +40,11 @@ async def wait_until(pilot: Pilot[None], done: Callable[[], bool], what: str) ->
         await pilot.pause(0.05)
 
 
+async def meter_read(app: YahtzeeApp, pilot: Pilot[None]) -> None:
+    """Let the app run until the room has read the meter (and looks at it no more)."""
+    await wait_until(pilot, lambda: not app.screen.room.meter_pending(), "the meter read")  # type: ignore[attr-defined]
+
+
 def run_app(
     tmp_path: Path,
     steps: Steps,
@@ -113,7 +118,7 @@ def test_the_card_shows_each_players_chance_to_win_and_reads_it_after_a_placemen
         assert row is not None
         assert [cell.split()[0] for cell in row[1:]] == ["62%", "38%"]
         assert row[1].startswith("62%  █")  # a bar on its track
-        assert app.screen.win_timer is None  # type: ignore[attr-defined]
+        assert not app.screen.room.meter_pending()  # type: ignore[attr-defined]
 
     run_app(tmp_path, steps)
 
@@ -143,7 +148,7 @@ def test_while_its_table_is_prepared_the_meter_estimates_and_says_how_far_then_s
         row = win_row(app)
         assert row is not None
         assert [cell.split()[0] for cell in row[1:]] == ["25%", "75%"]
-        await wait_until(pilot, lambda: app.screen.win_timer is None, "the looks to stop")  # type: ignore[attr-defined]
+        await meter_read(app, pilot)  # the looks stop
 
     run_app(tmp_path, steps)
 
@@ -161,7 +166,7 @@ def test_without_its_table_the_meter_is_an_estimate_after_each_placement(
         row = win_row(app)
         assert row is not None and all(cell.startswith("≈") for cell in row[1:])
         assert progress_text(app) is None
-        assert app.screen.win_timer is None  # type: ignore[attr-defined]
+        assert not app.screen.room.meter_pending()  # type: ignore[attr-defined]
 
     run_app(tmp_path, steps)
 
@@ -173,11 +178,10 @@ def test_nothing_shows_when_there_is_no_meter(
 
     async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
         await pilot.press("r", "n")
-        await workers_done(app, WAIT_S)
+        await meter_read(app, pilot)
         await pilot.pause()
         assert win_row(app) is None
         assert progress_text(app) is None
-        assert app.screen.win_timer is None  # type: ignore[attr-defined]
 
     run_app(tmp_path, steps)
 
@@ -192,7 +196,7 @@ def test_a_meter_that_cannot_be_read_leaves_the_game_going(
 
     async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
         await pilot.press("r", "n")
-        await workers_done(app, WAIT_S)
+        await meter_read(app, pilot)
         await pilot.pause()
         assert screen_name(app) == "PlayScreen"
         assert app.session is not None
@@ -377,7 +381,7 @@ def test_a_solo_game_builds_no_table_and_says_nothing_of_win_chances(
 
     async def steps(app: YahtzeeApp, pilot: Pilot[None]) -> None:
         await pilot.press("r", "n")
-        await workers_done(app, WAIT_S)
+        await meter_read(app, pilot)
         await pilot.pause()
         assert progress_text(app) is None
         assert "building" not in screen_text(app, "#card-area")

@@ -5,11 +5,14 @@ Everyone at such a table sits at the one keyboard (a hot seat): a command is the
 whose decision it is (taking back a placement, or going on after it, the seat's that
 placed). Its moves are saved at once (`LocalCommit`: nothing for a game not recorded),
 each hold with them (a game resumed shows the same dice held); its bots, their pause and
-the wait while a placement may still be taken back are the room's (`LiveGame`); the
+the wait while a placement may still be taken back are the room's (`LiveGame`), and so
+is the win-chance meter where the face shows it (`WinMeters`, told as `MeterRead`); the
 review is made by the game-over screen as it shows it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from ..core import Scored, Written
 from ..store import tables as records
@@ -21,7 +24,7 @@ from .meters import WinMeters
 from .presence import Presence
 from .reviews import ReviewedWhenShown
 from .room import Hall, TableRoom
-from .room_events import RoomListener
+from .room_events import PresenceChanged, RoomListener
 from .session import GameSession
 from .table import SeatState, Table
 from .tray import Tray
@@ -40,12 +43,14 @@ class LocalRoom:
         *,
         bot_delay: float = 0.0,
         undo_wait: float = 0.0,
+        meter: bool = False,
     ) -> None:
         """``listener`` hears the room's events; ``bot_delay``: seconds between a bot's
         moves; ``undo_wait``: seconds a bot waits while the placement before its turn may
-        still be taken back (see `LiveGame`)."""
+        still be taken back (see `LiveGame`); ``meter``: the face shows the win-chance
+        meter (read from the start, and after each placement)."""
         self.session = session
-        self.room = TableRoom(_table_of(session), _hall(listener))
+        self.room = TableRoom(_table_of(session), _hall(listener, meter=meter))
         self.live: LiveGame = self.room.serve(
             session,
             LocalCommit(),
@@ -59,12 +64,20 @@ class LocalRoom:
             self.live.tray = Tray.resting(turn.dice, session.keep)
 
     def start(self) -> None:
-        """The bots play from now on (the first may be to act)."""
+        """The bots play from now on (the first may be to act); the meter is read for the
+        game as it stands (what it finds follows as a `MeterRead`)."""
         self.live.schedule()
+        self.room.view(None)
 
     def close(self) -> None:
-        """The game is left (saved as it stands): its bots stop."""
+        """The game is left (saved as it stands): its bots stop, and its meter."""
         self.live.close()
+        self.room.hall.meters.forget(self.room.id)
+
+    def meter_pending(self) -> bool:
+        """Whether the meter is being read, or looked at again while its table is
+        prepared."""
+        return self.room.hall.meters.reading(self.room.id)
 
     async def handle(self, command: Command) -> Outcome:
         """Carry out ``command`` for the seat it is for, or the room's refusal."""
@@ -90,10 +103,23 @@ def _table_of(session: GameSession) -> Table:
     )  # fmt: skip
 
 
-def _hall(listener: RoomListener) -> Hall:
+def _hall(listener: RoomListener, *, meter: bool) -> Hall:
     """A hall of one table, nobody connected to it: no chat, no presence to tell."""
-    meters = WinMeters(listener.heard, lambda table_id: False, lambda table: True)
-    return Hall(listener, Presence(listener.heard), meters, None, lambda table: True)
+    presence = _Keyboard(listener.heard, watched=meter)
+    meters = WinMeters(listener.heard, presence.watched, lambda table: True)
+    return Hall(listener, presence, meters, None, lambda table: True)
+
+
+class _Keyboard(Presence):
+    """Who is at a table played at one keyboard: nobody connects, and the table counts as
+    watched where the face shows its meter (else the meter is never read)."""
+
+    def __init__(self, broadcast: Callable[[str, PresenceChanged], None], *, watched: bool):
+        super().__init__(broadcast)
+        self.shown = watched
+
+    def watched(self, table_id: str) -> bool:
+        return self.shown
 
 
 __all__ = ["LOCAL_ID", "LocalRoom"]

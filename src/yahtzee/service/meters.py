@@ -70,6 +70,12 @@ class WinMeters:
         """The table's meter as last read (None: not read, or its game is over)."""
         return self._meters.get(table_id)
 
+    def reading(self, table_id: str) -> bool:
+        """Whether the table's meter is being read, or looked at again while its table is
+        prepared."""
+        task = self._tasks.get(table_id)
+        return task is not None and not task.done()
+
     def due(self, table_id: str, cards: tuple[Scorecard, ...], *, over: bool) -> bool:
         """Whether the meter is to be read (again) for these cards: it was not read for
         them, or its table is still being prepared; a game over drops the last meter."""

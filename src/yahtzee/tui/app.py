@@ -74,7 +74,7 @@ class YahtzeeApp(App[None]):
         # background work on daemon threads: quitting never waits for it (see .threads)
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
         # the solver gets ready while the player sets up a game: the first hint is quick
-        self.run_worker(_warm_up, thread=True, group="warm-up", exclusive=True)
+        self.run_worker(asyncio.to_thread(_warm_up), group="warm-up", exclusive=True)
         self.push_screen(
             NewGameScreen(self.rules, id="new-game", entered=self.entered, undo=self.undo)
         )

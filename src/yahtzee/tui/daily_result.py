@@ -1,9 +1,16 @@
 """The daily game's result: your score, your skill (the points your choices lost to the
 best ones), optimal play's score on the same dice, your days played and streak, and a
-line to share without spoilers (no dice, no boxes)."""
+line to share without spoilers (no dice, no boxes).
+
+They are worked out in the background (an async worker, each step in a thread): the
+worker goes when the screen does, and each step found is drawn by the screen's own
+message loop (`call_later`), which stops as soon as the screen starts to go: nothing is
+drawn on a screen that is gone."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from datetime import date
 
 from textual import work
@@ -17,7 +24,6 @@ from textual.worker import WorkerCancelled, get_current_worker
 from ..core import YahtzeeError
 from ..service import GameSession
 from ..service import daily as daily_games
-from .threads import still_shown
 from .widgets import ScoreCard
 
 UNRANKED = (
@@ -77,59 +83,65 @@ class DailyResultScreen(Screen[None]):
 
     # Worked out in the background -----------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="daily-result", exit_on_error=False)
-    def work_out(self) -> None:
+    @work(exclusive=True, group="daily-result", exit_on_error=False)
+    async def work_out(self) -> None:
         """The solver (loaded, or built, with its progress), the review (recorded with
         the game), optimal play on the day's dice, then the days played and the streak."""
         session, day = self.session, self.day
         try:
-            session.solver(progress=self._solver_progress)
-            self._later(self._step, 1, "reviewing every decision against the best...")
-            session.finish()  # the review kept with the game's record
-            result = daily_games.daily_result(session, day)
-            self._later(self._show, "#daily-skill", f"Your skill: {result.loss:.1f} points "
-                        "lost to the best choices (the advisor's review).")  # fmt: skip
-            self._later(self._step, 2, "optimal play on the same dice...")
-            best = daily_games.best_score(daily_games.offline_seed(day))
-            self._later(self._show, "#daily-best", f"Optimal play on the same dice: {best}.")
-            self._later(self._step, 3, "your days...")
-            store = session.store
-            found = daily_games.offline_days(store, result.player) if store is not None else []
+            await asyncio.to_thread(session.solver, progress=self._solver_progress)
+            self._step(1, "reviewing every decision against the best...")
+            # the review kept with the game's record, then the day's result
+            await asyncio.to_thread(session.finish)
+            result = await asyncio.to_thread(daily_games.daily_result, session, day)
+            self._show("#daily-skill", f"Your skill: {result.loss:.1f} points "
+                       "lost to the best choices (the advisor's review).")  # fmt: skip
+            self._step(2, "optimal play on the same dice...")
+            best = await asyncio.to_thread(daily_games.best_score, daily_games.offline_seed(day))
+            self._show("#daily-best", f"Optimal play on the same dice: {best}.")
+            self._step(3, "your days...")
+            found = await asyncio.to_thread(self._days_found, result.player)
             days = sorted({day, *(d for d, _ in found)})
             run_of = daily_games.streak(days, day)
             in_a_row = f"{run_of} day{'s' if run_of != 1 else ''} in a row"
-            self._later(self._show, "#daily-days", f"Daily games played: {len(days)}; "
-                        f"{in_a_row}.")  # fmt: skip
+            self._show("#daily-days", f"Daily games played: {len(days)}; {in_a_row}.")
             self._later(self._shared, daily_games.share_line(result, best, run_of))
-        except WorkerCancelled:
-            return
         except YahtzeeError as error:
-            self._later(self._show, "#daily-step", f"Could not work the result out: {error}")
+            self._show("#daily-step", f"Could not work the result out: {error}")
 
-    def _later(self, show: object, *args: object) -> None:
-        """Show something from the worker, on the screen's thread."""
-        self.app.call_from_thread(show, *args)  # type: ignore[arg-type]
+    def _days_found(self, player: str) -> list[tuple[date, str]]:
+        store = self.session.store
+        return daily_games.offline_days(store, player) if store is not None else []
+
+    def _later(self, show: Callable[..., None], *args: object) -> None:
+        """Drawn by the screen's message loop (from the worker or its thread): never
+        once the screen is going."""
+        self.call_later(show, *args)
 
     def _solver_progress(self, done: int, total: int) -> None:
+        """A table is being built (in the worker's thread): say how far it got, and stop
+        if the screen went."""
         if get_current_worker().is_cancelled:
             raise WorkerCancelled
         rules = self.session.rules.name
-        self._later(self._show, "#daily-step", f"Working it out: solving the {rules} rules, "
-                    f"{done}/{total}")  # fmt: skip
+        self._show("#daily-step", f"Working it out: solving the {rules} rules, "
+                   f"{done}/{total}")  # fmt: skip
 
     def _show(self, selector: str, text: str) -> None:
-        if still_shown(self, selector):
-            self.query_one(selector, Static).update(text)
+        self._later(self._update, selector, text)
+
+    def _update(self, selector: str, text: str) -> None:
+        self.query_one(selector, Static).update(text)
 
     def _step(self, done: int, what: str) -> None:
-        if still_shown(self, "#daily-progress"):
-            self.query_one("#daily-progress", ProgressBar).update(progress=done)
-            self._show("#daily-step", f"Working it out: {what}")
+        self._later(self._stepped, done, what)
+
+    def _stepped(self, done: int, what: str) -> None:
+        self.query_one("#daily-progress", ProgressBar).update(progress=done)
+        self._update("#daily-step", f"Working it out: {what}")
 
     def _shared(self, line: str) -> None:
         self.share = line
-        if not still_shown(self, "#share"):
-            return
         self.query_one("#share", Static).update(line)
         self.query_one("#daily-progress", ProgressBar).update(progress=STEPS)
         self.query_one("#daily-step").add_class("hidden")

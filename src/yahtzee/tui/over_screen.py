@@ -1,9 +1,16 @@
-"""After the game: standings, every card, and the advisor's review of each human."""
+"""After the game: standings, every card, and the advisor's review of each human.
+
+The review is made in the background (an async worker, its work in a thread): the worker
+goes when the screen does, and what it found is drawn by the screen's own message loop
+(`call_later`), which stops as soon as the screen starts to go (its widgets being
+removed): nothing is drawn on a screen that is gone."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -17,7 +24,6 @@ from ..service.meter import POLL_S, play_notes
 from ..service.sitting import Sitting
 from ..store import history
 from .sitting import SittingBook, print_pad, standings_lines
-from .threads import still_shown
 from .widgets import SHORT_NAMES, ScoreCard
 
 if TYPE_CHECKING:
@@ -122,21 +128,23 @@ class GameOverScreen(Screen[None]):
         self.query_one(ScoreCard).show(self.session.game, past=self.past)
         self.query_one("#over-body").focus()
         if self.session.humans:
-            self.run_worker(self._review, thread=True, group="review", exclusive=True)
+            self._review(record=True)
 
-    def _review(self) -> None:
-        """Review and record the game in the background (it may load the solver first)."""
-        self.session.finish()
-        self.app.call_from_thread(self._show_reviews, self.session.review())
-
-    def _review_again(self) -> None:
-        """The review made again, once the win tables are loaded (for its win column)."""
-        self.app.call_from_thread(self._show_reviews, self.session.review())
+    @work(group="review", exclusive=True)
+    async def _review(self, *, record: bool = False) -> None:
+        """Review the game in the background (it may load the solver first), and
+        ``record`` it (the review kept with the game's record); again, once the win
+        tables are loaded, for its win column."""
+        session = self.session
+        if record:
+            await asyncio.to_thread(session.finish)
+        reviews = await asyncio.to_thread(session.review)
+        self.call_later(self._show_reviews, reviews)  # (not once the screen is going)
 
     def _look_for_win_tables(self) -> None:
         if self.session.review_has_win():
             self._stop_looking()
-            self.run_worker(self._review_again, thread=True, group="review", exclusive=True)
+            self._review()
         elif not self.session.win_tables_building():
             self._stop_looking()  # no build under way: the review stays as it is
 
@@ -146,8 +154,6 @@ class GameOverScreen(Screen[None]):
             self.win_timer = None
 
     def _show_reviews(self, reviews: list[PlayerReview]) -> None:
-        if not still_shown(self, "#over-body"):
-            return  # the player quit meanwhile (the review is recorded all the same)
         body = self.query_one("#over-body", VerticalScroll)
         for shown in self.query("#reviewing, .review, .decisions"):
             shown.remove()

@@ -2,8 +2,9 @@
 
 The game is played through its table's room, hosted here on Textual's own event loop
 (`LocalRoom`): a key or a click becomes a command given to the room, the screen draws
-what the room tells (`Played`), and a refusal shows as an error. The bots, their pause,
-the wait while a placement may still be taken back, and saving are the room's."""
+what the room tells (`Played`, the win-chance meter as `MeterRead`), and a refusal shows
+as an error. The bots, their pause, the wait while a placement may still be taken back,
+reading the meter and saving are the room's."""
 
 from __future__ import annotations
 
@@ -29,7 +30,6 @@ from ..core import (
     Game,
     Phase,
     Rolled,
-    Scorecard,
     Scored,
     Situation,
     Undone,
@@ -38,8 +38,8 @@ from ..core import (
 )
 from ..service import GameSession, commands
 from ..service.local_room import LocalRoom
-from ..service.meter import POLL_S, MeterWatch
-from ..service.room_events import Played, RoomEvent
+from ..service.meter import MeterReading
+from ..service.room_events import MeterRead, Played, RoomEvent
 from ..service.tray import Tray
 
 if TYPE_CHECKING:
@@ -51,8 +51,6 @@ from .widgets import BOX_KEYS, DiceTray, Die, ScoreCard, WinChances, WinProgress
 HINT_OPTIONS = 5
 UNDO_OFFER = "  (u takes it back)"
 """Said after a placement while it can be taken back (not once the next roll is made)."""
-WIN_POLL_S = POLL_S
-"""Seconds between looks at the win chances' table while it is being prepared."""
 UNDO_WAIT_S = 5.0
 """Seconds a bot waits after a placement that may still be taken back (`GameSession.
 bot_waits`), counting down on the screen; ``s`` lets it play at once, ``u`` takes the
@@ -125,7 +123,7 @@ class PlayScreen(EntryScreen):
         self.session = session
         self.book = book or SittingBook()
         self.past = [game for _, game in self.book.past(session)]
-        self.room = LocalRoom(session, self, bot_delay=bot_pause, undo_wait=undo_wait)
+        self.room = LocalRoom(session, self, bot_delay=bot_pause, undo_wait=undo_wait, meter=True)
         self.bot_due: float | None = None  # when a waiting bot plays, as `clock` shows it
         self.countdown: Timer | None = None  # redraws the bot's countdown each second
         self.best = best
@@ -135,10 +133,7 @@ class PlayScreen(EntryScreen):
         self.advice: Advice | None = None
         self.hint_pending: Situation | None = None
         self.over = False  # the game's end was told: its screen follows
-        self.win: WinChances | None = None  # the win-chance meter, as last read
-        self.win_cards: tuple[Scorecard, ...] | None = None  # the cards it was asked for
-        self.win_timer: Timer | None = None  # looks again while its table is prepared
-        self.win_watch = MeterWatch()  # when to look again while the table is prepared
+        self.win: WinChances | None = None  # the win-chance meter, as the room last told
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -238,8 +233,6 @@ class PlayScreen(EntryScreen):
         held = tray.flags() if turn is not None and turn.rolls_left else (False,) * 5
         self.query_one(DiceTray).show(tray.faces or None, held, self.compact)
         self.query_one(ScoreCard).show(game, self.win, self.past)
-        if game.cards != self.win_cards:  # a box was filled (or taken back): read again
-            self._read_win()
         self._count_down()
         self.query_one("#status", Static).update(self._status())
         self.query_one("#turn-info", Static).update(self._turn_info())
@@ -350,27 +343,11 @@ class PlayScreen(EntryScreen):
 
     # The win-chance meter ----------------------------------------------------------
 
-    def _read_win(self) -> None:
-        """Read the win chances for the cards as they are, in the background (the first
-        time, their table is loaded or built meanwhile; the session says how far). The
-        meter is an extra: if it cannot be read, the game goes on without it."""
-        game = self.shown
-        self.win_cards = game.cards
-        self._read_win_aside(game.cards, game.is_over)
-
-    @work(group="win", exclusive=True, exit_on_error=False)
-    async def _read_win_aside(self, cards: tuple[Scorecard, ...], over: bool) -> None:
-        reading = await asyncio.to_thread(self.session.meter, cards, over=over)
-        if not self._shown() or cards != self.shown.cards:
-            return  # the screen went, or the game moved on: a newer read follows
+    def _show_meter(self, reading: MeterReading) -> None:
+        """The meter as the room read it (after each placement; while its table is
+        prepared, the estimate and how far the preparation got, looked at again)."""
         self.win = WinChances.of(reading)
         self.query_one(WinProgress).progress = reading.progress
-        preparing = self.win_watch.again(reading, time.monotonic())
-        if preparing and self.win_timer is None:
-            self.win_timer = self.set_interval(WIN_POLL_S, self._read_win)
-        elif not preparing and self.win_timer is not None:
-            self.win_timer.stop()
-            self.win_timer = None
         self.query_one(ScoreCard).show(self.shown, self.win, self.past)
 
     # Acting --------------------------------------------------------------------------
@@ -493,8 +470,13 @@ class PlayScreen(EntryScreen):
 
     def heard(self, table_id: str, event: RoomEvent) -> None:
         """An event of the game's room (never yields): a move is shown, with what it was
-        in a line; the game's end brings its screen."""
-        if not isinstance(event, Played) or self.over or not self._shown():
+        in a line, and the meter as read; the game's end brings its screen."""
+        if self.over or not self._shown():
+            return
+        if isinstance(event, MeterRead):
+            self._show_meter(event.reading)
+            return
+        if not isinstance(event, Played):
             return
         for played in event.events:
             self._say(played, event.game)

@@ -1,7 +1,7 @@
 """The terminal game's background threads: daemon threads, so that quitting never waits.
 
 Work handed to a thread (the solver loading, the room's hints and bots, the win meter,
-the review: thread workers and ``asyncio.to_thread``) runs on the event loop's default
+the review: ``asyncio.to_thread`` in async workers) runs on the event loop's default
 executor, and Python waits for that executor's threads before
 the program ends: quitting while a rule set's tables were still being built left a blank
 terminal for as long as the build took (about 20 s). Here each piece of work gets a daemon
@@ -16,16 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from textual.screen import Screen
-
 T = TypeVar("T")
-
-
-def still_shown(screen: Screen[Any], widget: str | type) -> bool:
-    """Whether ``screen`` is still up with ``widget`` in it: work done in a thread may end
-    after the player quit, when the screen's widgets are already removed (its result is
-    then neither shown nor played)."""
-    return screen.is_attached and bool(screen.query(widget))
 
 
 class DaemonThreads(ThreadPoolExecutor):
@@ -53,4 +44,4 @@ class DaemonThreads(ThreadPoolExecutor):
         """Nothing to wait for: the threads end with the program."""
 
 
-__all__ = ["DaemonThreads", "still_shown"]
+__all__ = ["DaemonThreads"]
