@@ -121,12 +121,19 @@ def _as_command(argv: list[str]) -> list[str]:
 _OWN_OPTIONS = frozenset({"-h", "--help", "--version"})
 
 
+class _OneLine(logging.Formatter):
+    """A log record as one line a user reads: ``yahtzee: MESSAGE``, never a traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"yahtzee: {record.getMessage()}"
+
+
 def _log_warnings() -> None:
     """The library's warnings (a damaged solver cache, ...) reach stderr as one line each."""
     logger = logging.getLogger("yahtzee")
     if not logger.handlers:
         handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("yahtzee: %(message)s"))
+        handler.setFormatter(_OneLine())
         logger.addHandler(handler)
     if logger.level == logging.NOTSET:
         logger.setLevel(logging.WARNING)

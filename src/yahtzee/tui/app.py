@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sys
 import threading
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 
 from textual.app import App
 from textual.binding import Binding
+from textual.logging import TextualHandler
 
 from ..core import InvalidInput, RuleSet, YahtzeeError
 from ..service import GameSession
@@ -23,6 +25,7 @@ from .setup_screen import NewGameScreen, ResumeScreen
 from .sitting import SittingBook
 from .threads import DaemonThreads
 
+LOG = logging.getLogger("yahtzee")
 BASE_SCREENS = 2
 """Textual's default screen and the new-game screen: the bottom of the stack."""
 NO_RECORDS = "Nothing is recorded in this session (--no-record): no history or statistics."
@@ -56,6 +59,7 @@ class YahtzeeApp(App[None]):
         the new-game screen); ``undo_wait``: seconds a bot waits while the placement before
         its turn may still be taken back."""
         super().__init__()
+        self._logged_before: list[logging.Handler] = []
         self.undo = undo
         self.undo_wait = undo_wait
         self.store = store
@@ -71,6 +75,11 @@ class YahtzeeApp(App[None]):
         self.theme = "textual-dark" if dark else "textual-light"
 
     def on_mount(self) -> None:
+        # while the game is on the screen the library's log (a failed meter reading, say)
+        # goes to Textual's (`textual console` shows it), never over the screen
+        handler = TextualHandler()
+        handler.setFormatter(logging.Formatter("yahtzee: %(message)s"))
+        self._logged_before, LOG.handlers = LOG.handlers[:], [handler]
         # background work on daemon threads: quitting never waits for it (see .threads)
         asyncio.get_running_loop().set_default_executor(DaemonThreads())
         # the solver gets ready while the player sets up a game: the first hint is quick
@@ -98,6 +107,9 @@ class YahtzeeApp(App[None]):
                 ResumeScreen(latest, len(waiting), reached),
                 lambda answer: self._after_offer(answer, latest.id),
             )
+
+    def on_unmount(self) -> None:
+        LOG.handlers = self._logged_before
 
     def _after_offer(self, answer: str | None, latest: str) -> None:
         if answer == "resume":
