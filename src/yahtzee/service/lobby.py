@@ -45,6 +45,7 @@ from . import daily
 from .chat import Chats
 from .cluster import Cluster, Elsewhere, Moved
 from .group_commit import GroupCommit
+from .live import LiveGame
 from .meters import WinMeters
 from .presence import Presence
 from .reviews import Reviews
@@ -140,9 +141,17 @@ class Lobby:
             return self.cluster.owns(table.id)
 
         self.room(table).serve(
-            session, self.committer, bot_delay=self.bot_delay, turn_timer=table.turn_timer,
-            on_over=over, drives=drives, reviews=self.reviews,
-        )  # fmt: skip
+            lambda publish: LiveGame(
+                session,
+                self.committer,
+                publish,
+                bot_delay=self.bot_delay,
+                turn_timer=table.turn_timer,
+                on_over=over,
+                drives=drives,
+                reviews=self.reviews,
+            )
+        )
 
     def _keep(self, table: Table) -> None:
         """Serve a table just recorded (a server alone keeps every table)."""

@@ -52,12 +52,15 @@ class LocalRoom:
         self.session = session
         self.room = TableRoom(_table_of(session), _hall(listener, meter=meter))
         self.live: LiveGame = self.room.serve(
-            session,
-            LocalCommit(),
-            bot_delay=bot_delay,
-            undo_wait=undo_wait,
-            reviews=ReviewedWhenShown(),
-            saves_holds=True,
+            lambda publish: LiveGame(
+                session,
+                LocalCommit(),
+                publish,
+                bot_delay=bot_delay,
+                undo_wait=undo_wait,
+                reviews=ReviewedWhenShown(),
+                saves_holds=True,
+            )
         )
         turn = session.game.turn
         if turn is not None:  # a game resumed: the dice its player last held

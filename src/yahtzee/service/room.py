@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -42,7 +42,7 @@ from ..store import tables as records
 from . import commands
 from .chat import MAX_CHAT, Chats
 from .commands import Command, Outcome
-from .live import LiveGame, Repeated
+from .live import LiveGame, Publish, Repeated
 from .meter import play_notes
 from .meters import WinMeters
 from .presence import Member, Presence
@@ -51,9 +51,6 @@ from .session import STAND_IN
 from .tray import check_slots, not_rolled
 
 if TYPE_CHECKING:
-    from .group_commit import Committer
-    from .reviews import Reviewer
-    from .session import GameSession
     from .table import Table
 
 log = logging.getLogger(__name__)
@@ -110,26 +107,10 @@ class TableRoom:
         live = self.table.live
         return live.committed_seq if live is not None else 0
 
-    def serve(
-        self,
-        session: GameSession,
-        committer: Committer,
-        *,
-        bot_delay: float = 0.0,
-        turn_timer: float | None = None,
-        on_over: Callable[[], Awaitable[None]] | None = None,
-        drives: Callable[[], bool] | None = None,
-        reviews: Reviewer | None = None,
-        undo_wait: float = 0.0,
-        saves_holds: bool = False,
-    ) -> LiveGame:
-        """Play ``session`` at this table (its moves committed by ``committer``, and
-        published here); see `LiveGame` for the rest."""
-        self.table.live = LiveGame(
-            session, committer, self._published, bot_delay=bot_delay, turn_timer=turn_timer,
-            on_over=on_over, drives=drives, reviews=reviews, undo_wait=undo_wait,
-            saves_holds=saves_holds,
-        )  # fmt: skip
+    def serve(self, start: Callable[[Publish], LiveGame]) -> LiveGame:
+        """Play a game at this table: ``start(publish)`` makes its `LiveGame` (its session,
+        committer, bots, timer), whose committed moves are published here."""
+        self.table.live = start(self._published)
         return self.table.live
 
     # Who is here ---------------------------------------------------------------------
