@@ -10,7 +10,7 @@ the room, not this module, decides whether it is allowed.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -210,10 +210,10 @@ AnyIntent = (
     | PingIntent
 )
 Intent = Annotated[AnyIntent, Field(discriminator="type")]
-INTENT_TYPES = (
-    "roll", "hold", "score", "dice", "write", "undo", "resign", "chat", "resync", "hint",
-    "review", "ping",
-)  # fmt: skip
+INTENT_TYPES: tuple[str, ...] = tuple(
+    get_args(intent.model_fields["type"].annotation)[0] for intent in get_args(AnyIntent)
+)
+"""Each intent's ``type``, in the union's order (read from the intents themselves)."""
 _READER: TypeAdapter[Any] = TypeAdapter(Intent)
 
 
