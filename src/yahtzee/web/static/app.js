@@ -75,6 +75,9 @@ function receive(message) {
       if (state.lobby.status !== "lobby" && !state.game) send({ type: "resync" });
       render();
       break;
+    case "timed_out":
+      if (Number.isInteger(message.seat)) showNotice(timedOut(message));
+      break;
     case "played_for":
       if (message.seat === state.seat && Array.isArray(message.events)) showNotice(playedFor(message.events));
       break;
@@ -156,6 +159,16 @@ function announce(event, before, after, byTimer) {
 }
 
 function spaced(dice) { return String(dice).split("").join(" "); }
+
+// A move's time ran out: the table's rule applied (everyone at the table is told).
+function timedOut(message) {
+  const mine = message.seat === state.seat;
+  const who = mine ? "Your" : `${message.name || `Seat ${message.seat + 1}`}'s`;
+  const missed = message.missed > 1 ? ` (${message.missed} missed in a row)` : "";
+  const text = `${who} time ran out: a bot played the turn${missed}.`;
+  if (!message.out) return text;
+  return `${text} ${mine ? "You are" : `${message.name || "The seat"} is`} out: a bot plays the seat from now on.`;
+}
 
 // What the timer played for this player while they were away, turn by turn.
 function playedFor(events) {
@@ -246,6 +259,9 @@ function drawGame() {
   hint.dataset.focus = "hint";
   hint.hidden = !state.lobby.hints_allowed || state.seat === null;
   hint.disabled = !yours || !state.online || !game.dice;
+  const resign = $("resign");  // (not in a daily game, nor at a table of real dice)
+  resign.hidden = state.seat === null || game.phase === "over" || !!state.lobby.daily || state.lobby.dice === "entered";
+  resign.disabled = !state.online;
   const advice = state.hint && state.hint.key === gameKey(game) && yours ? state.hint : null;
   if (!advice) state.hint = null;
   drawHint(advice);
@@ -312,6 +328,9 @@ function wire() {
     else rollNow(event.detail);
   };
   $("hint").onclick = () => { if (isMyTurn() && state.online) send({ type: "hint" }); };
+  $("resign").onclick = () => {
+    if (state.online && confirm("Resign? A bot plays your seat for the rest of the game, and you cannot come back to it.")) send({ type: "resign" });
+  };
   new MutationObserver(() => { if (!$("hint-box").hidden) $("hint-box").scrollIntoView({ block: "nearest" }); })
     .observe($("hint-box"), { attributes: true, attributeFilter: ["hidden"] });
   $("start").onclick = async () => {

@@ -41,6 +41,14 @@ export function drawTimer() {
   timer.hidden = !live;
   if (!live) return;
   const left = Math.max(0, Math.ceil(state.deadline - Date.now() / 1000));
-  timer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  timer.textContent = timeLeft(left);
   timer.classList.toggle("urgent", left <= 10);
+}
+
+// Time left, as a clock under an hour ("4:05"), else in hours or days ("7 h 12 min", "2 d 5 h").
+function timeLeft(left) {
+  if (left < 3600) return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  const hours = Math.floor(left / 3600);
+  if (hours < 24) return `${hours} h ${String(Math.floor((left % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }

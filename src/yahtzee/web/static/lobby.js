@@ -47,6 +47,10 @@ export function setupCreate() {
     $("add-bot").disabled = real || seats.length >= otherSeats || !state.bots;  // the server's choices first
     $("timer-choice").disabled = real;
     if (real) $("timer-choice").value = "";
+    $("timeout-choices").hidden = !$("timer-choice").value;  // only with a timer
+    const out = $("timeout-rule").value === "out";
+    $("timeout-missed").hidden = !out;
+    $("timeout-missed-label").hidden = !out;
     if (focusKey) { const target = document.querySelector(`[data-focus="${focusKey}"]`) || $(focusKey); if (target) target.focus(); }
   };
   $("add-human").onclick = () => { if (seats.length < otherSeats) seats.push({ kind: "human" }); draw(); };
@@ -54,6 +58,8 @@ export function setupCreate() {
     if (seats.length < otherSeats && !$("real-dice").checked && state.bots) seats.push({ kind: "bot", bot: state.bots.default });
     draw();
   };
+  $("timer-choice").onchange = () => draw();
+  $("timeout-rule").onchange = () => draw();
   $("real-dice").onchange = () => {
     if ($("real-dice").checked) for (let i = seats.length - 1; i >= 0; i--) if (seats[i].kind === "bot") seats.splice(i, 1);
     draw();
@@ -67,10 +73,22 @@ export function setupCreate() {
         host: $("host-name").value, rules: $("rules").value, seats, hints: $("hints").checked,
         turn_timer: $("timer-choice").value && !$("real-dice").checked ? Number($("timer-choice").value) : null,
         dice: $("real-dice").checked ? "entered" : "rolled",
+        timeout_rule: $("timeout-rule").value, timeout_level: Number($("timeout-level").value),
+        timeout_missed: Number($("timeout-missed").value),
       });
       openCreated(made, $("host-name").value);
     } catch (error) { showBanner(error.message, []); }
   };
+}
+
+// A table's time per move and what happens when it runs out, in words.
+function timerText(lobby) {
+  const t = lobby.turn_timer;
+  const per = t % 86400 === 0 ? `${t / 86400} day${t === 86400 ? "" : "s"}` : t % 3600 === 0 ? `${t / 3600} h` : t % 60 === 0 && t >= 120 ? `${t / 60} min` : `${t} s`;
+  if (!lobby.turn_by_turn) return `${per} a decision`;
+  const rule = lobby.timeout || { rule: "bot", level: 3, missed: 3 };
+  const then = rule.rule === "out" ? `a level-${rule.level} bot plays a late turn; ${rule.missed} missed in a row and the seat is out` : `a level-${rule.level} bot plays a late turn`;
+  return `turn by turn, ${per} a move (${then})`;
 }
 
 export function openCreated(made, name) {
@@ -147,7 +165,7 @@ export function drawLobby() {
   else note = isHost ? "Everyone is here: start the game when you are ready." : `Everyone is here: waiting for the host (${host}) to start the game.`;
   if (!isHost && open > 0) note += ` Then the host (${host}) starts the game.`;
   $("lobby-note").textContent = note;
-  const timer = lobby.turn_timer ? `${lobby.turn_timer} s a decision` : "no turn timer";
+  const timer = lobby.turn_timer ? `${timerText(lobby)}` : "no turn timer";
   const dice = lobby.dice === "entered" ? "real dice (the players enter them)" : "dice rolled by the server";
   $("table-info").textContent = `Rules: ${lobby.rules}, ${dice}, ${lobby.hints_allowed ? "hints allowed" : "no hints"}, ${timer}.`;
   drawAddHere(lobby);
