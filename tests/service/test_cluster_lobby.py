@@ -7,7 +7,8 @@ think they own a table still cannot both write one event."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from yahtzee.service import Cluster, Elsewhere, Moved, Repeated, Table
 from yahtzee.service.cluster.lobby import EVICT_AFTER, ClusterLobby
 from yahtzee.service.cluster.wire import Incarnation
 from yahtzee.service.room_events import MovedAway, Played, RoomEvent
+from yahtzee.service.timeout import TimeoutRule
 from yahtzee.store import Store
 from yahtzee.store import tables as records
 
@@ -93,12 +95,19 @@ class Watcher:
 class Node:
     """A node's lobby, and what its rooms told their listener (as the hub would hear)."""
 
-    def __init__(self, name: str, store: Store, leases: Leases, seed: int | None = 1) -> None:
+    def __init__(
+        self,
+        name: str,
+        store: Store,
+        leases: Leases,
+        seed: int | None = 1,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         """``seed=None``: the dice of a served site, from a secret seed committed to."""
         self.seen: dict[str, list[int]] = {}
         self.gone: list[str] = []
         self.cluster = FakeCluster(name, leases)
-        self.lobby = ClusterLobby(store, self, seed=seed, cluster=self.cluster)
+        self.lobby = ClusterLobby(store, self, seed=seed, cluster=self.cluster, clock=clock)
 
     def heard(self, table_id: str, event: RoomEvent) -> None:
         if isinstance(event, Played):
@@ -347,5 +356,43 @@ def test_a_table_that_cannot_be_read_holds_up_no_other(store: Store) -> None:
         assert isinstance(found, Table) and found.live is not None
         assert isinstance(failed, InvalidInput), failed
         assert bad.id not in b.lobby.tables and bad.id not in leases.held  # let go
+
+    asyncio.run(run())
+
+
+def test_a_resting_turn_by_turn_table_is_let_go_and_its_deadline_swept_by_any_node(
+    store: Store,
+) -> None:
+    """A turn-by-turn table nobody watches is let go by its node (it needs no driving
+    there); once its deadline passes by the site's clock, another node's sweep claims it,
+    applies the timeout rule and records the next deadline; the first node's sweep then
+    finds nothing due."""
+
+    async def run() -> None:
+        leases = Leases()
+        now = [1_900_000_000.0]
+        a, b = (Node(name, store, leases, clock=lambda: now[0]) for name in "ab")
+        made, token = await a.lobby.create(
+            "x", "Ann", [None], RuleSet.official(), turn_timer=86400,
+            timeout=TimeoutRule("bot", level=1),
+        )  # fmt: skip
+        table = await a.lobby.find(made.id)
+        assert table is not None
+        await a.lobby.join(table.invite_token, "Bob")
+        await a.lobby.start(table, token)
+        for _ in range(EVICT_AFTER):
+            await a.lobby.on_tick()
+        await until(lambda: made.id not in a.lobby.tables and made.id not in leases.held, "let go")
+
+        now[0] += 86400
+        [swept] = await b.lobby.sweep_deadlines()
+        assert swept.id == made.id and b.cluster.owns(made.id)
+        assert swept.live is not None and swept.live.committed_game().current_player == 1
+        row = records.load_table(store, made.id)
+        assert row is not None and row.deadline == now[0] + 86400
+        assert row.seats[0].missed == 1
+        assert await a.lobby.sweep_deadlines() == []
+        b.lobby.close()
+        a.lobby.close()
 
     asyncio.run(run())
