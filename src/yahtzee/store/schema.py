@@ -122,8 +122,14 @@ tables = Table(
     Column("rematch", String(36), nullable=True),
     # the dice of the table's games: "rolled" by the program, or "entered" by the players
     Column("dice", String(8), nullable=False, server_default="rolled"),
+    # the seat to move at a table in play (migration 0019), written with each move that
+    # passes the turn ("my games" reads it, no replay); NULL at a table in play until the
+    # first such move (seat 0 is to move: every game starts with it), and at every table
+    # not in play
+    Column("to_move", Integer, nullable=True),
     Index("ix_tables_owner_status", "owner", "status"),
     Index("ix_tables_sitting", "sitting"),
+    Index("ix_tables_game", "game_id"),
 )
 
 chat_lines = Table(

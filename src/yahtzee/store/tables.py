@@ -286,6 +286,8 @@ def set_table_status(
     if expect is not None:
         query = query.where(tables.c.status == expect)
     values = query.values(status=status, game_id=game_id, active_at=_when(active_at))
+    if status != PLAYING:  # nobody is to move at a table not in play
+        values = values.values(to_move=None)
 
     def work() -> bool:
         if status not in (CANCELLED, EXPIRED):  # one statement (a game over: each game's)
