@@ -34,6 +34,7 @@ from .beat import sleep_to_beat
 from .group_commit import Committer
 from .reviews import Reviewer
 from .session import GameSession, Move
+from .timeout import is_turn_by_turn
 from .tray import Tray, follow, not_rolled, tray_of
 
 if TYPE_CHECKING:
@@ -132,6 +133,10 @@ class LiveGame:
         reviews: Reviewer | None = None,
         undo_wait: float = 0.0,
         saves_holds: bool = False,
+        clock: Callable[[], float] = time.time,
+        deadline: float | None = None,
+        on_moved: Callable[[], Awaitable[None]] | None = None,
+        on_timed_out: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
         """``on_over()``: the game just ended (its record is finished). ``reviews``: where
         its review is made at low priority (by default at once, in a worker thread).
@@ -139,7 +144,14 @@ class LiveGame:
         may still be taken back (`GameSession.bot_waits`), unless its player goes on
         (`go_on`) first; no wait by default. ``saves_holds``: each hold is saved with the
         record at once (`GameSession.select`: a game played in one process alone, resumed
-        with the same dice held); by default holds are kept in memory only."""
+        with the same dice held); by default holds are kept in memory only.
+
+        The turn timer runs by ``clock`` (Unix time; the lobby's). A turn-by-turn game's
+        (`timeout.is_turn_by_turn`) runs no task of its own: its deadline is applied by
+        whoever calls `time_out` (the lobby's sweep); ``deadline``: the recorded deadline
+        of the decision now (a game loaded from the records). ``on_moved()``: after each
+        move committed here (the deadline to record, the player to tell);
+        ``on_timed_out(seat)``: after the timer's stand-in played ``seat``'s turn."""
         self.session = session
         self.committer = committer
         self.publish = publish
@@ -150,6 +162,11 @@ class LiveGame:
         self.reviews = reviews
         self.undo_wait = undo_wait
         self.saves_holds = saves_holds
+        self.clock = clock
+        self.turn_by_turn = is_turn_by_turn(turn_timer)
+        self.on_moved = on_moved
+        self.on_timed_out = on_timed_out
+        self._recorded_deadline = deadline
         self.bot_due: float | None = None
         """While a bot waits for the placement before it to be taken back or let go (see
         ``undo_wait``): when it plays (Unix time)."""
@@ -159,7 +176,7 @@ class LiveGame:
         """The events the store holds (the game as loaded or started is committed); while
         a bot's turn is being shown, those shown so far (the store holds the whole turn)."""
         self.deadline: float | None = None
-        """When the turn timer decides for the player to act (Unix time), if it runs."""
+        """When the turn timer decides for the player to act (by ``clock``), if it runs."""
         self._before: Game | None = None
         self._shown: tuple[int, GameState] | None = None  # a bot's move shown: (seq, state)
         self._bot: asyncio.Task[None] | None = None
@@ -325,6 +342,8 @@ class LiveGame:
         session = self.session
         if not self.turn_timer or session.store is None or session.game_id is None:
             return
+        if self.turn_by_turn:  # its deadline is recorded with the table
+            return
         _, at = await asyncio.to_thread(
             session.store.events_since, session.game_id, max(0, self.committed_seq - 1)
         )
@@ -344,6 +363,8 @@ class LiveGame:
             else:
                 await asyncio.to_thread(self.session.finish)
         self.schedule()
+        if self.on_moved is not None:
+            await self.on_moved()
 
     def _take_back(self) -> None:
         """Back to the committed game (a move applied but not recorded is dropped)."""
@@ -408,6 +429,19 @@ class LiveGame:
                 self.bot_due = time.time() + self.undo_wait
                 self._going_on.clear()
             self._bot = asyncio.create_task(self._bot_move(seat))
+
+    @property
+    def resting(self) -> bool:
+        """Whether nothing moves here until a player acts or the deadline passes: no
+        bot is to move, no move is being saved or shown, no stand-in is playing."""
+        seat = self.session.current
+        bot_to_move = seat is not None and not self.session.is_over and self.session.is_bot(seat)
+        tasks = (self._bot, *self._playing)
+        return (
+            not bot_to_move
+            and not self.lock.locked()
+            and all(task is None or task.done() for task in tasks)
+        )
 
     def go_on(self, seat: int) -> None:
         """``seat``'s player goes on: the bot that waits while that player's placement may
@@ -555,10 +589,23 @@ class LiveGame:
             self._timer, self._timer_key, self.deadline = None, key, None
         if key is None or seat is None or not self.turn_timer:
             return
-        self.deadline = deadline if deadline is not None else time.time() + self.turn_timer
-        if self.drives():
-            after = max(0.0, self.deadline - time.time())
+        recorded, self._recorded_deadline = self._recorded_deadline, None
+        if deadline is None:
+            deadline = recorded if recorded is not None else self.clock() + self.turn_timer
+        self.deadline = deadline
+        if self.drives() and not self.turn_by_turn:
+            after = max(0.0, deadline - self.clock())
             self._timer = asyncio.create_task(self._expire(seat, seq, after))
+
+    async def time_out(self) -> bool:
+        """The timeout rule for the decision now, if its deadline has passed by the clock
+        (the lobby's sweep calls it for a turn-by-turn game, which runs no timer task of
+        its own): the stand-in plays the rest of the turn (`_play_for`). Whether it did."""
+        key, deadline = self._timer_key, self.deadline
+        if key is None or deadline is None or self.clock() < deadline or not self.drives():
+            return False
+        seq, seat = key
+        return await self._play_for(seat, seq)
 
     async def _expire(self, seat: int, seq: int, after: float) -> None:
         """``seat``'s decision ``seq`` has ``after`` seconds: then the stand-in plays the
@@ -572,31 +619,35 @@ class LiveGame:
         finally:
             self._playing.discard(task)
 
-    async def _play_for(self, seat: int, seq: int) -> None:
+    async def _play_for(self, seat: int, seq: int) -> bool:
         """The turn timer ran out at ``seat``'s decision ``seq``: the stand-in plays the
         whole rest of the turn (every roll left and the placement), committed at once and
         shown at the bots' pace, each move marked as the timer's (`by_timer`), and kept
-        for the player's return (`played_for`)."""
+        for the player's return (`played_for`); then ``on_timed_out(seat)``. Whether it
+        played."""
         async with self.lock:
             session = self.session
             if len(session.game.event_log) != seq or session.current != seat:
-                return  # played meanwhile
+                return False  # played meanwhile
             if session.is_bot(seat) or not self.drives():
-                return
+                return False
             base = self.committed_seq
             try:
                 turn = await self._stand_in_turn(seat)
                 if not await self._saved(base, None):
-                    return  # played through another node (caught up with)
+                    return False  # played through another node (caught up with)
             except IllegalMove:
-                return
+                return False
             except Exception:
                 log.exception("the turn timer's move at seat %d could not be recorded", seat)
-                return
+                return False
             self._played_for.setdefault(seat, []).extend(turn.events)
             self._by_timer = range(base + 1, turn.seq + 1)
             await self._reveal(turn)
         await self._after()
+        if self.on_timed_out is not None:
+            await self.on_timed_out(seat)
+        return True
 
     async def _safely(self, action: Action, seat: int) -> None:
         """A bot's move (decided in a worker thread): one that came too late changes

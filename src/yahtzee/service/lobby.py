@@ -11,12 +11,20 @@ game's table left unfinished expires when its day is over (UTC, by the lobby's c
 Either way it is gone, and no longer counts against its owner's quota
 (`MAX_TABLES_PER_CLIENT`), which counts daily tables as any other.
 Once a game is over nothing at its table changes any more (``finished``).
+
+A turn-by-turn table (`timeout`: more than `TURN_BY_TURN_S` a decision) keeps its
+decision's deadline in the records, written right after each move; `sweep_deadlines`
+loads every table whose deadline passed and applies its timeout rule, by the lobby's
+clock. Such a table in play that nobody is at and whose bots are not playing is let go
+from memory `UNLOAD_AFTER_S` later (`let_go_idle`), and loaded from the records again
+when a request or a connection comes for it (`locate`); a restart loads none of them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import threading
 import time
@@ -53,6 +61,8 @@ from .room import Hall, TableRoom
 from .room_events import RoomEvent, RoomListener
 from .session import NO_BOTS_ENTERED, GameSession, warm_up
 from .table import MAX_ID, SeatState, Table, check_entered, check_name_free, new_token, token_hash
+from .timeout import TURN_BY_TURN_S, TimeoutRule, check_turn_timer
+from .turns import NoTurns, TurnListener
 
 if TYPE_CHECKING:
     from .cluster.wire import Incarnation
@@ -65,6 +75,11 @@ START_TRIES = 3
 """Starts tried, each after news of a change through another node, before giving up."""
 FINISHED_LOADED_S = 24 * 60 * 60
 """Tables finished this recently are served again at startup; older ones when asked for."""
+UNLOAD_AFTER_S = 120.0
+"""A turn-by-turn table in play that nobody is at and no bot plays is let go from memory
+after this long so (`Lobby.let_go_idle`)."""
+
+log = logging.getLogger(__name__)
 
 
 class Forbidden(YahtzeeError):
@@ -86,10 +101,14 @@ class Lobby:
         idle_timeout: float = LOBBY_IDLE_S,
         clock: Callable[[], float] = time.time,
         cluster: Cluster | None = None,
+        turns: TurnListener | None = None,
+        unload_after: float = UNLOAD_AFTER_S,
     ) -> None:
         """``seed`` (tests and demonstrations only) makes every table's dice and bots
         reproducible; by default the dice come from a cryptographic source. A table in
-        the lobby expires ``idle_timeout`` seconds after its last change (by ``clock``)."""
+        the lobby expires ``idle_timeout`` seconds after its last change (by ``clock``,
+        which every turn timer follows too). ``turns`` hears whenever a human seat is to
+        move (`turns.TurnListener`); ``unload_after``: see `let_go_idle`."""
         self.store = store
         self.listener = listener
         self.bot_delay = bot_delay
@@ -108,6 +127,14 @@ class Lobby:
             listener, self.presence, self.meters, self.chats, self.serves, store, clock
         )
         self._rooms: dict[str, TableRoom] = {}
+        self.turns: TurnListener = turns or NoTurns()
+        self.unload_after = unload_after
+        self._quiet: dict[str, float] = {}
+        """Since when (by ``clock``) each table that may be let go has been so."""
+        self._waking: dict[str, asyncio.Future[Table | None]] = {}
+        self._all_here = True
+        """Every open table is in memory (no turn-by-turn table left in the records only):
+        a client's open tables are counted here, not in the records (`_quota`)."""
         self.solver_ready = asyncio.Event()
         """Set once the solver is ready (`warm_up`)."""
         self._swept: date | None = None
@@ -133,13 +160,23 @@ class Lobby:
     def _tell(self, table_id: str, event: RoomEvent) -> None:
         self.listener.heard(table_id, event)
 
-    def _serve(self, table: Table, session: GameSession) -> None:
+    def _serve(self, table: Table, session: GameSession, deadline: float | None = None) -> None:
+        """Play ``session`` at ``table`` (``deadline``: the decision's as recorded, for a
+        turn-by-turn game loaded from the records)."""
+
         async def over() -> None:
             await self.finish(table)
 
         def drives() -> bool:
             return self.cluster.owns(table.id)
 
+        async def moved() -> None:
+            await self._turn_passed(table)
+
+        async def timed_out(seat: int) -> None:
+            await self.room(table).timed_out(seat)
+
+        session.stand_in_bot = table.timeout.bot
         self.room(table).serve(
             lambda publish: LiveGame(
                 session,
@@ -150,8 +187,37 @@ class Lobby:
                 on_over=over,
                 drives=drives,
                 reviews=self.reviews,
+                clock=self.clock,
+                deadline=deadline,
+                on_moved=moved,
+                on_timed_out=timed_out,
             )
         )
+
+    async def _turn_passed(self, table: Table) -> None:
+        """After a move committed here (and at the start): a turn-by-turn table's
+        deadline recorded, and `turns` told when a human's turn has just begun."""
+        live = table.live
+        if live is None:
+            return
+        try:
+            if table.turn_by_turn:
+                await self._record_deadline(live, table.id)
+            game = live.committed_game()
+            seat, turn = game.current_player, game.turn
+            if game.is_over or seat is None or turn is None or live.session.is_bot(seat):
+                return
+            if turn.dice is None:  # the turn has just begun
+                await self.turns.to_move(table, seat)
+        except Exception:
+            log.exception("after a move at table %s", table.id)
+
+    async def _record_deadline(self, live: LiveGame, table_id: str) -> None:
+        """The deadline of the decision now, recorded (under the game's lock: the records
+        end with the last one)."""
+        async with live.lock:
+            deadline = None if live.session.is_over else live.deadline
+            await asyncio.to_thread(records.set_deadline, self.store, table_id, deadline)
 
     def _keep(self, table: Table) -> None:
         """Serve a table just recorded (a server alone keeps every table)."""
@@ -163,7 +229,10 @@ class Lobby:
         """Serve every table of the records in the lobby or in play again, and those
         finished within `FINISHED_LOADED_S` (read-only); a lobby idle too long
         expires now (call before serving, outside the event loop)."""
-        found = records.open_tables(self.store, finished_since=self.clock() - FINISHED_LOADED_S)
+        since = self.clock() - FINISHED_LOADED_S
+        found = records.open_tables(self.store, finished_since=since, timer_at_most=TURN_BY_TURN_S)
+        if records.away_tables(self.store, TURN_BY_TURN_S):
+            self._all_here = False  # turn-by-turn tables in play: loaded when asked for
         for row in found:
             table = self._table_of(row)
             if self._idle(table):
@@ -191,7 +260,8 @@ class Lobby:
                 if row.game_id not in found:
                     raise InvalidInput(f"No game with id {row.game_id!r} in the records.")
                 table.daily = days.get(row.game_id)
-                self._serve(table, self._session_of(row, found[row.game_id], table.daily))
+                session = self._session_of(row, found[row.game_id], table.daily)
+                self._serve(table, session, row.deadline)
             served.append(table)
         return served
 
@@ -317,11 +387,24 @@ class Lobby:
             return None if self._idle(table) else table
         if len(table_id) > MAX_ID:
             return None
+        pending = self._waking.get(table_id)
+        if pending is None:  # (once, however many ask at the same moment)
+            pending = asyncio.ensure_future(self._load_here(table_id))
+            self._waking[table_id] = pending
+            pending.add_done_callback(lambda _: self._waking.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _load_here(self, table_id: str) -> Table | None:
+        """A table from the records: a finished one (read-only), or one in play that was
+        let go (a turn-by-turn table: its game goes on, at its recorded deadline)."""
         row = await asyncio.to_thread(records.load_table, self.store, table_id)
-        if row is None or row.status != records.FINISHED:
+        if row is None or row.status not in (records.FINISHED, records.PLAYING):
             return None
         loaded = await asyncio.to_thread(self._table_of, row)
-        return self.tables.setdefault(table_id, loaded)
+        table = self.tables.setdefault(table_id, loaded)
+        if table is loaded and row.status == records.PLAYING:
+            self.play(table)
+        return table
 
     async def lookup(self, table_id: str) -> Table:
         """`find`, or ``no_table``."""
@@ -336,6 +419,11 @@ class Lobby:
                 continue
             if secrets.compare_digest(table.invite_token.encode(), invite.encode()):
                 return table
+        if not self._all_here:  # a turn-by-turn table in play, let go
+            found = await asyncio.to_thread(records.table_by_invite, self.store, invite)
+            loaded = await self._here(found) if found is not None else None
+            if loaded is not None:
+                return loaded
         raise self._bad_invite()
 
     @staticmethod
@@ -362,13 +450,17 @@ class Lobby:
         hints: bool = True,
         turn_timer: int | None = None,
         entered: bool = False,
+        timeout: TimeoutRule | None = None,
     ) -> tuple[Table, str]:
         """A new table; the host takes seat 0, each other seat is open for a friend (None)
         or a bot. Returns the table and the host's secret token. ``entered``: the players
         roll real dice and enter them (people only, and no turn timer: nothing could
-        move for them)."""
+        move for them). ``turn_timer``: seconds per decision (1 to three days; above
+        `TURN_BY_TURN_S` the table is played turn by turn); ``timeout``: what happens
+        when a decision's time runs out (by default a level-3 bot plays that turn)."""
         if not 1 <= 1 + len(seats) <= MAX_PLAYERS:
             raise InvalidInput(f"A table has 1 to {MAX_PLAYERS} seats.")
+        check_turn_timer(turn_timer)
         if entered:
             check_entered(seats, turn_timer)
         token = new_token()
@@ -380,6 +472,7 @@ class Lobby:
         table = Table(
             str(uuid.uuid4()), rules, hints, turn_timer, new_token(), new_token(), owner,
             records.LOBBY, states, active_at=self.clock(), entered=entered,
+            timeout=timeout or TimeoutRule(),
         )  # fmt: skip
         await self._record_new(table)
         self._keep(table)
@@ -404,7 +497,10 @@ class Lobby:
     def _quota(self, owner: str) -> records.Quota | None:
         """Before a new table is recorded: the quota the records are to count it against,
         in the transaction that records it; None when this node counts it (one node alone
-        has every table in memory): over the quota, ``too_many_tables``."""
+        has every table in memory, until a turn-by-turn table is let go: `_all_here`):
+        over the quota, ``too_many_tables``."""
+        if not self._all_here:
+            return records.Quota(self.clock() - self.idle_timeout, self.max_tables_per_client)
         if (
             sum(
                 1
@@ -513,6 +609,7 @@ class Lobby:
             table.status, table.active_at = records.PLAYING, active_at
         await self.room(table).changed()
         self.play(table)
+        await self._turn_passed(table)
 
     def _start_refusal(self, table: Table) -> YahtzeeError | None:
         """Why the table cannot start as this node has it (None: it can)."""
@@ -581,6 +678,64 @@ class Lobby:
             await asyncio.to_thread(records.expire_days_over, self.store, today, self.clock())
             self._swept = today
         return expired
+
+    async def sweep_deadlines(self) -> list[Table]:
+        """Every turn-by-turn table in play whose decision's deadline has passed (by the
+        lobby's clock), in memory or in the records only: loaded (on a node of several,
+        claimed: one another node serves is its own to sweep) and its timeout rule
+        applied. Returns the tables it applied to."""
+        due = await asyncio.to_thread(records.due_tables, self.store, self.clock())
+        applied = []
+        for table_id in due:
+            try:
+                place = await self.locate(table_id)
+            except Moved:
+                continue
+            if not isinstance(place, Table) or place.live is None:
+                continue
+            if await place.live.time_out():
+                applied.append(place)
+            else:  # the records were behind: the deadline as it is
+                await self._record_deadline(place.live, table_id)
+        return applied
+
+    def let_go_idle(self) -> list[Table]:
+        """Let go from memory every turn-by-turn table in play that nobody is at, whose
+        bots are not playing and that nothing changes, once so for `unload_after` seconds
+        (by the lobby's clock): it is loaded from the records again when asked for
+        (`locate`), or when its deadline passes (`sweep_deadlines`). Returns those let go."""
+        now, gone = self.clock(), []
+        for table in list(self.tables.values()):
+            if not self._resting(table):
+                self._quiet.pop(table.id, None)
+            elif now - self._quiet.setdefault(table.id, now) >= self.unload_after:
+                self._let_go(table)
+                gone.append(table)
+        return gone
+
+    def _resting(self, table: Table) -> bool:
+        live = table.live
+        return (
+            table.turn_by_turn
+            and table.status == records.PLAYING
+            and live is not None
+            and live.resting
+            and not table.lock.locked()
+            and not self.presence.watched(table.id)
+        )
+
+    def _let_go(self, table: Table) -> None:
+        """The table leaves memory (the records hold it whole); whoever may still be
+        listening reconnects, and finds it loaded again."""
+        self._all_here = False
+        self._quiet.pop(table.id, None)
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        room = self._rooms.pop(table.id, None)
+        if table.live is not None:
+            table.live.close()
+        if room is not None:
+            room.moved_away()
 
     async def _gone(self, table: Table) -> None:
         """A table that ended: whoever is at it is told, and its room goes."""

@@ -85,7 +85,7 @@ def _table_after(lobby: Lobby, table: Table) -> Table:
     return Table(
         str(uuid.uuid4()), table.rules, table.hints_allowed, table.turn_timer, new_token(),
         new_token(), table.owner, records.LOBBY, seats, active_at=lobby.clock(),
-        sitting=table.sitting, entered=table.entered,
+        sitting=table.sitting, entered=table.entered, timeout=table.timeout,
     )  # fmt: skip
 
 

@@ -46,12 +46,20 @@ from .live import LiveGame, Publish, Repeated
 from .meter import play_notes
 from .meters import WinMeters
 from .presence import Member, Presence
-from .room_events import Held, MovedAway, Played, RoomEvent, RoomListener, RoomView, TableChanged
-from .session import STAND_IN
+from .room_events import (
+    Held,
+    MovedAway,
+    Played,
+    RoomEvent,
+    RoomListener,
+    RoomView,
+    TableChanged,
+    TimedOut,
+)
 from .tray import check_slots, not_rolled
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .table import SeatState, Table
 
 log = logging.getLogger(__name__)
 
@@ -209,13 +217,16 @@ class TableRoom:
             case commands.Roll():
                 live = self._live()
                 keep, held = self._keep(live, command)
-                return commands.Done((await live.act(keep, _player(seat), key, held)).seq)
+                done = (await live.act(keep, _player(seat), key, held)).seq
+                return await self._moved(_player(seat), done)
             case commands.Score():
                 box = ScoreBox(Category.parse(command.box))
                 live = self._live()
-                return commands.Done((await live.act(box, _player(seat), key)).seq)
+                done = (await live.act(box, _player(seat), key)).seq
+                return await self._moved(_player(seat), done)
             case commands.Dice() | commands.Write() | commands.Undo():
-                return commands.Done(await self._entry(_player(seat), command, key))
+                done = await self._entry(_player(seat), command, key)
+                return await self._moved(_player(seat), done)
             case commands.Resign():
                 await self._resign(_player(seat))
             case commands.GoOn():
@@ -298,13 +309,48 @@ class TableRoom:
         if table.status == records.LOBBY or not state.name:
             state.name = bot.seat_name(seat)
         table.active_at = self.hall.clock()
+        await self._save_seat(state)
+
+    async def _moved(self, seat: int, seq: int) -> commands.Done:
+        """``seat``'s player moved: its count of missed turns starts again (recorded)."""
+        state = self.table.seats[seat]
+        if state.missed:
+            async with self.table.lock:
+                state.missed = 0
+                await self._save_seat(state)
+        return commands.Done(seq)
+
+    async def timed_out(self, seat: int) -> None:
+        """``seat``'s time ran out and the timer's stand-in played its turn: one more
+        missed turn in a row, and the table's timeout rule says whether the seat is out
+        now (a bot of the rule's level plays it on); everyone at the table is told
+        (`TimedOut`)."""
+        table, rule = self.table, self.table.timeout
+        state = table.seats[seat]
+        async with table.lock:
+            if state.bot is not None or not self.hall.served(table):
+                return  # resigned or handed on meanwhile, or the table ended
+            state.missed += 1
+            out = rule.outs(state.missed)
+            if out:
+                state.out = True
+                await self.seat_to_bot(seat, rule.bot)
+            else:
+                await self._save_seat(state)
+        self._tell(TimedOut(seat, state.name, rule.rule, state.missed, out))
+        if out:
+            await self.changed()  # (the seat's connections are let go)
+            self._live().schedule()
+
+    async def _save_seat(self, state: SeatState) -> None:
         if self.hall.store is not None:
             await asyncio.to_thread(
-                records.save_table_seat, self.hall.store, table.id, state.record(), table.active_at
-            )
+                records.save_table_seat, self.hall.store, self.table.id, state.record(),
+                self.table.active_at,
+            )  # fmt: skip
 
     async def _resign(self, seat: int) -> None:
-        """The player leaves the game for good: the stand-in bot plays the seat on."""
+        """The player leaves the game for good: the timeout rule's bot plays the seat on."""
         live = self._live()
         if self.table.daily is not None:
             raise IllegalMove(
@@ -314,7 +360,7 @@ class TableRoom:
         async with self.table.lock:
             if live.committed_game().is_over:
                 raise IllegalMove("The game is over: its record stays.", code="game_over")
-            await self.seat_to_bot(seat, STAND_IN)
+            await self.seat_to_bot(seat, self.table.timeout.bot)
         await self.changed()  # (the seat's connections are let go)
         live.schedule()
 

@@ -82,11 +82,24 @@ class TableChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A move's time ran out at ``seat`` (its player ``name``): the table's timeout
+    ``rule`` applied (a bot played the turn); ``missed``: the seat's missed turns in a row;
+    ``out``: the seat is out from now on (a bot plays it)."""
+
+    seat: int
+    name: str | None
+    rule: str
+    missed: int
+    out: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MovedAway:
     """Another server node serves the table now: its listeners here reconnect there."""
 
 
-RoomEvent = Played | Held | Said | MeterRead | PresenceChanged | TableChanged | MovedAway
+RoomEvent = Played | Held | Said | MeterRead | PresenceChanged | TableChanged | TimedOut | MovedAway
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,4 +149,5 @@ __all__ = [
     "RoomView",
     "Said",
     "TableChanged",
+    "TimedOut",
 ]

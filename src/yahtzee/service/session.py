@@ -116,6 +116,8 @@ class GameSession:
     bot_methods: dict[int, dict[str, int]] = field(default_factory=dict)
     """Per bot seat that plays to win: how many of its decisions each method made (see
     `solver.interim.INTERIM_METHOD`), for the review to say."""
+    stand_in_bot: BotSpec = STAND_IN
+    """Who plays for a human whose turn timer ran out (the table's timeout rule's bot)."""
     sitting: str | None = None
     """The sitting this game belongs to (the games the same players play one after the
     other): the id of its first game, or of its first table. None for a game not recorded."""
@@ -448,18 +450,18 @@ class GameSession:
         return spec is not None and self._quick(self._bots, seat, spec)
 
     def stand_in(self, seat: int) -> Action:
-        """The move made for a human whose turn timer ran out: a level-3 bot's choice (its
-        strategy made on first use: a worker thread's job unless
+        """The move made for a human whose turn timer ran out: `stand_in_bot`'s choice
+        (its strategy made on first use: a worker thread's job unless
         `stand_in_decides_quickly`)."""
         strategy = self._stand_ins.get(seat)
         if strategy is None:
-            strategy = self._stand_ins[seat] = self._strategy(STAND_IN, seat)
+            strategy = self._stand_ins[seat] = self._strategy(self.stand_in_bot, seat)
         return self._choose(strategy)
 
     def stand_in_decides_quickly(self, seat: int) -> bool:
         """Whether the stand-in at ``seat`` decides in microseconds (`stand_in` may then
         run on an event loop), as `bot_decides_quickly` says for a bot."""
-        return self._quick(self._stand_ins, seat, STAND_IN)
+        return self._quick(self._stand_ins, seat, self.stand_in_bot)
 
     def _quick(self, made: dict[int, Strategy], seat: int, spec: BotSpec) -> bool:
         """Whether the strategy ``made`` holds for ``seat`` (or one made now, if that is

@@ -17,6 +17,7 @@ from ..store import tables as records
 from ..store.names import look_alike
 from .live import LiveGame
 from .session import NO_BOTS_ENTERED, GameSession
+from .timeout import TimeoutRule, is_turn_by_turn
 
 MAX_ID = 36
 """The longest id of a table, a game or a sitting (a UUID's): a longer one is no id."""
@@ -39,6 +40,10 @@ class SeatState:
     name: str | None = None
     bot: BotSpec | None = None
     token_hash: str | None = None
+    missed: int = 0
+    """Turns in a row whose time ran out (back to 0 when the player moves)."""
+    out: bool = False
+    """Out for its missed turns (the timeout rule ``out``): a bot plays the seat."""
 
     @property
     def open(self) -> bool:
@@ -52,7 +57,9 @@ class SeatState:
         return self.open and self.name is not None
 
     def record(self) -> records.TableSeatRecord:
-        return records.TableSeatRecord(self.seat, self.name, self.bot, self.token_hash)
+        return records.TableSeatRecord(
+            self.seat, self.name, self.bot, self.token_hash, self.missed, self.out
+        )
 
 
 @dataclass
@@ -80,6 +87,8 @@ class Table:
     daily: date | None = None
     """The day of a daily game's table (`service.daily_table`): one seat, hidden from
     everyone else until the day is over."""
+    timeout: TimeoutRule = field(default_factory=TimeoutRule)
+    """What happens when a move's time runs out (`TimeoutRule`)."""
 
     def __post_init__(self) -> None:
         self.sitting = self.sitting or self.id
@@ -87,13 +96,21 @@ class Table:
     @classmethod
     def of_record(cls, row: records.TableRecord) -> Table:
         """The table as the records hold it (its game, if any, is served by the lobby)."""
-        seats = [SeatState(s.seat, s.name, s.bot, s.token_hash) for s in row.seats]
+        seats = [SeatState(s.seat, s.name, s.bot, s.token_hash, s.missed, s.out) for s in row.seats]
         return cls(
             row.id, RuleSet.named(row.rules), row.hints_allowed, row.turn_timer,
             row.invite_token, row.spectator_token, row.owner, row.status, seats,
             active_at=row.active_at, sitting=row.sitting_id, rematch=row.rematch,
             entered=row.entered,
+            timeout=TimeoutRule(row.timeout_rule, row.timeout_level, row.timeout_missed),
         )  # fmt: skip
+
+    @property
+    def turn_by_turn(self) -> bool:
+        """Whether the table is played turn by turn (a time per move above
+        `TURN_BY_TURN_S`): its deadlines are kept in the records, and nobody at it, it
+        is let go from memory."""
+        return is_turn_by_turn(self.turn_timer)
 
     @property
     def session(self) -> GameSession | None:
@@ -115,7 +132,8 @@ class Table:
             self.id, self.rules.name, self.hints_allowed, self.turn_timer, self.invite_token,
             self.spectator_token, self.owner, self.status,
             session.game_id if session else None, tuple(s.record() for s in self.seats),
-            self.active_at, self.sitting, self.rematch, self.entered,
+            self.active_at, self.sitting, self.rematch, self.entered, self.timeout.rule,
+            self.timeout.level, self.timeout.missed,
         )  # fmt: skip
 
 

@@ -122,6 +122,15 @@ tables = Table(
     Column("rematch", String(36), nullable=True),
     # the dice of the table's games: "rolled" by the program, or "entered" by the players
     Column("dice", String(8), nullable=False, server_default="rolled"),
+    # turn-by-turn tables (migration 0017): when a move's time runs out, "bot" (a bot of
+    # timeout_level plays that turn) or "out" (the same, and after timeout_missed missed
+    # turns in a row the seat is out: a bot of that level plays it on)
+    Column("timeout_rule", String(8), nullable=False, server_default="bot"),
+    Column("timeout_level", Integer, nullable=False, server_default="3"),
+    Column("timeout_missed", Integer, nullable=False, server_default="3"),
+    # the decision's deadline at a turn-by-turn table in play (NULL otherwise): the sweep
+    # applies the timeout rule to every table whose deadline passed, loaded or not
+    Column("deadline", DateTime(timezone=True), nullable=True),
     # the seat to move at a table in play (migration 0019), written with each move that
     # passes the turn ("my games" reads it, no replay); NULL at a table in play until the
     # first such move (seat 0 is to move: every game starts with it), and at every table
@@ -129,6 +138,7 @@ tables = Table(
     Column("to_move", Integer, nullable=True),
     Index("ix_tables_owner_status", "owner", "status"),
     Index("ix_tables_sitting", "sitting"),
+    Index("ix_tables_deadline", "deadline"),
     Index("ix_tables_game", "game_id"),
 )
 
@@ -152,6 +162,10 @@ table_seats = Table(
     Column("name", String(40), nullable=True),
     Column("bot", String(32), nullable=True),
     Column("token_hash", String(64), nullable=True),
+    # missed turns in a row (the move's time ran out; back to 0 when the player moves),
+    # and whether the seat is out for it (a turn-by-turn table's rule "out")
+    Column("missed", Integer, nullable=False, server_default="0"),
+    Column("out", Boolean, nullable=False, server_default=false()),
 )
 
 daily_seeds = Table(

@@ -74,7 +74,7 @@ def create_table(store: Store, table: TableRecord, quota: Quota | None = None) -
     that (counted in the same transaction). Returns whether it was recorded."""
 
     def work() -> bool:
-        if on_postgres(store.engine):  # one call (migration 0013), deciding as `create_in`
+        if on_postgres(store.engine) and _plain(table):  # one call (0013): as `create_in`
             limit = None if quota is None else (quota.limit, _when(quota.active_since))
             created = _when(table.active_at or None)
             return pg_tables.create(store.engine, table, created, limit, (LOBBY, PLAYING))
@@ -82,6 +82,17 @@ def create_table(store: Store, table: TableRecord, quota: Quota | None = None) -
             return create_in(c, table, quota)
 
     return retrying(work)
+
+
+def _plain(table: TableRecord) -> bool:
+    """Whether the table's timeout settings are the columns' defaults (migration 0013's
+    function writes a table with those; another is written as SQLite writes it)."""
+    defaults = TableRecord("", "", False, None, "", "", "", "", None, ())
+    return (table.timeout_rule, table.timeout_level, table.timeout_missed) == (
+        defaults.timeout_rule,
+        defaults.timeout_level,
+        defaults.timeout_missed,
+    )
 
 
 def create_in(c: Connection, table: TableRecord, quota: Quota | None = None) -> bool:
@@ -103,7 +114,8 @@ def _insert(c: Connection, table: TableRecord) -> None:
             spectator_token=table.spectator_token, status=table.status,
             game_id=table.game_id, owner=table.owner, created_at=created,
             active_at=created, sitting=table.sitting_id, rematch=table.rematch,
-            dice=ENTERED if table.entered else ROLLED,
+            dice=ENTERED if table.entered else ROLLED, timeout_rule=table.timeout_rule,
+            timeout_level=table.timeout_level, timeout_missed=table.timeout_missed,
         )
     )  # fmt: skip
     c.execute(insert(table_seats), [_seat_row(table.id, s) for s in table.seats])
@@ -257,8 +269,11 @@ def save_table_seat(
             if only_if_open:
                 query = query.where(table_seats.c.token_hash.is_(None), table_seats.c.bot.is_(None))
             done = c.execute(
-                query.values(name=row["name"], bot=row["bot"], token_hash=row["token_hash"])
-            ).rowcount
+                query.values(
+                    name=row["name"], bot=row["bot"], token_hash=row["token_hash"],
+                    missed=row["missed"], out=row["out"],
+                )
+            ).rowcount  # fmt: skip
             if not done:
                 return False
             c.execute(
@@ -285,9 +300,11 @@ def set_table_status(
     query = update(tables).where(tables.c.id == table_id)
     if expect is not None:
         query = query.where(tables.c.status == expect)
-    values = query.values(status=status, game_id=game_id, active_at=_when(active_at))
-    if status != PLAYING:  # nobody is to move at a table not in play
-        values = values.values(to_move=None)
+    values = query.values(
+        status=status, game_id=game_id, active_at=_when(active_at),
+        **({"deadline": None} if status in ENDED else {}),
+        **({"to_move": None} if status != PLAYING else {}),  # nobody moves at it
+    )  # fmt: skip
 
     def work() -> bool:
         if status not in (CANCELLED, EXPIRED):  # one statement (a game over: each game's)
@@ -300,6 +317,34 @@ def set_table_status(
             return done
 
     return retrying(work)
+
+
+def set_deadline(store: Store, table_id: str, deadline: float | None) -> None:
+    """Record the deadline of a turn-by-turn table's decision now (None: none runs)."""
+    query = (
+        update(tables)
+        .where(tables.c.id == table_id)
+        .values(deadline=None if deadline is None else _when(deadline))
+    )
+
+    def work() -> None:
+        with single_write(store.engine) as c:
+            c.execute(query)
+
+    retrying(work)
+
+
+def due_tables(store: Store, at: float, limit: int = MANY_AT_ONCE) -> list[str]:
+    """Tables in play whose decision's deadline is ``at`` (Unix time) or before, the
+    longest due first (at most ``limit``)."""
+    query = (
+        select(tables.c.id)
+        .where(tables.c.deadline <= _when(at), tables.c.status == PLAYING)
+        .order_by(tables.c.deadline)
+        .limit(limit)
+    )
+    with reading(store.engine) as c:
+        return [str(r) for r in c.execute(query).scalars()]
 
 
 def expire_days_over(store: Store, today: date, active_at: float) -> int:
@@ -352,16 +397,33 @@ def playing_ids(store: Store) -> list[str]:
         ]
 
 
-def open_tables(store: Store, finished_since: float | None = None) -> list[TableRecord]:
+def open_tables(
+    store: Store, finished_since: float | None = None, timer_at_most: int | None = None
+) -> list[TableRecord]:
     """Every table in the lobby or in play, with its seats in order; with
-    ``finished_since`` (Unix time), also the tables finished since then."""
+    ``finished_since`` (Unix time), also the tables finished since then; with
+    ``timer_at_most``, none in play whose turn timer is longer (`away_tables`)."""
     served: ColumnElement[bool] = tables.c.status.in_((LOBBY, PLAYING))
+    if timer_at_most is not None:
+        served = served & ~_longer_in_play(timer_at_most)
     if finished_since is not None:
         recent = or_(tables.c.active_at.is_(None), tables.c.active_at >= _when(finished_since))
         served = or_(served, (tables.c.status == FINISHED) & recent)
     with reading(store.engine) as c:
         rows = c.execute(select(tables).where(served)).all()
         return _with_seats(c, rows)
+
+
+def _longer_in_play(timer: int) -> ColumnElement[bool]:
+    return (tables.c.status == PLAYING) & (func.coalesce(tables.c.turn_timer, 0) > timer)
+
+
+def away_tables(store: Store, timer_above: int) -> bool:
+    """Whether any table in play has a turn timer longer than ``timer_above`` (those a
+    server loads only when they are asked for: turn-by-turn tables)."""
+    query = select(exists().where(_longer_in_play(timer_above)))
+    with reading(store.engine) as c:
+        return bool(c.execute(query).scalar())
 
 
 def load_table(store: Store, table_id: str) -> TableRecord | None:
@@ -398,7 +460,7 @@ def _with_seats(c: Connection, rows: Sequence[Row[Any]]) -> list[TableRecord]:
         for s in seat_rows:
             bot = BotSpec.parse(s.bot) if s.bot else None
             by_table.setdefault(s.table_id, []).append(
-                TableSeatRecord(s.seat, s.name, bot, s.token_hash)
+                TableSeatRecord(s.seat, s.name, bot, s.token_hash, s.missed, s.out)
             )
     return [
         TableRecord(
@@ -416,6 +478,10 @@ def _with_seats(c: Connection, rows: Sequence[Row[Any]]) -> list[TableRecord]:
             r.sitting or r.id,
             r.rematch,
             r.dice == ENTERED,
+            r.timeout_rule,
+            r.timeout_level,
+            r.timeout_missed,
+            None if r.deadline is None else _stamp(r.deadline),
         )
         for r in rows
     ]
@@ -428,6 +494,8 @@ def _seat_row(table_id: str, seat: TableSeatRecord) -> dict[str, object]:
         "name": seat.name,
         "bot": seat.bot.key if seat.bot else None,
         "token_hash": seat.token_hash,
+        "missed": seat.missed,
+        "out": seat.out,
     }
 
 
@@ -441,15 +509,18 @@ __all__ = [
     "Quota",
     "TableRecord",
     "TableSeatRecord",
+    "away_tables",
     "count_open",
     "create_in",
     "create_rematch",
     "create_table",
+    "due_tables",
     "expire_days_over",
     "load_table",
     "open_tables",
     "playing_ids",
     "save_table_seat",
+    "set_deadline",
     "set_table_status",
     "sitting_games",
     "sitting_of_game",

@@ -59,6 +59,10 @@ class TableSeatRecord:
     name: str | None = None
     bot: BotSpec | None = None
     token_hash: str | None = None
+    missed: int = 0
+    """Turns in a row whose time ran out (back to 0 when the player moves)."""
+    out: bool = False
+    """The seat is out for its missed turns (a turn-by-turn table's rule ``out``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,14 @@ class TableRecord:
     """The id of the table made as this one's rematch (None until a player asks)."""
     entered: bool = False
     """Whether the players roll real dice and enter them (no bot may sit)."""
+    timeout_rule: str = "bot"
+    """What happens when a move's time runs out: ``bot`` (a bot of ``timeout_level`` plays
+    that turn) or ``out`` (the same; after ``timeout_missed`` missed turns in a row the
+    seat is out)."""
+    timeout_level: int = 3
+    timeout_missed: int = 3
+    deadline: float | None = None
+    """A turn-by-turn table's decision's deadline (Unix time; None when none runs)."""
 
     @property
     def sitting_id(self) -> str:

@@ -36,11 +36,12 @@ from ..service import (
     Lobby,
     open_lobby,
 )
+from ..service.timeout import MAX_MISSED, MAX_TURN_TIMER_S
 from ..store import Store
 from .admission import RATE_PER_SECOND
 from .hub import Hub
 from .limits import BodyLimit
-from .models import MAX_TURN_TIMER_S, Refusal
+from .models import Refusal
 from .page_files import CompressPage, PageFiles, mount_page_files
 from .protocol import VERSION
 from .routers import daily, lobby, pages, play, rules
@@ -86,6 +87,9 @@ _FIELDS = {
     "seats": "The list of seats",
     "hints": "Hints allowed",
     "turn_timer": "The turn timer",
+    "timeout_rule": "The timeout rule",
+    "timeout_level": "The timeout bot's level",
+    "timeout_missed": "Missed turns before a seat is out",
     "dice": "The dice",
     "level": "The bot level",
     "kind": "The kind of seat",
@@ -95,7 +99,9 @@ _FIELDS = {
     "authorization": "The Authorization header",
 }
 _RANGES = {
-    "turn_timer": f"a whole number of seconds from 1 to {MAX_TURN_TIMER_S}",
+    "turn_timer": f"a whole number of seconds from 1 to {MAX_TURN_TIMER_S} (three days)",
+    "timeout_level": f"a whole number from {MIN_LEVEL} to {MAX_LEVEL}",
+    "timeout_missed": f"a whole number from 1 to {MAX_MISSED}",
     "level": f"a whole number from {MIN_LEVEL} to {MAX_LEVEL}",
 }
 
@@ -303,13 +309,19 @@ def _rare_collections() -> Iterator[None]:
 
 async def _sweep(lobby: Lobby) -> None:
     """Now and then, the tables that waited too long in the lobby expire (whoever is
-    still at them hears of it)."""
+    still at them hears of it), the turn-by-turn tables whose move's time ran out get
+    their timeout rule, and those resting are let go from memory."""
     while True:
         await asyncio.sleep(SWEEP_INTERVAL_S)
         try:
             await lobby.expire_idle()
         except Exception:
             log.exception("expiring idle tables failed")
+        try:
+            await lobby.sweep_deadlines()
+            lobby.let_go_idle()
+        except Exception:
+            log.exception("sweeping turn-by-turn tables failed")
 
 
 __all__ = ["create_app", "plain_message"]

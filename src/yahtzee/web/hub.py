@@ -25,6 +25,7 @@ from ..service.room_events import (
     RoomEvent,
     Said,
     TableChanged,
+    TimedOut,
 )
 from .admission import RATE_PER_SECOND, Admission
 from .answers import SeatAnswers
@@ -40,6 +41,7 @@ from .messages import (
     PongMessage,
     PresenceMessage,
     StateMessage,
+    TimedOutMessage,
 )
 from .models import GameView, LobbyView
 
@@ -161,6 +163,8 @@ class Hub:
                 self.broadcast(table_id, PresenceMessage.of(event))
             case TableChanged():
                 self._table_changed(table_id, event)
+            case TimedOut():
+                self.broadcast(table_id, TimedOutMessage.of(event))
             case MovedAway():
                 for connection in self.admission.watching(table_id):
                     connection.close(CLOSE_MOVED, "the table moved to another server node")

@@ -16,7 +16,7 @@ from .protocol import VERSION
 if TYPE_CHECKING:
     from ..service import RoomView
     from ..service.meter import MeterReading
-    from ..service.room_events import Held, PresenceChanged, Said
+    from ..service.room_events import Held, PresenceChanged, Said, TimedOut
     from ..solver import Advice
     from ..solver.review import PlayerReview
     from ..store.chat import ChatLine
@@ -205,6 +205,30 @@ class PlayedForMessage(_Message):
         return cls(seat=seat, events=[event_to_dict(event) for event in events])
 
 
+class TimedOutMessage(_Message):
+    """A decision's time ran out at ``seat`` (its player ``name``), told to everyone at
+    the table: the table's timeout ``rule`` applied (a bot played the turn); ``missed``:
+    the seat's missed turns in a row; ``out``: the seat is out from now on (rule
+    ``out``: a bot plays it)."""
+
+    type: Literal["timed_out"] = "timed_out"
+    seat: int
+    name: str | None
+    rule: Literal["bot", "out"]
+    missed: int
+    out: bool
+
+    @classmethod
+    def of(cls, timed_out: TimedOut) -> TimedOutMessage:
+        return cls(
+            seat=timed_out.seat,
+            name=timed_out.name,
+            rule="out" if timed_out.rule == "out" else "bot",
+            missed=timed_out.missed,
+            out=timed_out.out,
+        )
+
+
 class LobbyMessage(_Message):
     """The lobby changed: a seat was taken or handed to a bot."""
 
@@ -331,6 +355,7 @@ Outbound = (
     | MeterMessage
     | LobbyMessage
     | HoldMessage
+    | TimedOutMessage
     | AckMessage
     | PongMessage
     | PlayedForMessage

@@ -31,12 +31,12 @@ from ..core import (
 )
 from ..service import Sitting, Table, TableRoom
 from ..service.sitting import running_totals
+from ..service.timeout import DEFAULT_MISSED, MAX_MISSED, MAX_TURN_TIMER_S, TimeoutRule
 from ..service.tray import Tray, tray_of
 
 if TYPE_CHECKING:
     pass
 
-MAX_TURN_TIMER_S = 600
 CARDS_KEPT = 8192
 """Card dicts kept for views (a card changes once a turn; every event shows them all)."""
 
@@ -80,9 +80,20 @@ class CreateTable(_Body):
     seats: list[SeatRequest] = Field(default_factory=list, max_length=MAX_PLAYERS - 1)
     hints: bool = True
     turn_timer: int | None = Field(default=None, ge=1, le=MAX_TURN_TIMER_S)
+    """Seconds per decision, 1 to 259200 (three days); above 600 the table is played turn
+    by turn. None: no timer."""
     dice: Literal["rolled", "entered"] = "rolled"
     """``entered``: the players roll real dice at the table and enter them (people only,
     no turn timer); ``rolled`` (the default): the server rolls."""
+    timeout_rule: Literal["bot", "out"] = "bot"
+    """When a decision's time runs out: ``bot`` (a bot of ``timeout_level`` plays that
+    turn) or ``out`` (the same; after ``timeout_missed`` missed turns in a row the seat
+    is out and the bot plays it on)."""
+    timeout_level: int = Field(default=DEFAULT_LEVEL, ge=MIN_LEVEL, le=MAX_LEVEL)
+    timeout_missed: int = Field(default=DEFAULT_MISSED, ge=1, le=MAX_MISSED)
+
+    def timeout(self) -> TimeoutRule:
+        return TimeoutRule(self.timeout_rule, self.timeout_level, self.timeout_missed)
 
 
 class JoinTable(_Body):
@@ -137,6 +148,18 @@ class SeatView(BaseModel):
     reserved: bool = False
     """Open, but kept for the player ``name`` (a rematch's seat, until that player takes
     it with their rematch call; the invite link seats nobody there)."""
+    missed: int = 0
+    """Turns in a row whose time ran out (back to 0 when the player moves)."""
+    out: bool = False
+    """Out for its missed turns (timeout rule ``out``): a bot plays the seat."""
+
+
+class TimeoutView(BaseModel):
+    """What happens when a decision's time runs out (see ``CreateTable``)."""
+
+    rule: Literal["bot", "out"]
+    level: int
+    missed: int
 
 
 class LobbyView(BaseModel):
@@ -146,6 +169,12 @@ class LobbyView(BaseModel):
     turn_timer: int | None
     status: str
     seats: list[SeatView]
+    turn_by_turn: bool = False
+    """The time per decision is above 600 s: the game is played turn by turn (players
+    come and go; the deadline is kept however long it is)."""
+    timeout: TimeoutView = TimeoutView(rule="bot", level=DEFAULT_LEVEL, missed=DEFAULT_MISSED)
+    deadline: float | None = None
+    """When the decision now runs out (Unix time, seconds), if a timer runs."""
     dice: Literal["rolled", "entered"] = "rolled"
     """Who rolls: the server (``rolled``), or the players, with real dice, entering what
     shows (``entered``)."""
@@ -186,9 +215,18 @@ class LobbyView(BaseModel):
                     open=s.open,
                     connected=s.seat in connected,
                     reserved=s.reserved,
+                    missed=s.missed,
+                    out=s.out,
                 )
                 for s in table.seats
             ],
+            turn_by_turn=table.turn_by_turn,
+            timeout=TimeoutView(
+                rule="out" if table.timeout.rule == "out" else "bot",
+                level=table.timeout.level,
+                missed=table.timeout.missed,
+            ),
+            deadline=table.live.deadline if table.live is not None else None,
             dice="entered" if table.entered else "rolled",
             sitting=table.sitting,
             rematch=table.rematch,

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from ..core import MAX_NAME_LENGTH, MAX_PLAYERS, Category, RuleSet
 from ..service.chat import MAX_CHAT
-from .models import MAX_TURN_TIMER_S
+from ..service.timeout import MAX_TURN_TIMER_S
 
 
 class BoxView(BaseModel):

@@ -7,8 +7,9 @@ dead one; for a table another node holds the cluster answers `Elsewhere` (`locat
 and the front end relays the request there. A new table is only recorded: whichever node
 is asked for it first (the one the load balancer's hash on its id picks) claims it. A
 table nobody watches through this node and that needs no driving here (no game under
-way) is let go after a while, so that memory and leases stay bounded; a lease found lost
-is let go at once.
+way) is let go after a while, so that memory and leases stay bounded (a turn-by-turn table
+whose players are away and whose bots are not playing needs no driving: the sweep of
+deadlines claims it again when its time runs out); a lease found lost is let go at once.
 """
 
 from __future__ import annotations
@@ -189,6 +190,11 @@ class ClusterLobby(Lobby):
                 self._drop(table)
                 self._spawn(self.cluster.release(table.id))
 
+    def let_go_idle(self) -> list[Table]:
+        """Nothing: `on_tick` lets go of every table not needed here (a resting
+        turn-by-turn table among them), and releases its lease."""
+        return []
+
     def _needed(self, table: Table) -> bool:
         busy = table.lock.locked() or (table.live is not None and table.live.lock.locked())
         playing = table.status == records.PLAYING and table.live is not None
@@ -205,9 +211,13 @@ _Loaded = tuple[records.TableRecord | None, Table | None]
 
 
 def _driven(table: Table) -> bool:
-    """Whether the table's game moves without anyone connected (a bot or a turn timer)."""
+    """Whether the table's game moves without anyone connected (a bot or a turn timer).
+    A turn-by-turn table's timer is the sweep's (`Lobby.sweep_deadlines`, on every node:
+    the node that claims it applies it): resting, it needs no node."""
     live = table.live
     if live is None or live.session.is_over:
+        return False
+    if table.turn_by_turn and live.resting:
         return False
     return bool(live.turn_timer) or any(s.bot is not None for s in table.seats)
 

@@ -52,6 +52,7 @@ async def create_table(body: CreateTable, request: Request, lobby: LobbyDep) -> 
         hints=body.hints,
         turn_timer=body.turn_timer,
         entered=body.dice == "entered",
+        timeout=body.timeout(),
     )
     return Created(
         table=LobbyView.of_room(lobby.room(table)),
