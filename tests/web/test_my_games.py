@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.web.helpers import joined, next_of
+from tests.web.helpers import joined, next_of, play_out
 from tests.web.test_accounts import SITE, browser, cheap_hashing, refusal, sign_up
 from yahtzee.store import tables as records
 from yahtzee.web.app import create_app
@@ -224,3 +224,33 @@ def test_history_pages_and_stats_are_the_accounts_own(ann: TestClient, bob: Test
         refusal(ann.get("/api/me/history", params={"before": bad}), 400, "bad_cursor")
     refusal(ann.get("/api/me/history", params={"limit": 0}), 400, "bad_request")
     refusal(ann.get("/api/me/history", params={"limit": 101}), 400, "bad_request")
+
+
+def test_stats_and_export_are_of_the_accounts_finished_games(
+    ann: TestClient, bob: TestClient
+) -> None:
+    made = table(ann, timer=None, seats=0)
+    table_id = made["table"]["id"]
+    start(ann, made)
+    with joined(ann, table_id, token=made["token"]) as ws:
+        final = play_out({0: ws}, ws, next_of(ws, "state")["game"])
+    total = final["cards"][0]["total"]
+    stats = ann.get("/api/me/stats").json()["stats"]
+    assert (stats["player"], stats["games"], stats["best"], stats["solo_games"]) == (
+        "Ann",
+        1,
+        total,
+        1,
+    )
+    assert bob.get("/api/me/stats").json() == {"stats": None}
+    export = ann.get("/api/me/export").json()
+    assert (export["format"], export["version"]) == ("yahtzee-records", 1)
+    (game,) = export["games"]
+    assert game["status"] == "finished" and game["seats"][0]["card"]["total"] == total
+    assert bob.get("/api/me/export").json()["games"] == []
+    (done,) = my_games(ann)["games"]
+    assert (done["group"], done["seats"][0]["total"], done["seats"][0]["place"]) == (
+        "finished",
+        total,
+        1,
+    )

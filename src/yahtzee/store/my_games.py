@@ -16,7 +16,10 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     Integer,
+    Select,
+    String,
     and_,
+    bindparam,
     case,
     func,
     literal,
@@ -108,7 +111,7 @@ def _stamp(value: datetime | None) -> float | None:
     return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
 
 
-def _mine(account_id: str, open_: bool, limit: int) -> Any:
+def _mine(account_id: Any, open_: bool, limit: Any) -> Any:
     """The account's tables, open ones (in the lobby or in play) or finished ones, in the
     order the list shows them, at most ``limit``: a subquery (its rows ordered by
     ``rank``)."""
@@ -146,19 +149,17 @@ def _mine(account_id: str, open_: bool, limit: int) -> Any:
     return query.subquery()
 
 
-def my_games(
-    store: Store, account_id: str, *, open_limit: int = 200, finished_limit: int = 20
-) -> MyGames:
-    """The account's open tables (its turn first, the deadline nearest first; then the
-    others' turns, then those in the lobby, each the last changed first), at most
-    ``open_limit`` of them, and its last ``finished_limit`` finished ones (the last
-    finished first, with each seat's total and place): one statement."""
-    open_part = _mine(account_id, True, open_limit + 1)  # (one more: whether there are more)
-    done_part = _mine(account_id, False, finished_limit)
+def statement() -> Select[Any]:
+    """`my_games`' one statement: the open tables of the account ``account`` (at most
+    ``open_limit``) and its finished ones (``finished_limit``), each table's row once per
+    seat, in the list's order (the three are bound parameters)."""
+    account_id = bindparam("account", type_=String)
+    open_part = _mine(account_id, True, bindparam("open_limit", type_=Integer))
+    done_part = _mine(account_id, False, bindparam("finished_limit", type_=Integer))
     both = union_all(select(open_part), select(done_part)).subquery("mine")
     seat = table_seats.alias("seat")
     owner = accounts.alias("owner")
-    query = (
+    return (
         select(
             both, seat.c.seat, seat.c.name, seat.c.bot, seat.c.token_hash,
             owner.c.name.label("account"), cards.c.total, cards.c.place,
@@ -170,8 +171,22 @@ def my_games(
         )
         .order_by(both.c.part, both.c.rank, seat.c.seat)
     )  # fmt: skip
-    with reading(store.engine) as c:
-        rows = c.execute(query).all()
+
+
+_STATEMENT = statement()
+"""(Made once: SQLAlchemy compiles it once, too.)"""
+
+
+def my_games(
+    store: Store, account_id: str, *, open_limit: int = 200, finished_limit: int = 20
+) -> MyGames:
+    """The account's open tables (its turn first, the deadline nearest first; then the
+    others' turns, then those in the lobby, each the last changed first), at most
+    ``open_limit`` of them, and its last ``finished_limit`` finished ones (the last
+    finished first, with each seat's total and place): one statement."""
+    asked = {"account": account_id, "open_limit": open_limit + 1, "finished_limit": finished_limit}
+    with reading(store.engine) as c:  # (one open table more: whether there are more)
+        rows = c.execute(_STATEMENT, asked).all()
     found: dict[str, MyGame] = {}
     seats: dict[str, list[GameSeat]] = {}
     for r in rows:

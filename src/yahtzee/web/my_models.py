@@ -106,6 +106,13 @@ class MyStatsView(BaseModel):
     the account's is over yet)."""
 
 
+class MyExport(BaseModel):
+    format: str
+    version: int
+    games: list[dict[str, Any]]
+    """Each game as ``yahtzee export`` writes it (see docs/guides/records.md)."""
+
+
 class HistoryGameView(BaseModel):
     id: str
     rules: str

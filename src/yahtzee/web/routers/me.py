@@ -10,7 +10,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from ...service import my_games
-from ...store.account_records import account_history, account_stats
+from ...store.account_records import account_export, account_history, account_stats
+from ...store.transfer import FORMAT, VERSION
 from ..accounts import SignedInDep
 from ..deps import LobbyDep, StrictJSONRoute, TokenDep
 from ..models import Joined, LobbyView
@@ -19,6 +20,7 @@ from ..my_models import (
     FriendView,
     HistoryView,
     Invite,
+    MyExport,
     MyGamesView,
     MyStatsView,
     parse_cursor,
@@ -63,6 +65,14 @@ async def history(
     cursor = parse_cursor(before)
     page = await asyncio.to_thread(account_history, lobby.store, account.id, cursor, limit)
     return HistoryView.of(page)
+
+
+@router.get("/me/export")
+async def export(account: SignedInDep, lobby: LobbyDep) -> MyExport:
+    """The account's games as the records' export has them (``yahtzee import`` reads it):
+    whole, with every seat's card and the events."""
+    games = await asyncio.to_thread(account_export, lobby.store, account.id)
+    return MyExport(format=FORMAT, version=VERSION, games=games)
 
 
 @router.post("/tables/{table_id}/invite")
