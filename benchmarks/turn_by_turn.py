@@ -193,7 +193,7 @@ def explain(url: str, store: Store, account_id: str) -> str:
 
 
 async def measure(
-    store: Store, accounts: list[tuple[Any, ...]], tables: list[tuple[Any, ...]]
+    store: Store, accounts: list[tuple[Any, ...]], tables: list[tuple[Any, ...]], seed: int
 ) -> tuple[list[float], list[float], int]:
     """Milliseconds of each "my games" and of each move, and the games a "my games" lists."""
     lobby = Lobby(store, QuietListener(), unload_after=0.0)
@@ -209,7 +209,7 @@ async def measure(
     for table_id, seat in tables:
         start = time.perf_counter()
         table = await lobby.lookup(table_id)
-        outcome = await lobby.room(table).handle(seat, commands.Roll(), f"bench-{table_id}")
+        outcome = await lobby.room(table).handle(seat, commands.Roll(), f"bench-{seed}-{table_id}")
         lobby.let_go_idle()
         moves.append((time.perf_counter() - start) * 1000)
         if isinstance(outcome, commands.Refused):
@@ -221,10 +221,14 @@ async def measure(
 
 
 @contextmanager
-def database(url: str | None, keep: bool) -> Iterator[str]:
+def database(url: str | None, keep: bool, loaded: str | None = None) -> Iterator[str]:
     """A new database on the server at ``url`` (else $YAHTZEE_TEST_POSTGRES_URL, else a
-    throwaway local server), dropped at the end unless ``keep``."""
+    throwaway local server), dropped at the end unless ``keep``; or ``loaded``, as it is."""
     import psycopg
+
+    if loaded is not None:
+        yield loaded
+        return
 
     server = None
     admin = url or os.environ.get("YAHTZEE_TEST_POSTGRES_URL")
@@ -269,20 +273,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=52)
     parser.add_argument("--explain", action="store_true", help="print the plan of my games")
     parser.add_argument("--keep", action="store_true", help="keep the database at the end")
+    parser.add_argument(
+        "--loaded", metavar="URL", help="measure the database an earlier --keep run left"
+    )
     args = parser.parse_args(argv)
     if args.accounts < SEATS or args.games < 1 or args.samples < 1:
         parser.error("at least 2 accounts, 1 game and 1 sample")
     per = args.games * SEATS / args.accounts
-    print(
-        f"{args.games:,} open games, {args.accounts:,} accounts ({per:g} games each), "
-        f"seed {args.seed}"
-    )
-    with database(args.url, args.keep) as url:
+    if args.loaded is None:
+        print(
+            f"{args.games:,} open games, {args.accounts:,} accounts ({per:g} games each), "
+            f"seed {args.seed}"
+        )
+    with database(args.url, args.keep, args.loaded) as url:
         store = Store(url)
         try:
-            start = time.perf_counter()
-            bulk_load(url, args.games, args.accounts, args.seed)
-            print(f"generated and loaded in {time.perf_counter() - start:.1f} s")
+            if args.loaded is None:
+                start = time.perf_counter()
+                bulk_load(url, args.games, args.accounts, args.seed)
+                print(f"generated and loaded in {time.perf_counter() - start:.1f} s")
             accounts = picked(url, "SELECT id, name FROM accounts", args.samples, args.seed)
             accounts = [accounts[n % len(accounts)] for n in range(args.samples)]
             tables = picked(
@@ -291,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
             )  # fmt: skip
             found = my_games(store, accounts[0][0])
             print(f"my games of one account: {len(found.games)} listed, more: {found.more}")
-            mine, moves, _ = asyncio.run(measure(store, accounts, tables))
+            mine, moves, _ = asyncio.run(measure(store, accounts, tables, args.seed))
             print(line('"my games" (GET /api/me/games)', mine))
             print(line("a move at an idle table (load, roll, let go)", moves))
             if args.explain:
