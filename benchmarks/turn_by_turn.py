@@ -34,6 +34,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -41,7 +42,7 @@ from parts import local_postgres
 
 from yahtzee.core import Game, Keep, RandomDice, RuleSet
 from yahtzee.core.events import event_to_dict
-from yahtzee.service import Lobby, QuietListener, commands
+from yahtzee.service import Lobby, QuietListener, Table, commands
 from yahtzee.service.accounts import Account
 from yahtzee.store import Store
 from yahtzee.store.my_games import my_games, statement
@@ -192,32 +193,53 @@ def explain(url: str, store: Store, account_id: str) -> str:
         return "\n".join(plan)
 
 
+def move(table: Table) -> commands.Command:
+    """A roll, or a box filled once the turn's rolls are spent (a table measured before)."""
+    assert table.live is not None
+    game = table.live.committed_game()
+    if game.turn is not None and game.dice is not None and game.turn.rolls_left == 0:
+        return commands.Score(game.placements()[0].category.key)
+    return commands.Roll()
+
+
+@dataclass
+class Figures:
+    """Milliseconds per sample: wall time, and this process's CPU time (its own work, of
+    all its threads; the database server's is apart)."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    @contextmanager
+    def sample(self) -> Iterator[None]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        yield
+        self.wall.append((time.perf_counter() - wall) * 1000)
+        self.cpu.append((time.process_time() - cpu) * 1000)
+
+
 async def measure(
     store: Store, accounts: list[tuple[Any, ...]], tables: list[tuple[Any, ...]], seed: int
-) -> tuple[list[float], list[float], int]:
-    """Milliseconds of each "my games" and of each move, and the games a "my games" lists."""
+) -> tuple[Figures, Figures]:
+    """Each "my games" and each move (see the module's notes)."""
     lobby = Lobby(store, QuietListener(), unload_after=0.0)
     await asyncio.to_thread(lobby.load_unfinished)
-    listed = 0
-    mine: list[float] = []
+    mine, moves = Figures(), Figures()
     for account_id, name in accounts:
-        start = time.perf_counter()
-        answer = await me.games(Account(account_id, name), lobby)
-        mine.append((time.perf_counter() - start) * 1000)
-        listed = max(listed, len(answer.games))
-    moves: list[float] = []
+        with mine.sample():
+            await me.games(Account(account_id, name), lobby)
     for table_id, seat in tables:
-        start = time.perf_counter()
-        table = await lobby.lookup(table_id)
-        outcome = await lobby.room(table).handle(seat, commands.Roll(), f"bench-{seed}-{table_id}")
-        lobby.let_go_idle()
-        moves.append((time.perf_counter() - start) * 1000)
+        with moves.sample():
+            table = await lobby.lookup(table_id)
+            key = f"bench-{seed}-{table_id}"
+            outcome = await lobby.room(table).handle(seat, move(table), key)
+            lobby.let_go_idle()
         if isinstance(outcome, commands.Refused):
             raise SystemExit(f"a move was refused: {outcome}")
         if table_id in lobby.tables:
             raise SystemExit("the table was not let go after its move")
     lobby.close()
-    return mine, moves, listed
+    return mine, moves
 
 
 @contextmanager
@@ -254,14 +276,23 @@ def database(url: str | None, keep: bool, loaded: str | None = None) -> Iterator
             server.stop()
 
 
-def line(what: str, values: list[float]) -> str:
-    p99 = percentile(values, 99)
+def line(what: str, figures: Figures) -> str:
+    p99 = percentile(figures.wall, 99)
     verdict = "within" if p99 <= TARGET_MS else "OVER"
     return (
-        f"{what:<36} p50 {statistics.median(values):6.2f} ms   p99 {p99:6.2f} ms   "
-        f"max {max(values):6.2f} ms   ({len(values)} samples; {verdict} the "
-        f"{TARGET_MS:g} ms target)"
+        f"{what}\n    wall p50 {statistics.median(figures.wall):6.2f} ms   p99 {p99:6.2f} ms   "
+        f"max {max(figures.wall):6.2f} ms   ({len(figures.wall)} samples; {verdict} the "
+        f"{TARGET_MS:g} ms target)\n    this process's CPU p50 "
+        f"{statistics.median(figures.cpu):6.2f} ms   p99 {percentile(figures.cpu, 99):6.2f} ms"
     )
+
+
+def load_average() -> str:
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:
+        return "unknown"
+    return f"{one:.1f} (5 min: {five:.1f}) on {os.cpu_count()} CPUs"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -300,9 +331,11 @@ def main(argv: list[str] | None = None) -> int:
             )  # fmt: skip
             found = my_games(store, accounts[0][0])
             print(f"my games of one account: {len(found.games)} listed, more: {found.more}")
-            mine, moves, _ = asyncio.run(measure(store, accounts, tables, args.seed))
+            print(f"load average before: {load_average()}")
+            mine, moves = asyncio.run(measure(store, accounts, tables, args.seed))
             print(line('"my games" (GET /api/me/games)', mine))
             print(line("a move at an idle table (load, roll, let go)", moves))
+            print(f"load average after: {load_average()}")
             if args.explain:
                 print(explain(url, store, accounts[0][0]))
         finally:

@@ -27,6 +27,6 @@ def test_the_benchmark_runs_small_and_prints_both_figures() -> None:
     out = done.stdout
     assert "60 open games, 6 accounts (20 games each)" in out
     assert "my games of one account: 20 listed, more: False" in out
-    assert '"my games" (GET /api/me/games)' in out and "(8 samples;" in out
+    assert '"my games" (GET /api/me/games)' in out and "(8 samples;" in out and "CPU p50" in out
     assert "a move at an idle table" in out
     assert "Index Scan" in out or "Bitmap Index Scan" in out or "Seq Scan" in out  # the plan
