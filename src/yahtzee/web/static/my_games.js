@@ -30,7 +30,7 @@ function drawCount() {
   const badge = $("my-games-count");
   badge.hidden = count === 0;
   badge.textContent = String(count);
-  $("my-games-link").setAttribute("aria-label", count ? `My games: ${count} waiting for your move` : "My games");
+  $("my-games-waiting").hidden = count === 0;
   drawIcon(count);
 }
 
@@ -75,7 +75,7 @@ export async function refreshMyGames() {
     try { mine = await response.json(); } catch { return; }
   } else return;  // (kept as it was: asked again later)
   drawCount();
-  if (state.screen === "my-games") drawMyGames();
+  if (mine && state.screen === "my-games") drawMyGames();
 }
 
 // A move at this table, or the table changed: the count may have too (asked soon, once).
