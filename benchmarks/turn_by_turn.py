@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -47,6 +48,7 @@ from yahtzee.service.accounts import Account
 from yahtzee.store import Store
 from yahtzee.store.my_games import my_games, statement
 from yahtzee.store.names import look_alike_key
+from yahtzee.web.app import GC_THRESHOLDS
 from yahtzee.web.routers import me
 
 TARGET_MS = 50.0
@@ -224,6 +226,9 @@ async def measure(
     """Each "my games" and each move (see the module's notes)."""
     lobby = Lobby(store, QuietListener(), unload_after=0.0)
     await asyncio.to_thread(lobby.load_unfinished)
+    gc.collect()  # the garbage collector as the server sets it (`web.app`): rare passes
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     mine, moves = Figures(), Figures()
     for account_id, name in accounts:
         with mine.sample():
