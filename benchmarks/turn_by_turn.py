@@ -18,8 +18,12 @@ commit on the event loop):
   committed, the deadline recorded), and the table is let go from memory again; each
   sample a different table.
 
-It prints each one's p50, p99 and max in milliseconds against the target (50 ms each),
-and with ``--explain`` the plan PostgreSQL chose for "my games" (EXPLAIN ANALYZE).
+Both run with the garbage collector as the server sets it (`web.app`: what startup made
+frozen, full passes rare). It prints each one's wall time (p50, p99, max) against the
+target (50 ms each), the CPU time of its own process per request (the database server's
+is apart) and the machine's load average; with ``--explain`` the plan PostgreSQL chose for
+"my games" (EXPLAIN ANALYZE). ``--keep`` keeps the database; ``--loaded URL --seed N``
+measures a kept one again (another seed: other accounts and tables).
 """
 
 from __future__ import annotations
