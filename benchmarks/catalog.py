@@ -64,6 +64,13 @@ BENCHMARKS = (
         "cluster.md",
     ),
     Benchmark(
+        "turn_by_turn",
+        "100,000 open turn-by-turn games, 1,000 accounts on PostgreSQL: 'my games' and a "
+        "move at an idle table (loaded, played, let go), p50/p99",
+        None,
+        "turn_by_turn.md",
+    ),
+    Benchmark(
         "envs",
         "steps per second of the RL environments under a masked random policy",
         "gym-yahtzee (PyPI, a throwaway venv; --no-peer leaves it out)",

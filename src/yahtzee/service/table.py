@@ -44,6 +44,8 @@ class SeatState:
     """Turns in a row whose time ran out (back to 0 when the player moves)."""
     out: bool = False
     """Out for its missed turns (the timeout rule ``out``): a bot plays the seat."""
+    account: str | None = None
+    """The id of the signed-in player's account (None: a guest, a bot, an open seat)."""
 
     @property
     def open(self) -> bool:
@@ -58,7 +60,13 @@ class SeatState:
 
     def record(self) -> records.TableSeatRecord:
         return records.TableSeatRecord(
-            self.seat, self.name, self.bot, self.token_hash, self.missed, self.out
+            self.seat,
+            self.name,
+            self.bot,
+            self.token_hash,
+            self.missed,
+            self.out,
+            account=self.account,
         )
 
 
@@ -96,7 +104,10 @@ class Table:
     @classmethod
     def of_record(cls, row: records.TableRecord) -> Table:
         """The table as the records hold it (its game, if any, is served by the lobby)."""
-        seats = [SeatState(s.seat, s.name, s.bot, s.token_hash, s.missed, s.out) for s in row.seats]
+        seats = [
+            SeatState(s.seat, s.name, s.bot, s.token_hash, s.missed, s.out, s.account)
+            for s in row.seats
+        ]
         return cls(
             row.id, RuleSet.named(row.rules), row.hints_allowed, row.turn_timer,
             row.invite_token, row.spectator_token, row.owner, row.status, seats,

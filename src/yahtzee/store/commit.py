@@ -12,10 +12,10 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select, update
 
-from ..core import Game, YahtzeeError
+from ..core import DiceEntered, Game, Rolled, YahtzeeError
 from ..core.events import event_to_dict
 from .records import card_rows
-from .schema import cards, events, games
+from .schema import cards, events, games, tables
 
 SAVED = "saved"
 CONFLICT = "conflict"
@@ -135,6 +135,27 @@ def finished(written: Sequence[Commit]) -> list[Commit]:
     return [c for c in written if c.game.is_over and c.base < len(c.game.event_log)]
 
 
+def turns_passed(written: Sequence[Commit]) -> list[tuple[str, int]]:
+    """(game, the seat to move now) of each commit whose new events may have passed the
+    turn (any but a roll or dice entered: a placement, a take-back, a playoff throw), for
+    its table's ``to_move`` ("my games" reads it). A game just over is left as it is: its
+    table's end clears the column (`tables.set_table_status`)."""
+    return [
+        (c.game_id, c.game.current_player)
+        for c in written
+        if c.game.current_player is not None
+        and not all(isinstance(e, Rolled | DiceEntered) for e in c.game.event_log[c.base :])
+    ]
+
+
+TO_MOVE = (
+    update(tables)
+    .where(tables.c.game_id == bindparam("b_game"))
+    .values(to_move=bindparam("b_seat"))
+)
+"""The seat to move at a game's table (one row: a table plays one game)."""
+
+
 def _write(connection: Connection, written: Sequence[Commit], stamp: Any) -> None:
     names = ("game_id", "seq", "type", "data", "intent")
     rows = [dict(zip(names, row, strict=True)) for row in event_rows(written)]
@@ -156,3 +177,6 @@ def _write(connection: Connection, written: Sequence[Commit], stamp: Any) -> Non
             [{"b_id": c.game_id} for c in ended],
         )
         connection.execute(insert(cards), [r for c in ended for r in card_rows(c.game_id, c.game)])
+    passed = turns_passed(written)
+    if passed:
+        connection.execute(TO_MOVE, [{"b_game": g, "b_seat": s} for g, s in passed])

@@ -27,14 +27,17 @@ import asyncio
 import contextlib
 import importlib.util
 import json
+import logging
 import shlex
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 from sqlalchemy import URL, Engine
 
-from .commit import FINISHED, Commit, Outcome, decide, event_rows, finished
+from .commit import FINISHED, Commit, Outcome, decide, event_rows, finished, turns_passed
 from .records import card_rows
+
+log = logging.getLogger(__name__)
 
 
 class LoopCommit:
@@ -86,7 +89,24 @@ class LoopCommit:
                     self.close()
                     if not kept:
                         raise
-        return _outcomes(commits, asked, answered)
+            outcomes = _outcomes(commits, asked, answered)
+            await self._turns(connection, [c for c in commits if outcomes[c.game_id].saved])
+        return outcomes
+
+    @staticmethod
+    async def _turns(connection: Any, saved: Sequence[Commit]) -> None:
+        """The seat to move at the tables of the saved games whose turn passed (one
+        statement for the batch, after the call: a table's ``to_move`` is what "my games"
+        reads; should it fail, the moves stand and the next passing turn writes it)."""
+        passed = turns_passed(saved)
+        if not passed:
+            return
+        try:
+            await connection.execute(
+                _TO_MOVE, array_text([g for g, _ in passed]), array_text([s for _, s in passed])
+            )
+        except Exception:
+            log.warning("the seat to move at %d tables went unrecorded", len(passed), exc_info=True)
 
     def close(self) -> None:
         """Close the connection at once (one whose loop has ended was closed with it)."""
@@ -120,6 +140,12 @@ SELECT o_game, o_stored, o_earlier FROM yahtzee_group_commit(
     $13::text::varchar[], $14::timestamptz, $15::text)
 """
 """The function's call, each array sent as its text (`array_text`)."""
+_TO_MOVE = """
+UPDATE tables SET to_move = c.seat
+FROM unnest($1::text::varchar[], $2::text::int[]) AS c(game, seat)
+WHERE tables.game_id = c.game
+"""
+"""Each game's table's seat to move (`commit.turns_passed`), the arrays as their text."""
 
 
 def connect_arguments(url: URL) -> tuple[str, dict[str, Any]]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 
 from ..core import (
     ROUNDS,
@@ -211,10 +211,10 @@ def resolve_sitting(store: Store, prefix: str) -> str:
     return found[0]
 
 
-def _finished_cards(
-    store: Store, player: str | None, rules: str | None, dice: str | None = None
-) -> list[Any]:
-    query = (
+def finished_cards_query() -> Select[Any]:
+    """The finished cards with what statistics read of each (its player's name, its seat's
+    bot, its game's rules, dice and sitting): add conditions to it."""
+    return (
         select(
             players.c.name, cards.c.total, cards.c.upper_subtotal, cards.c.yahtzee_box,
             cards.c.yahtzee_bonus, cards.c.winner, cards.c.decisions, cards.c.advisor_loss,
@@ -226,6 +226,12 @@ def _finished_cards(
         .join(games, games.c.id == cards.c.game_id)
         .where(games.c.status == FINISHED)
     )  # fmt: skip
+
+
+def _finished_cards(
+    store: Store, player: str | None, rules: str | None, dice: str | None = None
+) -> list[Any]:
+    query = finished_cards_query()
     if rules is not None:
         query = query.where(games.c.rules == rules)
     if dice is not None:
@@ -286,36 +292,41 @@ def stats(
     for row in every:
         if player is None or who(row) == player:
             by_player.setdefault(who(row), []).append(row)
-    result = []
-    for name in sorted(by_player, key=str.casefold):
-        rows = by_player[name]
-        totals = [r.total for r in rows]
-        reviewed = [r for r in rows if r.advisor_loss is not None]
-        decisions = sum(r.decisions or 0 for r in reviewed)
-        loss = sum(r.advisor_loss for r in reviewed)
-        result.append(
-            PlayerStats(
-                player=name,
-                games=len(rows),
-                wins=sum(1 for r in rows if r.winner and seated[r.game_id] >= MIN_RIVALS),
-                average=statistics.fmean(totals),
-                best=max(totals),
-                std_dev=statistics.stdev(totals) if len(totals) > 1 else 0.0,
-                upper_bonus_rate=sum(r.upper_subtotal >= UPPER_BONUS_THRESHOLD for r in rows)
-                / len(rows),
-                yahtzee_rate=sum(r.yahtzee_box == YAHTZEE_POINTS for r in rows) / len(rows),
-                yahtzee_bonuses=sum(r.yahtzee_bonus for r in rows) // YAHTZEE_BONUS,
-                hinted_games=sum(1 for r in rows if r.hints_used),
-                reviewed_games=len(reviewed),
-                loss_per_game=loss / len(reviewed) if reviewed else None,
-                loss_per_decision=loss / decisions if decisions else None,
-                entered_games=sum(1 for r in rows if r.dice == ENTERED),
-                sittings=sittings.get(name, (0, 0))[0],
-                sittings_won=sittings.get(name, (0, 0))[1],
-                solo_games=sum(1 for r in rows if seated[r.game_id] < MIN_RIVALS),
-            )
-        )
-    return result
+    return [
+        player_stats(name, by_player[name], seated, sittings.get(name, (0, 0)))
+        for name in sorted(by_player, key=str.casefold)
+    ]
+
+
+def player_stats(
+    name: str, rows: list[Any], seated: Counter[str], sittings: tuple[int, int] = (0, 0)
+) -> PlayerStats:
+    """One player's statistics from the finished cards of their seats (``rows``, as
+    `_finished_cards` reads them); ``seated``: the seats of each of those games;
+    ``sittings``: the sittings they sat in with others and those they won."""
+    totals = [r.total for r in rows]
+    reviewed = [r for r in rows if r.advisor_loss is not None]
+    decisions = sum(r.decisions or 0 for r in reviewed)
+    loss = sum(r.advisor_loss for r in reviewed)
+    return PlayerStats(
+        player=name,
+        games=len(rows),
+        wins=sum(1 for r in rows if r.winner and seated[r.game_id] >= MIN_RIVALS),
+        average=statistics.fmean(totals),
+        best=max(totals),
+        std_dev=statistics.stdev(totals) if len(totals) > 1 else 0.0,
+        upper_bonus_rate=sum(r.upper_subtotal >= UPPER_BONUS_THRESHOLD for r in rows) / len(rows),
+        yahtzee_rate=sum(r.yahtzee_box == YAHTZEE_POINTS for r in rows) / len(rows),
+        yahtzee_bonuses=sum(r.yahtzee_bonus for r in rows) // YAHTZEE_BONUS,
+        hinted_games=sum(1 for r in rows if r.hints_used),
+        reviewed_games=len(reviewed),
+        loss_per_game=loss / len(reviewed) if reviewed else None,
+        loss_per_decision=loss / decisions if decisions else None,
+        entered_games=sum(1 for r in rows if r.dice == ENTERED),
+        sittings=sittings[0],
+        sittings_won=sittings[1],
+        solo_games=sum(1 for r in rows if seated[r.game_id] < MIN_RIVALS),
+    )
 
 
 def best_total(store: Store, player: str, rules: str) -> int | None:

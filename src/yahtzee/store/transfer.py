@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,12 +32,21 @@ CSV_FIELDS = [
 MAX_SITTING_ID = 36
 
 
-def export_games(store: Store) -> list[dict[str, Any]]:
+def export_games(store: Store, only: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Every recorded game as the export has it, the oldest first; ``only``: just these
+    games (an account's), in the order given."""
     with reading(store.engine) as connection:
-        ids = [r[0] for r in connection.execute(select(games.c.id).order_by(games.c.created_at))]
-        review_rows = connection.execute(
-            select(cards.c.game_id, cards.c.seat, cards.c.decisions, cards.c.advisor_loss)
+        if only is None:
+            query = select(games.c.id).order_by(games.c.created_at)
+            ids = [r[0] for r in connection.execute(query)]
+        else:
+            ids = list(only)
+        reviews_query = select(
+            cards.c.game_id, cards.c.seat, cards.c.decisions, cards.c.advisor_loss
         )
+        if only is not None:
+            reviews_query = reviews_query.where(cards.c.game_id.in_(ids))
+        review_rows = connection.execute(reviews_query)
         reviews = {(r.game_id, r.seat): (r.decisions, r.advisor_loss) for r in review_rows}
     result = []
     today = datetime.now(UTC).date()

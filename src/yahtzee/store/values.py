@@ -63,6 +63,8 @@ class TableSeatRecord:
     """Turns in a row whose time ran out (back to 0 when the player moves)."""
     out: bool = False
     """The seat is out for its missed turns (a turn-by-turn table's rule ``out``)."""
+    account: str | None = None
+    """The id of the signed-in player's account (None: a guest, a bot, an open seat)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ import { buildEntry, drawEntry } from "./entry.js";
 import { followTurn, heldHere, isPad } from "./pad.js";
 import { drawColumnsButtons, refreshColumns, wireColumns } from "./columns.js";
 import { drawCommitted, setupDaily, wireDaily } from "./daily.js";
+import { learnt, showMyGames, titled, watchMyGames } from "./my_games.js";
 
 function receive(message) {
   switch (message.type) {
@@ -51,6 +52,7 @@ function receive(message) {
       if (event.player === state.seat && state.pending && ["roll", "score", "dice", "write", "undo"].includes(event.type)) answered();
       if (["dice", "write"].includes(event.type)) state.entryNote = "";
       announce(event, before, message.game, message.by_timer === true);
+      if (event.type !== "roll") learnt();  // (the count of games waiting for a move)
       render();
       followTurn();
       if (event.type === "roll") tumble([0, 1, 2, 3, 4].filter((i) => !(message.game.held || []).includes(i)));
@@ -72,6 +74,7 @@ function receive(message) {
       break;
     case "lobby":
       state.lobby = message.table;
+      learnt();
       if (state.lobby.status !== "lobby" && !state.game) send({ type: "resync" });
       render();
       break;
@@ -233,7 +236,7 @@ function restoreFocus(key) {
 
 function drawTitle() {
   const mine = isMyTurn();
-  document.title = mine ? "Your turn - Yahtzee" : state.game && state.game.phase === "over" ? "Game over - Yahtzee" : "Yahtzee";
+  document.title = titled(mine ? "Your turn - Yahtzee" : state.game && state.game.phase === "over" ? "Game over - Yahtzee" : "Yahtzee");
   if (mine && !state.wasMyTurn) {
     try { if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate([60, 40, 60]); } catch { /* not allowed */ }
   }
@@ -352,6 +355,7 @@ function wire() {
 
 async function main() {
   wire();
+  watchMyGames();
   const draw = takeAddress();
   if (await rulesLoaded()) draw();
 }
@@ -383,6 +387,7 @@ function takeAddress() {
   }
   const table = params.get("table");
   if (table) return () => enterTable(table, null);
+  if (params.has("my")) return showMyGames;
   return () => { setupCreate(); setupDaily(); };
 }
 

@@ -4,7 +4,7 @@ the decision now (read by the sweep that applies the rule to tables nobody has l
 and each seat's missed turns in a row and whether it is out.
 
 Revision ID: 0017
-Revises: 0015
+Revises: 0016
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0017"
-down_revision = "0015"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 

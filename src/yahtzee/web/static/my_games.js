@@ -1,0 +1,237 @@
+// My games: the signed-in account's tables on every device (its turn first, with the time
+// left), the others' turns, the tables waiting to start, its finished games, and the
+// friends it has played with, to play again in one tap; and the count of tables waiting
+// for its move on the page's title ("(2) Yahtzee") and icon (a badge drawn on it). The
+// server decides everything: the page asks (GET /api/me/games) when it opens, when it is
+// shown again, every minute while it is shown, and soon after it learns of a move.
+
+import { $, api, el, goTo, initial, playerClass, remember, saved, state } from "./state.js";
+import { enterTable, showScreen } from "./screens.js";
+
+const POLL_MS = 60000;
+const SOON_MS = 5000;  // a change learnt here (a move at this table): asked again after this
+const DAY_S = 86400;  // a friend's new table: a day a move (turn by turn)
+let mine = null;  // the last answer ({you, your_turn, games, more}); null signed out
+let asked = 0;
+let soon = null;
+let icon = null;  // the page's own icon (its address), drawn on for the count
+
+// --- The count on the title and the icon -------------------------------------------------
+
+export function titled(text) {
+  const count = mine ? mine.your_turn : 0;
+  return count > 0 ? `(${count}) ${text}` : text;
+}
+
+function drawCount() {
+  const count = mine ? mine.your_turn : 0;
+  document.title = titled(document.title.replace(/^\(\d+\) /, ""));
+  $("my-games-link").hidden = !mine;
+  const badge = $("my-games-count");
+  badge.hidden = count === 0;
+  badge.textContent = String(count);
+  $("my-games-waiting").hidden = count === 0;
+  drawIcon(count);
+}
+
+function drawIcon(count) {
+  const link = document.querySelector("link[rel='icon']");
+  if (!link) return;
+  if (icon === null) icon = link.href;
+  if (count === 0) { link.type = "image/svg+xml"; link.href = icon; delete link.dataset.count; return; }
+  const image = new Image();
+  image.onload = () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 64;
+    const pen = canvas.getContext("2d");
+    pen.drawImage(image, 0, 0, 64, 64);
+    pen.beginPath();
+    pen.arc(45, 19, 18, 0, 2 * Math.PI);
+    pen.fillStyle = "#b3261e";
+    pen.fill();
+    pen.lineWidth = 3;
+    pen.strokeStyle = "#ffffff";
+    pen.stroke();
+    pen.fillStyle = "#ffffff";
+    pen.font = "bold 24px system-ui, sans-serif";
+    pen.textAlign = "center";
+    pen.textBaseline = "middle";
+    pen.fillText(count > 9 ? "9+" : String(count), 45, 20);
+    link.type = "image/png";
+    link.href = canvas.toDataURL("image/png");
+    link.dataset.count = String(count);
+  };
+  image.src = icon;
+}
+
+// --- Asking the server ---------------------------------------------------------------------
+
+export async function refreshMyGames() {
+  asked = Date.now();
+  let response;
+  try { response = await fetch("/api/me/games", { headers: { accept: "application/json" } }); } catch { return; }
+  if (response.status === 401) mine = null;
+  else if (response.ok) {
+    try { mine = await response.json(); } catch { return; }
+  } else return;  // (kept as it was: asked again later)
+  drawCount();
+  if (mine && state.screen === "my-games") drawMyGames();
+}
+
+// A move at this table, or the table changed: the count may have too (asked soon, once).
+export function learnt() {
+  if (!mine || soon) return;
+  soon = setTimeout(() => { soon = null; refreshMyGames(); }, SOON_MS);
+}
+
+export function watchMyGames() {
+  refreshMyGames();
+  setInterval(() => { if (!document.hidden) refreshMyGames(); }, POLL_MS);
+  const again = () => { if (!document.hidden && Date.now() - asked > SOON_MS) refreshMyGames(); };
+  document.addEventListener("visibilitychange", again);
+  addEventListener("focus", again);
+}
+
+// --- The screen ----------------------------------------------------------------------------
+
+export async function showMyGames() {
+  history.replaceState(null, "", "/?my");
+  state.table = null;
+  showScreen("my-games");
+  $("turn").textContent = "";
+  $("my-games-note").textContent = "Loading...";
+  await refreshMyGames();
+  if (!mine) {
+    $("my-games-note").textContent = "Sign in to see your games on every device.";
+    $("my-games-groups").replaceChildren();
+    return;
+  }
+  drawMyGames();
+  drawFriends();
+}
+
+const GROUPS = [
+  ["your_turn", "Your turn"], ["their_turn", "Their turn"], ["lobby", "Waiting to start"], ["finished", "Finished"],
+];
+
+function drawMyGames() {
+  const games = mine.games;
+  $("my-games-note").textContent = games.length ? (mine.more ? "Your most recent open games are shown." : "")
+    : "No games yet: start a table, or play again with a friend.";
+  $("my-games-groups").replaceChildren(...GROUPS.flatMap(([key, title]) => {
+    const these = games.filter((g) => g.group === key);
+    if (!these.length) return [];
+    const group = el("section", { class: "my-group", "aria-label": title });
+    group.append(el("h3", {}, `${title} (${these.length})`), el("ul", { class: "my-list" }));
+    group.lastChild.append(...these.map(gameItem));
+    return [group];
+  }));
+}
+
+function others(game) {
+  const names = game.seats.filter((s) => s.seat !== game.seat).map((s) => s.name || "an open seat");
+  return names.length ? `With ${names.join(", ")}` : "Alone";
+}
+
+function gameItem(game) {
+  const item = el("li", { class: `my-game ${game.group}`, "data-table": game.table });
+  const what = el("span", { class: "what" });
+  const to = game.to_move === null ? null : game.seats[game.to_move];
+  if (game.group === "your_turn") {
+    what.append("Your move");
+    if (game.deadline !== null) what.append(" \u00b7 ", timeLeft(game.deadline));
+  } else if (game.group === "their_turn") {
+    what.textContent = `${to && to.name ? to.name : "The next player"} to move`;
+  } else if (game.group === "lobby") {
+    what.textContent = game.kept ? "A seat is kept for you" : "Waiting for every seat";
+  } else {
+    what.textContent = result(game) + (game.rematch ? " \u00b7 rematch asked" : "");
+  }
+  const label = game.kept ? "Sit down" : game.group === "your_turn" ? "Play" : game.group === "finished" ? "See" : "Open";
+  const button = el("button", { type: "button", class: game.group === "your_turn" || game.kept ? "primary act" : "act" }, label);
+  button.onclick = () => openGame(game, button);
+  const who = el("span", { class: "who" });
+  who.append(el("span", { class: `dot ${playerClass(game.seat)}` }), " ", others(game));
+  item.append(who, what, button);
+  return item;
+}
+
+function result(game) {
+  const me = game.seats[game.seat];
+  if (!me || me.total === null) return "Over";
+  const best = Math.max(...game.seats.map((s) => s.total || 0));
+  const rivals = game.seats.filter((s) => s.seat !== game.seat && s.total !== null);
+  const score = rivals.length ? `${me.total} to ${Math.max(...rivals.map((s) => s.total))}` : `${me.total}`;
+  if (!rivals.length) return `Your total: ${score}`;
+  return me.total === best ? `You won, ${score}` : `Place ${me.place}, ${score}`;
+}
+
+function timeLeft(deadline) {
+  const seconds = Math.round(deadline - Date.now() / 1000);
+  const span = el("span", { class: seconds < 3600 ? "left urgent" : "left" });
+  if (seconds <= 0) { span.textContent = "time is up"; return span; }
+  const days = Math.floor(seconds / 86400);
+  const hours = Math.floor((seconds % 86400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  span.textContent = days ? `${days} d ${hours} h left` : hours ? `${hours} h ${minutes} min left` : minutes ? `${minutes} min left` : "under a minute left";
+  return span;
+}
+
+// Open a table of the account's: with this device's token for its seat, else sitting down
+// there as the account first (a fresh token, moved to this device).
+async function openGame(game, button) {
+  const kept = saved(game.table);
+  if (!kept || !kept.token || kept.seat !== game.seat || game.kept) {
+    button.disabled = true;
+    try {
+      const sat = await api(`/api/tables/${encodeURIComponent(game.table)}/seat`, {});
+      remember(game.table, sat.seat, sat.token, sat.table.seats[sat.seat].name);
+    } catch (error) {
+      button.disabled = false;
+      $("my-games-note").textContent = error.message;
+      return;
+    }
+  }
+  goTo(game.table);
+  enterTable(game.table, null);
+}
+
+// --- Friends -------------------------------------------------------------------------------
+
+async function drawFriends() {
+  let found;
+  try { found = await api("/api/me/friends"); } catch { return; }
+  const list = $("friends");
+  if (!found.friends.length) {
+    list.replaceChildren(el("li", { class: "note" }, "Nobody yet: the people you play with show here."));
+    return;
+  }
+  list.replaceChildren(...found.friends.map((friend, index) => {
+    const item = el("li", { class: "friend" });
+    const who = el("span", { class: "who" }, friend.name);
+    who.append(el("span", { class: "what" }, friend.games === 1 ? "1 game together" : `${friend.games} games together`));
+    const avatar = el("span", { class: `avatar ${playerClass(index + 1)}`, "data-initial": initial(friend.name), "aria-hidden": "true" });
+    const button = el("button", { type: "button" }, "Play again");
+    button.setAttribute("aria-label", `Play again with ${friend.name}`);
+    button.onclick = () => playAgain(friend.name, button);
+    item.append(avatar, who, button);
+    return item;
+  }));
+}
+
+// One tap: a new turn-by-turn table (a day a move) with a seat kept for the friend, who
+// finds it in their own "my games".
+async function playAgain(name, button) {
+  button.disabled = true;
+  try {
+    const made = await api("/api/tables", { host: mine.you, seats: [{ kind: "human" }], turn_timer: DAY_S });
+    remember(made.table.id, made.seat, made.token, mine.you);
+    await api(`/api/tables/${encodeURIComponent(made.table.id)}/invite`, { account: name }, made.token);
+    goTo(made.table.id);
+    enterTable(made.table.id, null);
+  } catch (error) {
+    $("my-games-note").textContent = error.message;
+  } finally {
+    button.disabled = false;
+  }
+}
