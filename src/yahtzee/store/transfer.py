@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,12 +32,16 @@ CSV_FIELDS = [
 MAX_SITTING_ID = 36
 
 
-def export_games(store: Store) -> list[dict[str, Any]]:
+def export_games(store: Store, only: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Every recorded game (``only``: those of these ids), the oldest first."""
+    chosen = select(games.c.id).order_by(games.c.created_at)
+    reviewed = select(cards.c.game_id, cards.c.seat, cards.c.decisions, cards.c.advisor_loss)
+    if only is not None:
+        chosen = chosen.where(games.c.id.in_(list(only)))
+        reviewed = reviewed.where(cards.c.game_id.in_(list(only)))
     with reading(store.engine) as connection:
-        ids = [r[0] for r in connection.execute(select(games.c.id).order_by(games.c.created_at))]
-        review_rows = connection.execute(
-            select(cards.c.game_id, cards.c.seat, cards.c.decisions, cards.c.advisor_loss)
-        )
+        ids = [r[0] for r in connection.execute(chosen)]
+        review_rows = connection.execute(reviewed)
         reviews = {(r.game_id, r.seat): (r.decisions, r.advisor_loss) for r in review_rows}
     result = []
     today = datetime.now(UTC).date()
