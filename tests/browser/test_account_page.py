@@ -11,7 +11,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tests.browser.support import PHONE, create_table, open_page, text_of, wait_text
+from tests.browser.support import (
+    PHONE,
+    axe_path,
+    axe_violations,
+    create_table,
+    open_page,
+    text_of,
+    wait_text,
+    with_axe,
+)
 from tests.live_server import running
 from tests.server_process import ROOT
 
@@ -40,12 +49,15 @@ def export_of(page: Any) -> Any:
 def test_sign_up_and_in_again_with_a_passkey(browser: Any, tmp_path: Path, artifacts: Path) -> None:
     with running(f"sqlite:///{tmp_path / 'server.db'}") as base:
         site = f"http://localhost:{base.rsplit(':', 1)[1]}"
-        page = open_page(browser, f"{site}/")
+        page = open_page(browser, None)
+        with_axe(page, axe_path())
+        page.goto(f"{site}/")
         cdp, authenticator = with_authenticator(page)
         create_table(page, bots=(1,))  # a guest's table: its seat token in this browser
         page.goto(f"{site}/?account")
         page.wait_for_selector("#signed-out:not([hidden])")
         assert page.is_visible("#passkey-sign-in")
+        problems = axe_violations(page, "signed out")
         page.fill("#sign-up-name", "Ann")
         page.click("#passkey-sign-up")
         page.wait_for_selector("#signed-in:not([hidden])")
@@ -58,8 +70,13 @@ def test_sign_up_and_in_again_with_a_passkey(browser: Any, tmp_path: Path, artif
         assert passkey["isResidentCredential"] and passkey["rpId"] == "localhost"
         data = export_of(page)
         assert [s["name"] for s in data["seats"]] == ["Ann"]  # the guest's seat, handed over
+        problems += axe_violations(page, "recovery codes shown")
         page.click("#codes-kept")
+        page.emulate_media(color_scheme="dark")
+        problems += axe_violations(page, "signed in, dark")
+        page.emulate_media(color_scheme="light")
         shots(page, artifacts)
+        assert not problems, "\n".join(problems)
 
         page.click("#sign-out")
         page.wait_for_selector("#signed-out:not([hidden])")
