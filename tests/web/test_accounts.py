@@ -203,26 +203,20 @@ def test_the_browsers_fetch_metadata_passes(client: TestClient) -> None:
     assert same.post("/api/account/sign-out").status_code == 204
 
 
-def seat_accounts(client: TestClient, table_id: str) -> list[str | None]:
+def _accounts_at(client: TestClient, rows: Any, key: Any, value: str) -> list[str | None]:
+    """Each seat's account, in seat order, of the rows whose ``key`` is ``value``."""
     store = client.app.state.lobby.store  # type: ignore[attr-defined]
     with store.engine.connect() as c:
-        query = (
-            select(table_seats.c.account_id)
-            .where(table_seats.c.table_id == table_id)
-            .order_by(table_seats.c.seat)
-        )
+        query = select(rows.c.account_id).where(key == value).order_by(rows.c.seat)
         return list(c.execute(query).scalars())
+
+
+def seat_accounts(client: TestClient, table_id: str) -> list[str | None]:
+    return _accounts_at(client, table_seats, table_seats.c.table_id, table_id)
 
 
 def game_seat_accounts(client: TestClient, game_id: str) -> list[str | None]:
-    store = client.app.state.lobby.store  # type: ignore[attr-defined]
-    with store.engine.connect() as c:
-        query = (
-            select(game_seats.c.account_id)
-            .where(game_seats.c.game_id == game_id)
-            .order_by(game_seats.c.seat)
-        )
-        return list(c.execute(query).scalars())
+    return _accounts_at(client, game_seats, game_seats.c.game_id, game_id)
 
 
 def test_a_signed_in_players_seats_are_the_accounts(client: TestClient) -> None:
