@@ -203,26 +203,20 @@ def test_the_browsers_fetch_metadata_passes(client: TestClient) -> None:
     assert same.post("/api/account/sign-out").status_code == 204
 
 
-def seat_accounts(client: TestClient, table_id: str) -> list[str | None]:
+def _accounts_at(client: TestClient, rows: Any, key: Any, value: str) -> list[str | None]:
+    """Each seat's account, in seat order, of the rows whose ``key`` is ``value``."""
     store = client.app.state.lobby.store  # type: ignore[attr-defined]
     with store.engine.connect() as c:
-        query = (
-            select(table_seats.c.account_id)
-            .where(table_seats.c.table_id == table_id)
-            .order_by(table_seats.c.seat)
-        )
+        query = select(rows.c.account_id).where(key == value).order_by(rows.c.seat)
         return list(c.execute(query).scalars())
+
+
+def seat_accounts(client: TestClient, table_id: str) -> list[str | None]:
+    return _accounts_at(client, table_seats, table_seats.c.table_id, table_id)
 
 
 def game_seat_accounts(client: TestClient, game_id: str) -> list[str | None]:
-    store = client.app.state.lobby.store  # type: ignore[attr-defined]
-    with store.engine.connect() as c:
-        query = (
-            select(game_seats.c.account_id)
-            .where(game_seats.c.game_id == game_id)
-            .order_by(game_seats.c.seat)
-        )
-        return list(c.execute(query).scalars())
+    return _accounts_at(client, game_seats, game_seats.c.game_id, game_id)
 
 
 def test_a_signed_in_players_seats_are_the_accounts(client: TestClient) -> None:
@@ -267,3 +261,88 @@ def test_a_signed_in_players_daily_game_is_the_accounts(client: TestClient) -> N
     table_id = started.json()["table"]["id"]
     assert seat_accounts(client, table_id) == [ann]
     assert game_seat_accounts(client, table_id) == [ann]  # (a daily table's id is its game's)
+
+
+def test_rename_password_and_new_recovery_codes(client: TestClient) -> None:
+    old_codes = sign_up(client)["recovery_codes"]
+    sign_up(browser(client), "Bob")
+    refusal(client.patch("/api/account", json={"name": "BOB"}), 400, "name_taken")
+    renamed = client.patch("/api/account", json={"name": "Annie"})
+    assert renamed.json()["name"] == "Annie"
+    refusal(client.post("/api/account/password", json={"password": "short"}), 400, "weak_password")
+    assert (
+        client.post("/api/account/password", json={"password": "a new password"}).status_code == 204
+    )
+    other = browser(client)
+    refusal(
+        other.post("/api/account/sign-in", json={"name": "Annie", "password": PASSWORD}),
+        401,
+        "bad_credentials",
+    )
+    body = {"name": "Annie", "password": "a new password"}
+    assert other.post("/api/account/sign-in", json=body).status_code == 200
+    codes = client.post("/api/account/recovery-codes", json={}).json()["recovery_codes"]
+    assert len(codes) == 10 and not set(codes) & set(old_codes)
+    refusal(
+        browser(client).post(
+            "/api/account/sign-in", json={"name": "Annie", "recovery_code": old_codes[0]}
+        ),
+        401,
+        "bad_credentials",
+    )
+    assert (
+        browser(client)
+        .post("/api/account/sign-in", json={"name": "Annie", "recovery_code": codes[0]})
+        .status_code
+        == 200
+    )
+
+
+def test_the_export_holds_the_account_and_its_games(client: TestClient) -> None:
+    ann = sign_up(client)["account"]["id"]
+    created = client.post("/api/tables", json={"host": "Ann", "seats": [{"kind": "bot"}]}).json()
+    table_id = created["table"]["id"]
+    client.post(
+        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {created['token']}"}
+    )
+    answer = client.get("/api/account/export")
+    assert answer.status_code == 200
+    assert "attachment" in answer.headers["content-disposition"]
+    data = answer.json()
+    assert data["format"] == "yahtzee-account"
+    assert data["account"]["id"] == ann
+    assert [s["table"] for s in data["seats"]] == [table_id]
+    (game,) = data["games"]
+    assert game["seats"][0]["player"] == "Ann"
+    assert game["events"]
+    assert "secret" not in answer.text and "hash" not in answer.text
+    refusal(browser(client).get("/api/account/export"), 401, "signed_out")
+
+
+def test_deleting_the_account_leaves_the_opponents_games(client: TestClient) -> None:
+    ann_browser = browser(client)
+    ann = sign_up(ann_browser)["account"]["id"]
+    bob_browser = browser(client)
+    bob = sign_up(bob_browser, "Bob")["account"]["id"]
+    created = ann_browser.post(
+        "/api/tables", json={"host": "Ann", "seats": [{"kind": "human"}]}
+    ).json()
+    table_id = created["table"]["id"]
+    bob_browser.post(f"/api/join/{created['invite']}", json={"name": "Bob"})
+    ann_browser.post(
+        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {created['token']}"}
+    )
+    assert seat_accounts(client, table_id) == [ann, bob]
+    assert ann_browser.delete("/api/account").status_code == 204
+    refusal(ann_browser.get("/api/account"), 401, "signed_out")
+    refusal(
+        browser(client).post("/api/account/sign-in", json={"name": "Ann", "password": PASSWORD}),
+        401,
+        "bad_credentials",
+    )
+    assert seat_accounts(client, table_id) == [None, bob]
+    view = client.get(f"/api/tables/{table_id}").json()
+    assert [s["name"] for s in view["seats"]] == ["Ann", "Bob"]
+    game_id = view["game_id"]
+    assert game_seat_accounts(client, game_id) == [None, bob]
+    assert bob_browser.get("/api/account/export").json()["games"][0]["id"] == game_id

@@ -588,6 +588,13 @@ class Lobby:
                     seat.account = account
         return claimed
 
+    def forget_account(self, account: str) -> None:
+        """A deleted account's seats here are no longer anyone's (as in the records)."""
+        for table in self.tables.values():
+            for seat in table.seats:
+                if seat.account == account:
+                    seat.account = None
+
     def _require_host(self, table: Table, token: str | None) -> None:
         if table.seat_of(token) != 0:
             raise Forbidden("Only the host can do that.", code="not_host")

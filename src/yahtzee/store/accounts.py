@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, and_, case, delete, exists, insert, select, update
+from sqlalchemy import Connection, Executable, and_, case, delete, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .engine import reading, retrying, single_write
@@ -99,6 +99,17 @@ def _account(row: object) -> AccountRecord:
     )
 
 
+def _run(store: Store, statement: Executable) -> int:
+    """One statement in a transaction of its own (retried where the database asks): the
+    rows it changed."""
+
+    def work() -> int:
+        with single_write(store.engine) as c:
+            return int(c.execute(statement).rowcount)
+
+    return retrying(work)
+
+
 # Accounts ------------------------------------------------------------------------------
 
 
@@ -175,13 +186,10 @@ def rename_account(store: Store, account_id: str, name: str, name_key: str) -> b
 
 
 def set_password(store: Store, account_id: str, password_hash: str | None) -> None:
-    query = update(accounts).where(accounts.c.id == account_id)
-
-    def work() -> None:
-        with single_write(store.engine) as c:
-            c.execute(query.values(password_hash=password_hash))
-
-    retrying(work)
+    _run(
+        store,
+        update(accounts).where(accounts.c.id == account_id).values(password_hash=password_hash),
+    )
 
 
 def delete_account(store: Store, account_id: str) -> bool:
@@ -213,12 +221,7 @@ def add_session(store: Store, session: SessionRecord) -> None:
         "created_at": _at(session.created_at), "seen_at": _at(session.seen_at),
         "agent": session.agent,
     }  # fmt: skip
-
-    def work() -> None:
-        with single_write(store.engine) as c:
-            c.execute(insert(account_sessions).values(**row))
-
-    retrying(work)
+    _run(store, insert(account_sessions).values(**row))
 
 
 _SESSION = select(account_sessions, accounts.c.name).join(
@@ -255,17 +258,12 @@ def sessions_of(store: Store, account_id: str) -> list[SessionRecord]:
 
 
 def touch_session(store: Store, id_hash: str, seen_at: float) -> None:
-    query = (
+    _run(
+        store,
         update(account_sessions)
         .where(account_sessions.c.id_hash == id_hash)
-        .values(seen_at=_at(seen_at))
+        .values(seen_at=_at(seen_at)),
     )
-
-    def work() -> None:
-        with single_write(store.engine) as c:
-            c.execute(query)
-
-    retrying(work)
 
 
 def end_session(store: Store, id_hash: str, account_id: str | None = None) -> bool:
@@ -274,12 +272,7 @@ def end_session(store: Store, id_hash: str, account_id: str | None = None) -> bo
     query = delete(account_sessions).where(account_sessions.c.id_hash == id_hash)
     if account_id is not None:
         query = query.where(account_sessions.c.account_id == account_id)
-
-    def work() -> bool:
-        with single_write(store.engine) as c:
-            return bool(c.execute(query).rowcount)
-
-    return retrying(work)
+    return bool(_run(store, query))
 
 
 def end_sessions(store: Store, account_id: str, idle_before: float | None = None) -> int:
@@ -287,12 +280,7 @@ def end_sessions(store: Store, account_id: str, idle_before: float | None = None
     query = delete(account_sessions).where(account_sessions.c.account_id == account_id)
     if idle_before is not None:
         query = query.where(account_sessions.c.seen_at < _at(idle_before))
-
-    def work() -> int:
-        with single_write(store.engine) as c:
-            return int(c.execute(query).rowcount)
-
-    return retrying(work)
+    return _run(store, query)
 
 
 # Passkeys ------------------------------------------------------------------------------
@@ -353,29 +341,19 @@ def passkeys_of(store: Store, account_id: str) -> list[PasskeyRecord]:
 
 
 def passkey_used(store: Store, credential_id: str, sign_count: int, used_at: float) -> None:
-    query = (
+    _run(
+        store,
         update(passkeys)
         .where(passkeys.c.credential_id == credential_id)
-        .values(sign_count=sign_count, used_at=_at(used_at))
+        .values(sign_count=sign_count, used_at=_at(used_at)),
     )
-
-    def work() -> None:
-        with single_write(store.engine) as c:
-            c.execute(query)
-
-    retrying(work)
 
 
 def remove_passkey(store: Store, account_id: str, credential_id: str) -> bool:
     query = delete(passkeys).where(
         passkeys.c.account_id == account_id, passkeys.c.credential_id == credential_id
     )
-
-    def work() -> bool:
-        with single_write(store.engine) as c:
-            return bool(c.execute(query).rowcount)
-
-    return retrying(work)
+    return bool(_run(store, query))
 
 
 # Recovery codes ------------------------------------------------------------------------
@@ -405,12 +383,7 @@ def use_recovery_code(store: Store, account_id: str, code_hash: str) -> bool:
     query = delete(recovery_codes).where(
         recovery_codes.c.account_id == account_id, recovery_codes.c.code_hash == code_hash
     )
-
-    def work() -> bool:
-        with single_write(store.engine) as c:
-            return bool(c.execute(query).rowcount)
-
-    return retrying(work)
+    return bool(_run(store, query))
 
 
 def recovery_codes_left(store: Store, account_id: str) -> int:
@@ -503,13 +476,7 @@ def _again_on_conflict(work: Callable[[], None]) -> None:
 
 
 def clear_failures(store: Store, keys: Sequence[str]) -> None:
-    query = delete(sign_in_failures).where(sign_in_failures.c.key.in_(list(keys)))
-
-    def work() -> None:
-        with single_write(store.engine) as c:
-            c.execute(query)
-
-    retrying(work)
+    _run(store, delete(sign_in_failures).where(sign_in_failures.c.key.in_(list(keys))))
 
 
 # Seats of an account -------------------------------------------------------------------

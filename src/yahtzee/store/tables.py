@@ -251,7 +251,7 @@ def start_in(
     found = _with_seats(c, rows)
     if not found:
         raise StoreError(f"No table {table_id} in the records.")
-    if found[0].status != LOBBY or found[0].seats != tuple(expected):
+    if found[0].status != LOBBY or _who(found[0].seats) != _who(expected):
         return found[0]
     record_game(c, game_id, game, seats, seed=seed, sitting=found[0].sitting_id)
     if any(s.account for s in expected):
@@ -262,6 +262,12 @@ def start_in(
         .values(status=PLAYING, game_id=game_id, active_at=_when(active_at))
     )
     return None
+
+
+def _who(seats: Sequence[TableSeatRecord]) -> list[tuple[object, ...]]:
+    """Who sits where, as a start compares it (the seats' accounts aside: a guest's seat
+    handed over to an account is the same seat)."""
+    return [(s.seat, s.name, s.bot, s.token_hash) for s in seats]
 
 
 def save_table_seat(
@@ -284,12 +290,16 @@ def save_table_seat(
             )
             if only_if_open:
                 query = query.where(table_seats.c.token_hash.is_(None), table_seats.c.bot.is_(None))
-            done = c.execute(
-                query.values(
-                    name=row["name"], bot=row["bot"], token_hash=row["token_hash"],
-                    missed=row["missed"], out=row["out"], account_id=row["account_id"],
-                )
-            ).rowcount  # fmt: skip
+            values = {
+                "name": row["name"],
+                "bot": row["bot"],
+                "token_hash": row["token_hash"],
+                "missed": row["missed"],
+                "out": row["out"],
+            }
+            if only_if_open:  # a player takes the seat: theirs (a seat's account stays)
+                values["account_id"] = row["account_id"]
+            done = c.execute(query.values(**values)).rowcount
             if not done:
                 return False
             c.execute(

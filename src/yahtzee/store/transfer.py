@@ -33,20 +33,15 @@ MAX_SITTING_ID = 36
 
 
 def export_games(store: Store, only: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """Every recorded game as the export has it, the oldest first; ``only``: just these
-    games (an account's), in the order given."""
+    """Every recorded game (``only``: those of these ids), the oldest first."""
+    chosen = select(games.c.id).order_by(games.c.created_at)
+    reviewed = select(cards.c.game_id, cards.c.seat, cards.c.decisions, cards.c.advisor_loss)
+    if only is not None:
+        chosen = chosen.where(games.c.id.in_(list(only)))
+        reviewed = reviewed.where(cards.c.game_id.in_(list(only)))
     with reading(store.engine) as connection:
-        if only is None:
-            query = select(games.c.id).order_by(games.c.created_at)
-            ids = [r[0] for r in connection.execute(query)]
-        else:
-            ids = list(only)
-        reviews_query = select(
-            cards.c.game_id, cards.c.seat, cards.c.decisions, cards.c.advisor_loss
-        )
-        if only is not None:
-            reviews_query = reviews_query.where(cards.c.game_id.in_(ids))
-        review_rows = connection.execute(reviews_query)
+        ids = [r[0] for r in connection.execute(chosen)]
+        review_rows = connection.execute(reviewed)
         reviews = {(r.game_id, r.seat): (r.decisions, r.advisor_loss) for r in review_rows}
     result = []
     today = datetime.now(UTC).date()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core import MAX_NAME_LENGTH
 from ..service.accounts import MAX_PASSWORD, Account
 from ..service.lobby import MAX_CLAIMED
+from ..service.passkeys import MAX_LABEL, Ceremony
 from ..store.accounts import PasskeyRecord, SessionRecord
 
 MAX_TOKEN = 200
@@ -39,6 +42,64 @@ class SignIn(_Body):
     password: str | None = Field(default=None, min_length=1, max_length=MAX_PASSWORD)
     recovery_code: str | None = Field(default=None, min_length=1, max_length=MAX_CODE)
     seats: list[str] = _seats()
+
+
+class PasskeyName(_Body):
+    """``POST /api/account/passkeys/sign-up/options``: the new account's name."""
+
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+
+
+class NewName(_Body):
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+
+
+class NewPassword(_Body):
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+
+
+class RecoveryCodes(BaseModel):
+    recovery_codes: list[str]
+    """Shown this once."""
+
+
+class NoBody(_Body):
+    """A call that takes an empty object (``{}``)."""
+
+
+class PasskeySignUp(_Body):
+    """``POST /api/account/passkeys/sign-up``: the ceremony's id, the name again, and the
+    browser's answer (``PublicKeyCredential.toJSON()``)."""
+
+    ceremony: str = Field(min_length=1, max_length=MAX_TOKEN)
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+    credential: dict[str, Any]
+    label: str | None = Field(default=None, max_length=MAX_LABEL)
+    seats: list[str] = _seats()
+
+
+class PasskeySignIn(_Body):
+    ceremony: str = Field(min_length=1, max_length=MAX_TOKEN)
+    credential: dict[str, Any]
+    seats: list[str] = _seats()
+
+
+class PasskeyAdd(_Body):
+    ceremony: str = Field(min_length=1, max_length=MAX_TOKEN)
+    credential: dict[str, Any]
+    label: str | None = Field(default=None, max_length=MAX_LABEL)
+
+
+class CeremonyView(BaseModel):
+    ceremony: str
+    """Sent back with the browser's answer."""
+    options: dict[str, Any]
+    """For ``navigator.credentials.create`` / ``get`` (WebAuthn's JSON form: binary fields
+    base64url)."""
+
+    @classmethod
+    def of(cls, ceremony: Ceremony) -> CeremonyView:
+        return cls(ceremony=ceremony.id, options=ceremony.options)
 
 
 class AccountView(BaseModel):
@@ -104,8 +165,17 @@ class Me(BaseModel):
 
 __all__ = [
     "AccountView",
+    "CeremonyView",
     "Me",
+    "NewName",
+    "NewPassword",
+    "NoBody",
+    "PasskeyAdd",
+    "PasskeyName",
+    "PasskeySignIn",
+    "PasskeySignUp",
     "PasskeyView",
+    "RecoveryCodes",
     "SessionView",
     "SignIn",
     "SignUp",

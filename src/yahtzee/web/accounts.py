@@ -25,7 +25,7 @@ from fastapi import Depends, Request, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..service.accounts import Account, Accounts, SignedIn, SignedOut
-from .security import send_refusal
+from .security import relayed, send_refusal
 
 COOKIE: Final = "yz_session"
 SECURE_COOKIE: Final = "__Host-yz_session"
@@ -124,13 +124,14 @@ def same_site(headers: dict[str, str]) -> bool:
 
 class CrossSiteCheck:
     """Refuses (``403 cross_site``, the app not reached: nothing changes) an unsafe request
-    carrying the session cookie that does not come from a page of this site."""
+    carrying the session cookie that does not come from a page of this site. A request
+    another node of the site relayed was checked there."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in UNSAFE:
+        if scope["type"] != "http" or scope["method"] not in UNSAFE or relayed(scope):
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}

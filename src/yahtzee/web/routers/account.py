@@ -1,19 +1,26 @@
-"""The account (REST): sign up, sign in, sign out (here or everywhere), and the signed-in
-account. A sign-up or sign-in answers with the session cookie (`web.accounts`); its body
-may hand over the seat tokens the browser holds (a guest's seats become the account's).
-Bodies are read as strict JSON."""
+"""The account (REST): sign up, sign in, sign out (here or everywhere), the signed-in
+account (its name, password, recovery codes, data export; its deletion). A sign-up or
+sign-in answers with the session cookie (`web.accounts`); its body may hand over the seat
+tokens the browser holds (a guest's seats become the account's). Bodies are read as
+strict JSON."""
 
 from __future__ import annotations
 
 import asyncio
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
 
+from ...service.account_export import account_data
 from ...service.accounts import SignedIn, secret_hash
 from ..account_models import (
     AccountView,
     Me,
+    NewName,
+    NewPassword,
+    NoBody,
     PasskeyView,
+    RecoveryCodes,
     SessionView,
     SignedInView,
     SignedUpView,
@@ -110,3 +117,47 @@ async def me(request: Request, accounts: AccountsDep, account: SignedInDep) -> M
         sessions=[SessionView.of(s, current) for s in seen.sessions],
         recovery_codes_left=seen.recovery_codes_left,
     )
+
+
+@router.patch("")
+async def rename(body: NewName, accounts: AccountsDep, account: SignedInDep) -> AccountView:
+    """A new name for the account (``400 name_taken``); its seats keep theirs."""
+    return AccountView.of(await asyncio.to_thread(accounts.rename, account, body.name))
+
+
+@router.post("/password", status_code=204)
+async def set_password(body: NewPassword, accounts: AccountsDep, account: SignedInDep) -> None:
+    """A password (new, or in place of the old one) for the account (``400
+    weak_password``)."""
+    await asyncio.to_thread(accounts.set_password, account, body.password)
+
+
+@router.post("/recovery-codes")
+async def recovery_codes(_: NoBody, accounts: AccountsDep, account: SignedInDep) -> RecoveryCodes:
+    """New recovery codes, shown this once: the earlier ones no longer work."""
+    codes = await asyncio.to_thread(accounts.new_recovery_codes, account)
+    return RecoveryCodes(recovery_codes=list(codes))
+
+
+@router.get("/export")
+async def export(accounts: AccountsDep, account: SignedInDep) -> JSONResponse:
+    """All of the account's data as a JSON download."""
+    data = await asyncio.to_thread(account_data, accounts, account)
+    return JSONResponse(
+        data, headers={"content-disposition": 'attachment; filename="yahtzee-account.json"'}
+    )
+
+
+@router.delete("", status_code=204)
+async def delete(
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    account: SignedInDep,
+    lobby: LobbyDep,
+) -> None:
+    """The account goes, with its sessions and passkeys; its games stay as they were
+    played (its seats keep their names, no longer anyone's)."""
+    await asyncio.to_thread(accounts.delete, account)
+    lobby.forget_account(account.id)
+    clear_session_cookie(request, response)

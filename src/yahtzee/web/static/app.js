@@ -18,6 +18,7 @@ import { followTurn, heldHere, isPad } from "./pad.js";
 import { drawColumnsButtons, refreshColumns, wireColumns } from "./columns.js";
 import { drawCommitted, setupDaily, wireDaily } from "./daily.js";
 import { learnt, showMyGames, titled, watchMyGames } from "./my_games.js";
+import { drawAccountLink, setupAccount } from "./account.js";
 
 function receive(message) {
   switch (message.type) {
@@ -364,6 +365,8 @@ async function main() {
 // once; what to draw once the rules are in.
 function takeAddress() {
   const params = new URLSearchParams(location.search);
+  if (params.has("account")) return setupAccount;
+  drawAccountLink();
   if (params.has("join")) {
     // The invite moves from the address bar into this tab's storage.
     const invite = params.get("join");

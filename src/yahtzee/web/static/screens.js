@@ -22,7 +22,7 @@ export function enterTable(tableId, focusKey) {
 }
 
 export function showScreen(id) {
-  for (const name of ["create", "join", "lobby", "play", "over", "my-games"]) $(name).hidden = name !== id;
+  for (const name of ["create", "join", "lobby", "play", "over", "my-games", "account"]) $(name).hidden = name !== id;
   $("daily").hidden = id !== "create";
   document.body.dataset.screen = id || "none";
   const slot = { lobby: "chat-slot-lobby", play: "chat-slot-play", over: "chat-slot-over" }[id];

@@ -17,6 +17,7 @@ export const state = {
   bonusAt: null, meter: { chances: null, progress: null, estimate: false, margin: null },
   bots: null,  // the bots a table offers ({bots: [{bot, name, about}], default}): the server's
   rules: null,  // the rule sets with their boxes, and a table's limits: the server's (GET /api/rules)
+  account: null,  // the signed-in account ({id, name}), or null for a guest
 };
 
 export function el(tag, attrs = {}, content = "") {
