@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests.waiting import wait_until
 from tests.web.helpers import joined, next_of, play_out
 from tests.web.test_accounts import SITE, browser, cheap_hashing, refusal, sign_up
 from yahtzee.store import tables as records
@@ -235,6 +236,11 @@ def test_stats_and_export_are_of_the_accounts_finished_games(
     with joined(ann, table_id, token=made["token"]) as ws:
         final = play_out({0: ws}, ws, next_of(ws, "state")["game"])
     total = final["cards"][0]["total"]
+
+    def finished() -> bool:  # (its table's end is recorded just after the last move)
+        return bool(my_games(ann)["games"][0]["group"] == "finished")
+
+    wait_until(finished, timeout=10, what="the table recorded as finished")
     stats = ann.get("/api/me/stats").json()["stats"]
     assert (stats["player"], stats["games"], stats["best"], stats["solo_games"]) == (
         "Ann",
