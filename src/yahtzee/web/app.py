@@ -36,6 +36,7 @@ from ..service import (
     Lobby,
     open_lobby,
 )
+from ..service.pushing import open_pushing
 from ..store import Store
 from .admission import RATE_PER_SECOND
 from .hub import Hub
@@ -43,7 +44,7 @@ from .limits import BodyLimit
 from .models import MAX_TURN_TIMER_S, Refusal
 from .page_files import CompressPage, PageFiles, mount_page_files
 from .protocol import VERSION
-from .routers import daily, lobby, pages, play, rules
+from .routers import daily, lobby, pages, play, push, rules
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
 
 SWITCH_INTERVAL = 0.0005
@@ -167,6 +168,7 @@ def create_app(
     allowed_hosts: AllowedHosts | None = None,
     lobby_idle: float = LOBBY_IDLE_S,
     cluster: Cluster | None = None,
+    push_allow_local: bool | None = None,
 ) -> FastAPI:
     """The application. Tables live in the store at ``database_url`` (or ``store``).
     ``seed`` (tests only) makes every table's dice and bots reproducible.
@@ -194,10 +196,13 @@ def create_app(
             seed=seed,
             idle_timeout=lobby_idle,
         )
+        pushing = await asyncio.to_thread(
+            open_pushing, opened, lobby.presence, allow_local=push_allow_local
+        )
         await asyncio.to_thread(lobby.load_unfinished)
         warming = asyncio.create_task(lobby.warm_up())  # the server answers meanwhile
         with _rare_collections():
-            app.state.hub, app.state.lobby = hub, lobby
+            app.state.hub, app.state.lobby, app.state.pushing = hub, lobby, pushing
             lobby.resume_play()
             await node.start(lobby)
             sweeping = asyncio.create_task(_sweep(lobby))
@@ -205,6 +210,7 @@ def create_app(
             sweeping.cancel()
             await _leave(app, node)
             warming.cancel()
+            pushing.notifier.close()
             lobby.close()
             if own:
                 opened.close()
@@ -260,7 +266,7 @@ def create_app(
     app.add_middleware(HostCheck, allowed=allowed)
     app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
     app.state.page_files = mount_page_files(app, PageFiles())
-    for resource in (pages, lobby, rules, daily, play):
+    for resource in (pages, lobby, rules, daily, play, push):
         app.include_router(resource.router)
     _relay_to_owners(app, node)
     return app
