@@ -134,7 +134,7 @@ class Notifier:
         accounts = [account_of(table, s.seat) for s in table.seats]
         if table.live is None or not any(accounts) or not 0 <= seat < len(accounts):
             return
-        turn = len(table.live.committed_game().event_log)
+        turn = table.live.committed_seq  # the events recorded: the same on every node
         here = seat in self.presence.seats(table.id)
         others = [s.name or "a bot" for s in table.seats if s.seat != seat]
         self._background(self.notify(table.id, turn, accounts[seat], here=here, others=others))
