@@ -17,6 +17,7 @@ import { buildEntry, drawEntry } from "./entry.js";
 import { followTurn, heldHere, isPad } from "./pad.js";
 import { drawColumnsButtons, refreshColumns, wireColumns } from "./columns.js";
 import { drawCommitted, setupDaily, wireDaily } from "./daily.js";
+import { wireNotify } from "./notify.js";
 
 function receive(message) {
   switch (message.type) {
@@ -325,6 +326,7 @@ function wire() {
   copyButton($("copy-invite"), $("invite-link"));
   copyButton($("copy-watch"), $("watch-link"));
   wireDaily();
+  wireNotify();
   document.addEventListener("yahtzee:redraw", render);
   let resizing = null;
   addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 100); });
