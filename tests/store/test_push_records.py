@@ -7,7 +7,8 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
-from yahtzee.store import Store, tables
+from tests.store.test_account_records import new_account
+from yahtzee.store import Store, accounts, tables
 from yahtzee.store import push as records
 from yahtzee.store.push import PushSubscription
 
@@ -94,6 +95,15 @@ def test_the_games_waiting_for_an_account_are_the_tables_in_play_whose_latest_tu
         records.claim_turn(store, third, 5, None)  # a guest's turn there now
         assert records.waiting_tables(store, "ann") == 2
         assert records.waiting_tables(store, "bob") == 0
-        with store.engine.begin() as c:
-            records.remove_account(c, "ann")
-        assert records.waiting_tables(store, "ann") == 0
+
+
+def test_deleting_an_account_forgets_its_subscriptions_and_turns(db_url: str) -> None:
+    with Store(db_url) as store:
+        account = new_account(store).id
+        records.add_subscription(store, subscription(account, 1))
+        records.add_subscription(store, subscription("bob", 2))
+        records.claim_turn(store, table_in_play(store), 3, account)
+        assert accounts.delete_account(store, account)
+        assert records.subscriptions_of(store, account) == []
+        assert records.waiting_tables(store, account) == 0
+        assert len(records.subscriptions_of(store, "bob")) == 1

@@ -13,17 +13,20 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from fastapi import Request
 from fastapi.testclient import TestClient
 
+from tests.web.test_accounts import cheap_hashing, sign_up
+from yahtzee.service.accounts import Account
 from yahtzee.service.push import VAPID_KEY_ENV, VapidKey, b64url
+from yahtzee.web.accounts import signed_in
 from yahtzee.web.app import create_app
-from yahtzee.web.routers import push
 
 PUBLIC = "https://93.184.215.14/push/v1/abc"
 """A push endpoint on a public address (an address: nothing is resolved)."""
 
 
-async def account_header(request: Request) -> str:
+async def account_header(request: Request) -> Account:
     """Stands in for the signed-in account: the test names it in a header."""
-    return request.headers["x-test-account"]
+    name = request.headers["x-test-account"]
+    return Account(name, name)
 
 
 def browser_keys() -> dict[str, str]:
@@ -34,7 +37,7 @@ def browser_keys() -> dict[str, str]:
 
 def app_client(db: str, **options: object) -> TestClient:
     app = create_app(db, bot_delay=0, rate=1e6, **options)  # type: ignore[arg-type]
-    app.dependency_overrides[push.signed_in] = account_header
+    app.dependency_overrides[signed_in] = account_header
     return TestClient(app)
 
 
@@ -86,12 +89,27 @@ def test_a_subscription_is_kept_listed_and_removed(client: TestClient) -> None:
     assert kept(client) == []
 
 
-def test_signed_out_nothing_is_kept(db: str) -> None:
-    with TestClient(create_app(db, bot_delay=0, rate=1e6)) as client:
+def test_a_signed_in_browser_subscribes_its_account_signed_out_or_cross_site_nothing_is_kept(
+    db: str,
+) -> None:
+    site = {"origin": "http://testserver"}
+    with TestClient(create_app(db, bot_delay=0, rate=1e6), headers=site) as client:
+        cheap_hashing(client)
         body = {"endpoint": PUBLIC, "keys": browser_keys()}
         answer = client.post("/api/push/subscriptions", json=body)
-        assert answer.status_code == 401
+        assert answer.status_code == 401 and answer.json()["code"] == "signed_out"
         assert client.get("/api/push/key").status_code == 200
+        sign_up(client, "Ann")
+        no_origin = TestClient(client.app, cookies=client.cookies)  # a form from elsewhere
+        answer = no_origin.post("/api/push/subscriptions", json=body)
+        assert answer.status_code == 403 and answer.json()["code"] == "cross_site"
+        assert client.get("/api/push/subscriptions").json() == {"subscriptions": []}
+        assert client.post("/api/push/subscriptions", json=body).status_code == 204
+        [kept_one] = client.get("/api/push/subscriptions").json()["subscriptions"]
+        assert kept_one["service"] == "93.184.215.14"
+        client.post("/api/account/sign-out")
+        answer = client.request("DELETE", "/api/push/subscriptions", json={"endpoint": PUBLIC})
+        assert answer.status_code == 401 and answer.json()["code"] == "signed_out"
 
 
 @pytest.mark.parametrize(

@@ -66,10 +66,13 @@ def _played(name: str, day: date, why: str) -> IllegalMove:
     )
 
 
-async def start(lobby: Lobby, owner: str, name: str, token: str | None) -> tuple[Table, str]:
+async def start(
+    lobby: Lobby, owner: str, name: str, token: str | None, account: str | None = None
+) -> tuple[Table, str]:
     """``name``'s daily table of today (by the lobby's clock) and its token: a new attempt
     (if ``owner`` has a table to spare in its quota), or with the token of the unfinished
-    one, that one again; otherwise ``daily_played``."""
+    one, that one again; otherwise ``daily_played``. ``account``: the signed-in player's
+    (a new attempt's seat, at its table and in its game, is the account's)."""
     store, day, name = lobby.store, lobby.today(), player_name(name)
     found = await asyncio.to_thread(records.attempt_of, store, day, name)
     if found is not None:
@@ -85,7 +88,7 @@ async def start(lobby: Lobby, owner: str, name: str, token: str | None) -> tuple
     token = new_token()
     table = Table(
         game_id, session.game.rules, False, None, new_token(), new_token(), owner,
-        table_records.PLAYING, [SeatState(0, name, None, token_hash(token))],
+        table_records.PLAYING, [SeatState(0, name, None, token_hash(token), account)],
         active_at=lobby.clock(), daily=day,
     )  # fmt: skip
     lobby._serve(table, session)  # (first, so that its record names its game)
@@ -100,6 +103,8 @@ async def start(lobby: Lobby, owner: str, name: str, token: str | None) -> tuple
         await asyncio.to_thread(records.forget_attempt, store, game_id)
         raise
     lobby._keep(table)
+    if account is not None:  # its game's seat (recorded before the table) too
+        await lobby.claim_seats(account, [token])
     return table, token
 
 

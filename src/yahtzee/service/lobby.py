@@ -38,6 +38,7 @@ from ..core import (
     player_name,
 )
 from ..store import Seat, Store
+from ..store import accounts as account_records
 from ..store import daily as daily_records
 from ..store import tables as records
 from ..store.resume import Resumable
@@ -65,6 +66,8 @@ START_TRIES = 3
 """Starts tried, each after news of a change through another node, before giving up."""
 FINISHED_LOADED_S = 24 * 60 * 60
 """Tables finished this recently are served again at startup; older ones when asked for."""
+MAX_CLAIMED = 200
+"""Seat tokens a browser may hand over at once when its guest signs in."""
 
 
 class Forbidden(YahtzeeError):
@@ -362,11 +365,12 @@ class Lobby:
         hints: bool = True,
         turn_timer: int | None = None,
         entered: bool = False,
+        account: str | None = None,
     ) -> tuple[Table, str]:
         """A new table; the host takes seat 0, each other seat is open for a friend (None)
         or a bot. Returns the table and the host's secret token. ``entered``: the players
         roll real dice and enter them (people only, and no turn timer: nothing could
-        move for them)."""
+        move for them). ``account``: the signed-in host's account (None: a guest)."""
         if not 1 <= 1 + len(seats) <= MAX_PLAYERS:
             raise InvalidInput(f"A table has 1 to {MAX_PLAYERS} seats.")
         if entered:
@@ -374,7 +378,7 @@ class Lobby:
         token = new_token()
         host_name = player_name(host)
         check_name_free(host_name, [bot.seat_name(n) for n, bot in enumerate(seats, 1) if bot])
-        states = [SeatState(0, host_name, None, token_hash(token))]
+        states = [SeatState(0, host_name, None, token_hash(token), account)]
         for index, bot in enumerate(seats, start=1):
             states.append(SeatState(index, bot.seat_name(index) if bot else None, bot))
         table = Table(
@@ -428,7 +432,11 @@ class Lobby:
         """The records' version of a table another node changed (one node alone never
         finds its records changed)."""
 
-    async def join(self, invite: str, name: str) -> tuple[Table, int, str]:
+    async def join(
+        self, invite: str, name: str, account: str | None = None
+    ) -> tuple[Table, int, str]:
+        """Take the first open seat of the invite's table as ``name`` (``account``: the
+        signed-in player's; None: a guest). Returns the table, the seat and its token."""
         table = await self.by_invite(invite)
         async with table.lock:
             self._require_open(table)
@@ -447,7 +455,7 @@ class Lobby:
                 raise IllegalMove("Every seat is taken.", code="table_full")
             token = new_token()
             if not await self.take_seat(
-                table, SeatState(free.seat, clean, None, token_hash(token))
+                table, SeatState(free.seat, clean, None, token_hash(token), account)
             ):
                 raise IllegalMove("That seat was just taken: try again.", code="table_full")
         await self.room(table).changed()
@@ -465,7 +473,22 @@ class Lobby:
             return False
         seat = table.seats[taken.seat]
         seat.name, seat.token_hash, table.active_at = taken.name, taken.token_hash, active_at
+        seat.account = taken.account
         return True
+
+    async def claim_seats(self, account: str, tokens: Sequence[str]) -> int:
+        """A guest who signs up or in hands over the seats their browser holds (by their
+        tokens, at most `MAX_CLAIMED`): those nobody's yet become the account's, at their
+        tables and in the tables' games (daily games too). Returns how many did."""
+        digests = {token_hash(t) for t in tokens[:MAX_CLAIMED] if t}
+        claimed = await asyncio.to_thread(
+            account_records.claim_seats, self.store, account, sorted(digests)
+        )
+        for table in self.tables.values():
+            for seat in table.seats:
+                if seat.account is None and seat.token_hash in digests:
+                    seat.account = account
+        return claimed
 
     def _require_host(self, table: Table, token: str | None) -> None:
         if table.seat_of(token) != 0:

@@ -103,8 +103,7 @@ class Notified:
 
 def account_of(table: Table, seat: int) -> str | None:
     """The account a seat belongs to (None: a guest's seat, or a bot's)."""
-    account = getattr(table.seats[seat], "account", None)  # SeatState.account (accounts)
-    return account if isinstance(account, str) else None
+    return table.seats[seat].account
 
 
 class Notifier:

@@ -79,7 +79,7 @@ def _table_after(lobby: Lobby, table: Table) -> Table:
     seats = [
         SeatState(s.seat, s.bot.seat_name(s.seat), s.bot)
         if s.bot is not None
-        else SeatState(s.seat, s.name or f"Seat {s.seat + 1}")
+        else SeatState(s.seat, s.name or f"Seat {s.seat + 1}", account=s.account)
         for s in table.seats
     ]
     return Table(
@@ -137,7 +137,7 @@ async def _take(lobby: Lobby, table: Table, seat: int, digest: str) -> bool:
         return False
     if not state.reserved:
         raise _seat_gone()
-    if not await lobby.take_seat(table, SeatState(seat, state.name, None, digest)):
+    if not await lobby.take_seat(table, SeatState(seat, state.name, None, digest, state.account)):
         # changed through another node meanwhile (or the same player, asking twice at once)
         if table.seats[seat].token_hash == digest:
             return False

@@ -39,6 +39,8 @@ class SeatState:
     name: str | None = None
     bot: BotSpec | None = None
     token_hash: str | None = None
+    account: str | None = None
+    """The id of the signed-in player's account (None: a guest, a bot, an open seat)."""
 
     @property
     def open(self) -> bool:
@@ -52,7 +54,9 @@ class SeatState:
         return self.open and self.name is not None
 
     def record(self) -> records.TableSeatRecord:
-        return records.TableSeatRecord(self.seat, self.name, self.bot, self.token_hash)
+        return records.TableSeatRecord(
+            self.seat, self.name, self.bot, self.token_hash, self.account
+        )
 
 
 @dataclass
@@ -87,7 +91,7 @@ class Table:
     @classmethod
     def of_record(cls, row: records.TableRecord) -> Table:
         """The table as the records hold it (its game, if any, is served by the lobby)."""
-        seats = [SeatState(s.seat, s.name, s.bot, s.token_hash) for s in row.seats]
+        seats = [SeatState(s.seat, s.name, s.bot, s.token_hash, s.account) for s in row.seats]
         return cls(
             row.id, RuleSet.named(row.rules), row.hints_allowed, row.turn_timer,
             row.invite_token, row.spectator_token, row.owner, row.status, seats,

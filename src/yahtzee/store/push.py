@@ -137,13 +137,6 @@ def drop_subscription(store: Store, endpoint: str) -> None:
         )
 
 
-def remove_account(c: Connection, account_id: str) -> None:
-    """Forget every subscription and notified turn of an account (in the caller's
-    transaction: the account's deletion)."""
-    c.execute(delete(push_subscriptions).where(push_subscriptions.c.account_id == account_id))
-    c.execute(delete(push_sent).where(push_sent.c.account_id == account_id))
-
-
 def subscriptions_of(store: Store, account_id: str) -> list[PushSubscription]:
     """The account's subscriptions, newest first."""
     with reading(store.engine) as c:
@@ -208,7 +201,6 @@ __all__ = [
     "claim_turn",
     "drop_subscription",
     "endpoint_hash",
-    "remove_account",
     "remove_subscription",
     "setting",
     "subscriptions_of",

@@ -8,6 +8,7 @@ derived from the events when a game ends, for fast statistics.
 from __future__ import annotations
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -16,6 +17,7 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
+    PrimaryKeyConstraint,
     String,
     Table,
     Text,
@@ -67,6 +69,10 @@ seats = Table(
     Column("kind", String(16), nullable=False),
     Column("bot", String(32), nullable=True),
     Column("hints_used", Boolean, nullable=False, server_default=false()),
+    # the account whose seat this was (NULL: a guest's, or a bot's); set NULL when the
+    # account is deleted (the game stays as it was played, under the seat's name)
+    Column("account_id", String(36), nullable=True),
+    Index("ix_seats_account", "account_id"),
 )
 
 events = Table(
@@ -146,6 +152,9 @@ table_seats = Table(
     Column("name", String(40), nullable=True),
     Column("bot", String(32), nullable=True),
     Column("token_hash", String(64), nullable=True),
+    # the signed-in player's account (NULL: a guest, a bot or an open seat)
+    Column("account_id", String(36), nullable=True),
+    Index("ix_table_seats_account", "account_id"),
 )
 
 daily_seeds = Table(
@@ -180,6 +189,80 @@ daily_results = Table(
     Column("player_key", Text, nullable=True),
     Index("ix_daily_results_person", "day", "player_key", unique=True),
 )
+
+# Accounts (migration 0016) ---------------------------------------------------------------
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("name", String(40), nullable=False),  # as its owner typed it
+    # the name's look-alike key (`names.look_alike_key`): two accounts never look alike
+    Column("name_key", Text, nullable=False, unique=True),
+    Column("password_hash", Text, nullable=True),  # argon2id (NULL: passkeys only)
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+def _account_id() -> Column[str]:
+    return Column(
+        "account_id", String(36), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+    )
+
+
+account_sessions = Table(
+    "account_sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),  # SHA-256 of the cookie's secret
+    _account_id(),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    Column("agent", String(200), nullable=True),  # the browser's User-Agent, cut short
+    Index("ix_account_sessions_account", "account_id"),
+)
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("credential_id", String(1400), primary_key=True),  # base64url, as WebAuthn gives it
+    _account_id(),
+    Column("public_key", Text, nullable=False),  # COSE key, base64url
+    Column("sign_count", BigInteger, nullable=False),
+    Column("transports", String(200), nullable=True),  # comma-separated hints
+    Column("label", String(60), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("used_at", DateTime(timezone=True), nullable=True),
+    Index("ix_passkeys_account", "account_id"),
+)
+
+recovery_codes = Table(
+    "recovery_codes",
+    metadata,
+    _account_id(),
+    Column("code_hash", String(64), nullable=False),  # SHA-256 of the code (high entropy)
+    PrimaryKeyConstraint("account_id", "code_hash"),
+)
+
+webauthn_challenges = Table(
+    "webauthn_challenges",
+    metadata,
+    Column("id", String(64), primary_key=True),  # SHA-256 of the ceremony's id
+    Column("challenge", String(200), nullable=False),  # base64url
+    Column("purpose", String(16), nullable=False),  # "register", "add" or "sign_in"
+    Column("account_id", String(36), nullable=True),  # the account a passkey is added to
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_webauthn_challenges_expires", "expires_at"),
+)
+
+sign_in_failures = Table(
+    "sign_in_failures",
+    metadata,
+    Column("key", String(120), primary_key=True),  # "account:<id>" or "address:<ip>"
+    Column("failures", Integer, nullable=False),  # in a row, since the last success
+    Column("last_at", DateTime(timezone=True), nullable=False),
+)
+
+# Web Push (migration 0018) ---------------------------------------------------------------
 
 push_subscriptions = Table(
     "push_subscriptions",

@@ -35,6 +35,7 @@ from sqlalchemy import (
 
 from ..core import BotSpec, Game
 from . import pg_tables
+from .accounts import link_game_seats, set_table_seat_account
 from .chat import forget_chat
 from .commit import StoreError
 from .engine import on_postgres, reading, retrying, single_write
@@ -77,7 +78,11 @@ def create_table(store: Store, table: TableRecord, quota: Quota | None = None) -
         if on_postgres(store.engine):  # one call (migration 0013), deciding as `create_in`
             limit = None if quota is None else (quota.limit, _when(quota.active_since))
             created = _when(table.active_at or None)
-            return pg_tables.create(store.engine, table, created, limit, (LOBBY, PLAYING))
+            made = pg_tables.create(store.engine, table, created, limit, (LOBBY, PLAYING))
+            if made and any(s.account for s in table.seats):  # (the function has no column)
+                with store.engine.begin() as c:
+                    _seat_accounts(c, table)
+            return made
         with store.engine.begin() as c:
             return create_in(c, table, quota)
 
@@ -107,6 +112,12 @@ def _insert(c: Connection, table: TableRecord) -> None:
         )
     )  # fmt: skip
     c.execute(insert(table_seats), [_seat_row(table.id, s) for s in table.seats])
+
+
+def _seat_accounts(c: Connection, table: TableRecord) -> None:
+    for seat in table.seats:
+        if seat.account:
+            set_table_seat_account(c, table.id, seat.seat, seat.account)
 
 
 class _OverQuota(Exception):
@@ -193,6 +204,9 @@ def start_table(
                 active_at=_when(active_at), statuses=(LOBBY, PLAYING),
             )  # fmt: skip
             if done == pg_tables.STARTED:
+                if any(s.account for s in expected):  # (the function has no column)
+                    with store.engine.begin() as c:
+                        link_game_seats(c, table_id, game_id)
                 return None
             now_as = load_table(store, table_id) if done == pg_tables.CHANGED else None
             if now_as is None:
@@ -228,6 +242,8 @@ def start_in(
     if found[0].status != LOBBY or found[0].seats != tuple(expected):
         return found[0]
     record_game(c, game_id, game, seats, seed=seed, sitting=found[0].sitting_id)
+    if any(s.account for s in expected):
+        link_game_seats(c, table_id, game_id)
     c.execute(
         update(tables)
         .where(tables.c.id == table_id)
@@ -257,8 +273,11 @@ def save_table_seat(
             if only_if_open:
                 query = query.where(table_seats.c.token_hash.is_(None), table_seats.c.bot.is_(None))
             done = c.execute(
-                query.values(name=row["name"], bot=row["bot"], token_hash=row["token_hash"])
-            ).rowcount
+                query.values(
+                    name=row["name"], bot=row["bot"], token_hash=row["token_hash"],
+                    account_id=row["account_id"],
+                )
+            ).rowcount  # fmt: skip
             if not done:
                 return False
             c.execute(
@@ -396,7 +415,7 @@ def _with_seats(c: Connection, rows: Sequence[Row[Any]]) -> list[TableRecord]:
         for s in seat_rows:
             bot = BotSpec.parse(s.bot) if s.bot else None
             by_table.setdefault(s.table_id, []).append(
-                TableSeatRecord(s.seat, s.name, bot, s.token_hash)
+                TableSeatRecord(s.seat, s.name, bot, s.token_hash, s.account_id)
             )
     return [
         TableRecord(
@@ -426,6 +445,7 @@ def _seat_row(table_id: str, seat: TableSeatRecord) -> dict[str, object]:
         "name": seat.name,
         "bot": seat.bot.key if seat.bot else None,
         "token_hash": seat.token_hash,
+        "account_id": seat.account,
     }
 
 

@@ -59,6 +59,8 @@ class TableSeatRecord:
     name: str | None = None
     bot: BotSpec | None = None
     token_hash: str | None = None
+    account: str | None = None
+    """The id of the signed-in player's account (None: a guest, a bot, an open seat)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,26 +36,31 @@ from ..service import (
     Lobby,
     open_lobby,
 )
+from ..service.accounts import Accounts, BadCredentials, SignedOut
 from ..service.pushing import open_pushing
+from ..service.sign_in_limits import SlowDown
 from ..store import Store
+from .accounts import CrossSiteCheck
 from .admission import RATE_PER_SECOND
 from .hub import Hub
 from .limits import BodyLimit
 from .models import MAX_TURN_TIMER_S, Refusal
 from .page_files import CompressPage, PageFiles, mount_page_files
 from .protocol import VERSION
-from .routers import daily, lobby, pages, play, push, rules
+from .routers import account, daily, lobby, pages, play, push, rules
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
 
 SWITCH_INTERVAL = 0.0005
 GC_THRESHOLDS = (50_000, 50, 1000)
 SWEEP_INTERVAL_S = 60.0
 HTTP_BAD_REQUEST = 400
+HTTP_UNAUTHORIZED = 401
 HTTP_FORBIDDEN = 403
 HTTP_NOT_FOUND = 404
 HTTP_METHOD_NOT_ALLOWED = 405
 HTTP_CONFLICT = 409
 HTTP_GONE = 410
+HTTP_TOO_MANY_REQUESTS = 429
 NOT_FOUND = frozenset({"no_table", "no_sitting", "no_game", "no_day"})
 HTTP_SERVER_ERROR = 500
 
@@ -63,6 +68,10 @@ log = logging.getLogger(__name__)
 
 
 def _status(error: YahtzeeError) -> int:
+    if isinstance(error, SignedOut | BadCredentials):
+        return HTTP_UNAUTHORIZED
+    if isinstance(error, SlowDown):
+        return HTTP_TOO_MANY_REQUESTS
     if isinstance(error, Forbidden):
         return HTTP_FORBIDDEN
     if error.code in NOT_FOUND:
@@ -203,6 +212,7 @@ def create_app(
         warming = asyncio.create_task(lobby.warm_up())  # the server answers meanwhile
         with _rare_collections():
             app.state.hub, app.state.lobby, app.state.pushing = hub, lobby, pushing
+            app.state.accounts = Accounts(opened, clock=lobby.clock)
             lobby.resume_play()
             await node.start(lobby)
             sweeping = asyncio.create_task(_sweep(lobby))
@@ -227,7 +237,14 @@ def create_app(
         middleware=[Middleware(CompressPage)],
         responses={
             status: {"model": Refusal}
-            for status in (HTTP_BAD_REQUEST, HTTP_FORBIDDEN, HTTP_NOT_FOUND, HTTP_CONFLICT)
+            for status in (
+                HTTP_BAD_REQUEST,
+                HTTP_UNAUTHORIZED,
+                HTTP_FORBIDDEN,
+                HTTP_NOT_FOUND,
+                HTTP_CONFLICT,
+                HTTP_TOO_MANY_REQUESTS,
+            )
         },
     )
     allowed = allowed_hosts if allowed_hosts is not None else AllowedHosts.local()
@@ -235,7 +252,8 @@ def create_app(
 
     @app.exception_handler(YahtzeeError)
     async def _refused(_: Request, error: YahtzeeError) -> JSONResponse:
-        return _refusal(_status(error), error.code, str(error))
+        wait = {"retry-after": str(error.retry_after)} if isinstance(error, SlowDown) else None
+        return _refusal(_status(error), error.code, str(error), wait)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -262,11 +280,12 @@ def create_app(
             SECURITY_HEADERS,  # this answer comes from outside the middleware below
         )
 
+    app.add_middleware(CrossSiteCheck)  # inside the ones below (the origin checked first)
     app.add_middleware(BodyLimit)  # inside the two below: its refusal is checked and dressed
     app.add_middleware(HostCheck, allowed=allowed)
     app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
     app.state.page_files = mount_page_files(app, PageFiles())
-    for resource in (pages, lobby, rules, daily, play, push):
+    for resource in (pages, lobby, rules, daily, play, account, push):
         app.include_router(resource.router)
     _relay_to_owners(app, node)
     return app

@@ -10,6 +10,7 @@ import asyncio
 from fastapi import APIRouter, Request
 
 from ...service import daily, daily_table
+from ..accounts import AccountDep
 from ..daily_models import DailyBoard, DailyDay, DailyOutcome, DailyStarted, GameDice, StartDaily
 from ..deps import LobbyDep, StrictJSONRoute, TokenDep
 from ..models import LobbyView
@@ -25,13 +26,15 @@ async def today(lobby: LobbyDep) -> DailyDay:
 
 @router.post("/daily")
 async def start(
-    body: StartDaily, request: Request, lobby: LobbyDep, token: TokenDep
+    body: StartDaily, request: Request, lobby: LobbyDep, token: TokenDep, account: AccountDep
 ) -> DailyStarted:
     """Today's daily game for ``name``: a new attempt (its table and secret token), or
     with the token of the unfinished one (``Authorization: Bearer``), that one; a
     finished attempt, or an unfinished one without its token: ``409 daily_played``."""
     owner = request.client.host if request.client else "unknown"
-    table, seat_token = await daily_table.start(lobby, owner, body.name, token)
+    table, seat_token = await daily_table.start(
+        lobby, owner, body.name, token, account.id if account else None
+    )
     assert table.daily is not None
     return DailyStarted(
         table=LobbyView.of_room(lobby.room(table)),

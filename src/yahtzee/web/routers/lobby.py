@@ -15,6 +15,7 @@ from ...service import Lobby, sitting_of
 from ...service import rematch as rematch_of
 from ...service.daily_table import refuse_hidden
 from ...service.sitting import finished_games, sitting_from
+from ..accounts import AccountDep
 from ..deps import LobbyDep, StrictJSONRoute, TokenDep
 from ..models import (
     BotChoices,
@@ -41,7 +42,9 @@ async def bots() -> BotChoices:
 
 
 @router.post("/tables", status_code=201)
-async def create_table(body: CreateTable, request: Request, lobby: LobbyDep) -> Created:
+async def create_table(
+    body: CreateTable, request: Request, lobby: LobbyDep, account: AccountDep
+) -> Created:
     rules = RuleSet.named(body.rules)
     owner = request.client.host if request.client else "unknown"
     table, token = await lobby.create(
@@ -52,6 +55,7 @@ async def create_table(body: CreateTable, request: Request, lobby: LobbyDep) -> 
         hints=body.hints,
         turn_timer=body.turn_timer,
         entered=body.dice == "entered",
+        account=account.id if account else None,
     )
     return Created(
         table=LobbyView.of_room(lobby.room(table)),
@@ -63,8 +67,8 @@ async def create_table(body: CreateTable, request: Request, lobby: LobbyDep) -> 
 
 
 @router.post("/join/{invite}")
-async def join(invite: str, body: JoinTable, lobby: LobbyDep) -> Joined:
-    table, seat, token = await lobby.join(invite, body.name)
+async def join(invite: str, body: JoinTable, lobby: LobbyDep, account: AccountDep) -> Joined:
+    table, seat, token = await lobby.join(invite, body.name, account.id if account else None)
     return Joined(table=LobbyView.of_room(lobby.room(table)), seat=seat, token=token)
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 
 from ...service.pushing import Pushing
+from ..accounts import SignedInDep
 from ..deps import StrictJSONRoute
 from ..push_models import (
     GoneSubscription,
@@ -18,7 +19,6 @@ from ..push_models import (
 )
 
 router = APIRouter(prefix="/api/push", route_class=StrictJSONRoute)
-HTTP_UNAUTHORIZED = 401
 
 
 async def pushing_of(request: Request) -> Pushing:
@@ -26,14 +26,7 @@ async def pushing_of(request: Request) -> Pushing:
     return pushing
 
 
-async def signed_in() -> str:
-    """The signed-in account's id. Until accounts land (``web.accounts.SignedInDep``) no
-    one is signed in: 401 ``signed_out`` (tests override this dependency)."""
-    raise HTTPException(HTTP_UNAUTHORIZED, "Sign in first.")
-
-
 PushingDep = Annotated[Pushing, Depends(pushing_of)]
-AccountIdDep = Annotated[str, Depends(signed_in)]
 
 
 @router.get("/key")
@@ -43,26 +36,26 @@ async def key(pushing: PushingDep) -> PushKey:
 
 
 @router.get("/subscriptions")
-async def subscriptions(pushing: PushingDep, account: AccountIdDep) -> SubscriptionList:
+async def subscriptions(pushing: PushingDep, account: SignedInDep) -> SubscriptionList:
     """The account's subscriptions, newest first."""
-    found = await pushing.subscriptions.of(account)
+    found = await pushing.subscriptions.of(account.id)
     return SubscriptionList(subscriptions=[SubscriptionView.of(s) for s in found])
 
 
 @router.post("/subscriptions", status_code=204)
-async def subscribe(body: NewSubscription, pushing: PushingDep, account: AccountIdDep) -> Response:
+async def subscribe(body: NewSubscription, pushing: PushingDep, account: SignedInDep) -> Response:
     """Keep the browser's subscription for the account (``400 bad_subscription``: its
     endpoint is no push service's https URL on a public address, or its keys are not a
     P-256 point and 16 bytes; nothing is kept)."""
     keys = body.keys
-    await pushing.subscriptions.add(account, body.endpoint, keys.p256dh, keys.auth)
+    await pushing.subscriptions.add(account.id, body.endpoint, keys.p256dh, keys.auth)
     return Response(status_code=204)
 
 
 @router.delete("/subscriptions", status_code=204)
 async def unsubscribe(
-    body: GoneSubscription, pushing: PushingDep, account: AccountIdDep
+    body: GoneSubscription, pushing: PushingDep, account: SignedInDep
 ) -> Response:
     """Forget the account's subscription to ``endpoint`` (done too if it had none)."""
-    await pushing.subscriptions.remove(account, body.endpoint)
+    await pushing.subscriptions.remove(account.id, body.endpoint)
     return Response(status_code=204)

@@ -3,7 +3,7 @@ notified (one row per table and turn, claimed by whichever node comes first: exa
 sends), and the server's settings (the VAPID key, made once for every node).
 
 Revision ID: 0018
-Revises: 0015
+Revises: 0016 (the coordinator chains it after 0017 on merge)
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0018"
-down_revision = "0015"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 
