@@ -27,9 +27,9 @@ from tests.browser.support import (
 )
 from tests.live_server import running
 from tests.push_service import PushService, unb64url, vapid_claims
-from yahtzee.service.notifier import Notifier, notification
-from yahtzee.service.presence import Presence
-from yahtzee.service.push import PushSubscriptions, vapid_key
+from tests.service.test_notifier import notifier_on
+from yahtzee.service.notifier import notification
+from yahtzee.service.push import vapid_key
 from yahtzee.store import Store
 from yahtzee.store.schema import push_subscriptions, table_seats
 
@@ -185,10 +185,7 @@ def test_notify_me_subscribes_the_account_and_its_turn_shows_as_a_notification(
             ).scalar_one()
         assert holder == seat_account is not None
 
-        node = Notifier(
-            store, Presence(lambda *_: None), vapid_key(store),
-            PushSubscriptions(store, allow_local=True), subject="mailto:t@yahtzee.invalid",
-        )  # fmt: skip
+        node = notifier_on(store, vapid_key(store))
         turn = node.notify(table, 1000, holder, here=False, others=["Bot"])
         with ThreadPoolExecutor(1) as aside:  # (Playwright's loop runs in this thread)
             assert aside.submit(asyncio.run, turn).result(timeout=30).sent == 1

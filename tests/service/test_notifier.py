@@ -7,7 +7,6 @@ dropped."""
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,12 +14,13 @@ from types import SimpleNamespace
 import pytest
 
 from tests.push_service import Browser, PushService, vapid_claims
+from tests.store.test_push_records import table_in_play
 from yahtzee.core import RuleSet
 from yahtzee.service.notifier import TAG, Notified, Notifier
 from yahtzee.service.presence import Presence
 from yahtzee.service.push import PushSubscriptions, VapidKey
 from yahtzee.service.table import SeatState, Table
-from yahtzee.store import Store, tables
+from yahtzee.store import Store
 from yahtzee.store import push as records
 
 SUBJECT = "mailto:push-test@yahtzee.invalid"
@@ -38,21 +38,12 @@ def service() -> Iterator[PushService]:
         yield running
 
 
-def notifier_on(store: Store) -> Notifier:
+def notifier_on(store: Store, key: VapidKey | None = None) -> Notifier:
+    """A node's notifier (``key``: a new one by default), its push services on loopback."""
     subscriptions = PushSubscriptions(store, allow_local=True)
     presence = Presence(lambda *_: None)
-    return Notifier(store, presence, VapidKey.generate(), subscriptions, subject=SUBJECT)
-
-
-def table_in_play(store: Store) -> str:
-    table_id = str(uuid.uuid4())
-    seats = (tables.TableSeatRecord(0, "Ann", None, "a" * 64),)
-    record = tables.TableRecord(
-        table_id, "official", True, None, uuid.uuid4().hex, uuid.uuid4().hex, "10.0.0.1",
-        tables.PLAYING, None, seats,
-    )  # fmt: skip
-    assert tables.create_table(store, record)
-    return table_id
+    chosen = key or VapidKey.generate()
+    return Notifier(store, presence, chosen, subscriptions, subject=SUBJECT)
 
 
 def subscribe(notifier: Notifier, account: str, browser: Browser) -> None:

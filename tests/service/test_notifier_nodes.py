@@ -11,11 +11,10 @@ from collections.abc import Iterator
 import pytest
 
 from tests.push_service import PushService, vapid_claims
-from tests.service.test_notifier import SUBJECT, subscribe, table_in_play
+from tests.service.test_notifier import notifier_on, subscribe, table_in_play
 from tests.store.conftest import URL_ENV, new_database
 from yahtzee.service.notifier import Notified, Notifier
-from yahtzee.service.presence import Presence
-from yahtzee.service.push import PushSubscriptions, vapid_key
+from yahtzee.service.push import vapid_key
 from yahtzee.store import Store
 
 
@@ -32,13 +31,7 @@ def database() -> str:
 @pytest.fixture
 def nodes(database: str) -> Iterator[tuple[Notifier, Notifier]]:
     with Store(database) as one, Store(database) as two:
-        yield node(one), node(two)
-
-
-def node(store: Store) -> Notifier:
-    subscriptions = PushSubscriptions(store, allow_local=True)
-    presence = Presence(lambda *_: None)
-    return Notifier(store, presence, vapid_key(store), subscriptions, subject=SUBJECT)
+        yield notifier_on(one, vapid_key(one)), notifier_on(two, vapid_key(two))
 
 
 def test_two_nodes_notify_a_turn_once(nodes: tuple[Notifier, Notifier]) -> None:
