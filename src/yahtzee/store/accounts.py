@@ -23,6 +23,8 @@ from .schema import (
     accounts,
     games,
     passkeys,
+    push_sent,
+    push_subscriptions,
     recovery_codes,
     seats,
     sign_in_failures,
@@ -193,7 +195,8 @@ def set_password(store: Store, account_id: str, password_hash: str | None) -> No
 
 
 def delete_account(store: Store, account_id: str) -> bool:
-    """The account goes, with its sessions, passkeys and recovery codes (cascade); its
+    """The account goes, with its sessions, passkeys, recovery codes and push
+    subscriptions; its
     seats at tables and in games stay as they were played, under their names, no
     longer anyone's. Returns whether there was such an account."""
 
@@ -205,7 +208,8 @@ def delete_account(store: Store, account_id: str) -> bool:
                 .values(account_id=None)
             )
             c.execute(update(seats).where(seats.c.account_id == account_id).values(account_id=None))
-            for table in (account_sessions, passkeys, recovery_codes):  # (no cascade needed)
+            mine = (account_sessions, passkeys, recovery_codes, push_subscriptions, push_sent)
+            for table in mine:  # (no cascade needed)
                 c.execute(delete(table).where(table.c.account_id == account_id))
             return bool(c.execute(delete(accounts).where(accounts.c.id == account_id)).rowcount)
 

@@ -281,3 +281,39 @@ sign_in_failures = Table(
     Column("failures", Integer, nullable=False),  # in a row, since the last success
     Column("last_at", DateTime(timezone=True), nullable=False),
 )
+
+# Web Push (migration 0018) ---------------------------------------------------------------
+
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    # SHA-256 of the endpoint (hex): one row per browser's subscription, whoever holds it
+    Column("endpoint_hash", String(64), primary_key=True),
+    Column("account_id", String(36), nullable=False),
+    Column("endpoint", Text, nullable=False),  # the push service's https URL
+    Column("p256dh", Text, nullable=False),  # the browser's P-256 public key (base64url)
+    Column("auth", Text, nullable=False),  # the browser's 16-byte auth secret (base64url)
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_push_subscriptions_account", "account_id"),
+)
+
+push_sent = Table(
+    "push_sent",
+    metadata,
+    # a turn handed to an account's seat, claimed once (INSERT .. ON CONFLICT DO NOTHING):
+    # the node whose insert wrote the row notifies; a table keeps only its latest turn
+    Column("table_id", String(36), primary_key=True),
+    Column("turn", Integer, primary_key=True),  # the game's event count at that turn
+    # the seat's account (NULL: a guest's seat, whose turn is claimed all the same: the
+    # table's latest turn says whose turn it is)
+    Column("account_id", String(36), nullable=True),
+    Column("sent_at", DateTime(timezone=True), nullable=False),
+    Index("ix_push_sent_account", "account_id"),
+)
+
+settings = Table(
+    "settings",
+    metadata,
+    Column("name", String(64), primary_key=True),  # "vapid_private_key"
+    Column("value", Text, nullable=False),
+)

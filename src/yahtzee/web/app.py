@@ -37,6 +37,7 @@ from ..service import (
     open_lobby,
 )
 from ..service.accounts import Accounts, BadCredentials, SignedOut
+from ..service.pushing import open_pushing
 from ..service.sign_in_limits import SlowDown
 from ..service.timeout import MAX_MISSED, MAX_TURN_TIMER_S
 from ..store import Store
@@ -47,7 +48,7 @@ from .limits import BodyLimit
 from .models import Refusal
 from .page_files import CompressPage, PageFiles, mount_page_files
 from .protocol import VERSION
-from .routers import account, daily, lobby, me, pages, passkeys, play, rules
+from .routers import account, daily, lobby, me, pages, passkeys, play, push, rules
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
 
 SWITCH_INTERVAL = 0.0005
@@ -182,6 +183,7 @@ def create_app(
     allowed_hosts: AllowedHosts | None = None,
     lobby_idle: float = LOBBY_IDLE_S,
     cluster: Cluster | None = None,
+    push_allow_local: bool | None = None,
 ) -> FastAPI:
     """The application. Tables live in the store at ``database_url`` (or ``store``).
     ``seed`` (tests only) makes every table's dice and bots reproducible.
@@ -209,10 +211,14 @@ def create_app(
             seed=seed,
             idle_timeout=lobby_idle,
         )
+        pushing = await asyncio.to_thread(
+            open_pushing, opened, lobby.presence, allow_local=push_allow_local
+        )
+        lobby.turns = pushing.notifier  # (it reads the lobby's presence: made after it)
         await asyncio.to_thread(lobby.load_unfinished)
         warming = asyncio.create_task(lobby.warm_up())  # the server answers meanwhile
         with _rare_collections():
-            app.state.hub, app.state.lobby = hub, lobby
+            app.state.hub, app.state.lobby, app.state.pushing = hub, lobby, pushing
             app.state.accounts = Accounts(opened, clock=lobby.clock)
             lobby.resume_play()
             await node.start(lobby)
@@ -221,6 +227,7 @@ def create_app(
             sweeping.cancel()
             await _leave(app, node)
             warming.cancel()
+            pushing.notifier.close()
             lobby.close()
             if own:
                 opened.close()
@@ -285,7 +292,7 @@ def create_app(
     app.add_middleware(HostCheck, allowed=allowed)
     app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
     app.state.page_files = mount_page_files(app, PageFiles())
-    for resource in (pages, lobby, rules, daily, play, account, passkeys, me):
+    for resource in (pages, lobby, rules, daily, play, account, passkeys, me, push):
         app.include_router(resource.router)
     _relay_to_owners(app, node)
     return app

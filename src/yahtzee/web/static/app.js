@@ -19,6 +19,7 @@ import { drawColumnsButtons, refreshColumns, wireColumns } from "./columns.js";
 import { drawCommitted, setupDaily, wireDaily } from "./daily.js";
 import { learnt, showMyGames, titled, watchMyGames } from "./my_games.js";
 import { drawAccountLink, setupAccount } from "./account.js";
+import { wireNotify } from "./notify.js";
 
 function receive(message) {
   switch (message.type) {
@@ -348,6 +349,7 @@ function wire() {
   copyButton($("copy-invite"), $("invite-link"));
   copyButton($("copy-watch"), $("watch-link"));
   wireDaily();
+  wireNotify();
   document.addEventListener("yahtzee:redraw", render);
   let resizing = null;
   addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 100); });

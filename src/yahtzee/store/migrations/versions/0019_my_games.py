@@ -5,7 +5,7 @@ a replay of each game; and an index on a table's game (the group commit finds a 
 table by it).
 
 Revision ID: 0019
-Revises: 0017
+Revises: 0018
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019"
-down_revision = "0017"
+down_revision = "0018"
 branch_labels = None
 depends_on = None
 

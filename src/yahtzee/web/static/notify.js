@@ -1,0 +1,72 @@
+// "Notify me when it's my turn": registers the page's service worker (/sw.js, which shows
+// the pushes) and, on a tap, asks the browser's permission, subscribes to push with the
+// server's application server key and gives the subscription to the server for the
+// signed-in account (docs/protocol.md, "Web Push"). A second tap stops them on this browser.
+
+import { $, api } from "./state.js";
+
+const OFF = "Notify me when it's my turn";
+const ON = "Stop turn notifications";
+
+function supported() {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+}
+
+// The key in base64url -> the bytes PushManager.subscribe takes.
+function keyBytes(text) {
+  const plain = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(plain, (c) => c.charCodeAt(0));
+}
+
+function show(button, on) {
+  button.textContent = on ? ON : OFF;
+  button.setAttribute("aria-pressed", on ? "true" : "false");
+  $("notify-part").hidden = false;
+}
+
+function tell(text) {
+  $("notify-note").textContent = text;
+}
+
+export async function wireNotify() {
+  const button = $("notify");
+  if (!supported()) return;
+  let registration;
+  try {
+    registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  } catch {
+    return;  // (a page served without a secure context: no worker, no button)
+  }
+  const current = await registration.pushManager.getSubscription();
+  show(button, current !== null && Notification.permission === "granted");
+  button.onclick = () => toggle(button, registration);
+}
+
+async function toggle(button, registration) {
+  const current = await registration.pushManager.getSubscription();
+  if (current !== null && button.getAttribute("aria-pressed") === "true") {
+    await fetch("/api/push/subscriptions", {
+      method: "DELETE", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ endpoint: current.endpoint }),
+    });
+    await current.unsubscribe();
+    show(button, false);
+    tell("Turn notifications are off on this device.");
+    return;
+  }
+  if (await Notification.requestPermission() !== "granted") {
+    tell("Notifications are blocked for this site: allow them in the browser's settings.");
+    return;
+  }
+  try {
+    const { key } = await api("/api/push/key");
+    const subscription = current || await registration.pushManager.subscribe({
+      userVisibleOnly: true, applicationServerKey: keyBytes(key),
+    });
+    await api("/api/push/subscriptions", subscription.toJSON());
+    show(button, true);
+    tell("You will be notified when it's your turn and this table is not open.");
+  } catch (error) {
+    tell(`Turn notifications could not be set up: ${error.message}`);
+  }
+}
