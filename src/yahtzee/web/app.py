@@ -37,7 +37,7 @@ from ..service import (
     open_lobby,
 )
 from ..service.accounts import Accounts, BadCredentials, SignedOut
-from ..service.pushing import open_pushing
+from ..service.pushing import Pushing, open_pushing
 from ..service.sign_in_limits import SlowDown
 from ..service.timeout import MAX_MISSED, MAX_TURN_TIMER_S
 from ..store import Store
@@ -172,6 +172,14 @@ def plain_message(errors: Sequence[Any]) -> str:
     return f"{label} is not valid."
 
 
+async def _push_turns(store: Store, lobby: Lobby, allow_local: bool | None) -> Pushing:
+    """The server's Web Push, told of each turn the lobby's rooms pass to a person (the
+    notifier reads the lobby's presence, so it is made after the lobby)."""
+    pushing = await asyncio.to_thread(open_pushing, store, lobby.presence, allow_local=allow_local)
+    lobby.turns = pushing.notifier
+    return pushing
+
+
 def create_app(
     database_url: str | None = None,
     *,
@@ -211,10 +219,7 @@ def create_app(
             seed=seed,
             idle_timeout=lobby_idle,
         )
-        pushing = await asyncio.to_thread(
-            open_pushing, opened, lobby.presence, allow_local=push_allow_local
-        )
-        lobby.turns = pushing.notifier  # (it reads the lobby's presence: made after it)
+        pushing = await _push_turns(opened, lobby, push_allow_local)
         await asyncio.to_thread(lobby.load_unfinished)
         warming = asyncio.create_task(lobby.warm_up())  # the server answers meanwhile
         with _rare_collections():
