@@ -131,6 +131,8 @@ class Lobby:
             listener, self.presence, self.meters, self.chats, self.serves, store, clock
         )
         self._rooms: dict[str, TableRoom] = {}
+        self._after_moves: set[asyncio.Task[None]] = set()
+        """What follows each move (`_turn_passed`), under way."""
         self.turns: TurnListener = turns or NoTurns()
         self.unload_after = unload_after
         self._quiet: dict[str, float] = {}
@@ -175,7 +177,12 @@ class Lobby:
             return self.cluster.owns(table.id)
 
         async def moved() -> None:
-            await self._turn_passed(table)
+            # the records and the notification follow the move even if the connection
+            # that made it goes meanwhile (its task cancelled): awaited, not owned by it
+            task = asyncio.create_task(self._turn_passed(table))
+            self._after_moves.add(task)
+            task.add_done_callback(self._after_moves.discard)
+            await asyncio.shield(task)
 
         async def timed_out(seat: int) -> None:
             await self.room(table).timed_out(seat)
