@@ -1,4 +1,4 @@
-"""Turn-by-turn tables (`service.timeout`): a game between two players over several
+"""Turn-by-turn tables (`service.timeout`): a game between two accounts over several
 simulated days, by the lobby's injected clock, under each timeout rule; the deadline kept
 in the records (a restarted lobby applies it); a resting table let go from memory and
 loaded again when asked for, a move in between; and the seam that tells who is to move
@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 
 from yahtzee import RuleSet
 from yahtzee.core import BotSpec, InvalidInput, Score
 from yahtzee.service import Lobby, Table, TableRoom, commands
+from yahtzee.service.accounts import Accounts
 from yahtzee.service.room_events import RoomEvent, TimedOut
 from yahtzee.service.timeout import TimeoutRule
 from yahtzee.store import Store
@@ -116,10 +118,15 @@ async def started(
     clock = clock or Clock()
     heard, told = Heard(), Told()
     lobby = lobby_of(store, clock, heard, told)
-    table, ann = await lobby.create(
-        "10.0.0.1", "Ann", [None], RuleSet.official(), turn_timer=turn_timer, timeout=timeout
+    accounts = Accounts(store, clock=clock, hasher=PasswordHasher(time_cost=1, memory_cost=64))
+    ann_account, bob_account = (
+        accounts.sign_up(name, "correct horse battery").signed_in.account for name in ("Ann", "Bob")
     )
-    _, _, bob = await lobby.join(table.invite_token, "Bob")
+    table, ann = await lobby.create(
+        "10.0.0.1", "Ann", [None], RuleSet.official(), turn_timer=turn_timer, timeout=timeout,
+        account=ann_account.id,
+    )  # fmt: skip
+    _, _, bob = await lobby.join(table.invite_token, "Bob", account=bob_account.id)
     await lobby.start(table, ann)
     return Game(lobby, clock, heard, told, table, (ann, bob))
 
@@ -142,6 +149,7 @@ def test_a_day_a_move_with_a_bot_for_the_late_over_several_days(store: Store) ->
             assert live is not None and live.deadline == START + DAY
             assert game.recorded().deadline == START + DAY
             assert game.told.told == [(game.table.id, 0)]  # told at the start
+            assert all(seat.account for seat in game.recorded().seats)  # two accounts'
 
             clock.now += 3600  # Ann plays within the hour: Bob's day starts now
             await game.turn(0)
