@@ -298,7 +298,8 @@ function drawHostTools() {
   // The host may hand a seat whose player has left to the bot chosen here (of the server's).
   const tools = $("host-tools");
   // (not at a table of real dice: a bot cannot roll them)
-  const away = state.seat === 0 && state.online && state.lobby.dice !== "entered"
+  // (nor at a turn-by-turn table: players come and go, and its timeout rule plays for them)
+  const away = state.seat === 0 && state.online && state.lobby.dice !== "entered" && !state.lobby.turn_by_turn
     ? state.lobby.seats.filter((s) => s.seat !== 0 && !s.bot && !s.open && !s.connected && !heldHere(s.seat)) : [];
   if (away.length && !state.bots) { tools.hidden = true; loadBots().then(() => drawHostTools(), () => {}); return; }
   tools.hidden = away.length === 0;
