@@ -16,10 +16,20 @@ from yahtzee.solver.cache import CorruptTable, read_table, write_table
 RULES = RuleSet.named("no-joker")
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The table as `Solver.load` writes it: built once for the module (seconds each),
+    each test gets its own copy of the file."""
+    folder = tmp_path_factory.mktemp("built")
+    Solver.load(RULES, directory=folder)
+    (path,) = folder.glob("*.bin")
+    return path.read_bytes()
+
+
 @pytest.fixture
-def cached(tmp_path: Path) -> Path:
-    Solver.load(RULES, directory=tmp_path)
-    (path,) = tmp_path.glob("*.bin")
+def cached(tmp_path: Path, built: bytes) -> Path:
+    path = Solver.path_for(RULES, tmp_path)
+    path.write_bytes(built)
     return path
 
 

@@ -22,11 +22,11 @@ def main() -> None:
         names = [f"w{seed}-a", f"w{seed}-b"][: rng.randint(1, 2)]
         game = Game(names, dice=RandomDice(rng.randrange(2**31)))
         game_id = store.start(game, [Seat(n, BotSpec("random")) for n in names], seed=seed)
-        print(f"saved {game_id} {len(game.events)}", flush=True)
+        print(f"saved {game_id} {len(game.event_log)}", flush=True)
         while not game.is_over:
             game.play(rng.choice(list(game.legal_actions())))
             store.save(game_id, game)
-            print(f"saved {game_id} {len(game.events)}", flush=True)
+            print(f"saved {game_id} {len(game.event_log)}", flush=True)
         played += 1
     print("done", flush=True)
 
