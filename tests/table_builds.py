@@ -19,6 +19,7 @@ from pathlib import Path
 
 from yahtzee.solver.builds import (
     BASE_MASK_ENV,
+    HOLD_ENV,
     LAYER_DELAY_ENV,
     LOG_NAME,
     NO_BUILDS_ENV,
@@ -49,14 +50,18 @@ print("loaded", len(table.levels), flush=True)
 printing the layers it hears of and then the table's size."""
 
 
-def builder_env(cache: Path, delay: float = 0.0) -> dict[str, str]:
-    """The environment of a process whose builds are small and real, in ``cache``."""
+def builder_env(cache: Path, delay: float = 0.0, hold: Path | None = None) -> dict[str, str]:
+    """The environment of a process whose builds are small and real, in ``cache``;
+    ``hold``: its builder waits after its first layer until that file is there."""
     env = {**os.environ, CACHE_ENV: str(cache), BASE_MASK_ENV: str(LATE_MASK)}
     env["PYTHONIOENCODING"] = "utf-8"
     env.pop(NO_BUILDS_ENV, None)
     env.pop(LAYER_DELAY_ENV, None)
+    env.pop(HOLD_ENV, None)
     if delay:
         env[LAYER_DELAY_ENV] = str(delay)
+    if hold is not None:
+        env[HOLD_ENV] = str(hold)
     return env
 
 

@@ -108,13 +108,14 @@ def test_build_status_and_clear(cache: Path) -> None:
     assert tables(cache, "clear", timeout=60).stdout == "No tables to clear.\n"
 
 
-def test_a_second_build_joins_the_one_under_way(cache: Path) -> None:
+def test_a_second_build_joins_the_one_under_way(cache: Path, tmp_path: Path) -> None:
+    release = tmp_path / "release"  # the builder waits after its first layer until then
     first = subprocess.Popen(
         [*yahtzee_command(), "tables", "build"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=builder_env(cache, delay=1.0),
+        env=builder_env(cache, hold=release),
     )
     with ended(first):
         wait_until(lambda: builders_started(cache), timeout=60, what="a builder")
@@ -130,10 +131,21 @@ def test_a_second_build_joins_the_one_under_way(cache: Path) -> None:
         busy = tables(cache, "clear", timeout=60)  # refused while being built
         one_line_error(busy, "being built")
 
-        second = tables(cache, "build", delay=1.0)
-        assert second.returncode == 0, second.stderr
-        assert f"Joining the build under way (process {pid})" in second.stderr
-        assert "layers" in second.stderr  # it followed the build's progress
+        second = subprocess.Popen(
+            [*yahtzee_command(), "tables", "build"],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            env={**builder_env(cache), "COLUMNS": "100"},
+        )
+        with ended(second):
+            assert second.stderr is not None
+            joined = second.stderr.readline()  # (its first line; the build is held)
+            assert f"Joining the build under way (process {pid})" in joined, joined
+            release.touch()
+            _, rest = second.communicate(timeout=BUILD_TIMEOUT)
+            assert second.returncode == 0, joined + rest
+            assert "layers" in rest  # it followed the build's progress
         assert first.wait(timeout=BUILD_TIMEOUT) == 0
     assert len(builders_started(cache)) == 1
 

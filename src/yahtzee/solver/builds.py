@@ -86,6 +86,10 @@ second or two, saved under the table's usual name. Never set it outside tests.""
 LAYER_DELAY_ENV = "YAHTZEE_TEST_BUILD_LAYER_DELAY"
 """Test only: builders wait this many seconds after each layer, so that a test can kill
 one mid-build."""
+HOLD_ENV = "YAHTZEE_TEST_BUILD_HOLD"
+"""Test only: a path; builders wait after their first layer until a file is there (at most
+`HOLD_MAX_S`), so that a test acts on a build under way however slow the machine."""
+HOLD_MAX_S = 300.0
 
 LOCK_NAME = "builds.lock"
 STATE_NAME = "builds.json"
@@ -93,6 +97,13 @@ LOG_NAME = "builds.log"
 LOG_LIMIT = 1 * MB  # the log starts afresh when it grew past this
 STALE_S = 60  # temporary table files untouched this long are a dead writer's
 _BUILDER = "from yahtzee.solver.win_tables import builder_main; builder_main()"
+
+
+def _held(release: Path) -> None:
+    """Test only (`HOLD_ENV`): wait until ``release`` exists (at most `HOLD_MAX_S`)."""
+    until = time.monotonic() + HOLD_MAX_S
+    while not release.exists() and time.monotonic() < until:
+        time.sleep(0.05)
 
 
 class TableBuildError(YahtzeeError):
@@ -308,6 +319,7 @@ def run_jobs(
     write_state(directory, state)
     _tidy(directory)
     delay = float(os.environ.get(LAYER_DELAY_ENV) or 0)
+    hold = os.environ.get(HOLD_ENV)
     try:
         for job, told in zip(jobs, state.jobs, strict=True):
             if not job.path.exists():
@@ -319,6 +331,8 @@ def run_jobs(
                         progress(job, done, total)
                     if delay and done:
                         time.sleep(delay)
+                    if hold and done:
+                        _held(Path(hold))
 
                 build_one(job, report)
             told.finished = True
