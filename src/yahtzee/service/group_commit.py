@@ -78,12 +78,21 @@ class GroupCommit:
                 for commit, done in batch:
                     try:
                         alone = await self._save([commit])
-                        done.set_result(alone[commit.game_id])
+                        _answer(done, alone[commit.game_id])
                     except Exception as error:
-                        done.set_exception(error)
+                        if not done.done():
+                            done.set_exception(error)
                 continue
             for commit, done in batch:
-                done.set_result(outcomes[commit.game_id])
+                _answer(done, outcomes[commit.game_id])
+
+
+def _answer(done: asyncio.Future[Outcome], outcome: Outcome) -> None:
+    """A commit's outcome to its caller, unless the caller went meanwhile (its wait
+    cancelled: a closed connection, a node stopping): the batch's other games are still
+    answered, and the next batches still run."""
+    if not done.done():
+        done.set_result(outcome)
 
 
 __all__ = ["Committer", "GroupCommit", "LocalCommit"]
