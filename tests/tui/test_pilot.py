@@ -13,6 +13,7 @@ from textual.widgets import Select
 
 from tests.tui.helpers import play_to_the_end, screen_name, settle, start_game, workers_done
 from yahtzee.solver import solver as solver_module
+from yahtzee.solver.loaded_once import LoadedOnce
 from yahtzee.store import Store, stats
 from yahtzee.tui import YahtzeeApp
 
@@ -131,7 +132,7 @@ def hold_the_solver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> threadin
     """An empty solver cache, and every solver load held until the returned gate opens
     (so that a test does not depend on how fast a table is built)."""
     monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(tmp_path / "empty-cache"))
-    monkeypatch.setattr(solver_module, "_LOADED", {})
+    monkeypatch.setattr(solver_module, "_LOADED", LoadedOnce())
     gate = threading.Event()
     real_load = solver_module.Solver.load.__func__  # type: ignore[attr-defined]
 

@@ -22,7 +22,6 @@ import hashlib
 import json
 import logging
 import os
-import threading
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from ..core import RuleSet, Scorecard
 from . import builds
 from .cache import CACHE_ENV, CorruptTable, cache_dir, write_atomic
 from .curve_build import N_STATES, Kind, Progress, bands, build_layers, offsets_of, state_index
+from .loaded_once import LoadedOnce
 from .planner import state_of
 from .tables import N_BOXES, UPPER_CAP
 
@@ -319,24 +319,13 @@ _TOLD: set[str] = set()
 """The unwritable caches already said (once a process)."""
 
 
-_LOADED: dict[tuple[Kind, str], CurveTable] = {}
-_LOADING: dict[tuple[Kind, str], threading.Lock] = {}
-_GUARD = threading.Lock()
+_LOADED: LoadedOnce[tuple[Kind, str], CurveTable] = LoadedOnce()
 
 
 def cached_table(kind: Kind, rules: RuleSet, *, progress: Progress | None = None) -> CurveTable:
     """One table of each kind per rule set for the whole process (threads wait for one
     load of it; the loads of other tables go on meanwhile)."""
-    key = (kind, rules.scoring_key)
-    found = _LOADED.get(key)
-    if found is None:
-        with _GUARD:
-            lock = _LOADING.setdefault(key, threading.Lock())
-        with lock:
-            found = _LOADED.get(key)
-            if found is None:
-                found = _LOADED[key] = load(kind, rules, progress=progress)
-    return found
+    return _LOADED.get((kind, rules.scoring_key), lambda: load(kind, rules, progress=progress))
 
 
 def table_loaded(kind: Kind, rules: RuleSet) -> bool:

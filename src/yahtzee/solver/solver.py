@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Self
@@ -15,6 +14,7 @@ from ..core import Dice, RuleSet, Scorecard, Situation
 from .advice import Advice
 from .cache import CorruptTable, read_table, table_path, write_table
 from .distribution import ScoreDistribution, cached_distribution
+from .loaded_once import LoadedOnce
 from .planner import TurnPlanner
 from .shipped import load_shipped
 from .tables import N_BOXES, N_MASKS, UPPER_CAP, model, reach_table, resolve_rules
@@ -152,22 +152,15 @@ class Solver(TurnPlanner):
         return self.advice(situation)
 
 
-_LOADED: dict[str, Solver] = {}
-_LOADING = threading.Lock()
+_LOADED: LoadedOnce[str, Solver] = LoadedOnce()
 
 
 def cached_solver(rules: RuleSet, *, progress: Progress | None = None) -> Solver:
     """One loaded solver per rule set for the whole process (loaded, or built and cached,
-    on first use; threads asking at once wait for one load). ``progress`` hears
+    on first use; threads asking at once wait for one load, and other rule sets' loads
+    go on meanwhile). ``progress`` hears
     ``(done, total)`` while a missing table is built; drawing it is the front end's."""
-    key = rules.scoring_key
-    found = _LOADED.get(key)
-    if found is None:
-        with _LOADING:
-            found = _LOADED.get(key)
-            if found is None:
-                found = _LOADED[key] = Solver.load(rules, progress=progress)
-    return found
+    return _LOADED.get(rules.scoring_key, lambda: Solver.load(rules, progress=progress))
 
 
 def solver_loaded(rules: RuleSet) -> bool:
