@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from tests.waiting import LineReader, ended
+from tests.waiting import LineReader, end, ended
 from yahtzee import Game
 from yahtzee.store import Store, history
 
@@ -40,31 +41,47 @@ def check_records(store: Store, committed: dict[str, int]) -> None:
 def test_sigkill_at_random_points_loses_no_committed_event(db_url: str) -> None:
     rng = random.Random(50)
     committed: dict[str, int] = {}
-    for kill in range(50):
-        proc = worker(db_url, 0, kill)
-        with ended(proc):  # killed and reaped also when this fails or the worker hangs
-            assert proc.stdout is not None and proc.stderr is not None
-            lines = LineReader(proc.stdout)
-            wanted = rng.randint(1, 60)
-            for _ in range(wanted):
+
+    def took(line: str) -> None:
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "saved":
+            committed[parts[1]] = int(parts[2])
+
+    forks = subprocess.Popen(
+        [sys.executable, "-m", "tests.store.worker", "--forks"], cwd=ROOT,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,  # (its errors: the test's)
+        start_new_session=True,  # its writers are in its group: all killed on the way out
+    )  # fmt: skip
+    try:
+        assert forks.stdin is not None and forks.stdout is not None
+        lines = LineReader(forks.stdout)
+        for kill in range(50):
+            forks.stdin.write(f"{db_url} 0 {kill}\n")
+            forks.stdin.flush()
+            pid, saved, wanted = None, 0, rng.randint(1, 60)
+            while pid is None or saved < wanted:
                 line = lines.next_line(timeout=60)
-                if not line:
-                    proc.wait(timeout=30)
-                    raise AssertionError(f"the worker ended early: {proc.stderr.read()[-2000:]}")
-                _, game_id, count = line.split()
-                committed[game_id] = int(count)
+                if not line or line.startswith("ended"):
+                    raise AssertionError("the writer ended early (its error is above)")
+                if line.startswith("pid "):
+                    pid = int(line.split()[1])
+                else:
+                    took(line)
+                    saved += 1
             time.sleep(rng.random() * 0.02)  # land the kill anywhere, mid-transaction included
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=30)
-            for line in lines.rest():  # lines written before the kill still count as committed
-                parts = line.split()
-                if len(parts) == 3:
-                    committed[parts[1]] = int(parts[2])
-        with Store(db_url) as store:  # opens cleanly after every kill
-            if db_url.startswith("sqlite"):
-                with store.engine.connect() as c:
-                    assert c.execute(text("PRAGMA integrity_check")).scalar() == "ok"
-            check_records(store, committed)
+            os.kill(pid, signal.SIGKILL)
+            while not (line := lines.next_line(timeout=60)).startswith("ended"):
+                assert line, "the forks ended"
+                took(line)  # lines written before the kill still count as committed
+            with Store(db_url) as store:  # opens cleanly after every kill
+                if db_url.startswith("sqlite"):
+                    with store.engine.connect() as c:
+                        assert c.execute(text("PRAGMA integrity_check")).scalar() == "ok"
+                check_records(store, committed)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(forks.pid, signal.SIGKILL)
+        end(forks)
     assert len(committed) >= 10
 
 
