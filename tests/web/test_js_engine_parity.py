@@ -30,6 +30,8 @@ from yahtzee.core import (
     Dice,
     EnterDice,
     Game,
+    IllegalMove,
+    InvalidInput,
     Keep,
     Phase,
     Placement,
@@ -45,8 +47,8 @@ from yahtzee.web.rules_models import RuleSetView
 DRIVERS = Path(__file__).parent / "js"
 MODULES = ["engine_errors.js", "engine_dice.js", "engine_rules.js", "engine_game.js"]
 TRAY = {"slots", "held"}  # the page's tray keeps them, not the engine
-GAMES = 1_000
-VIEWED = 200  # TEMP
+GAMES = 10_000
+VIEWED = 2_000  # games whose GAME view is compared after every event (every 5th)
 NAMES = [n for base in RuleSet.names() for n in (base, f"{base}+playoff")]
 BOXES = list(Category)
 OTHERS = [c for c in Category if c is not Category.YAHTZEE]
@@ -254,6 +256,7 @@ def play(plan: dict[str, Any]) -> dict[str, Any]:
 
 
 GAMES_DRIVER = (DRIVERS / "engine_games.js").read_text(encoding="utf-8")
+REFUSALS_DRIVER = (DRIVERS / "engine_refusals.js").read_text(encoding="utf-8")
 
 
 def test_ten_thousand_random_games_play_out_event_for_event_alike() -> None:
@@ -271,3 +274,132 @@ def test_ten_thousand_random_games_play_out_event_for_event_alike() -> None:
     found = run_js(MODULES, GAMES_DRIVER, {"rules": rule_sets(), "games": games})
     assert found["played"] == GAMES
     assert not found["wrong"], json.dumps(found["wrong"][0])[:3000]
+
+
+# -- refusals ----------------------------------------------------------------------------
+
+R, S = "roll", "score"
+YAHTZEE_THEN = [{"do": R, "keep": "", "dice": "66666"}, {"do": S, "box": "yahtzee"}]
+FILL_SIXES = [{"do": R, "keep": "", "dice": "12345"}, {"do": S, "box": "sixes"}]
+REFUSALS: list[tuple[str, int, bool, list[dict[str, Any]], str]] = [
+    ("official", 2, False, [{"do": R, "keep": "", "dice": "12345", "player": 1}], "not_your_turn"),
+    ("official", 1, False, [{"do": R, "keep": "3", "dice": "12345"}], "keep_before_roll"),
+    ("official", 1, False, [{"do": S, "box": "chance"}], "roll_first"),
+    (
+        "official",
+        1,
+        False,
+        [{"do": R, "keep": "", "dice": "12345"}, {"do": R, "keep": "66", "dice": "66123"}],
+        "keep_not_in_dice",
+    ),
+    (
+        "official",
+        1,
+        False,
+        [{"do": R, "keep": "", "dice": "12345"}] * 3 + [{"do": R, "keep": "", "dice": "12345"}],
+        "no_rolls_left",
+    ),
+    (
+        "official",
+        1,
+        False,
+        [*YAHTZEE_THEN, {"do": R, "keep": "", "dice": "12345"}, {"do": S, "box": "yahtzee"}],
+        "box_filled",
+    ),
+    (
+        "official",
+        1,
+        False,
+        [*YAHTZEE_THEN, {"do": R, "keep": "", "dice": "66666"}, {"do": S, "box": "chance"}],
+        "joker_rule",
+    ),
+    ("official", 2, False, [*FILL_SIXES, {"do": "undo", "player": 1}], "no_undo"),
+    (
+        "official",
+        1,
+        False,
+        [*FILL_SIXES, {"do": R, "keep": "", "dice": "12345"}, {"do": "undo"}],
+        "no_undo",
+    ),
+    ("official", 1, False, [{"do": "dice", "dice": "12345"}], "dice_rolled"),
+    ("official", 1, True, [{"do": R, "keep": "", "dice": "12345"}], "dice_entered"),
+    ("official", 1, True, [{"do": "dice", "dice": "12345", "roll": 4}], "bad_roll"),
+    (
+        "official",
+        1,
+        True,
+        [{"do": "write", "box": "full_house", "points": 20}],
+        "points_not_allowed",
+    ),
+    (
+        "no-joker",
+        1,
+        True,
+        [{"do": "write", "box": "large_straight", "points": 35}],
+        "points_not_allowed",
+    ),
+    (
+        "official",
+        1,
+        True,
+        [
+            {"do": "write", "box": "chance", "points": 20},
+            {"do": "write", "box": "chance", "points": 20},
+        ],
+        "box_filled",
+    ),
+    (
+        "official",
+        1,
+        False,
+        [{"do": R, "keep": "", "dice": "12345"}, {"do": S, "box": "no_such_box"}],
+        "invalid_input",
+    ),
+    ("official", 1, False, [{"do": R, "keep": "7", "dice": "12345"}], "invalid_input"),
+    ("official", 1, False, [{"do": R, "keep": "", "dice": "1234"}], "invalid_input"),
+]
+
+
+def core_refusal(rules: str, players: int, entered: bool, actions: list[dict[str, Any]]) -> str:
+    game = Game(players, rules, entered=entered)
+    for step in actions[:-1]:
+        core_step(game, step)
+    try:
+        core_step(game, actions[-1])
+    except (IllegalMove, InvalidInput) as error:
+        return error.code
+    raise AssertionError(f"the core allowed {actions[-1]}")
+
+
+def core_step(game: Game, step: dict[str, Any]) -> None:
+    player = step.get("player")
+    if step["do"] == R:
+        keep = Keep.parse(step["keep"])
+        game.check(keep, player)
+        dice = Dice.parse(step["dice"])
+        game.dice_source = Fixed(dice)
+        game.roll(keep, player=player)
+    elif step["do"] == S:
+        game.score(step["box"], player=player)
+    elif step["do"] == "dice":
+        game.enter_dice(step["dice"], step.get("roll"), player=player)
+    elif step["do"] == "write":
+        game.write(step["box"], step["points"], player=player)
+    else:
+        game.undo(player=player)
+
+
+class Fixed:
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+
+    def throw(self, keep: Keep) -> Dice:
+        return self.dice
+
+
+def test_illegal_actions_are_refused_by_both_with_the_same_code() -> None:
+    expected = [core_refusal(*case[:4]) for case in REFUSALS]
+    assert expected == [case[4] for case in REFUSALS]
+    cases = [{"rules": r, "players": n, "entered": e, "actions": a} for r, n, e, a, _ in REFUSALS]
+    found = run_js(MODULES, REFUSALS_DRIVER, {"rules": rule_sets(), "cases": cases})
+    assert found == expected
