@@ -32,7 +32,16 @@ from .players import (
 )
 from .rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, JokerRule, RuleSet, TieBreak
 from .scorecard import Scorecard
-from .scoring import YAHTZEE_POINTS, Placement, joker_score, placements, score
+from .scoring import (
+    FULL_HOUSE_POINTS,
+    LARGE_STRAIGHT_POINTS,
+    SMALL_STRAIGHT_POINTS,
+    YAHTZEE_POINTS,
+    Placement,
+    joker_score,
+    placements,
+    score,
+)
 from .seat_dice import SeatDice
 from .situation import Situation
 from .sources import DiceSource, RandomDice, ScriptedDice, SecureDice
@@ -46,6 +55,8 @@ __all__ = [
     "DICE_COUNT",
     "FACES",
     "FACE_COUNT",
+    "FULL_HOUSE_POINTS",
+    "LARGE_STRAIGHT_POINTS",
     "LEVELS",
     "MAX_LEVEL",
     "MAX_NAME_LENGTH",
@@ -53,6 +64,7 @@ __all__ = [
     "MIN_LEVEL",
     "ROLLS_PER_TURN",
     "ROUNDS",
+    "SMALL_STRAIGHT_POINTS",
     "UPPER_BONUS",
     "UPPER_BONUS_THRESHOLD",
     "YAHTZEE_BONUS",

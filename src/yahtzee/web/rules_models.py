@@ -10,7 +10,21 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from ..core import MAX_NAME_LENGTH, MAX_PLAYERS, Category, RuleSet
+from ..core import (
+    DICE_COUNT,
+    FACE_COUNT,
+    FULL_HOUSE_POINTS,
+    LARGE_STRAIGHT_POINTS,
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    ROLLS_PER_TURN,
+    SMALL_STRAIGHT_POINTS,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_POINTS,
+    Category,
+    RuleSet,
+)
 from ..service.chat import MAX_CHAT
 from ..service.timeout import MAX_TURN_TIMER_S
 
@@ -30,6 +44,62 @@ class BoxView(BaseModel):
         return cls(key=box.key, label=box.display_name, short=box.short_name, section=section)
 
 
+class BoxPoints(BaseModel):
+    """The boxes that score fixed points (the others score dice: their faces or sum)."""
+
+    full_house: int
+    small_straight: int
+    large_straight: int
+    yahtzee: int
+
+
+class EngineRules(BaseModel):
+    """Every number and option the page's rules engine (``static/engine_rules.js``) plays
+    a rule set by: the rule set as ``RuleSet.to_dict`` gives it, and the core's fixed
+    numbers, so that the page writes none by hand."""
+
+    name: str
+    summary: str
+    joker: Literal["forced", "free-choice", "none"]
+    """What an extra Yahtzee may do (`JokerRule`)."""
+    yahtzee_bonus: int
+    """Points for each extra Yahtzee while the Yahtzee box holds 50 (0: no bonus)."""
+    tie_break: Literal["shared", "playoff"]
+    upper_bonus: int
+    """Points earned when the upper boxes add up to ``upper_bonus_threshold`` or more."""
+    upper_bonus_threshold: int
+    points: BoxPoints
+    """What Full House, the straights and Yahtzee score (and a Joker scores there)."""
+    rolls_per_turn: int
+    dice: int
+    """Dice thrown (each shows 1 to ``faces``)."""
+    faces: int
+    players: int
+    """Seats in a game, at most."""
+    name_length: int
+    """Characters in a player's name, at most."""
+
+    @classmethod
+    def of(cls, rules: RuleSet) -> EngineRules:
+        points = BoxPoints(
+            full_house=FULL_HOUSE_POINTS,
+            small_straight=SMALL_STRAIGHT_POINTS,
+            large_straight=LARGE_STRAIGHT_POINTS,
+            yahtzee=YAHTZEE_POINTS,
+        )
+        return cls(
+            **rules.to_dict(),
+            upper_bonus=UPPER_BONUS,
+            upper_bonus_threshold=UPPER_BONUS_THRESHOLD,
+            points=points,
+            rolls_per_turn=ROLLS_PER_TURN,
+            dice=DICE_COUNT,
+            faces=FACE_COUNT,
+            players=MAX_PLAYERS,
+            name_length=MAX_NAME_LENGTH,
+        )
+
+
 class RuleSetView(BaseModel):
     name: str
     """The name a new table is asked for with (``rules``)."""
@@ -37,11 +107,14 @@ class RuleSetView(BaseModel):
     """The rule set in a sentence."""
     boxes: list[BoxView]
     """Its card's boxes, top to bottom."""
+    rules: EngineRules
+    """What the page's rules engine plays it by (offline)."""
 
     @classmethod
     def of(cls, rules: RuleSet) -> RuleSetView:
         boxes = [BoxView.of(box) for box in Category]
-        return cls(name=rules.name, summary=rules.summary, boxes=boxes)
+        engine = EngineRules.of(rules)
+        return cls(name=rules.name, summary=rules.summary, boxes=boxes, rules=engine)
 
 
 class TableLimits(BaseModel):
@@ -73,4 +146,4 @@ class RulesView(BaseModel):
         return cls(rule_sets=sets, default=RuleSet.official().name, limits=limits)
 
 
-__all__ = ["BoxView", "RuleSetView", "RulesView", "TableLimits"]
+__all__ = ["BoxPoints", "BoxView", "EngineRules", "RuleSetView", "RulesView", "TableLimits"]
