@@ -85,8 +85,9 @@ def keep_offline(store: Store, record: OfflineRecord) -> KeptOffline:
                     game_id=game_id, digest=record.digest, uploaded_at=now(),
                 )
                 .on_conflict_do_nothing(index_elements=["account_id", "client_id"])
-            )  # fmt: skip
-            if claimed.rowcount == 0:
+                .returning(offline_games.c.game_id)
+            ).first()  # fmt: skip
+            if claimed is None:  # (not its rowcount: on PostgreSQL it said 1 for a conflict too)
                 raise _Taken
             return KeptOffline(game_id, record.digest, True)
 
