@@ -230,6 +230,8 @@ def stats(args: argparse.Namespace) -> int:
             print(f"  used hints in {s.hinted_games} of {s.games} games")
         if s.entered_games:
             print(f"  {s.entered_games} of {s.games} games with real dice")
+        if s.offline_games:
+            print(f"  {s.offline_games} of {s.games} games played offline (unranked)")
         if s.sittings:
             print(f"  sittings (two games or more): {s.sittings} played, {s.sittings_won} won")
     return 0

@@ -4,7 +4,9 @@ scores.
 Dice: a game's dice were ``rolled`` by the program or ``entered`` by players with real dice
 (`GameSummary.dice`). High scores count only the dice the program rolled unless asked
 otherwise (a score typed in from real dice cannot be checked); statistics count every game
-unless asked for one kind."""
+unless asked for one kind. An offline game (played on a device without the server, uploaded
+once over: `GameSummary.offline`) is never a high score nor a best total to beat: its dice
+could not be checked at all; statistics count it, as `PlayerStats.offline_games` says."""
 
 from __future__ import annotations
 
@@ -69,6 +71,8 @@ class PlayerStats:
     """Of those, the sittings the player ended with the best total (a shared best counts)."""
     solo_games: int = 0
     """Of `games`, those the player played alone (a daily game, a solo game): none is a win."""
+    offline_games: int = 0
+    """Of `games`, those played offline on a device and uploaded (their dice unchecked)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The statistics as JSON-ready data."""
@@ -219,7 +223,7 @@ def finished_cards_query() -> Select[Any]:
             players.c.name, cards.c.total, cards.c.upper_subtotal, cards.c.yahtzee_box,
             cards.c.yahtzee_bonus, cards.c.winner, cards.c.decisions, cards.c.advisor_loss,
             cards.c.game_id, cards.c.seat, games.c.finished_at, games.c.rules, games.c.dice,
-            games.c.sitting, seats.c.bot, seats.c.hints_used,
+            games.c.sitting, games.c.offline, seats.c.bot, seats.c.hints_used,
         )
         .join(seats, (seats.c.game_id == cards.c.game_id) & (seats.c.seat == cards.c.seat))
         .join(players, players.c.id == seats.c.player_id)
@@ -326,6 +330,7 @@ def player_stats(
         sittings=sittings[0],
         sittings_won=sittings[1],
         solo_games=sum(1 for r in rows if seated[r.game_id] < MIN_RIVALS),
+        offline_games=sum(1 for r in rows if r.offline),
     )
 
 
@@ -341,7 +346,7 @@ def best_total(store: Store, player: str, rules: str) -> int | None:
         .join(cards, (cards.c.game_id == seats.c.game_id) & (cards.c.seat == seats.c.seat))
         .join(games, games.c.id == seats.c.game_id)
         .where(players.c.name == player, seats.c.bot.is_(None), games.c.status == FINISHED,
-               games.c.rules == rules)
+               games.c.rules == rules, games.c.offline.is_(False))
     )  # fmt: skip
     with reading(store.engine) as connection:
         found = connection.execute(query).scalar()
@@ -353,8 +358,9 @@ def high_scores(
 ) -> list[HighScore]:
     """The best finished totals under a rule set, best first (earlier games first on ties).
     ``dice``: by default only games whose dice the program rolled (a total from real dice
-    is typed in and cannot be checked); ``entered`` for those of real dice, None for both."""
-    rows = _finished_cards(store, None, rules, dice)
+    is typed in and cannot be checked); ``entered`` for those of real dice, None for both.
+    An offline game is never one (its dice could not be checked at all)."""
+    rows = [r for r in _finished_cards(store, None, rules, dice) if not r.offline]
     rows.sort(key=lambda r: (-r.total, r.finished_at))
     return [
         HighScore(rank + 1, who(r), r.total, r.game_id, utc(r.finished_at), r.dice)

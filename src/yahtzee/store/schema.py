@@ -57,6 +57,9 @@ games = Table(
     # through store.daily.revealed_dice_seed, once the game is over (a daily game's, once
     # its day is over)
     Column("dice_seed", String(64), nullable=True),
+    # a game played on a device without the server and uploaded once over (migration 0020):
+    # its dice cannot be checked, so it is never ranked (see `offline_games`)
+    Column("offline", Boolean, nullable=False, server_default=false()),
     Index("ix_games_sitting", "sitting", "created_at"),
 )
 
@@ -309,6 +312,28 @@ push_sent = Table(
     Column("account_id", String(36), nullable=True),
     Column("sent_at", DateTime(timezone=True), nullable=False),
     Index("ix_push_sent_account", "account_id"),
+)
+
+# Offline games (migration 0020) ----------------------------------------------------------
+
+offline_games = Table(
+    "offline_games",
+    metadata,
+    # the uploading account and the id its device gave the game: one kept game per pair
+    _account_id(),
+    Column("client_id", String(36), nullable=False),
+    Column(
+        "game_id",
+        String(36),
+        ForeignKey("games.id", ondelete="CASCADE"),
+        nullable=False,
+        unique=True,
+    ),
+    # SHA-256 of the upload's game (rules, seats, the account's seat, events): the same id
+    # with another game is refused
+    Column("digest", String(64), nullable=False),
+    Column("uploaded_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("account_id", "client_id"),
 )
 
 settings = Table(

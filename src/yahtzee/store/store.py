@@ -310,7 +310,7 @@ class Store:
                     bool(row.hints_used), row.event_count, tuple(seated),
                     tuple(scored[s][0] if s in scored else None for s in range(len(seated))),
                     tuple(seated[s] for s in range(len(seated)) if s in scored and scored[s][1]),
-                    row.sitting, row.dice,
+                    row.sitting, row.dice, bool(row.offline),
                 )
             )  # fmt: skip
         return result

@@ -27,7 +27,7 @@ CSV_FIELDS = [
     "game_id", "rules", "seed", "status", "created_at", "updated_at", "finished_at",
     "hints_used", "seat", "player", "bot", "total", *CSV_BOXES, "yahtzee_bonus", "place",
     "winner", "decisions", "advisor_loss", "seat_hints_used", "sitting", "dice_seed", "daily",
-    "events",
+    "offline", "events",
 ]  # fmt: skip
 MAX_SITTING_ID = 36
 
@@ -65,6 +65,7 @@ def export_games(store: Store, only: Sequence[str] | None = None) -> list[dict[s
                 "sitting": summary.sitting or summary.id,
                 "dice_seed": revealed_dice_seed(store, summary.id, today),
                 "daily": days.get(summary.id),
+                "offline": summary.offline,
                 "seats": [
                     {
                         "seat": index,
@@ -114,6 +115,7 @@ def export_csv(store: Store) -> str:
                     "advisor_loss": "" if seat["advisor_loss"] is None else seat["advisor_loss"],
                     "seat_hints_used": int(seat["hints_used"]), "sitting": game["sitting"],
                     "dice_seed": game["dice_seed"] or "", "daily": game["daily"] or "",
+                    "offline": int(game["offline"]),
                     "events": json.dumps(game["events"], separators=(",", ":")),
                 }
             )  # fmt: skip
@@ -142,7 +144,7 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
                 "updated_at": row["updated_at"], "finished_at": row["finished_at"] or None,
                 "hints_used": row["hints_used"] == "1", "seats": [], "events": events,
                 "sitting": row.get("sitting") or None, "dice_seed": row.get("dice_seed") or None,
-                "daily": row.get("daily") or None,
+                "daily": row.get("daily") or None, "offline": row.get("offline") == "1",
             },
         )  # fmt: skip
         game["seats"].append(
@@ -277,6 +279,7 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
                     updated_at=updated, finished_at=finished, event_count=0,
                     hints_used=bool(item.get("hints_used")), sitting=sitting,
                     dice=ENTERED if game.entered else ROLLED, dice_seed=dice_seed,
+                    offline=item.get("offline") is True,
                 )
             )  # fmt: skip
             for index, seat in enumerate(chosen):

@@ -49,6 +49,8 @@ class GameSummary:
     """The sitting's id (the id of its first game, or of its first table)."""
     dice: str = ROLLED
     """``rolled`` by the program, or ``entered`` by players with real dice."""
+    offline: bool = False
+    """Played on a device without the server and uploaded once over: never ranked."""
 
 
 @dataclass(frozen=True, slots=True)

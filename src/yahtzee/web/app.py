@@ -48,7 +48,18 @@ from .limits import BodyLimit
 from .models import Refusal
 from .page_files import CompressPage, PageFiles, mount_page_files
 from .protocol import VERSION
-from .routers import account, daily, lobby, me, pages, passkeys, play, push, rules
+from .routers import (
+    account,
+    daily,
+    lobby,
+    me,
+    offline_games,
+    pages,
+    passkeys,
+    play,
+    push,
+    rules,
+)
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
 
 SWITCH_INTERVAL = 0.0005
@@ -297,7 +308,7 @@ def create_app(
     app.add_middleware(HostCheck, allowed=allowed)
     app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
     app.state.page_files = mount_page_files(app, PageFiles())
-    for resource in (pages, lobby, rules, daily, play, account, passkeys, me, push):
+    for resource in (pages, lobby, rules, daily, play, account, passkeys, me, offline_games, push):
         app.include_router(resource.router)
     _relay_to_owners(app, node)
     return app

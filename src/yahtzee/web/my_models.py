@@ -129,6 +129,8 @@ class HistoryGameView(BaseModel):
     winners: list[str]
     sitting: str | None
     dice: str
+    offline: bool
+    """Played offline on a device and uploaded (unranked: its dice could not be checked)."""
 
     @classmethod
     def of(cls, game: GameSummary) -> HistoryGameView:
@@ -137,7 +139,7 @@ class HistoryGameView(BaseModel):
             created_at=game.created_at.isoformat(), updated_at=game.updated_at.isoformat(),
             finished_at=game.finished_at.isoformat() if game.finished_at else None,
             players=list(game.players), totals=list(game.totals), winners=list(game.winners),
-            sitting=game.sitting, dice=game.dice,
+            sitting=game.sitting, dice=game.dice, offline=game.offline,
         )  # fmt: skip
 
 

@@ -1,0 +1,196 @@
+"""Finished offline games, uploaded: a game played on a device without the server (its
+engine the page's port of the core) is replayed here through the core, event by event,
+each roll's dice taken as the device recorded them (nobody can check dice rolled offline);
+any break of the rules is refused, saying which event and why, and nothing is kept. A game
+that passes is kept as played, marked offline (unranked: never on a leaderboard, a
+high-score table or a best score that other players see), the uploading account's seat
+its own. The same upload again keeps nothing new: the account and the id the device gave
+the game name one kept game (`store.offline_games`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from ..core import (
+    MAX_PLAYERS,
+    ROUNDS,
+    Game,
+    IllegalMove,
+    InvalidInput,
+    RuleSet,
+    chosen_bot,
+    player_name,
+)
+from ..store import Store
+from ..store.offline_games import KeptOffline, OfflineRecord, keep_offline
+from ..store.values import Seat
+from .accounts import Account
+
+EVENTS_PER_TURN: Final = 8
+"""A turn's events at most, as an upload may hold them: its three rolls and its box, with
+room for a box taken back and filled again, or real dice entered again to correct them."""
+PLAYOFF_EVENTS_PER_PLAYER: Final = 4
+"""Playoff rolls a player may have (``+playoff`` rules: a tie rolls again)."""
+
+
+def max_events(players: int) -> int:
+    """The events a game of ``players`` may have in an upload: its start, its turns and a
+    playoff."""
+    return 1 + ROUNDS * players * EVENTS_PER_TURN + PLAYOFF_EVENTS_PER_PLAYER * players
+
+
+MAX_EVENTS: Final = max_events(MAX_PLAYERS)
+"""The events of the largest game (eight players) at most."""
+
+
+@dataclass(frozen=True, slots=True)
+class OfflinePlayer:
+    """A seat of an uploaded game: its name, and its bot's key (None: a person)."""
+
+    name: str
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OfflineUpload:
+    """An upload: the id the device gave the game, its rule set's name, its seats, its
+    events (the core's event dicts, the start first), when it ended and the account's seat
+    (None: the first seat without a bot)."""
+
+    client_id: str
+    rules: str
+    players: tuple[OfflinePlayer, ...]
+    events: tuple[Mapping[str, Any], ...]
+    finished_at: datetime
+    seat: int | None = None
+
+
+def _refused(message: str) -> InvalidInput:
+    return InvalidInput(f"This game cannot be kept: {message}", code="illegal_game")
+
+
+def _rules(name: str) -> RuleSet:
+    try:
+        return RuleSet.named(name)
+    except InvalidInput as error:
+        raise InvalidInput(str(error), code="unknown_rules") from None
+
+
+def _seats(players: Sequence[OfflinePlayer]) -> tuple[Seat, ...]:
+    if not 1 <= len(players) <= MAX_PLAYERS:
+        raise InvalidInput(f"A game has 1 to {MAX_PLAYERS} players.", code="bad_request")
+    try:
+        return tuple(
+            Seat(player_name(p.name), None if p.bot is None else chosen_bot(p.bot)) for p in players
+        )
+    except InvalidInput as error:
+        raise InvalidInput(str(error), code="bad_request") from None
+
+
+def _account_seat(seats: Sequence[Seat], seat: int | None) -> int:
+    people = [n for n, s in enumerate(seats) if s.bot is None]
+    if seat is None:
+        if not people:
+            raise InvalidInput(
+                "A game of bots alone is nobody's: one seat must be yours.", code="bad_request"
+            )
+        return people[0]
+    if seat not in people:
+        raise InvalidInput(
+            f"Seat {seat} is not yours to claim: it must be a person's seat of the game "
+            f"(seats {', '.join(map(str, people)) or 'none'}).",
+            code="bad_request",
+        )
+    return seat
+
+
+def _start(seats: Sequence[Seat], rules: RuleSet, first: Mapping[str, Any]) -> None:
+    """The first event must be the start the core writes for these seats and rules."""
+    entered = first.get("dice") == "entered"
+    try:
+        expected = Game([s.name for s in seats], rules, entered=entered).events[0]
+    except InvalidInput as error:
+        raise InvalidInput(str(error), code="bad_request") from None
+    if dict(first) != expected:
+        raise _refused(
+            "event 1 is not this game's start; it must be "
+            f"{json.dumps(expected, separators=(',', ':'))} (the players and rules uploaded)."
+        )
+
+
+def replayed(upload: OfflineUpload) -> tuple[Game, tuple[Seat, ...], int]:
+    """The uploaded game replayed through the core, its seats and the account's seat; an
+    upload that breaks a rule is ``illegal_game``, one not over ``not_over``, unknown
+    rules ``unknown_rules``, anything else malformed ``bad_request``."""
+    rules = _rules(upload.rules)
+    seats = _seats(upload.players)
+    mine = _account_seat(seats, upload.seat)
+    events = upload.events
+    if not events:
+        raise _refused("it has no events (the first is its start).")
+    most = max_events(len(seats))
+    if len(events) > most:
+        raise _refused(f"it has {len(events)} events; a game of {len(seats)} has at most {most}.")
+    _start(seats, rules, events[0])
+    try:
+        game = Game.replay([dict(e) for e in events])
+    except (InvalidInput, IllegalMove) as error:
+        raise _refused(f"{error}") from None
+    if not game.is_over:
+        turn = game.turn
+        where = f"round {turn.round} of {ROUNDS}" if turn is not None else "the playoff"
+        raise InvalidInput(
+            f"This game is not over (it stopped in {where}): finish it, then upload it.",
+            code="not_over",
+        )
+    return game, seats, mine
+
+
+def digest(game: Game, seats: Sequence[Seat], mine: int) -> str:
+    """The game's fingerprint: the same upload twice has the same one, another game under
+    the same id another (its rules, seats, the account's seat and every event)."""
+    data = {
+        "rules": game.rules.name,
+        "seats": [[s.name, s.bot.key if s.bot else None] for s in seats],
+        "mine": mine,
+        "events": game.events,
+    }
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def upload(store: Store, account: Account, upload: OfflineUpload) -> KeptOffline:
+    """Keep the account's uploaded game (blocks on the records): replayed and checked
+    first (`replayed`: nothing kept on a refusal). The same id again with the same game:
+    the game kept before (``new`` False); with another game ``409 id_taken``."""
+    game, seats, mine = replayed(upload)
+    fingerprint = digest(game, seats, mine)
+    ended = upload.finished_at
+    ended = ended.replace(tzinfo=UTC) if ended.tzinfo is None else ended.astimezone(UTC)
+    record = OfflineRecord(
+        account.id, upload.client_id, fingerprint, game, seats, mine,
+        min(ended, datetime.now(UTC)),
+    )  # fmt: skip
+    kept = keep_offline(store, record)
+    if kept.digest != fingerprint:
+        raise IllegalMove(
+            "You uploaded another game under this id before: a new game needs a new id.",
+            code="id_taken",
+        )
+    return kept
+
+
+__all__ = [
+    "MAX_EVENTS",
+    "OfflinePlayer",
+    "OfflineUpload",
+    "digest",
+    "max_events",
+    "replayed",
+    "upload",
+]
