@@ -48,7 +48,7 @@ from .limits import BodyLimit
 from .models import Refusal
 from .page_files import CompressPage, PageFiles, mount_page_files
 from .protocol import VERSION
-from .routers import account, daily, lobby, me, pages, passkeys, play, push, rules
+from .routers import account, advisor, daily, lobby, me, pages, passkeys, play, push, rules
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
 
 SWITCH_INTERVAL = 0.0005
@@ -62,7 +62,7 @@ HTTP_METHOD_NOT_ALLOWED = 405
 HTTP_CONFLICT = 409
 HTTP_GONE = 410
 HTTP_TOO_MANY_REQUESTS = 429
-NOT_FOUND = frozenset({"no_table", "no_sitting", "no_game", "no_day", "no_account"})
+NOT_FOUND = frozenset({"no_table", "no_sitting", "no_game", "no_day", "no_account", "no_rules"})
 HTTP_SERVER_ERROR = 500
 
 log = logging.getLogger(__name__)
@@ -297,7 +297,7 @@ def create_app(
     app.add_middleware(HostCheck, allowed=allowed)
     app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
     app.state.page_files = mount_page_files(app, PageFiles())
-    for resource in (pages, lobby, rules, daily, play, account, passkeys, me, push):
+    for resource in (pages, lobby, rules, advisor, daily, play, account, passkeys, me, push):
         app.include_router(resource.router)
     _relay_to_owners(app, node)
     return app
