@@ -66,6 +66,8 @@ def held_build(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """The solver of a rule set whose file is not made yet waits for the event (set on
     the way out, also on failure)."""
     release = threading.Event()
+    ENTERED.clear()
+    BUILT.clear()
 
     def held(rules: RuleSet) -> object:
         ENTERED.set()
