@@ -71,6 +71,13 @@ BENCHMARKS = (
         "turn_by_turn.md",
     ),
     Benchmark(
+        "offline_advisor",
+        "the page's advisor table file gzipped, and in node: its decode, advice for a roll "
+        "p50/p99, a bot's whole turn p50/p99",
+        "yatzy-solver's 1.75 MB table (its demo page's figure, quoted, not measured)",
+        "offline.md",
+    ),
+    Benchmark(
         "envs",
         "steps per second of the RL environments under a masked random policy",
         "gym-yahtzee (PyPI, a throwaway venv; --no-peer leaves it out)",

@@ -50,6 +50,7 @@ from .page_files import CompressPage, PageFiles, mount_page_files
 from .protocol import VERSION
 from .routers import (
     account,
+    advisor,
     daily,
     lobby,
     me,
@@ -62,6 +63,10 @@ from .routers import (
 )
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
 
+ROUTERS = (pages, lobby, rules, advisor, daily, play, account, passkeys, me, offline_games, push)
+"""The resources the app serves, each a router of its own."""
+ROUTERS = (pages, lobby, rules, advisor, daily, play, account, passkeys, me, offline_games, push)
+"""The resources the app serves, each a router of its own."""
 SWITCH_INTERVAL = 0.0005
 GC_THRESHOLDS = (50_000, 50, 1000)
 SWEEP_INTERVAL_S = 60.0
@@ -73,7 +78,7 @@ HTTP_METHOD_NOT_ALLOWED = 405
 HTTP_CONFLICT = 409
 HTTP_GONE = 410
 HTTP_TOO_MANY_REQUESTS = 429
-NOT_FOUND = frozenset({"no_table", "no_sitting", "no_game", "no_day", "no_account"})
+NOT_FOUND = frozenset({"no_table", "no_sitting", "no_game", "no_day", "no_account", "no_rules"})
 HTTP_SERVER_ERROR = 500
 
 log = logging.getLogger(__name__)
@@ -308,7 +313,7 @@ def create_app(
     app.add_middleware(HostCheck, allowed=allowed)
     app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
     app.state.page_files = mount_page_files(app, PageFiles())
-    for resource in (pages, lobby, rules, daily, play, account, passkeys, me, offline_games, push):
+    for resource in ROUTERS:
         app.include_router(resource.router)
     _relay_to_owners(app, node)
     return app

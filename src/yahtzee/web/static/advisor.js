@@ -1,0 +1,232 @@
+// Exact advice offline: every distinct option of a situation (the legal boxes, and with
+// rolls left every keep of under five dice) with the expected final total it leads to,
+// best first, as yahtzee.solver's `Solver.advise` ranks them (advice.py, planner.py,
+// turn_numpy.py), from the rule set's table file (advisor_table.js). ES module, no DOM.
+//
+// A situation: {card, dice, rollsLeft}; a card {boxes: [points or null, ...] in card
+// order, yahtzee_bonus}; dice "13356" (any order; an array of faces too). An option:
+// {score: "full_house", value} or {keep: "33", value} ("" keeps nothing).
+
+import { ADD, BY_SIZE, COUNTS, DICE, FACES, KEEPS, REMOVE, ROLL_BASE, ROLLS, SUB_KEEPS, rollIndex } from "./advisor_dice.js";
+import { jokerRow, scoringOf } from "./advisor_scoring.js";
+
+export const TIE = 1e-9; // options closer than this are equal: the first listed is taken
+const NEG = -1.0e18;
+const UPPER_ROWS = DICE + 1;
+const ROW_UPPER = 1;
+const ROW_LOWER = ROW_UPPER + FACES * UPPER_ROWS - FACES; // lower box c: row ROW_LOWER + c
+const TURNS_KEPT = 512;
+
+/** The scoring key of a rule set, as its table file names it (RuleSet.scoring_key). */
+export const scoringKey = (rules) => `joker=${rules.joker};bonus=${rules.yahtzee_bonus}`;
+
+export class Advisor {
+  /** `table`: an AdvisorTable of the rule set; `ruleSet`: the rule set as GET /api/rules
+   *  gives it ({name, boxes, rules}). */
+  constructor(table, ruleSet) {
+    const scoring = scoringOf(ruleSet);
+    if (table.scoring !== scoringKey(ruleSet.rules)) throw new Error(`This advisor table is for other rules (${table.scoring}).`);
+    if (table.cap !== scoring.threshold) throw new Error("This advisor table caps the upper subtotal elsewhere than the rule set.");
+    this.table = table;
+    this.ruleSet = ruleSet;
+    this.scoring = scoring;
+    this.yahtzeeRow0 = ROW_LOWER + scoring.boxes;
+    this.rows = this.yahtzeeRow0 + 2;
+    this.turns = new Map(); // solved turns by state, the latest last
+    this.jokers = new Map();
+    const [rows, adds] = rowsAndAdds(scoring, ROW_LOWER, this.yahtzeeRow0);
+    this.rowOf = rows;
+    this.addOf = adds;
+  }
+
+  /** The card's state (mask, yf, capped upper subtotal) and total. */
+  state(card) {
+    const { boxes, yahtzee, yahtzeePoints, upperBonus, threshold } = this.scoring;
+    let mask = 0;
+    let upper = 0;
+    let total = card.yahtzee_bonus || 0;
+    for (let c = 0; c < boxes; c++) {
+      const points = card.boxes[c];
+      if (points === null || points === undefined) continue;
+      mask |= 1 << c;
+      total += points;
+      if (c < FACES) upper += points;
+    }
+    if (mask === (1 << boxes) - 1) throw new Error("The card is complete: there is no decision to make.");
+    if (upper >= threshold) total += upperBonus;
+    const yf = card.boxes[yahtzee] === yahtzeePoints ? 1 : 0;
+    const u = Math.min(upper, this.table.cap);
+    if (this.table.index(mask, yf, u) < 0) throw new Error("No game reaches this card.");
+    return { mask, yf, u, total };
+  }
+
+  /** Every distinct option, best first (the best: the first listed of the highest,
+   *  within TIE; the others by value, boxes before keeps on equal values). */
+  advise({ card, dice, rollsLeft }) {
+    const listed = this.options({ card, dice, rollsLeft });
+    let best = listed[0];
+    for (const option of listed) if (option.value > best.value + TIE) best = option;
+    const rest = listed.filter((option) => option !== best).sort((a, b) => b.value - a.value);
+    return [best, ...rest];
+  }
+
+  /** Every distinct option in listing order: the legal boxes in card order, then (with
+   *  rolls left) the keeps of under five dice in Keep.all order. */
+  options({ card, dice, rollsLeft }) {
+    const r = rollIndex(dice);
+    if (r < 0) throw new Error(`Five dice, faces 1 to 6, not ${JSON.stringify(dice)}.`);
+    if (!(rollsLeft === 0 || rollsLeft === 1 || rollsLeft === 2)) throw new Error("Rolls left is 0, 1 or 2.");
+    const { mask, yf, u, total } = this.state(card);
+    const turn = this.turn(mask, yf, u);
+    const found = [];
+    const { keys } = this.scoring;
+    const [boxes, rows, adds] = this.candidates(mask, yf, r);
+    for (let i = 0; i < boxes.length; i++) found.push({ score: keys[boxes[i]], value: total + turn.R[rows[i]] + adds[i] });
+    if (rollsLeft > 0) {
+      const K = rollsLeft === 1 ? turn.K1 : turn.K2;
+      for (const k of SUB_KEEPS[r]) found.push({ keep: KEEPS[k], value: total + K[k] });
+    }
+    return found;
+  }
+
+  /** The legal placements of roll r: boxes, their rows of R and the points added. */
+  candidates(mask, yf, r) {
+    const { boxes: n, yahtzee, yahtzeeRoll } = this.scoring;
+    if (mask >> yahtzee & 1) {
+      const f = yahtzeeRoll.indexOf(r);
+      if (f >= 0) return this.jokerCandidates(mask, yf, f);
+    }
+    const boxes = [], rows = [], adds = [];
+    for (let c = 0; c < n; c++) {
+      if (mask >> c & 1) continue;
+      boxes.push(c);
+      rows.push(this.rowOf[r * n + c]);
+      adds.push(this.addOf[r * n + c]);
+    }
+    return [boxes, rows, adds];
+  }
+
+  jokerCandidates(mask, yf, f) {
+    const key = (mask * FACES + f) * 2 + yf;
+    let found = this.jokers.get(key);
+    if (found === undefined) {
+      const bonus = yf ? this.scoring.jokerBonus : 0;
+      const points = jokerRow(this.scoring, mask, f);
+      const boxes = [], rows = [], adds = [];
+      points.forEach((p, c) => {
+        if (p < 0) return;
+        boxes.push(c);
+        rows.push(c < FACES ? ROW_UPPER + UPPER_ROWS * c + Math.floor(p / (c + 1)) : ROW_LOWER + c);
+        adds.push(c < FACES ? bonus : p + bonus);
+      });
+      found = [boxes, rows, adds];
+      this.jokers.set(key, found);
+    }
+    return found;
+  }
+
+  /** The state's turn: R (value after each placement row), K1 and K2 (each keep's value
+   *  with one and two rolls left; K1[ROLL_BASE + r] stands on roll r), kept for later. */
+  turn(mask, yf, u) {
+    const key = (mask * 2 + yf) * 64 + u;
+    const turns = this.turns;
+    let found = turns.get(key);
+    if (found !== undefined) {
+      turns.delete(key);
+      turns.set(key, found);
+      return found;
+    }
+    found = this.solve(mask, yf, u);
+    turns.set(key, found);
+    if (turns.size > TURNS_KEPT) turns.delete(turns.keys().next().value);
+    return found;
+  }
+
+  solve(mask, yf, u) {
+    const { boxes: n, yahtzee, upperBonus, yahtzeeRoll } = this.scoring;
+    const table = this.table;
+    const cap = table.cap;
+    const R = new Float64Array(this.rows).fill(NEG);
+    for (let c = 0; c < n; c++) {
+      if (mask >> c & 1) continue;
+      const filled = mask | (1 << c);
+      if (c < FACES) {
+        for (let k = 0; k < UPPER_ROWS; k++) {
+          const p = (c + 1) * k;
+          const after = u + p;
+          const gain = after < cap ? p : p + (u < cap ? upperBonus : 0);
+          R[ROW_UPPER + UPPER_ROWS * c + k] = gain + table.value(filled, yf, Math.min(after, cap));
+        }
+      } else if (c === yahtzee) {
+        R[this.yahtzeeRow0] = table.value(filled, 0, u);
+        R[this.yahtzeeRow0 + 1] = table.value(filled, 1, u);
+      } else {
+        R[ROW_LOWER + c] = table.value(filled, yf, u);
+      }
+    }
+    R[0] = NEG;
+    const A = new Float64Array(KEEPS.length);
+    for (let r = 0; r < ROLLS; r++) {
+      let best = NEG;
+      for (let c = 0; c < n; c++) {
+        if (mask >> c & 1) continue;
+        const value = R[this.rowOf[r * n + c]] + this.addOf[r * n + c];
+        if (value > best) best = value;
+      }
+      A[ROLL_BASE + r] = best;
+    }
+    if (mask >> yahtzee & 1) {
+      for (let f = 0; f < FACES; f++) {
+        const [, rows, adds] = this.jokerCandidates(mask, yf, f);
+        let best = NEG;
+        for (let i = 0; i < rows.length; i++) best = Math.max(best, R[rows[i]] + adds[i]);
+        A[ROLL_BASE + yahtzeeRoll[f]] = best;
+      }
+    }
+    keepMeans(A);
+    const K1 = A.slice();
+    for (let size = 1; size <= DICE; size++) {
+      for (const k of BY_SIZE[size]) {
+        let best = A[k];
+        for (let f = 0; f < FACES; f++) best = Math.max(best, A[REMOVE[k * FACES + f]]);
+        A[k] = best;
+      }
+    }
+    keepMeans(A);
+    return { R, K1, K2: A };
+  }
+}
+
+/** Every keep of under five dice: the mean over the next die's face. */
+function keepMeans(A) {
+  for (let size = DICE - 1; size >= 0; size--) {
+    for (const k of BY_SIZE[size]) {
+      let sum = 0;
+      for (let f = 0; f < FACES; f++) sum += A[ADD[k * FACES + f]];
+      A[k] = sum / FACES;
+    }
+  }
+}
+
+/** Per roll and box (no Joker): the row of R a placement lands on, and the points added
+ *  on top of that row's value. */
+function rowsAndAdds(scoring, rowLower, yahtzeeRow0) {
+  const { boxes: n, points, yahtzee } = scoring;
+  const rows = new Int32Array(ROLLS * n);
+  const adds = new Float64Array(ROLLS * n);
+  for (let r = 0; r < ROLLS; r++) {
+    for (let c = 0; c < n; c++) {
+      const p = points[r * n + c];
+      if (c < FACES) {
+        rows[r * n + c] = ROW_UPPER + UPPER_ROWS * c + COUNTS[r * FACES + c];
+      } else if (c === yahtzee) {
+        rows[r * n + c] = p > 0 ? yahtzeeRow0 + 1 : yahtzeeRow0;
+        adds[r * n + c] = p;
+      } else {
+        rows[r * n + c] = rowLower + c;
+        adds[r * n + c] = p;
+      }
+    }
+  }
+  return [rows, adds];
+}
