@@ -51,6 +51,7 @@ from .protocol import VERSION
 from .routers import (
     account,
     advisor,
+    app_shell,
     daily,
     lobby,
     me,
@@ -63,9 +64,20 @@ from .routers import (
 )
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
 
-ROUTERS = (pages, lobby, rules, advisor, daily, play, account, passkeys, me, offline_games, push)
-"""The resources the app serves, each a router of its own."""
-ROUTERS = (pages, lobby, rules, advisor, daily, play, account, passkeys, me, offline_games, push)
+ROUTERS = (
+    pages,
+    app_shell,
+    lobby,
+    rules,
+    advisor,
+    daily,
+    play,
+    account,
+    passkeys,
+    me,
+    offline_games,
+    push,
+)
 """The resources the app serves, each a router of its own."""
 SWITCH_INTERVAL = 0.0005
 GC_THRESHOLDS = (50_000, 50, 1000)

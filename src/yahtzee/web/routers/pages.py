@@ -35,15 +35,6 @@ async def favicon() -> FileResponse:
     )
 
 
-@router.get("/sw.js", include_in_schema=False)
-async def service_worker() -> FileResponse:
-    """The page's service worker (``static/sw.js``), at the site's root so that its
-    scope is the whole site; asked again each time (its updates reach every browser)."""
-    return FileResponse(
-        STATIC / "sw.js", media_type="text/javascript", headers={"cache-control": "no-cache"}
-    )
-
-
 @router.get("/api/health", response_model_exclude_none=True)
 async def health(lobby: LobbyDep, table: str | None = None) -> Health:
     """Whether the server answers, and its solver is ready; on a node of several, its

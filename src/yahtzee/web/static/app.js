@@ -20,6 +20,7 @@ import { drawCommitted, setupDaily, wireDaily } from "./daily.js";
 import { learnt, showMyGames, titled, watchMyGames } from "./my_games.js";
 import { drawAccountLink, setupAccount } from "./account.js";
 import { wireNotify } from "./notify.js";
+import { wirePwa } from "./pwa.js";
 
 function receive(message) {
   switch (message.type) {
@@ -351,6 +352,7 @@ function wire() {
   copyButton($("copy-watch"), $("watch-link"));
   wireDaily();
   wireNotify();
+  wirePwa();
   document.addEventListener("yahtzee:redraw", render);
   let resizing = null;
   addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(render, 100); });

@@ -1,10 +1,86 @@
 // The page's service worker, served at /sw.js for the whole site (scope "/").
-// It shows the server's "your turn" pushes (Web Push: the server encrypts, the browser's
-// push service delivers, the browser decrypts) and opens the table on a tap.
-// Kept small and on its own: issue 53 (offline play) extends this same worker.
+// It keeps the app for offline use (issue 53): the server writes this release's version
+// and the addresses to keep into the RELEASE line below (src/yahtzee/web/shell.py); any
+// change to a page file makes a new version, so a new worker, which the page offers as
+// "A new version is ready" (pwa.js). And it shows the server's "your turn" pushes (Web
+// Push: the server encrypts, the browser's push service delivers, the browser decrypts)
+// and opens the table on a tap.
 //
 // A push's text is JSON: {title, body, url, tag, count} (docs/protocol.md, "Web Push").
 // One tag for every "your turn": a new notification replaces the one shown.
+
+const RELEASE = { version: null, precache: [] };  // written by the server
+const CACHE_PREFIX = "yahtzee-app-";
+const CACHE = CACHE_PREFIX + RELEASE.version;
+const PAGE = "/";
+const VERSIONED = "/static/" + RELEASE.version + "/";
+// The app's answers kept for offline use: asked from the server first, the kept one
+// when it cannot answer (the page's files under their version never change: kept first).
+const ANSWERS = new Set(RELEASE.precache.filter((address) => !address.startsWith("/static/")));
+
+self.addEventListener("install", (event) => {
+  // Everything of this version, or nothing: a failed fetch fails the install (the browser
+  // tries again at its next update check) and the worker before it stays.
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(RELEASE.precache.map((address) => new Request(address, {
+      cache: address.startsWith(VERSIONED) ? "default" : "no-cache",  // a file of this version is the same bytes for good
+      credentials: "same-origin",
+    })));
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith(CACHE_PREFIX) && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+// The page's "Reload" on "A new version is ready": this waiting worker takes over now.
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "skip-waiting") self.skipWaiting();
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    if (url.pathname === PAGE) event.respondWith(networkFirst(request, PAGE));
+    return;  // (a printable scorepad and the like: the browser's own)
+  }
+  if (url.pathname.startsWith(VERSIONED)) {
+    event.respondWith(cacheFirst(request));
+  } else if (ANSWERS.has(url.pathname) && url.search === "") {
+    event.respondWith(networkFirst(request, url.pathname));
+  }
+  // Anything else (the other /api/ answers, the WebSocket, /static/NAME): untouched.
+});
+
+// The server's answer, kept for the next time offline; the kept one if there is none.
+async function networkFirst(request, key) {
+  try {
+    const response = await fetch(request);
+    if (response.ok) {
+      const cache = await caches.open(CACHE);
+      await cache.put(key, response.clone());
+    }
+    return response;
+  } catch (error) {
+    const kept = await caches.match(key, { cacheName: CACHE });
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+async function cacheFirst(request) {
+  const kept = await caches.match(request, { cacheName: CACHE });
+  return kept || fetch(request);
+}
 
 const ICON = "/static/favicon.svg";
 

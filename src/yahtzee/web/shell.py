@@ -1,0 +1,118 @@
+"""The installable app: its web app manifest, and its service worker's release (the
+version of the page's files and the addresses it keeps for offline use).
+
+The worker (``static/sw.js``) is served at ``/sw.js`` with one line written by the
+server: ``const RELEASE = {"version": ..., "precache": [...]};`` (Workbox's
+precache-manifest pattern, done without a build step). Any change to a page file changes
+the version (`PageFiles`), so the served worker's bytes change with it and the browser
+installs it as an update.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .page_files import PageFiles
+
+RELEASE_LINE: Final = "const RELEASE = { version: null, precache: [] };  // written by the server"
+"""The line of ``static/sw.js`` that the server replaces with the current release."""
+
+APP_ADDRESSES: Final = ("/", "/manifest.webmanifest", "/api/rules", "/api/bots")
+"""The app's own answers kept for offline use (beside the page's files)."""
+
+OFFICIAL_ADVISOR_TABLE: Final[str | None] = None
+"""The official rules' advisor table (its versioned address) for offline hints: written
+here once its route exists (issue 53, the advisor's table file); None: not kept."""
+
+NOT_PRECACHED: Final = frozenset({"index.html", "sw.js"})
+"""Page files the worker does not keep: the page is kept as ``/``, the worker is its own."""
+
+NAME: Final = "Yahtzee"
+DESCRIPTION: Final = (
+    "Yahtzee with friends, bots and an exact advisor: tables online, real dice at the "
+    "table, a daily game."
+)
+LIGHT_SURFACE: Final = "#ffffff"
+"""``style.css``'s ``--surface`` (the top bar) in the light theme: the theme colour."""
+DARK_SURFACE: Final = "#1b1f24"
+"""``--surface`` in the dark theme (``index.html``'s dark ``theme-color``)."""
+LIGHT_BACKGROUND: Final = "#f3efe6"
+"""``--bg`` in the light theme: the installed app's splash screen."""
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    """A PNG icon of the app in ``static/``."""
+
+    name: str
+    size: int
+    purpose: str
+
+    def entry(self, version: str) -> dict[str, str]:
+        return {
+            "src": f"/static/{version}/{self.name}",
+            "sizes": f"{self.size}x{self.size}",
+            "type": "image/png",
+            "purpose": self.purpose,
+        }
+
+
+ICONS: Final = (
+    Icon("icon-192.png", 192, "any"),
+    Icon("icon-512.png", 512, "any"),
+    Icon("icon-maskable-512.png", 512, "maskable"),
+)
+"""Made from ``favicon.svg`` by ``scripts/make_icons.py``."""
+
+
+def manifest(version: str) -> dict[str, Any]:
+    """The web app manifest, its icons under the page files' current version."""
+    return {
+        "id": "/",
+        "name": NAME,
+        "short_name": NAME,
+        "description": DESCRIPTION,
+        "lang": "en",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": LIGHT_BACKGROUND,
+        "theme_color": LIGHT_SURFACE,
+        "categories": ["games"],
+        "icons": [icon.entry(version) for icon in ICONS],
+    }
+
+
+def precache(files: PageFiles) -> tuple[str, list[str]]:
+    """The current version and every address the worker of that version keeps."""
+    release = files.current()
+    names = [name for name, _, _ in release.seen if name not in NOT_PRECACHED]
+    kept = [*APP_ADDRESSES, *([OFFICIAL_ADVISOR_TABLE] if OFFICIAL_ADVISOR_TABLE else [])]
+    return release.version, kept + [f"/static/{release.version}/{name}" for name in names]
+
+
+def service_worker(files: PageFiles) -> bytes:
+    """``static/sw.js`` with the current release written into it."""
+    version, addresses = precache(files)
+    text = (files.folder / "sw.js").read_text(encoding="utf-8")
+    if RELEASE_LINE not in text:
+        raise RuntimeError(f"static/sw.js has lost its release line: {RELEASE_LINE}")
+    release = json.dumps({"version": version, "precache": addresses})
+    return text.replace(RELEASE_LINE, f"const RELEASE = {release};").encode()
+
+
+__all__ = [
+    "APP_ADDRESSES",
+    "DARK_SURFACE",
+    "ICONS",
+    "LIGHT_BACKGROUND",
+    "LIGHT_SURFACE",
+    "OFFICIAL_ADVISOR_TABLE",
+    "RELEASE_LINE",
+    "Icon",
+    "manifest",
+    "precache",
+    "service_worker",
+]
