@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from yahtzee.web import shell
 from yahtzee.web.app import create_app
 from yahtzee.web.page_files import REVALIDATE, STATIC, PageFiles
 from yahtzee.web.shell import APP_ADDRESSES, ICONS, RELEASE_LINE
@@ -50,9 +51,9 @@ def test_the_worker_is_served_with_its_release(client: TestClient) -> None:
     assert RELEASE_LINE not in answer.text
     release = release_of(answer.text)
     assert release["version"] == version
-    kept = release["precache"]
-    assert kept[: len(APP_ADDRESSES)] == list(APP_ADDRESSES)
-    assert {"/", "/manifest.webmanifest", "/api/rules", "/api/bots"} <= set(kept)
+    assert release["fresh"] == list(APP_ADDRESSES)
+    assert set(APP_ADDRESSES) == {"/", "/manifest.webmanifest", "/api/rules", "/api/bots"}
+    kept = release["kept"]
     names = sorted(p.name for p in files.folder.iterdir() if p.name not in ("index.html", "sw.js"))
     assert sorted(a.removeprefix(f"/static/{version}/") for a in kept if "/static/" in a) == names
     assert f"/static/{version}/app.js" in kept and len(kept) == len(set(kept))
@@ -71,7 +72,7 @@ def test_any_changed_page_file_makes_a_new_worker(client: TestClient) -> None:
     assert second.status_code == 200 and second.headers["etag"] != first.headers["etag"]
     old, new = release_of(first.text), release_of(second.text)
     assert new["version"] == files.version() != old["version"]
-    assert f"/static/{new['version']}/style.css" in new["precache"]
+    assert f"/static/{new['version']}/style.css" in new["kept"]
 
 
 def test_the_manifest_makes_the_app_installable(client: TestClient) -> None:
@@ -113,3 +114,13 @@ def test_the_page_names_the_manifest_and_its_theme_colours(client: TestClient) -
         assert f'<meta name="theme-color" content="{colour}" media="{media}">' in page
     manifest = client.get("/manifest.webmanifest").json()
     assert manifest["theme_color"] == light.group(1)
+
+
+def test_the_official_advisor_table_is_kept_once_it_has_an_address(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = "/api/advisor/official/table?v=test"
+    assert table not in release_of(client.get("/sw.js").text)["kept"]
+    monkeypatch.setattr(shell, "OFFICIAL_ADVISOR_TABLE", table)
+    release = release_of(client.get("/sw.js").text)
+    assert release["kept"][-1] == table and table not in release["fresh"]

@@ -2,8 +2,12 @@
 version of the page's files and the addresses it keeps for offline use).
 
 The worker (``static/sw.js``) is served at ``/sw.js`` with one line written by the
-server: ``const RELEASE = {"version": ..., "precache": [...]};`` (Workbox's
-precache-manifest pattern, done without a build step). Any change to a page file changes
+server: ``const RELEASE = {"version": ..., "fresh": [...], "kept": [...]};`` (Workbox's
+precache-manifest pattern, done without a build step). The worker keeps every address of
+both lists when it installs; it asks the server first for the ``fresh`` ones (the page and
+the app's answers: the kept copy is for offline use) and answers the ``kept`` ones (the
+page's files under their version, the advisor table under its version: the same bytes for
+good) from its cache. Any change to a page file changes
 the version (`PageFiles`), so the served worker's bytes change with it and the browser
 installs it as an update.
 """
@@ -16,15 +20,18 @@ from typing import Any, Final
 
 from .page_files import PageFiles
 
-RELEASE_LINE: Final = "const RELEASE = { version: null, precache: [] };  // written by the server"
+RELEASE_LINE: Final = (
+    "const RELEASE = { version: null, fresh: [], kept: [] };  // written by the server"
+)
 """The line of ``static/sw.js`` that the server replaces with the current release."""
 
 APP_ADDRESSES: Final = ("/", "/manifest.webmanifest", "/api/rules", "/api/bots")
-"""The app's own answers kept for offline use (beside the page's files)."""
+"""The page and the app's answers kept for offline use, asked from the server first."""
 
 OFFICIAL_ADVISOR_TABLE: Final[str | None] = None
-"""The official rules' advisor table (its versioned address) for offline hints: written
-here once its route exists (issue 53, the advisor's table file); None: not kept."""
+"""The official rules' advisor table (its versioned address: the same bytes for good) for
+offline hints: written here once its route exists (issue 53, the advisor's table file);
+None: not kept."""
 
 NOT_PRECACHED: Final = frozenset({"index.html", "sw.js"})
 """Page files the worker does not keep: the page is kept as ``/``, the worker is its own."""
@@ -85,22 +92,35 @@ def manifest(version: str) -> dict[str, Any]:
     }
 
 
-def precache(files: PageFiles) -> tuple[str, list[str]]:
-    """The current version and every address the worker of that version keeps."""
-    release = files.current()
-    names = [name for name, _, _ in release.seen if name not in NOT_PRECACHED]
-    kept = [*APP_ADDRESSES, *([OFFICIAL_ADVISOR_TABLE] if OFFICIAL_ADVISOR_TABLE else [])]
-    return release.version, kept + [f"/static/{release.version}/{name}" for name in names]
+@dataclass(frozen=True, slots=True)
+class WorkerRelease:
+    """What the worker of one version keeps: ``fresh`` (asked from the server first) and
+    ``kept`` (answered from its cache), see the module's description."""
+
+    version: str
+    fresh: tuple[str, ...]
+    kept: tuple[str, ...]
+
+    @classmethod
+    def of(cls, files: PageFiles) -> WorkerRelease:
+        release = files.current()
+        names = [name for name, _, _ in release.seen if name not in NOT_PRECACHED]
+        table = (OFFICIAL_ADVISOR_TABLE,) if OFFICIAL_ADVISOR_TABLE else ()
+        kept = tuple(f"/static/{release.version}/{name}" for name in names) + table
+        return cls(release.version, APP_ADDRESSES, kept)
+
+    def line(self) -> str:
+        """The worker's ``RELEASE`` line."""
+        text = json.dumps({"version": self.version, "fresh": self.fresh, "kept": self.kept})
+        return f"const RELEASE = {text};"
 
 
 def service_worker(files: PageFiles) -> bytes:
     """``static/sw.js`` with the current release written into it."""
-    version, addresses = precache(files)
     text = (files.folder / "sw.js").read_text(encoding="utf-8")
     if RELEASE_LINE not in text:
         raise RuntimeError(f"static/sw.js has lost its release line: {RELEASE_LINE}")
-    release = json.dumps({"version": version, "precache": addresses})
-    return text.replace(RELEASE_LINE, f"const RELEASE = {release};").encode()
+    return text.replace(RELEASE_LINE, WorkerRelease.of(files).line()).encode()
 
 
 __all__ = [
@@ -112,7 +132,7 @@ __all__ = [
     "OFFICIAL_ADVISOR_TABLE",
     "RELEASE_LINE",
     "Icon",
+    "WorkerRelease",
     "manifest",
-    "precache",
     "service_worker",
 ]

@@ -9,24 +9,26 @@
 // A push's text is JSON: {title, body, url, tag, count} (docs/protocol.md, "Web Push").
 // One tag for every "your turn": a new notification replaces the one shown.
 
-const RELEASE = { version: null, precache: [] };  // written by the server
+const RELEASE = { version: null, fresh: [], kept: [] };  // written by the server
 const CACHE_PREFIX = "yahtzee-app-";
 const CACHE = CACHE_PREFIX + RELEASE.version;
 const PAGE = "/";
 const VERSIONED = "/static/" + RELEASE.version + "/";
-// The app's answers kept for offline use: asked from the server first, the kept one
-// when it cannot answer (the page's files under their version never change: kept first).
-const ANSWERS = new Set(RELEASE.precache.filter((address) => !address.startsWith("/static/")));
+// Asked from the server first, the kept copy when it cannot answer: the page and the
+// app's answers. Answered from the cache: the page's files under this version and the
+// other versioned addresses (the same bytes for good).
+const FRESH = new Set(RELEASE.fresh);
+const KEPT = new Set(RELEASE.kept);
 
 self.addEventListener("install", (event) => {
   // Everything of this version, or nothing: a failed fetch fails the install (the browser
   // tries again at its next update check) and the worker before it stays.
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(RELEASE.precache.map((address) => new Request(address, {
-      cache: address.startsWith(VERSIONED) ? "default" : "no-cache",  // a file of this version is the same bytes for good
-      credentials: "same-origin",
-    })));
+    await cache.addAll([
+      ...RELEASE.fresh.map((address) => new Request(address, { cache: "no-cache" })),
+      ...RELEASE.kept.map((address) => new Request(address)),  // the browser's copy will do
+    ]);
   })());
 });
 
@@ -53,10 +55,11 @@ self.addEventListener("fetch", (event) => {
     if (url.pathname === PAGE) event.respondWith(networkFirst(request, PAGE));
     return;  // (a printable scorepad and the like: the browser's own)
   }
-  if (url.pathname.startsWith(VERSIONED)) {
+  const address = url.pathname + url.search;
+  if (KEPT.has(address) || url.pathname.startsWith(VERSIONED)) {
     event.respondWith(cacheFirst(request));
-  } else if (ANSWERS.has(url.pathname) && url.search === "") {
-    event.respondWith(networkFirst(request, url.pathname));
+  } else if (FRESH.has(address)) {
+    event.respondWith(networkFirst(request, address));
   }
   // Anything else (the other /api/ answers, the WebSocket, /static/NAME): untouched.
 });
