@@ -21,6 +21,13 @@ PHONE = (360, 740)
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 SCHEMES = ("light", "dark")
 
+SERVICE_WORKERS = os.environ.get("YAHTZEE_TEST_SERVICE_WORKERS", "block")
+"""Playwright's ``service_workers`` for a page that does not choose: "block" (the page then
+runs as a browser without service workers does: online only), as a worker installing the
+whole app in every new context costs CPU time the suite does not have; the tests of the
+worker (test_pwa.py, test_push_page.py) ask for "allow". YAHTZEE_TEST_SERVICE_WORKERS=allow
+runs every page test with the worker in charge."""
+
 AXE_ENV = "YAHTZEE_AXE_JS"
 AXE_DEFAULT = Path.home() / ".cache" / "yahtzee-axe" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -34,9 +41,12 @@ def open_page(
 ) -> Any:
     """A page in a context of its own (its own local storage); ``page.console_lines``
     keeps everything the page wrote to the console, ``page.sockets`` every WebSocket
-    it opened. Dialogs ("Score 0 in ...?") are accepted."""
+    it opened. Dialogs ("Score 0 in ...?") are accepted. Service workers: see
+    `SERVICE_WORKERS`."""
     context = browser.new_context(
-        viewport={"width": size[0], "height": size[1]}, color_scheme=scheme, **options
+        viewport={"width": size[0], "height": size[1]},
+        color_scheme=scheme,
+        **{"service_workers": SERVICE_WORKERS, **options},
     )
     context.set_default_timeout(TIMEOUT)
     context.set_default_navigation_timeout(TIMEOUT)

@@ -93,7 +93,7 @@ def shown(page: Any, count: int) -> list[dict[str, Any]]:
 def test_a_pushed_turn_shows_a_notification_that_a_later_one_replaces(
     browser: Any, site: str
 ) -> None:
-    page = open_page(browser, site, permissions=["notifications"])
+    page = open_page(browser, site, permissions=["notifications"], service_workers="allow")
     scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
     assert scope == f"{site}/"
     cdp, registration = worker_registration(page)
@@ -116,7 +116,7 @@ def test_a_pushed_turn_shows_a_notification_that_a_later_one_replaces(
 def test_a_push_off_the_site_opens_the_home_page_and_bad_text_still_notifies(
     browser: Any, site: str
 ) -> None:
-    page = open_page(browser, site, permissions=["notifications"])
+    page = open_page(browser, site, permissions=["notifications"], service_workers="allow")
     cdp, registration = worker_registration(page)
     away = {"title": "Your turn", "body": "b", "url": "https://evil.example/", "tag": "t"}
     deliver(cdp, site, registration, json.dumps(away))
@@ -162,7 +162,7 @@ def test_notify_me_subscribes_the_account_and_its_turn_shows_as_a_notification(
     names the table."""
     with PushService().running() as service, Store(database) as store:
         phone = service.browser()
-        page = open_page(browser, None, permissions=["notifications"])
+        page = open_page(browser, None, permissions=["notifications"], service_workers="allow")
         page.add_init_script(script=f"({STAND_IN})({json.dumps(phone.subscription())})")
         page.goto(site)
         signed = page.evaluate(SIGN_UP, {"name": "Vera", "password": "correct horse battery"})

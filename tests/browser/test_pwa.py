@@ -21,6 +21,7 @@ from tests.browser_support import CHROMIUM_FLAGS, chromium
 from tests.live_server import running
 from yahtzee.web import app as web_app
 from yahtzee.web.page_files import STATIC, PageFiles
+from yahtzee.web.shell import official_advisor_table
 
 PHONE = (390, 844)
 ICON_SIZES = """async () => {
@@ -34,6 +35,7 @@ ICON_SIZES = """async () => {
   })));
 }"""
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
+TABLE_SIZE = "async (address) => (await (await fetch(address)).arrayBuffer()).byteLength"
 CACHES = "async () => (await caches.keys()).filter((name) => name.startsWith('yahtzee-app-'))"
 
 
@@ -67,7 +69,7 @@ def site(files: CountedFiles, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 def first_visit(browser: Any, site: str, scheme: str = "light") -> Any:
     """The page opened once, its worker active and in control (``clients.claim``)."""
-    page = open_page(browser, site, PHONE, scheme)
+    page = open_page(browser, site, PHONE, scheme, service_workers="allow")
     page.wait_for_selector("#create:not([hidden])")
     page.evaluate("async () => { await navigator.serviceWorker.ready; }")
     page.wait_for_function(CONTROLLED)
@@ -134,6 +136,8 @@ def test_after_the_first_visit_a_worker_controls_the_page_and_it_opens_offline(
     assert page.evaluate("() => fetch('/api/health').then(() => 'online', () => 'offline')") == (
         "offline"
     )  # not kept: the network's own answer
+    table = page.evaluate(TABLE_SIZE, official_advisor_table())
+    assert table > 100_000  # the official advisor table, kept for hints offline
     page.context.set_offline(False)
     page.reload()
     page.wait_for_selector("#create:not([hidden])")
@@ -175,7 +179,7 @@ def test_a_new_version_is_offered_and_reload_brings_it(
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_the_update_banner_is_accessible(browser: Any, site: str, scheme: str) -> None:
     path = axe_path()
-    page = open_page(browser, None, PHONE, scheme)
+    page = open_page(browser, None, PHONE, scheme, service_workers="allow")
     with_axe(page, path)
     page.goto(site)
     page.wait_for_selector("#create:not([hidden])")

@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from yahtzee.core import RuleSet
 from yahtzee.web import shell
 from yahtzee.web.app import create_app
 from yahtzee.web.page_files import REVALIDATE, STATIC, PageFiles
+from yahtzee.web.routers.advisor import table_address
 from yahtzee.web.shell import APP_ADDRESSES, ICONS, RELEASE_LINE
 
 RELEASE = re.compile(r"^const RELEASE = (\{.*\});$", re.MULTILINE)
@@ -116,11 +118,10 @@ def test_the_page_names_the_manifest_and_its_theme_colours(client: TestClient) -
     assert manifest["theme_color"] == light.group(1)
 
 
-def test_the_official_advisor_table_is_kept_once_it_has_an_address(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+def test_the_official_advisor_table_is_kept_under_its_versioned_address(
+    client: TestClient,
 ) -> None:
-    table = "/api/advisor/official/table?v=test"
-    assert table not in release_of(client.get("/sw.js").text)["kept"]
-    monkeypatch.setattr(shell, "OFFICIAL_ADVISOR_TABLE", table)
     release = release_of(client.get("/sw.js").text)
+    table = table_address(RuleSet.official())
+    assert table == shell.official_advisor_table() and "?v=" in table
     assert release["kept"][-1] == table and table not in release["fresh"]

@@ -18,7 +18,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..core import RuleSet
 from .page_files import PageFiles
+from .routers.advisor import table_address
 
 RELEASE_LINE: Final = (
     "const RELEASE = { version: null, fresh: [], kept: [] };  // written by the server"
@@ -28,10 +30,6 @@ RELEASE_LINE: Final = (
 APP_ADDRESSES: Final = ("/", "/manifest.webmanifest", "/api/rules", "/api/bots")
 """The page and the app's answers kept for offline use, asked from the server first."""
 
-OFFICIAL_ADVISOR_TABLE: Final[str | None] = None
-"""The official rules' advisor table (its versioned address: the same bytes for good) for
-offline hints: written here once its route exists (issue 53, the advisor's table file);
-None: not kept."""
 
 NOT_PRECACHED: Final = frozenset({"index.html", "sw.js"})
 """Page files the worker does not keep: the page is kept as ``/``, the worker is its own."""
@@ -92,6 +90,13 @@ def manifest(version: str) -> dict[str, Any]:
     }
 
 
+def official_advisor_table() -> str:
+    """The official rules' advisor table under its versioned address (the same bytes for
+    good; the address changes with the solver's or the file format's version), for hints
+    offline."""
+    return table_address(RuleSet.official())
+
+
 @dataclass(frozen=True, slots=True)
 class WorkerRelease:
     """What the worker of one version keeps: ``fresh`` (asked from the server first) and
@@ -105,8 +110,8 @@ class WorkerRelease:
     def of(cls, files: PageFiles) -> WorkerRelease:
         release = files.current()
         names = [name for name, _, _ in release.seen if name not in NOT_PRECACHED]
-        table = (OFFICIAL_ADVISOR_TABLE,) if OFFICIAL_ADVISOR_TABLE else ()
-        kept = tuple(f"/static/{release.version}/{name}" for name in names) + table
+        files_kept = tuple(f"/static/{release.version}/{name}" for name in names)
+        kept = (*files_kept, official_advisor_table())
         return cls(release.version, APP_ADDRESSES, kept)
 
     def line(self) -> str:
@@ -129,10 +134,10 @@ __all__ = [
     "ICONS",
     "LIGHT_BACKGROUND",
     "LIGHT_SURFACE",
-    "OFFICIAL_ADVISOR_TABLE",
     "RELEASE_LINE",
     "Icon",
     "WorkerRelease",
     "manifest",
+    "official_advisor_table",
     "service_worker",
 ]

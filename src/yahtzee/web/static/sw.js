@@ -80,9 +80,15 @@ async function networkFirst(request, key) {
   }
 }
 
+// The kept copy; the server's for a request that asks past every cache (the page fetches
+// a table file that failed its checksum again with cache: "reload"), which replaces it.
 async function cacheFirst(request) {
-  const kept = await caches.match(request, { cacheName: CACHE });
-  return kept || fetch(request);
+  const past = request.cache === "reload" || request.cache === "no-cache" || request.cache === "no-store";
+  const kept = past ? undefined : await caches.match(request, { cacheName: CACHE });
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (past && response.ok) await (await caches.open(CACHE)).put(request, response.clone());
+  return response;
 }
 
 const ICON = "/static/favicon.svg";
