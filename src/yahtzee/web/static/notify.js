@@ -1,9 +1,10 @@
-// "Notify me when it's my turn": registers the page's service worker (/sw.js, which shows
-// the pushes) and, on a tap, asks the browser's permission, subscribes to push with the
-// server's application server key and gives the subscription to the server for the
-// signed-in account (docs/protocol.md, "Web Push"). A second tap stops them on this browser.
+// "Notify me when it's my turn": with the page's service worker (/sw.js, which shows the
+// pushes; pwa.js registers it), on a tap, asks the browser's permission, subscribes to
+// push with the server's application server key and gives the subscription to the server
+// for the signed-in account (docs/protocol.md, "Web Push"). A second tap stops them on this browser.
 
 import { $, api } from "./state.js";
+import { registered } from "./pwa.js";
 
 const OFF = "Notify me when it's my turn";
 const ON = "Stop turn notifications";
@@ -31,12 +32,8 @@ function tell(text) {
 export async function wireNotify() {
   const button = $("notify");
   if (!supported()) return;
-  let registration;
-  try {
-    registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
-  } catch {
-    return;  // (a page served without a secure context: no worker, no button)
-  }
+  const registration = await registered();
+  if (registration === null) return;  // (a page served without a secure context: no worker, no button)
   const current = await registration.pushManager.getSubscription();
   show(button, current !== null && Notification.permission === "granted");
   button.onclick = () => toggle(button, registration);

@@ -2,15 +2,28 @@
 // app for offline use) once the page has loaded, and offers each new version: when an
 // updated worker is installed and waiting, "A new version is ready" with a Reload button,
 // which tells that worker to take over; the page reloads once it has (controllerchange).
-// No imports: any module may import this one.
+// No imports: any module may import this one (notify.js takes its registration).
 
 const WORKER = "/sw.js";
 const READY = "A new version is ready";
 
+let registering = null;
+
+// The page's worker registration, made once the page has loaded (its own first fetches go
+// first); null where there is none (no service workers, or a page without a secure context).
+export function registered() {
+  if (registering === null) registering = afterLoad().then(register).catch(() => null);
+  return registering;
+}
+
 export function wirePwa() {
-  if (!("serviceWorker" in navigator)) return;
-  if (document.readyState === "complete") register();
-  else window.addEventListener("load", register, { once: true });
+  registered();
+}
+
+function afterLoad() {
+  if (!("serviceWorker" in navigator)) return Promise.reject(new Error("no service workers"));
+  if (document.readyState === "complete") return Promise.resolve();
+  return new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
 }
 
 async function register() {
@@ -24,12 +37,7 @@ async function register() {
     reloading = true;
     location.reload();
   });
-  let registration;
-  try {
-    registration = await workers.register(WORKER, { scope: "/" });
-  } catch {
-    return;  // (a page served without a secure context: no worker, an online page only)
-  }
+  const registration = await workers.register(WORKER, { scope: "/" });  // refused: online only
   const offer = (worker) => {
     if (worker && workers.controller) showUpdate(worker, () => { reloadOnChange = true; });
   };
@@ -45,6 +53,7 @@ async function register() {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") registration.update().catch(() => {});
   });
+  return registration;
 }
 
 function showUpdate(worker, pressed) {
