@@ -36,6 +36,7 @@ ICON_SIZES = """async () => {
 }"""
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 TABLE_SIZE = "async (address) => (await (await fetch(address)).arrayBuffer()).byteLength"
+KEPT_PAGE = "async (name) => (await (await caches.open(name)).match('/')).text()"
 CACHES = "async () => (await caches.keys()).filter((name) => name.startsWith('yahtzee-app-'))"
 
 
@@ -161,6 +162,9 @@ def test_a_new_version_is_offered_and_reload_brings_it(
     assert page.text_content("#update") == "A new version is readyReload"
     assert page.get_attribute("#update", "role") == "status"
     assert f"/static/{old}/app.js" in page.content()  # the page is still the old one
+    assert f"/static/{new}/app.js" in page.evaluate("() => fetch('/').then((r) => r.text())")
+    kept_page = page.evaluate(KEPT_PAGE, f"yahtzee-app-{old}")
+    assert f"/static/{old}/app.js" in kept_page  # the old worker keeps its own version's page
     page.keyboard.press("Tab")  # the first thing on the page to reach by keyboard
     assert page.evaluate("() => document.activeElement.id") == "update-reload"
     with page.expect_navigation():

@@ -65,10 +65,12 @@ self.addEventListener("fetch", (event) => {
 });
 
 // The server's answer, kept for the next time offline; the kept one if there is none.
+// A page naming another version's files (the server has a new one, whose worker waits) is
+// not kept: this worker's cache holds this version's files only.
 async function networkFirst(request, key) {
   try {
     const response = await fetch(request);
-    if (response.ok) {
+    if (response.ok && (key !== PAGE || (await response.clone().text()).includes(VERSIONED))) {
       const cache = await caches.open(CACHE);
       await cache.put(key, response.clone());
     }
