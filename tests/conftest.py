@@ -41,6 +41,15 @@ os.environ.setdefault("YAHTZEE_CACHE_DIR", os.path.join(_ISOLATED, "cache"))
 os.environ.pop("YAHTZEE_DATABASE_URL", None)
 os.environ["YAHTZEE_NO_TABLE_BUILDS"] = "1"  # the win meter never builds its table aside in tests
 
+CI_SLOWEST = 30
+"""Tests whose times CI prints (its log is where a slow suite's time is found)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under CI, the slowest tests are listed at the end of the run (`--durations`)."""
+    if os.environ.get("CI") and not config.option.durations:
+        config.option.durations = CI_SLOWEST
+
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
