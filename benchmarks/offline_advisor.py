@@ -32,6 +32,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from offline_js import SITUATIONS_JS
+
 from yahtzee.core import RuleSet
 from yahtzee.solver import cached_solver
 from yahtzee.solver.web_table import encode
@@ -41,7 +43,8 @@ from yahtzee.web.rules_models import RuleSetView
 PEER_TABLE_BYTES = 1_750_000  # yatzy-solver's demo page: its American rules' table, compressed
 MODULES = ("advisor_dice.js", "advisor_scoring.js", "advisor_table.js", "advisor.js", "bots.js")
 
-DRIVER = """\
+DRIVER = (
+    """\
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { decodeAdvisorTable } from "./advisor_table.js";
@@ -50,20 +53,12 @@ import { playTurn } from "./bots.js";
 
 const input = JSON.parse(readFileSync("input.json", "utf8"));
 const gzipped = readFileSync("table.gz");
-let seed = 53;
-const random = () => {  // mulberry32: the same draws every run
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+"""
+    + SITUATIONS_JS
+    + """
+const random = seeded(53);
 const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const quantile = (xs, q) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
-const pick = (xs) => xs[Math.floor(random() * xs.length)];
 const timed = (cases, act) => cases.map((s) => {
   const start = process.hrtime.bigint();
   act(s);
@@ -80,24 +75,7 @@ for (let i = 0; i < 7; i++) {
   table = await decodeAdvisorTable(raw, { scoring: input.scoring });
   decodes.push(ms(start));
 }
-
-// Random cards a game reaches: any boxes filled (upper boxes with 0-5 dice of their face,
-// lower boxes 0 or a usual score), each card new to its advisor.
-const lower = { three_of_a_kind: [0, 17, 24], four_of_a_kind: [0, 20, 27], full_house: [0, 25],
-  small_straight: [0, 30], large_straight: [0, 40], yahtzee: [0, 50], chance: [15, 22, 28] };
-const boxes = input.rule_set.boxes.map((box) => box.key);
-function randomCard() {
-  const card = { boxes: boxes.map(() => null), yahtzee_bonus: 0 };
-  const open = Math.floor(random() * 13) + 1;
-  const order = boxes.map((_, i) => i).sort(() => random() - 0.5);
-  for (const c of order.slice(open)) {
-    card.boxes[c] = c < 6 ? (c + 1) * Math.floor(random() * 6) : pick(lower[boxes[c]]);
-  }
-  return card;
-}
-const rollDice = () => Array.from({ length: 5 }, () => 1 + Math.floor(random() * 6)).join("");
-const situation = () => ({ card: randomCard(), dice: rollDice(), rollsLeft: pick([0, 1, 2]) });
-const situations = Array.from({ length: input.situations }, situation);
+const situations = makeSituations(input.rule_set, input.situations, random);
 
 let advisor = new Advisor(table, input.rule_set);
 for (const s of situations.slice(0, 200)) advisor.advise(s); // warm the JIT
@@ -114,6 +92,7 @@ console.log(JSON.stringify({
   node: process.version,
 }));
 """
+)
 
 
 def measure(situations: int) -> dict[str, object]:
@@ -124,26 +103,7 @@ def measure(situations: int) -> dict[str, object]:
     data = encode(cached_solver(rules).table, rules)
     gzipped = gzip.compress(data, 9, mtime=0)
     view = RuleSetView.of(rules).model_dump()
-    rule_set = {"name": rules.name, "boxes": view["boxes"], "rules": view.get("rules")}
-    if rule_set["rules"] is None:  # /api/rules has no engine data yet: the same numbers
-        from yahtzee.core import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS
-        from yahtzee.core.scoring import (
-            FULL_HOUSE_POINTS,
-            LARGE_STRAIGHT_POINTS,
-            SMALL_STRAIGHT_POINTS,
-        )
-
-        rule_set["rules"] = {
-            **rules.to_dict(),
-            "upper_bonus": UPPER_BONUS,
-            "upper_bonus_threshold": UPPER_BONUS_THRESHOLD,
-            "points": {
-                "full_house": FULL_HOUSE_POINTS,
-                "small_straight": SMALL_STRAIGHT_POINTS,
-                "large_straight": LARGE_STRAIGHT_POINTS,
-                "yahtzee": YAHTZEE_POINTS,
-            },
-        }
+    rule_set = {"name": rules.name, "boxes": view["boxes"], "rules": view["rules"]}
     with tempfile.TemporaryDirectory(prefix="yahtzee-offline-bench-") as folder:
         root = Path(folder)
         (root / "package.json").write_text('{"type": "module"}\n')
