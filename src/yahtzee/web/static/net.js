@@ -6,6 +6,7 @@
 // that brings nothing for 4 s is dead: the banner says so and the page reconnects.
 
 import { $, el, state } from "./state.js";
+import { isDeviceTable, openLocalSocket } from "./local_table.js";
 
 // Close codes after which trying again cannot help: say why and stop.
 const FATAL = {
@@ -14,6 +15,7 @@ const FATAL = {
   4409: "The host handed your seat to a bot: you no longer play at this table.",
   4429: "Too many connections: close other tabs or devices showing this game, then try again.",
 };
+const DEVICE_UNKNOWN = "This game is not on this device (it was played in another browser, or deleted).";
 const RESEND_MS = 4000;
 const PING_MS = 2000;  // a ping this often (the server counts a seat silent for 5 s as away)
 const SILENT_MS = 4000;  // nothing from the server this long, a ping out 2 s: dead
@@ -25,10 +27,17 @@ let hooks = { receive: () => {}, lostWhileShowing: () => {} };
 
 export function onMessages(receive, redraw) { hooks = { receive, lostWhileShowing: redraw }; }
 
+// The table's connection: the server's WebSocket, or for a table of this device its local
+// room (local_table.js), which speaks the same messages.
+export function openSocket(tableId) {
+  if (isDeviceTable(tableId)) return openLocalSocket(tableId);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  return new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
+}
+
 export function connect() {
   clearTimeout(state.retryTimer);
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(state.table)}`);
+  const socket = openSocket(state.table);
   state.socket = socket;
   state.heard = state.asked = Date.now();  // (connecting asks too)
   state.answered = false;
@@ -50,7 +59,7 @@ export function connect() {
     if (message && typeof message === "object") hooks.receive(message);
   };
   socket.onerror = () => {};  // onclose follows and says what happened
-  socket.onclose = (event) => { if (state.socket === socket) lost(event.code); };
+  socket.onclose = (event) => { if (state.socket === socket) lost(event.code, event.reason); };
 }
 
 // Four times a second: a ping when one is due, and a connection that has not answered in
@@ -83,10 +92,12 @@ export function disconnect() {
   old.close();
 }
 
-function lost(code) {
+function lost(code, reason = "") {
   state.online = false;
   clearTimeout(state.pending && state.pending.timer);  // sent again once connected
   if (FATAL[code]) {
+    // a device table's room says why itself (no such game here, a damaged record)
+    const why = isDeviceTable(state.table) && code === 4401 ? reason || DEVICE_UNKNOWN : FATAL[code];
     state.fatal = code;
     state.pending = null;
     if (code === 4409) localStorage.removeItem(`yahtzee:${state.table}`);
@@ -96,7 +107,7 @@ function lost(code) {
       again.onclick = () => { state.fatal = null; hideBanner(); connect(); };
       actions.unshift(again);
     }
-    showBanner(FATAL[code], actions);
+    showBanner(why, actions);
     if (!state.lobby) $("turn").textContent = "Not connected";
     if (state.lobby) hooks.lostWhileShowing();
     return;

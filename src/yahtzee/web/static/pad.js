@@ -4,7 +4,7 @@
 // seat that is not connected goes through a connection of its own.
 
 import { api, playerName, readJson, remember, saved, state } from "./state.js";
-import { connect, disconnect } from "./net.js";
+import { connect, disconnect, openSocket } from "./net.js";
 
 const key = (tableId) => `yahtzee-pad:${tableId}`;
 
@@ -60,10 +60,9 @@ export function followTurn() {
 export function actAs(seat, message, timeoutMs = 8000) {
   const held = padSeats().find((s) => s.seat === seat);
   if (!held) return Promise.reject(new Error("That seat is not on this device."));
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
   const id = `p${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(state.table)}`);
+    const socket = openSocket(state.table);  // (a device table's: its local room)
     const done = (fn, value) => { clearTimeout(timer); socket.onclose = null; socket.close(); fn(value); };
     const timer = setTimeout(() => done(reject, new Error("No answer from the server: try again.")), timeoutMs);
     socket.onopen = () => {

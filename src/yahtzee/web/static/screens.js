@@ -4,6 +4,7 @@
 
 import { $, readJson, saved, state } from "./state.js";
 import { connect, newTableLink, showBanner } from "./net.js";
+import { isDeviceTable } from "./local_table.js";
 
 export function enterTable(tableId, focusKey) {
   state.table = tableId;
@@ -11,13 +12,15 @@ export function enterTable(tableId, focusKey) {
   const watch = localStorage.getItem(`yahtzee-watch:${tableId}`);
   state.links = readJson(localStorage, `yahtzee-links:${tableId}`);
   if (mine && mine.token) { state.token = mine.token; state.seat = mine.seat; } else if (watch) state.watch = watch;
+  const local = isDeviceTable(tableId);  // a game of this device: its local room, no server
   if (!state.token && !state.watch) {
     showScreen(null);
-    showBanner("You have no seat at this table on this device. Open your invite or spectator link, or start a new table.", [newTableLink()]);
+    showBanner(local ? "This game is not on this device (it was played in another browser, or deleted)."
+      : "You have no seat at this table on this device. Open your invite or spectator link, or start a new table.", [newTableLink()]);
     return;
   }
   state.refocus = focusKey;
-  $("turn").textContent = "Connecting...";
+  $("turn").textContent = local ? "Opening the game..." : "Connecting...";
   connect();
 }
 

@@ -1,0 +1,118 @@
+// The games kept on this device (issue 53): IndexedDB, database "yahtzee", store "tables",
+// one record a table keyed by its id. Every failure (storage full, the database blocked
+// or gone, a record that fails its checks) is an Error with a player's message; a record
+// that fails its checks is reported, never half used. Where the browser has no IndexedDB
+// (node, for the tests) the records live in memory for the page's life. No DOM.
+
+const DATABASE = "yahtzee";
+const STORE = "tables";
+const VERSION = 1;
+const RECORD_VERSION = 1;
+const ID = /^device-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let opened = null;
+const memory = new Map();  // without IndexedDB: the records, as clones
+
+function failure(doing, error) {
+  const name = error && error.name;
+  if (name === "QuotaExceededError") return new Error(`This device's storage is full: the game could not be ${doing}. Free some space (or delete finished games) and try again.`);
+  if (name === "VersionError" || name === "InvalidStateError") return new Error(`The games on this device could not be ${doing}: close the other tabs of this app and try again.`);
+  return new Error(`The games on this device could not be ${doing}${error && error.message ? ` (${error.message})` : ""}.`);
+}
+
+function database() {
+  if (!globalThis.indexedDB) return Promise.resolve(null);
+  if (!opened) {
+    opened = new Promise((resolve, reject) => {
+      let request;
+      try { request = globalThis.indexedDB.open(DATABASE, VERSION); } catch (error) { reject(failure("opened", error)); return; }
+      request.onupgradeneeded = () => {
+        if (!request.result.objectStoreNames.contains(STORE)) request.result.createObjectStore(STORE, { keyPath: "id" });
+      };
+      request.onblocked = () => reject(new Error("The games on this device are held by an older tab of this app: close it and try again."));
+      request.onerror = () => reject(failure("opened", request.error));
+      request.onsuccess = () => {
+        const db = request.result;
+        db.onversionchange = () => { db.close(); opened = null; };
+        resolve(db);
+      };
+    });
+    opened.catch(() => { opened = null; });  // tried again next time
+  }
+  return opened;
+}
+
+// One request in a transaction of its own; resolves with its result once committed.
+async function transact(mode, doing, work) {
+  const db = await database();
+  return new Promise((resolve, reject) => {
+    let result;
+    let tx;
+    try {
+      tx = db.transaction(STORE, mode);
+      const request = work(tx.objectStore(STORE));
+      request.onsuccess = () => { result = request.result; };
+    } catch (error) { reject(failure(doing, error)); return; }
+    tx.oncomplete = () => resolve(result);
+    tx.onerror = () => reject(failure(doing, tx.error));
+    tx.onabort = () => reject(failure(doing, tx.error));
+  });
+}
+
+/** Whether `record` is a whole table record; a message saying what is wrong if not. */
+export function recordProblem(record) {
+  if (!record || typeof record !== "object" || Array.isArray(record)) return "it is not a record";
+  if (typeof record.id !== "string" || !ID.test(record.id)) return "its id is not a device table's";
+  if (record.version !== RECORD_VERSION) return `its format (${JSON.stringify(record.version)}) is not this app's`;
+  if (typeof record.rules !== "string" || !record.ruleSet || typeof record.ruleSet !== "object") return "its rules are missing";
+  if (!Array.isArray(record.seats) || record.seats.length < 1 || record.seats.length > 8) return "its players are missing";
+  for (const seat of record.seats) {
+    if (!seat || typeof seat.name !== "string" || (seat.bot !== null && typeof seat.bot !== "string")) return "a player is damaged";
+    if (seat.bot === null && typeof seat.token !== "string") return "a player's key is missing";
+  }
+  if (!Array.isArray(record.events) || !record.events.length || !record.events[0] || record.events[0].type !== "start") return "its moves are missing";
+  if (!record.tray || typeof record.tray.slots !== "string" || !Array.isArray(record.tray.held)) return "its dice are missing";
+  if (typeof record.updated !== "number") return "its date is missing";
+  return null;
+}
+
+export const RECORD_FORMAT = RECORD_VERSION;
+
+function checked(record, id) {
+  const problem = recordProblem(record);
+  if (problem) throw new Error(`The game ${id} on this device is damaged (${problem}): it cannot be played on.`);
+  return record;
+}
+
+/** Keep `record` (a table's whole record, replacing the one kept). */
+export async function saveTable(record) {
+  checked(record, record && record.id);
+  if (!(await database())) { memory.set(record.id, structuredClone(record)); return; }
+  await transact("readwrite", "saved", (store) => store.put(record));
+}
+
+/** The record of table `id`, or null when this device has none. */
+export async function loadTable(id) {
+  const record = (await database()) ? await transact("readonly", "read", (store) => store.get(id)) : structuredClone(memory.get(id));
+  return record === undefined || record === null ? null : checked(record, id);
+}
+
+/** Every record kept, newest first; damaged ones are left out and reported in `damaged`. */
+export async function listTables() {
+  const all = (await database()) ? await transact("readonly", "read", (store) => store.getAll()) : [...memory.values()].map((r) => structuredClone(r));
+  const tables = [];
+  const damaged = [];
+  for (const record of all) {
+    if (recordProblem(record)) damaged.push(record && typeof record.id === "string" ? record.id : "?");
+    else tables.push(record);
+  }
+  tables.sort((a, b) => b.updated - a.updated);
+  tables.damaged = damaged;
+  return tables;
+}
+
+/** Forget table `id` on this device. */
+export async function deleteTable(id) {
+  if (!(await database())) { memory.delete(id); return; }
+  await transact("readwrite", "deleted", (store) => store.delete(id));
+}

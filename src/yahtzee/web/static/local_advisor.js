@@ -1,0 +1,56 @@
+// The advisor of a device table's rules (hints, bots, the review offline): its table file
+// fetched once a page and decoded (advisor_table.js), then kept in memory. Offline, the
+// file is the one the app's worker keeps under its versioned address (the server names
+// it /api/advisor/RULES/table?v=SOLVER.FORMAT.SCORING): found in the worker's caches by
+// its scoring rules, so that any rule set scored alike uses it. No DOM.
+
+import { fetchAdvisorTable } from "./advisor_table.js";
+import { Advisor, scoringKey } from "./advisor.js";
+
+const made = new Map();  // scoring key -> Promise<Advisor>
+const ready = new Set();  // the scoring keys whose advisor is made
+
+const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+
+/** The address of a rule set's table: a kept, versioned one of the same scoring if the
+ *  app's worker has one, else the server's unversioned address. */
+export async function tableAddress(ruleSet) {
+  const base = String(ruleSet.name).split("+")[0];
+  const wanted = `.${slug(scoringKey(ruleSet.rules))}`;
+  try {
+    if (globalThis.caches) {
+      for (const name of await globalThis.caches.keys()) {
+        for (const request of await (await globalThis.caches.open(name)).keys()) {
+          const url = new URL(request.url);
+          if (/^\/api\/advisor\/[^/]+\/table$/.test(url.pathname) && (url.searchParams.get("v") || "").endsWith(wanted)) return url.pathname + url.search;
+        }
+      }
+    }
+  } catch { /* no caches to read: ask the server */ }
+  return `/api/advisor/${encodeURIComponent(base)}/table`;
+}
+
+/** The advisor of `ruleSet` (an entry of /api/rules' rule_sets); an Error with a player's
+ *  message when its table cannot be had. */
+export function advisorFor(ruleSet) {
+  const key = scoringKey(ruleSet.rules);
+  if (!made.has(key)) {
+    const loading = (async () => {
+      let table;
+      try {
+        table = await fetchAdvisorTable(await tableAddress(ruleSet), { scoring: key });
+      } catch (error) {
+        throw new Error(`The advisor is not on this device yet (${error.message.replace(/\.$/, "")}): open the app once with a connection to fetch it.`);
+      }
+      const advisor = new Advisor(table, ruleSet);
+      ready.add(key);
+      return advisor;
+    })();
+    made.set(key, loading);
+    loading.catch(() => made.delete(key));  // tried again next time
+  }
+  return made.get(key);
+}
+
+/** Whether the advisor of `ruleSet` is ready (no waiting for its table). */
+export const advisorReady = (ruleSet) => ready.has(scoringKey(ruleSet.rules));
