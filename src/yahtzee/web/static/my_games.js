@@ -117,6 +117,7 @@ export async function showMyGames() {
   $("turn").textContent = "";
   $("my-games-note").textContent = "Loading...";
   await refreshMyGames();
+  document.querySelector(".my-side").hidden = offline();  // (friends: the server's)
   if (offline()) {
     $("my-games-note").textContent = "Your account's games need a connection.";
     if (!mine) $("my-games-groups").replaceChildren();
