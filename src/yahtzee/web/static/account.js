@@ -7,6 +7,7 @@
 import { $, el, readJson, state } from "./state.js";
 import { showBanner } from "./net.js";
 import { showScreen } from "./screens.js";
+import { offline } from "./reach.js";
 import { createPasskey, passkeysPossible, usePasskey } from "./passkey.js";
 
 const BASE = "/api/account";
@@ -32,6 +33,7 @@ export function heldTokens() {
   const tokens = new Set();
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i) || "";
+    if (key.startsWith("yahtzee:device-") || key.startsWith("yahtzee-pad:device-")) continue;  // (this device's own games: never the server's)
     const kept = key.startsWith("yahtzee:") || key.startsWith("yahtzee-pad:") || key.startsWith("yahtzee-daily:")
       ? readJson(localStorage, key) : null;
     for (const item of Array.isArray(kept) ? kept : [kept]) if (item && typeof item.token === "string") tokens.add(item.token);
@@ -65,6 +67,7 @@ async function drawAccount() {
   $("account-link").textContent = me ? me.account.name : "Sign in";
   $("signed-out").hidden = !!me;
   $("signed-in").hidden = !me;
+  if (!me && offline()) note("Accounts need a connection: sign in once this phone is online. Games on this phone are kept on it meanwhile.");
   if (!me) return;
   $("account-title").textContent = `Your account: ${me.account.name}`;
   $("account-name").value = me.account.name;

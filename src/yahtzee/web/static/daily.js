@@ -5,15 +5,33 @@
 import { $, api, copyButton, el, goTo, readJson, remember, state } from "./state.js";
 import { showBanner } from "./net.js";
 import { enterTable } from "./screens.js";
+import { offline } from "./reach.js";
 
 const dailyKey = (day) => `yahtzee-daily:${day}`;
 
 // --- The home page's entry ---------------------------------------------------------------
 
+let followed = false;  // the connection's coming and going, followed once a page
+
+// Offline the entry says so (and its form goes); back online it is asked for again.
+function unreachable() {
+  const box = $("daily");
+  box.hidden = !offline();
+  box.dataset.offline = "";
+  $("daily-note").textContent = "The daily game needs a connection.";
+}
+
 export async function setupDaily() {
   const box = $("daily");
+  if (!followed) {
+    followed = true;
+    addEventListener("offline", () => { if (state.screen === "create") unreachable(); });
+    addEventListener("online", () => { if (state.screen === "create") setupDaily(); });
+  }
   let day;
-  try { day = await api("/api/daily"); } catch { box.hidden = true; return; }
+  try { day = await api("/api/daily"); } catch { unreachable(); return; }
+  delete box.dataset.offline;
+  $("daily-note").textContent = "";
   $("daily-day").textContent = day.day;
   $("daily-commitment").textContent = day.commitment;
   $("daily-tomorrow").textContent = day.tomorrow;

@@ -1,61 +1,103 @@
 // Before the game: the new-table form, the invite's join form, and the waiting room, drawn
 // as a table with its seats around it.
 
-import { $, api, botChoice, botOf, el, fillBotChoices, goTo, initial, loadBots, playerClass, playerName, remember, state } from "./state.js";
+import { $, api, botChoice, botOf, botWhat, el, fillBotChoices, goTo, initial, loadBots, playerClass, playerName, remember, state } from "./state.js";
 import { showBanner } from "./net.js";
 import { dieFace } from "./dice.js";
 import { enterTable, showScreen } from "./screens.js";
-import { addPlayerHere, heldHere, isPad } from "./pad.js";
+import { addPadSeat, addPlayerHere, heldHere, isPad } from "./pad.js";
+import { OFFLINE_BOTS } from "./bots.js";
+import { localTables } from "./device.js";
+import { offline, serverReachable } from "./reach.js";
 
 export function setupCreate() {
   showScreen("create");
   document.title = "New table - Yahtzee";
-  $("turn").textContent = "Online tables for friends and bots";
   const hero = $("hero-dice");
   hero.replaceChildren(...[5, 2, 6, 3, 1].map((face) => { const d = el("span", { class: "die static" }); d.append(dieFace(face)); return d; }));
   const { rule_sets: offered, default: chosen, limits } = state.rules;  // the server's (GET /api/rules)
   $("rules").replaceChildren(...offered.map((r) => el("option", { value: r.name, title: r.summary }, r.name)));
   $("rules").value = chosen;
   const otherSeats = limits.players - 1;  // the host sits too
-  const seats = [];
+  const seats = [];  // {kind: "human" | "bot", bot, name (a person on this phone)}
+  let chosenByHand = false;  // the player chose where to play (the page no longer does)
+  const here = () => $("where-device").checked;  // on this phone: no server
+  const botsHere = () => (state.bots && here() ? state.bots.bots.filter((b) => OFFLINE_BOTS.includes(b.bot)) : state.bots && state.bots.bots) || [];
   const draw = (focusKey) => {
+    const device = here();
+    $("turn").textContent = device ? "A game on this phone" : "Online tables for friends and bots";
+    $("create-title").textContent = device ? "New game on this phone" : "New table";
+    $("host-name-label").textContent = device ? "Player 1" : "Your name";
+    $("seats-legend").textContent = device ? "Other players" : "Other seats";
+    $("add-human").textContent = device ? "Add a player" : "Add a friend's seat";
+    $("create-table").textContent = device ? "Start the game" : "Create table";
+    $("timer-part").hidden = device;  // (no turn timer on a phone)
+    for (const s of seats) if (s.kind === "bot" && device && !OFFLINE_BOTS.includes(s.bot)) s.bot = OFFLINE_BOTS[2];  // (not offline: level 3)
     $("seat-list").replaceChildren(...seats.map((s, i) => {
       const item = el("li", { class: "seat-item" });
-      const label = el("span", { class: "seat-label" }, `Seat ${i + 2}: ${s.kind === "bot" ? "a bot" : "a friend (invite link)"}`);
+      const what = s.kind === "bot" ? "a bot" : device ? "a player" : "a friend (invite link)";
+      const label = el("span", { class: "seat-label" }, `${device ? "Player" : "Seat"} ${i + 2}: ${what}`);
       item.append(el("span", { class: `dot ${playerClass(i + 1)}`, "aria-hidden": "true" }), label);
-      const remove = el("button", { type: "button", class: "small", "data-focus": `remove-${i}`, "aria-label": `Remove seat ${i + 2}` }, "Remove");
+      const remove = el("button", { type: "button", class: "small", "data-focus": `remove-${i}`, "aria-label": `Remove ${device ? "player" : "seat"} ${i + 2}` }, "Remove");
       remove.onclick = () => { seats.splice(i, 1); draw(seats.length ? `remove-${Math.min(i, seats.length - 1)}` : "add-human"); };
       item.append(remove);
+      if (s.kind === "human" && device) {
+        const id = `player-name-${i}`;
+        const input = el("input", { id, class: "player-name", "data-focus": `name-${i}`, required: "", autocomplete: "off", maxlength: String(limits.name) });
+        input.value = s.name || "";
+        input.oninput = () => { s.name = input.value; };
+        const pick = el("div", { class: "bot-pick" });
+        pick.append(el("label", { for: id, class: "visually-hidden" }, `Player ${i + 2}: name`), input);
+        item.append(pick);
+      }
       if (s.kind === "bot") {
         // on a line of its own: which bot, and a line saying what that choice does
         const id = `bot-kind-${i}`;
         const about = el("p", { id: `bot-about-${i}`, class: "bot-about" });
         const select = el("select", { id, "data-focus": `bot-${i}`, "aria-describedby": about.id });
-        fillBotChoices(select, s.bot);
+        fillBotChoices(select, s.bot, botsHere());
         const tell = () => { const c = botChoice(s.bot); about.textContent = c ? `${c.name}: ${c.about}` : ""; };
         select.onchange = () => { s.bot = select.value; tell(); };
         tell();
         const pick = el("div", { class: "bot-pick" });
-        pick.append(el("label", { for: id, class: "visually-hidden" }, `Seat ${i + 2}: which bot`), select, about);
+        pick.append(el("label", { for: id, class: "visually-hidden" }, `${device ? "Player" : "Seat"} ${i + 2}: which bot`), select, about);
         item.append(pick);
       }
       return item;
     }));
+    $("seats-empty").textContent = device ? "Playing alone: add a player to pass the phone to, or a bot to play against." : "Playing alone: add a friend's seat or a bot to play against.";
     $("seats-empty").hidden = seats.length > 0;
     const real = $("real-dice").checked;  // real dice: people only, no turn timer
     $("add-human").disabled = seats.length >= otherSeats;
     $("add-bot").disabled = real || seats.length >= otherSeats || !state.bots;  // the server's choices first
     $("timer-choice").disabled = real;
-    if (real) $("timer-choice").value = "";
+    if (real || device) $("timer-choice").value = "";
     $("timeout-choices").hidden = !$("timer-choice").value;  // only with a timer
     const out = $("timeout-rule").value === "out";
     $("timeout-missed").hidden = !out;
     $("timeout-missed-label").hidden = !out;
     if (focusKey) { const target = document.querySelector(`[data-focus="${focusKey}"]`) || $(focusKey); if (target) target.focus(); }
   };
-  $("add-human").onclick = () => { if (seats.length < otherSeats) seats.push({ kind: "human" }); draw(); };
+  // Where to play: this phone when the server cannot be reached (said so), else as chosen.
+  const reached = (yes) => {
+    const note = $("where-note");
+    note.hidden = yes;
+    note.textContent = yes ? "" : "No connection: this game is played on this phone. Online tables need a connection.";
+    $("where-online").disabled = !yes;
+    $("where-online-note").textContent = yes ? "Friends join by an invite link, from their own phones." : "Needs a connection.";
+    if (!yes && !here()) $("where-device").checked = true;
+    else if (yes && !chosenByHand && here() && whereChosen !== "device") $("where-online").checked = true;
+    draw();
+  };
+  for (const radio of [$("where-online"), $("where-device")]) radio.onchange = () => { chosenByHand = true; whereChosen = here() ? "device" : "online"; draw(); };
+  if (whereChosen === "device") $("where-device").checked = true;
+  onReach = reached;
+  reached(!offline());
+  serverReachable().then((yes) => { if (state.screen === "create") reached(yes); });
+  $("add-human").onclick = () => { if (seats.length < otherSeats) seats.push({ kind: "human", name: "" }); draw(here() ? `name-${seats.length - 1}` : null); };
   $("add-bot").onclick = () => {
-    if (seats.length < otherSeats && !$("real-dice").checked && state.bots) seats.push({ kind: "bot", bot: state.bots.default });
+    const bot = here() ? OFFLINE_BOTS[2] : state.bots && state.bots.default;
+    if (seats.length < otherSeats && !$("real-dice").checked && state.bots) seats.push({ kind: "bot", bot });
     draw();
   };
   $("timer-choice").onchange = () => draw();
@@ -68,6 +110,7 @@ export function setupCreate() {
   loadBots().then(() => draw(), (error) => showBanner(`The bots could not be loaded: ${error.message}`, []));
   $("create-form").onsubmit = async (event) => {
     event.preventDefault();
+    if (here()) { await startHere(seats); return; }
     try {
       const made = await api("/api/tables", {
         host: $("host-name").value, rules: $("rules").value, seats, hints: $("hints").checked,
@@ -79,6 +122,31 @@ export function setupCreate() {
       openCreated(made, $("host-name").value);
     } catch (error) { showBanner(error.message, []); }
   };
+}
+
+let whereChosen = null;  // where the player last chose to play (the form opens there again)
+let onReach = null;  // the create form's: the connection came or went
+addEventListener("online", () => { if (onReach && state.screen === "create") serverReachable().then((yes) => onReach(yes)); });
+addEventListener("offline", () => { if (onReach && state.screen === "create") onReach(false); });
+
+// The form's game on this phone: the players in order (the first is player 1), no server.
+async function startHere(seats) {
+  const players = [{ name: $("host-name").value.trim(), bot: null }, ...seats.map((s, i) => (
+    s.kind === "bot" ? { name: `Bot ${i + 2} (${botWhat(s.bot)})`, bot: s.bot } : { name: (s.name || "").trim(), bot: null }))];
+  try {
+    await openHere({ rules: $("rules").value, players, hints: $("hints").checked, entered: $("real-dice").checked });
+  } catch (error) { showBanner(error.message, []); }
+}
+
+// A new game on this device, its people's seats kept as a pad (the phone passed around).
+export async function openHere(table) {
+  const made = await (await localTables()).createDeviceTable(table);
+  const id = made.table.id;
+  const [first, ...rest] = made.seats;
+  remember(id, first.seat, first.token, first.name);
+  for (const s of rest) addPadSeat(id, s.seat, s.token, s.name);
+  goTo(id);
+  enterTable(id, "roll");
 }
 
 // A table's time per move and what happens when it runs out, in words.

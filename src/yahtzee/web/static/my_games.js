@@ -7,11 +7,15 @@
 
 import { $, api, el, goTo, initial, playerClass, remember, saved, state } from "./state.js";
 import { enterTable, showScreen } from "./screens.js";
+import { deviceGamesHere } from "./device.js";
+import { offerUploads, playersOf, refusalOf, wireUploads } from "./device_upload.js";
+import { offline } from "./reach.js";
 
 const POLL_MS = 60000;
 const SOON_MS = 5000;  // a change learnt here (a move at this table): asked again after this
 const DAY_S = 86400;  // a friend's new table: a day a move (turn by turn)
 let mine = null;  // the last answer ({you, your_turn, games, more}); null signed out
+let here = [];  // this device's games (deviceGames(): newest first)
 let asked = 0;
 let soon = null;
 let icon = null;  // the page's own icon (its address), drawn on for the count
@@ -26,7 +30,7 @@ export function titled(text) {
 function drawCount() {
   const count = mine ? mine.your_turn : 0;
   document.title = titled(document.title.replace(/^\(\d+\) /, ""));
-  $("my-games-link").hidden = !mine;
+  $("my-games-link").hidden = !mine && here.length === 0;
   const badge = $("my-games-count");
   badge.hidden = count === 0;
   badge.textContent = String(count);
@@ -68,14 +72,23 @@ function drawIcon(count) {
 
 export async function refreshMyGames() {
   asked = Date.now();
+  here = await deviceGamesHere();
+  const known = await askServer();
+  drawCount();
+  if (state.screen === "my-games") { drawDeviceGames(); if (mine) drawMyGames(); }
+  if (known) offerUploads(mine !== null);  // (the server's word on signing in)
+}
+
+// The account's games from the server: whether it answered (mine is then its word).
+async function askServer() {
+  if (offline()) return false;
   let response;
-  try { response = await fetch("/api/me/games", { headers: { accept: "application/json" } }); } catch { return; }
+  try { response = await fetch("/api/me/games", { headers: { accept: "application/json" } }); } catch { return false; }
   if (response.status === 401) mine = null;
   else if (response.ok) {
-    try { mine = await response.json(); } catch { return; }
-  } else return;  // (kept as it was: asked again later)
-  drawCount();
-  if (mine && state.screen === "my-games") drawMyGames();
+    try { mine = await response.json(); } catch { return false; }
+  } else return false;  // (kept as it was: asked again later)
+  return true;
 }
 
 // A move at this table, or the table changed: the count may have too (asked soon, once).
@@ -90,6 +103,9 @@ export function watchMyGames() {
   const again = () => { if (!document.hidden && Date.now() - asked > SOON_MS) refreshMyGames(); };
   document.addEventListener("visibilitychange", again);
   addEventListener("focus", again);
+  addEventListener("online", () => refreshMyGames());
+  document.addEventListener("yahtzee:device-games", () => refreshMyGames());
+  wireUploads();
 }
 
 // --- The screen ----------------------------------------------------------------------------
@@ -101,6 +117,12 @@ export async function showMyGames() {
   $("turn").textContent = "";
   $("my-games-note").textContent = "Loading...";
   await refreshMyGames();
+  document.querySelector(".my-side").hidden = offline();  // (friends: the server's)
+  if (offline()) {
+    $("my-games-note").textContent = "Your account's games need a connection.";
+    if (!mine) $("my-games-groups").replaceChildren();
+    return;
+  }
   if (!mine) {
     $("my-games-note").textContent = "Sign in to see your games on every device.";
     $("my-games-groups").replaceChildren();
@@ -108,6 +130,43 @@ export async function showMyGames() {
   }
   drawMyGames();
   drawFriends();
+}
+
+// --- This device's games (played without the server) ---------------------------------------
+
+function drawDeviceGames() {
+  const box = $("device-games");
+  box.hidden = here.length === 0;
+  const groups = [["playing", "Playing on this phone"], ["finished", "Finished on this phone"]];
+  box.replaceChildren(...groups.flatMap(([status, title]) => {
+    const these = here.filter((g) => g.status === status);
+    if (!these.length) return [];
+    const group = el("section", { class: "my-group", "aria-label": title });
+    group.append(el("h3", {}, `${title} (${these.length})`), el("ul", { class: "my-list" }));
+    group.lastChild.append(...these.map(deviceItem));
+    return [group];
+  }));
+}
+
+function deviceItem(game) {
+  const playing = game.status === "playing";
+  const item = el("li", { class: `my-game device ${playing ? "your_turn" : "finished"}`, "data-table": game.id });
+  const who = el("span", { class: "who" });
+  who.append(el("span", { class: "dot p0" }), " ", playersOf(game));
+  const refused = playing ? null : refusalOf(game);
+  const kept = game.uploaded ? "kept in your account" : refused ? `not kept: ${refused}` : "on this phone only";
+  const what = el("span", { class: refused ? "what refused" : "what" }, `${game.rules} \u00b7 ${playing ? `last played ${when(game.updated)}` : `${when(game.updated)} \u00b7 ${kept}`}`);
+  const button = el("button", { type: "button", class: playing ? "primary act" : "act" }, playing ? "Resume" : "See");
+  button.onclick = () => { goTo(game.id); enterTable(game.id, null); };
+  item.append(who, what, button);
+  return item;
+}
+
+function when(time) {
+  const date = new Date(time);
+  if (Number.isNaN(date.getTime())) return "";
+  const today = new Date().toDateString() === date.toDateString();
+  return today ? `today ${date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : date.toLocaleDateString([], { day: "numeric", month: "short" });
 }
 
 const GROUPS = [

@@ -5,7 +5,9 @@
 import { $, api, botOf, boxesOf, el, playerClass, playerName, say, state } from "./state.js";
 import { disconnect, send, showBanner } from "./net.js";
 import { drawCard, forgetCards } from "./card.js";
-import { openCreated } from "./lobby.js";
+import { openCreated, openHere } from "./lobby.js";
+import { onDevice } from "./device.js";
+import { offerUploads } from "./device_upload.js";
 import { showScreen } from "./screens.js";
 import { keepRematch, rematchAll } from "./pad.js";
 import { drawColumnsButtons } from "./columns.js";
@@ -50,6 +52,7 @@ export function drawOver() {
   drawCard($("final-card"), false);
   drawVerify();
   drawDailyResult();
+  if (onDevice(state.table)) offerUploads();  // (signed in and online: keep it in the account)
   if (!state.reviewAsked && state.online) { state.reviewAsked = true; send({ type: "review" }); }
   drawReview();
 }
@@ -59,7 +62,7 @@ function drawRematch() {
   const offer = state.lobby && state.lobby.rematch;
   button.hidden = state.seat === null || !!(state.lobby && state.lobby.daily);  // one attempt a day
   button.dataset.focus = "rematch";
-  button.textContent = offer ? "Take your seat at the rematch" : "Rematch";
+  button.textContent = onDevice(state.table) ? "New game" : offer ? "Take your seat at the rematch" : "Rematch";
   const note = $("rematch-note");
   note.hidden = !offer || state.seat === null;
   note.textContent = offer ? "A rematch is ready at a new table with the same seats: one tap takes yours." : "";
@@ -69,7 +72,7 @@ function drawRematch() {
 // standings across them beside this game's, as the running total of a paper pad.
 async function loadSitting() {
   const id = state.lobby && state.lobby.sitting;
-  if (!id || state.sittingOf === state.table) return;
+  if (!id || state.sittingOf === state.table || onDevice(state.table)) return;
   state.sittingOf = state.table;
   try { state.sitting = await api(`/api/sittings/${encodeURIComponent(id)}`); }
   catch { state.sitting = null; }
@@ -128,15 +131,32 @@ export async function rematch() {
   if (button.getAttribute("aria-busy") === "true") return;
   button.setAttribute("aria-busy", "true");
   try {
+    if (onDevice(state.table)) { await newGameHere(); return; }
     const answers = await rematchAll();  // every seat this device holds
     const { made, name } = answers[0];
-    disconnect();
-    Object.assign(state, { seq: 0, lobby: null, game: null, hint: null, review: null, reviewAsked: false, token: null, watch: null, seat: null,
-                           myHold: null, pinned: null, sitting: null, sittingOf: null, verifyOf: null, dice: null, meter: { chances: null, progress: null, estimate: false, margin: null } });
-    $("chat-log").replaceChildren();
-    forgetCards();
+    leaveTable();
     openCreated(made, name);
     keepRematch(answers);
   } catch (error) { say(error.message); showBanner(error.message, []); }
   finally { button.removeAttribute("aria-busy"); }
+}
+
+// The table's state goes (the next table's comes in its place).
+function leaveTable() {
+  disconnect();
+  Object.assign(state, { seq: 0, lobby: null, game: null, hint: null, review: null, reviewAsked: false, token: null, watch: null, seat: null,
+                         myHold: null, pinned: null, sitting: null, sittingOf: null, verifyOf: null, dice: null, meter: { chances: null, progress: null, estimate: false, margin: null } });
+  $("chat-log").replaceChildren();
+  forgetCards();
+}
+
+// A game on this phone over: a new one with the same players, rules and dice (no server).
+async function newGameHere() {
+  const lobby = state.lobby;
+  const table = {
+    rules: lobby.rules, hints: lobby.hints_allowed, entered: lobby.dice === "entered",
+    players: lobby.seats.map((s) => ({ name: s.name, bot: s.bot || null })),
+  };
+  leaveTable();
+  await openHere(table);
 }

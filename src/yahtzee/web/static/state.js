@@ -92,9 +92,9 @@ export function boxName(key) {
   const box = boxesOf().find((b) => b.key === key);
   return box ? box.label : String(key).replaceAll("_", " ");
 }
-// A select of the bots offered, with key chosen.
-export function fillBotChoices(select, key) {
-  select.replaceChildren(...(state.bots ? state.bots.bots : []).map((b) => el("option", { value: b.bot }, b.name)));
+// A select of the bots offered (or of `bots`, some of them), with key chosen.
+export function fillBotChoices(select, key, bots = state.bots ? state.bots.bots : []) {
+  select.replaceChildren(...bots.map((b) => el("option", { value: b.bot }, b.name)));
   select.value = key;
 }
 export function botChoice(key) { return (state.bots && state.bots.bots.find((b) => b.bot === key)) || null; }
