@@ -26,6 +26,7 @@ from tests.browser.support import roll as roll_dice
 from tests.live_server import running
 
 PHONE = (390, 844)
+BUILD_MS = 180_000  # a rule set's table built by the server from empty caches
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 # The page's own module (under its versioned address): a device table made and its seats
 # kept as the page keeps them (the first as the device's own, the others as pad seats).
@@ -182,3 +183,39 @@ def test_real_dice_three_rounds_entered_on_the_pad(offline: Any, site: str) -> N
         "() => document.getElementById('turn').textContent.startsWith('Round 4')"
     )
     assert page.errors == []
+
+
+def test_another_rule_sets_table_is_kept_on_the_device_for_offline_games(
+    _chromium: Any, site: str
+) -> None:
+    """Rules whose advisor table the app's release does not keep (no Joker rule): their
+    first game online fetches the table and keeps it on the device; the next game of those
+    rules, offline, has its hint and its bot."""
+    page = open_page(_chromium, site, PHONE, service_workers="allow")
+    context = page.context
+    ann, robo = {"name": "Ann", "bot": None}, {"name": "Robo", "bot": "level2"}
+    try:
+        page.wait_for_selector("#create:not([hidden])")
+        page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+        page.wait_for_function(CONTROLLED)
+        device_table(page, site, [ann, robo], rules="no-joker", botDelay=0)
+        page.wait_for_function(YOUR_TURN_OR_OVER)
+        roll_dice(page)
+        page.click("#hint")  # the server builds the table the first time: a while in CI
+        page.wait_for_selector("#hint-box:not([hidden]) li.best", timeout=BUILD_MS)
+        page.close()
+        context.set_offline(True)
+        page = cold_start(context, site)
+        device_table(page, site, [ann, robo], rules="no-joker", botDelay=0)
+        page.wait_for_function(YOUR_TURN_OR_OVER)
+        roll_dice(page)
+        page.click("#hint")
+        page.wait_for_selector("#hint-box:not([hidden]) li.best")
+        score_best(page)
+        page.wait_for_function(
+            "() => document.getElementById('turn').textContent.includes('Round 2')"
+        )
+        page.wait_for_function(YOUR_TURN_OR_OVER)  # Robo played round 1 offline
+        assert page.errors == []
+    finally:
+        context.close()

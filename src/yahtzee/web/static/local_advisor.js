@@ -2,11 +2,15 @@
 // fetched once a page and decoded (advisor_table.js), then kept in memory. Offline, the
 // file is the one the app's worker keeps under its versioned address (the server names
 // it /api/advisor/RULES/table?v=SOLVER.FORMAT.SCORING): found in the worker's caches by
-// its scoring rules, so that any rule set scored alike uses it. No DOM.
+// its scoring rules, so that any rule set scored alike uses it. A table the worker does
+// not keep (another rule set's) is fetched from the server once, online, and kept on the
+// device (Cache Storage, `TABLES`) under the versioned address the server names
+// (Content-Location): the next game of those rules advises and plays offline. No DOM.
 
 import { fetchAdvisorTable } from "./advisor_table.js";
 import { Advisor, scoringKey } from "./advisor.js";
 
+export const TABLES = "yahtzee-tables";  // the tables kept on the device (not the app's release)
 const made = new Map();  // scoring key -> Promise<Advisor>
 const ready = new Set();  // the scoring keys whose advisor is made
 
@@ -30,6 +34,25 @@ export async function tableAddress(ruleSet) {
   return `/api/advisor/${encodeURIComponent(base)}/table`;
 }
 
+/** `fetch` for a table file: a copy kept on the device first (any cache: the worker's
+ *  release or `TABLES`), else the server, whose answer is kept in `TABLES` under the
+ *  versioned address it names. A file asked again past the caches (`cache: "reload"`:
+ *  the copy failed its checks) is fetched anew and replaces the copy. */
+async function keptFetch(address, init = {}) {
+  const store = globalThis.caches;
+  if (store && init.cache !== "reload") {
+    const found = await store.match(address).catch(() => undefined);
+    if (found) return found;
+  }
+  const answer = await globalThis.fetch(address, init);
+  if (answer.ok && store) {
+    const named = answer.headers.get("content-location");
+    const where = new URL(named || address, globalThis.location ? globalThis.location.href : "http://localhost/").href;
+    try { await (await store.open(TABLES)).put(where, answer.clone()); } catch { /* storage full: used, not kept */ }
+  }
+  return answer;
+}
+
 /** The advisor of `ruleSet` (an entry of /api/rules' rule_sets); an Error with a player's
  *  message when its table cannot be had. */
 export function advisorFor(ruleSet) {
@@ -38,7 +61,7 @@ export function advisorFor(ruleSet) {
     const loading = (async () => {
       let table;
       try {
-        table = await fetchAdvisorTable(await tableAddress(ruleSet), { scoring: key });
+        table = await fetchAdvisorTable(await tableAddress(ruleSet), { scoring: key }, keptFetch);
       } catch (error) {
         throw new Error(`The advisor is not on this device yet (${error.message.replace(/\.$/, "")}): open the app once with a connection to fetch it.`);
       }
