@@ -5,6 +5,7 @@ Every refusal is a documented error that changes nothing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -29,10 +30,19 @@ def cheap_hashing(client: TestClient) -> None:
     )
 
 
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
+@contextmanager
+def site_client(db: str, signed_up: str | None = None) -> Iterator[TestClient]:
+    """A browser on a new app over ``db`` (cheap hashing), signed up as ``signed_up``."""
     with TestClient(create_app(db, bot_delay=0, rate=1e6), headers={"origin": SITE}) as c:
         cheap_hashing(c)
+        if signed_up is not None:
+            sign_up(c, signed_up)
+        yield c
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    with site_client(db) as c:
         yield c
 
 

@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tests.waiting import wait_until
 from tests.web.helpers import joined, next_of, play_out
-from tests.web.test_accounts import SITE, browser, cheap_hashing, refusal, sign_up
+from tests.web.test_accounts import SITE, browser, refusal, sign_up, site_client
 from yahtzee.store import tables as records
 from yahtzee.web.app import create_app
 
@@ -25,9 +25,7 @@ HOUR = 3_600
 
 @pytest.fixture
 def ann(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0, rate=1e6), headers={"origin": SITE}) as c:
-        cheap_hashing(c)
-        sign_up(c, "Ann")
+    with site_client(db, "Ann") as c:
         yield c
 
 

@@ -20,11 +20,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web.test_accounts import SITE, browser, cheap_hashing, refusal, sign_up
+from tests.web.test_accounts import SITE, browser, refusal, sign_up, site_client
 from yahtzee import Game, RandomDice
 from yahtzee.store import Store, high_scores
 from yahtzee.store.queries import best_total
-from yahtzee.web.app import create_app
 from yahtzee.web.limits import MAX_BODY_BYTES, MAX_OFFLINE_GAME_BYTES
 
 URL = "/api/me/offline-games"
@@ -33,9 +32,7 @@ FINISHED_AT = "2026-05-01T12:00:00Z"
 
 @pytest.fixture
 def ann(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0, rate=1e6), headers={"origin": SITE}) as c:
-        cheap_hashing(c)
-        sign_up(c, "Ann")
+    with site_client(db, "Ann") as c:
         yield c
 
 

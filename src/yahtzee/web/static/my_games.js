@@ -138,14 +138,20 @@ function drawDeviceGames() {
   const box = $("device-games");
   box.hidden = here.length === 0;
   const groups = [["playing", "Playing on this phone"], ["finished", "Finished on this phone"]];
-  box.replaceChildren(...groups.flatMap(([status, title]) => {
-    const these = here.filter((g) => g.status === status);
+  box.replaceChildren(...grouped(groups, (status) => here.filter((g) => g.status === status), deviceItem));
+}
+
+// A titled list for each group that has games: [key, title] pairs, the games of a key, and
+// how one game is drawn.
+function grouped(groups, gamesOf, item) {
+  return groups.flatMap(([key, title]) => {
+    const these = gamesOf(key);
     if (!these.length) return [];
     const group = el("section", { class: "my-group", "aria-label": title });
     group.append(el("h3", {}, `${title} (${these.length})`), el("ul", { class: "my-list" }));
-    group.lastChild.append(...these.map(deviceItem));
+    group.lastChild.append(...these.map(item));
     return [group];
-  }));
+  });
 }
 
 function deviceItem(game) {
@@ -177,14 +183,7 @@ function drawMyGames() {
   const games = mine.games;
   $("my-games-note").textContent = games.length ? (mine.more ? "Your most recent open games are shown." : "")
     : "No games yet: start a table, or play again with a friend.";
-  $("my-games-groups").replaceChildren(...GROUPS.flatMap(([key, title]) => {
-    const these = games.filter((g) => g.group === key);
-    if (!these.length) return [];
-    const group = el("section", { class: "my-group", "aria-label": title });
-    group.append(el("h3", {}, `${title} (${these.length})`), el("ul", { class: "my-list" }));
-    group.lastChild.append(...these.map(gameItem));
-    return [group];
-  }));
+  $("my-games-groups").replaceChildren(...grouped(GROUPS, (key) => games.filter((g) => g.group === key), gameItem));
 }
 
 function others(game) {
