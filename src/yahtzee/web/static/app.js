@@ -19,7 +19,7 @@ import { drawColumnsButtons, refreshColumns, wireColumns } from "./columns.js";
 import { drawCommitted, setupDaily, wireDaily } from "./daily.js";
 import { learnt, showMyGames, titled, watchMyGames } from "./my_games.js";
 import { drawAccountLink, setupAccount } from "./account.js";
-import { wireNotify } from "./notify.js";
+import { drawNotify, wireNotify } from "./notify.js";
 import { wirePwa } from "./pwa.js";
 
 function receive(message) {
@@ -265,8 +265,10 @@ function drawGame() {
   hint.dataset.focus = "hint";
   hint.hidden = !state.lobby.hints_allowed || state.seat === null;
   hint.disabled = !yours || !state.online || !game.dice;
-  const resign = $("resign");  // (not in a daily game, nor at a table of real dice)
-  resign.hidden = state.seat === null || game.phase === "over" || !!state.lobby.daily || state.lobby.dice === "entered";
+  const resign = $("resign");  // (not in a daily game, at a table of real dice, nor on this device)
+  resign.hidden = state.seat === null || game.phase === "over" || !!state.lobby.daily || state.lobby.dice === "entered"
+    || !!state.lobby.device;
+  drawNotify();
   resign.disabled = !state.online;
   const advice = state.hint && state.hint.key === gameKey(game) && yours ? state.hint : null;
   if (!advice) state.hint = null;
