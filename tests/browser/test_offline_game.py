@@ -113,6 +113,7 @@ def test_a_whole_game_against_a_bot_offline_with_a_hint_and_the_review(
     page.click("#hint")
     page.wait_for_selector("#hint-box:not([hidden]) li.best")
     assert page.locator("#hint-box li").count() == 5
+    assert text_of(page, "#status") != "Loading the advisor..."  # (said while it loaded)
     score_best(page)
     for _ in range(12):
         page.wait_for_function(YOUR_TURN_OR_OVER)

@@ -16,7 +16,15 @@ from typing import Any
 
 import pytest
 
-from tests.browser.support import SCHEMES, TIMEOUT, axe_path, axe_violations, open_page, with_axe
+from tests.browser.support import (
+    OFFER_INSTALL,
+    SCHEMES,
+    TIMEOUT,
+    axe_path,
+    axe_violations,
+    open_page,
+    with_axe,
+)
 from tests.browser_support import CHROMIUM_FLAGS, chromium
 from tests.live_server import running
 from yahtzee.web import app as web_app
@@ -35,15 +43,6 @@ ICON_SIZES = """async () => {
   })));
 }"""
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
-# Chromium's install offer, as a synthetic event: its prompt() noted, the choice accepted.
-OFFER_INSTALL = """() => {
-  const event = new Event("beforeinstallprompt", { cancelable: true });
-  window.prompted = 0;
-  event.prompt = () => { window.prompted += 1; return Promise.resolve(); };
-  event.userChoice = Promise.resolve({ outcome: "accepted", platform: "web" });
-  window.dispatchEvent(event);
-  return event.defaultPrevented;
-}"""
 TABLE_SIZE = "async (address) => (await (await fetch(address)).arrayBuffer()).byteLength"
 KEPT_PAGE = "async (name) => (await (await caches.open(name)).match('/')).text()"
 CACHES = "async () => (await caches.keys()).filter((name) => name.startsWith('yahtzee-app-'))"

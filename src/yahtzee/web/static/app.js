@@ -91,10 +91,12 @@ function receive(message) {
       addChatLine(message);
       break;
     case "hint":
+      advisorCame();
       state.hint = { key: gameKey(state.game), options: message.options || [] };
       render();
       break;
     case "review":
+      advisorCame();
       state.review = message.players || [];
       state.reviewNotes = Array.isArray(message.notes) ? message.notes.filter((n) => typeof n === "string") : [];
       drawReview();
@@ -106,11 +108,18 @@ function receive(message) {
       if (state.pending && message.id === state.pending.id && ["write", "dice"].includes(state.pending.message.type)) state.entryNote = message.message || "Refused.";
       if (message.id) answered(message.id);
       say(message.message || "Refused.");
+      if (message.code === "advisor_loading") state.advisorNote = message.message;  // the answer follows
       render();
       break;
     default:
       break;
   }
+}
+
+// A hint or review that came after "Loading the advisor...": that line has said its piece.
+function advisorCame() {
+  if (state.advisorNote && $("status").textContent === state.advisorNote) say("");
+  state.advisorNote = null;
 }
 
 function gameKey(game) {
