@@ -93,6 +93,8 @@ def main() -> None:
                     page.evaluate(OFFER_INSTALL)  # as Chromium offers an installable app
                     page.wait_for_selector("#install-offer:not([hidden])")
                     page.screenshot(path=str(out / f"web-install-phone-{scheme}.png"))
+                    page.click("#install")  # (the offer goes once used)
+                    page.wait_for_selector("#install-offer", state="hidden")
                     page.context.set_offline(True)
                     page.wait_for_selector("#where-device:checked")
                     page.fill("#host-name", "Ann")
