@@ -262,3 +262,14 @@ def axe_violations(page: Any, where: str) -> list[str]:
         }"""
     )
     return [f"{where}: {v['id']} ({v['help']}): {json.dumps(v['nodes'])}" for v in found]
+
+
+# Chromium's install offer, as a synthetic event: its prompt() noted, the choice accepted.
+OFFER_INSTALL = """() => {
+  const event = new Event("beforeinstallprompt", { cancelable: true });
+  window.prompted = 0;
+  event.prompt = () => { window.prompted += 1; return Promise.resolve(); };
+  event.userChoice = Promise.resolve({ outcome: "accepted", platform: "web" });
+  window.dispatchEvent(event);
+  return event.defaultPrevented;
+}"""

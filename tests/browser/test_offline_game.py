@@ -9,6 +9,9 @@ messages as the server's WebSocket):
 * pass-and-play: three people on one phone, the page handing it to whoever is to move;
 * real dice: three rounds entered on the entry pad.
 
+At a table of the device the page offers neither Resign (the room refuses it) nor turn
+notifications (nobody else moves there).
+
 Until the new-game screen offers it (offlineui), a test makes the device table through the
 page's module (`createDeviceTable`) and keeps its seats as the page does, then opens
 ``/?table=device-...`` as the page would. One server and one browser context for the
@@ -111,6 +114,7 @@ def test_a_whole_game_against_a_bot_offline_with_a_hint_and_the_review(
     page.click("#hint")
     page.wait_for_selector("#hint-box:not([hidden]) li.best")
     assert page.locator("#hint-box li").count() == 5
+    assert text_of(page, "#status") != "Loading the advisor..."  # (said while it loaded)
     score_best(page)
     for _ in range(12):
         page.wait_for_function(YOUR_TURN_OR_OVER)
@@ -128,6 +132,10 @@ def test_a_page_closed_mid_turn_opens_at_the_same_roll(offline: Any, site: str) 
     page = cold_start(offline, site)
     table = device_table(page, site, [{"name": "Bea", "bot": None}])
     page.wait_for_selector("#roll[aria-disabled='false']")
+    # (this browser can have turn notifications: the part is drawn, and hidden here)
+    page.wait_for_selector("#notify-part[data-offered]", state="attached")
+    assert page.locator("#notify-part").is_hidden()
+    assert page.locator("#resign").is_hidden()
     roll_dice(page)
     page.click("#dice .die >> nth=1")
     page.click("#dice .die >> nth=3")

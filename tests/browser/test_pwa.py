@@ -1,7 +1,7 @@
 """The installable app in Chromium (issue 53, item 1): the manifest and its icons, the
 install criteria as Chromium reads them (CDP), a service worker controlling the page after
 the first visit, the app opening with the network off, and the update flow ("A new version
-is ready", Reload).
+is ready", Reload), and the page's own "Install app" offer (Chromium's beforeinstallprompt).
 
 The server (one for the module) serves a copy of the page's files, so that a test can make
 a new version by changing one of them."""
@@ -16,7 +16,15 @@ from typing import Any
 
 import pytest
 
-from tests.browser.support import SCHEMES, TIMEOUT, axe_path, axe_violations, open_page, with_axe
+from tests.browser.support import (
+    OFFER_INSTALL,
+    SCHEMES,
+    TIMEOUT,
+    axe_path,
+    axe_violations,
+    open_page,
+    with_axe,
+)
 from tests.browser_support import CHROMIUM_FLAGS, chromium
 from tests.live_server import running
 from yahtzee.web import app as web_app
@@ -180,6 +188,22 @@ def test_a_new_version_is_offered_and_reload_brings_it(
     assert state == ["activated", None]
 
 
+def test_install_app_offers_chromiums_prompt_and_goes_once_used(browser: Any, site: str) -> None:
+    page = open_page(browser, site, PHONE)
+    page.wait_for_selector("#create:not([hidden])")
+    assert page.is_hidden("#install-offer")
+    assert page.evaluate(OFFER_INSTALL) is True  # kept for the page's button
+    page.wait_for_selector("#install-offer:not([hidden])")
+    assert page.text_content("#install") == "Install app"
+    page.click("#install")
+    assert page.evaluate("() => window.prompted") == 1
+    page.wait_for_selector("#install-offer", state="hidden")
+    page.evaluate(OFFER_INSTALL)  # Chromium offers it again (the prompt dismissed)
+    page.wait_for_selector("#install-offer:not([hidden])")
+    page.evaluate("() => window.dispatchEvent(new Event('appinstalled'))")
+    page.wait_for_selector("#install-offer", state="hidden")
+
+
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_the_update_banner_is_accessible(browser: Any, site: str, scheme: str) -> None:
     path = axe_path()
@@ -189,6 +213,7 @@ def test_the_update_banner_is_accessible(browser: Any, site: str, scheme: str) -
     page.wait_for_selector("#create:not([hidden])")
     page.evaluate(
         "() => { document.getElementById('update').hidden = false;"
-        " document.getElementById('update-text').textContent = 'A new version is ready'; }"
+        " document.getElementById('update-text').textContent = 'A new version is ready';"
+        " document.getElementById('install-offer').hidden = false; }"
     )
     assert axe_violations(page, f"update banner, {scheme}") == []

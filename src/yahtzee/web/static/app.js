@@ -19,7 +19,7 @@ import { drawColumnsButtons, refreshColumns, wireColumns } from "./columns.js";
 import { drawCommitted, setupDaily, wireDaily } from "./daily.js";
 import { learnt, showMyGames, titled, watchMyGames } from "./my_games.js";
 import { drawAccountLink, setupAccount } from "./account.js";
-import { wireNotify } from "./notify.js";
+import { drawNotify, wireNotify } from "./notify.js";
 import { wirePwa } from "./pwa.js";
 
 function receive(message) {
@@ -91,10 +91,12 @@ function receive(message) {
       addChatLine(message);
       break;
     case "hint":
+      advisorCame();
       state.hint = { key: gameKey(state.game), options: message.options || [] };
       render();
       break;
     case "review":
+      advisorCame();
       state.review = message.players || [];
       state.reviewNotes = Array.isArray(message.notes) ? message.notes.filter((n) => typeof n === "string") : [];
       drawReview();
@@ -106,11 +108,18 @@ function receive(message) {
       if (state.pending && message.id === state.pending.id && ["write", "dice"].includes(state.pending.message.type)) state.entryNote = message.message || "Refused.";
       if (message.id) answered(message.id);
       say(message.message || "Refused.");
+      if (message.code === "advisor_loading") state.advisorNote = message.message;  // the answer follows
       render();
       break;
     default:
       break;
   }
+}
+
+// A hint or review that came after "Loading the advisor...": that line has said its piece.
+function advisorCame() {
+  if (state.advisorNote && $("status").textContent === state.advisorNote) say("");
+  state.advisorNote = null;
 }
 
 function gameKey(game) {
@@ -265,8 +274,10 @@ function drawGame() {
   hint.dataset.focus = "hint";
   hint.hidden = !state.lobby.hints_allowed || state.seat === null;
   hint.disabled = !yours || !state.online || !game.dice;
-  const resign = $("resign");  // (not in a daily game, nor at a table of real dice)
-  resign.hidden = state.seat === null || game.phase === "over" || !!state.lobby.daily || state.lobby.dice === "entered";
+  const resign = $("resign");  // (not in a daily game, at a table of real dice, nor on this device)
+  resign.hidden = state.seat === null || game.phase === "over" || !!state.lobby.daily || state.lobby.dice === "entered"
+    || !!state.lobby.device;
+  drawNotify();
   resign.disabled = !state.online;
   const advice = state.hint && state.hint.key === gameKey(game) && yours ? state.hint : null;
   if (!advice) state.hint = null;

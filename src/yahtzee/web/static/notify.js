@@ -2,8 +2,10 @@
 // pushes; pwa.js registers it), on a tap, asks the browser's permission, subscribes to
 // push with the server's application server key and gives the subscription to the server
 // for the signed-in account (docs/protocol.md, "Web Push"). A second tap stops them on this browser.
+// Not offered at a table of this device (state.lobby.device): nobody else moves there, and the
+// server knows nothing of it.
 
-import { $, api } from "./state.js";
+import { $, api, state } from "./state.js";
 import { registered } from "./pwa.js";
 
 const OFF = "Notify me when it's my turn";
@@ -22,7 +24,14 @@ function keyBytes(text) {
 function show(button, on) {
   button.textContent = on ? ON : OFF;
   button.setAttribute("aria-pressed", on ? "true" : "false");
-  $("notify-part").hidden = false;
+  $("notify-part").dataset.offered = "";  // this browser can have them
+  drawNotify();
+}
+
+// The part shown where this browser can have notifications and the table is the server's.
+export function drawNotify() {
+  const part = $("notify-part");
+  part.hidden = !("offered" in part.dataset) || !!(state.lobby && state.lobby.device);
 }
 
 function tell(text) {

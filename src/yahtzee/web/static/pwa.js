@@ -2,6 +2,9 @@
 // app for offline use) once the page has loaded, and offers each new version: when an
 // updated worker is installed and waiting, "A new version is ready" with a Reload button,
 // which tells that worker to take over; the page reloads once it has (controllerchange).
+// And the install offer: Chromium's `beforeinstallprompt` kept, and an "Install app" button
+// that shows its prompt; none where the app already runs on its own (display-mode
+// standalone) or once it is installed (`appinstalled`).
 // No imports: any module may import this one (notify.js takes its registration).
 
 const WORKER = "/sw.js";
@@ -18,6 +21,34 @@ export function registered() {
 
 export function wirePwa() {
   registered();
+  wireInstall();
+}
+
+const STANDALONE = "(display-mode: standalone)";
+
+function wireInstall() {
+  const offer = document.getElementById("install-offer");
+  let kept = null;  // Chromium's event: its prompt() may be shown once
+  const withdraw = () => { kept = null; offer.hidden = true; };
+  window.addEventListener("beforeinstallprompt", (event) => {
+    event.preventDefault();  // offered by the page's button, not the browser's own bar
+    if (matchMedia(STANDALONE).matches) return;
+    kept = event;
+    offer.hidden = false;
+  });
+  window.addEventListener("appinstalled", withdraw);
+  matchMedia(STANDALONE).addEventListener("change", (query) => { if (query.matches) withdraw(); });
+  document.getElementById("install").addEventListener("click", async () => {
+    const event = kept;
+    withdraw();  // a dismissed prompt: Chromium offers it again later, by a new event
+    if (event === null) return;
+    try {
+      await event.prompt();
+      await event.userChoice;
+    } catch {
+      // (a prompt the browser will not show now: nothing to tell)
+    }
+  });
 }
 
 function afterLoad() {

@@ -18,6 +18,7 @@ export const state = {
   bots: null,  // the bots a table offers ({bots: [{bot, name, about}], default}): the server's
   rules: null,  // the rule sets with their boxes, and a table's limits: the server's (GET /api/rules)
   account: null,  // the signed-in account ({id, name}), or null for a guest
+  advisorNote: null,  // "Loading the advisor..." said on the status line, until the hint or review comes
 };
 
 export function el(tag, attrs = {}, content = "") {
