@@ -106,6 +106,21 @@ const stranger = client(lt, made.table.id, "not-a-token");
 await new Promise((resolve) => { const t = setInterval(() => { if (stranger.closed !== null) { clearInterval(t); resolve(); } }, 5); });
 out.stranger = stranger.closed;
 
+// --- A hello and, before it is answered, a ping and an intent (the page's watcher pings at
+// once on a new connection): the seat is taken, the ping answered, the intent applied ---
+const busy = client(lt, made.table.id, made.seats[0].token);
+busy.socket.onopen = () => {
+  busy.socket.send(JSON.stringify({ v: 1, type: "hello", token: made.seats[0].token }));
+  busy.socket.send(JSON.stringify({ v: 1, type: "ping" }));
+  busy.socket.send(JSON.stringify({ v: 1, type: "resync", id: nid() }));
+};
+const states = () => busy.seen.filter((m) => m.type === "state").length;
+await new Promise((resolve, reject) => {  // the hello's state and the resync's
+  const give = setTimeout(() => { clearInterval(t); reject(new Error("no second state")); }, 20000);
+  const t = setInterval(() => { if (states() >= 2 || busy.closed !== null) { clearInterval(t); clearTimeout(give); resolve(); } }, 5);
+});
+out.busy = { closed: busy.closed, pong: busy.seen.some((m) => m.type === "pong") };
+
 // --- Mid-turn, the page reloaded ---------------------------------------------------------
 const solo = await lt.createDeviceTable({ rules: "official", players: [{ name: "Bea", bot: null }], hints: false });
 const bea = client(lt, solo.table.id, solo.seats[0].token);

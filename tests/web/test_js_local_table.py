@@ -108,6 +108,7 @@ def test_refusals_in_the_servers_words(played: Any) -> None:
     assert refusals["keep"]["code"] == "keep_before_roll"  # (Ann's turn again, not rolled)
     assert refusals["places"]["code"] == "invalid_input"
     assert played["stranger"] == 4401
+    assert played["busy"] == {"closed": None, "pong": True}  # (it was closed 4401)
     assert played["hintsOff"] == "hints_off"
     assert "real dice" in played["botsEntered"]
 

@@ -173,7 +173,11 @@ class Room {
   receive(socket, text) {
     let message = null;
     try { message = JSON.parse(text); } catch { /* below */ }
-    if (socket.seat === undefined) { this.run(() => this.hello(socket, message)); return; }
+    if (!socket.greeted) {  // the first message, whatever it is: hello, or the socket closes
+      socket.greeted = true;
+      this.run(() => this.hello(socket, message));
+      return;
+    }
     if (!message || typeof message !== "object" || Array.isArray(message)) { socket.deliver(error("malformed_json", "The message is not a JSON object.", null)); return; }
     const id = message.id === undefined || message.id === null ? null : message.id;
     if (id !== null && (typeof id !== "string" || !id.length || id.length > 64)) { socket.deliver(error("bad_message", "An intent's id is text of 1 to 64 characters.", null)); return; }
@@ -197,6 +201,7 @@ class Room {
 
   async intent(socket, message, id) {
     const seat = socket.seat;
+    if (seat === undefined || socket.readyState !== OPEN) return;  // its hello was refused
     const done = id !== null ? this.record.intents.find(([known]) => known === id) : null;
     if (done) { socket.deliver({ v: 1, type: "ack", id, seq: done[1] }); return; }
     switch (message.type) {
@@ -390,6 +395,7 @@ export class LocalSocket {
     this.flushing = false;
     this.room = null;
     this.seat = undefined;
+    this.greeted = false;  // its first message came (the hello, answered in turn)
     roomOf(id).then((room) => {
       if (this.readyState !== CONNECTING) return;
       if (!room) { this.close(4401, "This game is not on this device (it was played in another browser, or deleted)."); return; }
