@@ -224,7 +224,9 @@ def test_the_timer_plays_a_missing_players_whole_turn_and_tells_them_on_return(
     ann.wait_for_selector("#notice:not([hidden])")
     assert axe_violations(ann, "the notice") == []
     told = ann.text_content("#notice-text") or ""
-    assert told.startswith("While you were away, the timer played for you:"), told
+    # (first: a busy machine may let Bob's timer run out too while her page opens)
+    first = ann.locator("#notice-text .notice-line").first.text_content() or ""
+    assert first.startswith("While you were away, the timer played for you:"), told
     box = Category.parse(score["category"]).display_name
     assert f"scored {score['points'] + score['yahtzee_bonus']} in {box}" in told, told
     ann.click("#notice-close")

@@ -202,8 +202,12 @@ function playedFor(events) {
   return `While you were away, the timer played for you: ${turns.join("; ")}.`;
 }
 
+// A notice shown while another still is (the timer played for you, then another seat's
+// time ran out) is added below it: neither is lost before the player closes them.
 function showNotice(text) {
-  $("notice-text").textContent = text;
+  const line = el("span", { class: "notice-line" }, text);
+  if ($("notice").hidden) $("notice-text").replaceChildren(line);
+  else $("notice-text").append(line);
   $("notice").hidden = false;
 }
 
