@@ -24,6 +24,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.js_engine import run_js
 from yahtzee.core import (
     Category,
@@ -48,6 +50,7 @@ DRIVERS = Path(__file__).parent / "js"
 MODULES = ["engine_errors.js", "engine_dice.js", "engine_rules.js", "engine_game.js"]
 TRAY = {"slots", "held"}  # the page's tray keeps them, not the engine
 GAMES = 10_000
+PARTS = 4  # (GAMES a multiple of PARTS and of GAMES // VIEWED)
 VIEWED = 2_000  # games whose GAME view is compared after every event (every 5th)
 NAMES = [n for base in RuleSet.names() for n in (base, f"{base}+playoff")]
 BOXES = list(Category)
@@ -259,20 +262,23 @@ GAMES_DRIVER = (DRIVERS / "engine_games.js").read_text(encoding="utf-8")
 REFUSALS_DRIVER = (DRIVERS / "engine_refusals.js").read_text(encoding="utf-8")
 
 
-def test_ten_thousand_random_games_play_out_event_for_event_alike() -> None:
+@pytest.mark.parametrize("part", range(PARTS))
+def test_ten_thousand_random_games_play_out_event_for_event_alike(part: int) -> None:
+    """The 10,000 games in `PARTS` parts of their own (the test workers share them)."""
+    count = GAMES // PARTS
     games = []
-    for index in range(GAMES):
+    for index in range(part * count, (part + 1) * count):
         plan = game_plan(index)
         played = play(plan)
         games.append({"plan": plan, **played})
     kinds = {k: sum(1 for g in games if g["plan"][k]) for k in ("entered", "yahtzees", "alike")}
-    assert min(kinds.values()) > GAMES // 20, kinds
+    assert min(kinds.values()) > count // 20, kinds
     events = [e for g in games for e in g["events"]]
-    assert sum(1 for e in events if e["type"] == "playoff_roll") > GAMES // 100
-    assert sum(1 for e in events if e["type"] == "undo") > GAMES // 100
-    assert sum(1 for e in events if e["type"] == "score" and e["yahtzee_bonus"]) > GAMES // 100
+    assert sum(1 for e in events if e["type"] == "playoff_roll") > count // 100
+    assert sum(1 for e in events if e["type"] == "undo") > count // 100
+    assert sum(1 for e in events if e["type"] == "score" and e["yahtzee_bonus"]) > count // 100
     found = run_js(MODULES, GAMES_DRIVER, {"rules": rule_sets(), "games": games})
-    assert found["played"] == GAMES
+    assert found["played"] == count
     assert not found["wrong"], json.dumps(found["wrong"][0])[:3000]
 
 

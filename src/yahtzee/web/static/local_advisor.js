@@ -45,9 +45,8 @@ async function keptFetch(address, init = {}) {
     if (found) return found;
   }
   const answer = await globalThis.fetch(address, init);
-  if (answer.ok && store) {
-    const named = answer.headers.get("content-location");
-    const where = new URL(named || address, globalThis.location ? globalThis.location.href : "http://localhost/").href;
+  if (answer.ok && store) {  // (a browser: caches come with a location)
+    const where = new URL(answer.headers.get("content-location") || address, globalThis.location.href).href;
     try { await (await store.open(TABLES)).put(where, answer.clone()); } catch { /* storage full: used, not kept */ }
   }
   return answer;
