@@ -41,7 +41,16 @@ from yahtzee.web.page_files import STATIC
 from yahtzee.web.rules_models import RuleSetView
 
 PEER_TABLE_BYTES = 1_750_000  # yatzy-solver's demo page: its American rules' table, compressed
-MODULES = ("advisor_dice.js", "advisor_scoring.js", "advisor_table.js", "advisor.js", "bots.js")
+MODULES = (
+    "engine_errors.js",
+    "engine_dice.js",
+    "engine_rules.js",
+    "advisor_dice.js",
+    "advisor_scoring.js",
+    "advisor_table.js",
+    "advisor.js",
+    "bots.js",
+)
 
 DRIVER = (
     """\

@@ -57,7 +57,16 @@ VARIANT_SHARE = 1_000  # situations of each variant (on the official table)
 CLOSE = 1e-4
 BOT_SAMPLE = 600  # situations whose softmax chances are compared, per level
 DRAWS = 4  # uniform numbers handed to both bots per situation and level
-MODULES = ("advisor_dice.js", "advisor_scoring.js", "advisor_table.js", "advisor.js", "bots.js")
+MODULES = (
+    "engine_errors.js",
+    "engine_dice.js",
+    "engine_rules.js",
+    "advisor_dice.js",
+    "advisor_scoring.js",
+    "advisor_table.js",
+    "advisor.js",
+    "bots.js",
+)
 
 
 DRIVER = """\

@@ -1,12 +1,11 @@
 // A rule set's scoring as the advisor reads it (yahtzee.solver.tables' ScoringTables):
 // what each roll scores in each box, and where an extra Yahtzee may go under the rule
-// set's Joker rule. Every number comes from the rule set as GET /api/rules gives it
-// ({name, boxes, rules}: the "rules" object is RuleSet.to_dict() plus the upper bonus and
-// its threshold and the boxes' fixed points); none is written here. (The page's rules
-// engine, engine_rules.js, holds the same rules for play; the parity tests check both
-// against yahtzee.core.) ES module, no DOM.
+// set's Joker rule, laid out as the solver's table reads it. What dice score in a box is
+// the page's rules engine's (engine_rules.js), from the rule set as GET /api/rules gives
+// it; none is written here. ES module, no DOM.
 
-import { COUNTS, DICE, FACES, KEEPS, ROLL_BASE, ROLLS } from "./advisor_dice.js";
+import { DICE, FACES, KEEPS, ROLL_BASE, ROLLS } from "./advisor_dice.js";
+import { ruleBook, score } from "./engine_rules.js";
 
 /** The boxes (card order) and the scoring of a rule set. */
 export function scoringOf(ruleSet) {
@@ -19,8 +18,9 @@ export function scoringOf(ruleSet) {
   }
   const boxes = keys.length;
   const points = new Int32Array(ROLLS * boxes);
+  const book = ruleBook(ruleSet);  // the engine's scoring: one rules authority in the page
   for (let r = 0; r < ROLLS; r++) {
-    for (let c = 0; c < boxes; c++) points[r * boxes + c] = natural(keys[c], r, rules);
+    for (let c = 0; c < boxes; c++) points[r * boxes + c] = score(book, c, KEEPS[ROLL_BASE + r]);
   }
   const yahtzeeRoll = Int32Array.from({ length: FACES }, (_, f) => KEEPS.indexOf(String(f + 1).repeat(DICE)) - ROLL_BASE);
   return Object.freeze({
@@ -30,40 +30,8 @@ export function scoringOf(ruleSet) {
     yahtzeePoints: rules.points.yahtzee,
     upperBonus: rules.upper_bonus,
     threshold: rules.upper_bonus_threshold,
-    flat: keys.map((key) => (key in JOKER_FLAT ? rules.points[key] : -1)),
+    flat: keys.map((_, c) => (book.jokerFlat.has(c) ? book.jokerFlat.get(c) : -1)),
   });
-}
-
-const JOKER_FLAT = { full_house: true, small_straight: true, large_straight: true };
-
-function natural(key, r, rules) {
-  const counts = Array.from({ length: FACES }, (_, f) => COUNTS[r * FACES + f]);
-  const sum = counts.reduce((total, n, f) => total + n * (f + 1), 0);
-  const most = Math.max(...counts);
-  const run = (length) => {
-    let best = 0;
-    let now = 0;
-    for (const n of counts) {
-      now = n ? now + 1 : 0;
-      best = Math.max(best, now);
-    }
-    return best >= length;
-  };
-  const shape = counts.filter(Boolean).sort().join(",");
-  switch (key) {
-    case "ones": case "twos": case "threes": case "fours": case "fives": case "sixes": {
-      const face = ["ones", "twos", "threes", "fours", "fives", "sixes"].indexOf(key) + 1;
-      return face * counts[face - 1];
-    }
-    case "three_of_a_kind": return most >= 3 ? sum : 0;
-    case "four_of_a_kind": return most >= 4 ? sum : 0;
-    case "full_house": return shape === "2,3" ? rules.points.full_house : 0;
-    case "small_straight": return run(DICE - 1) ? rules.points.small_straight : 0;
-    case "large_straight": return run(DICE) ? rules.points.large_straight : 0;
-    case "yahtzee": return most === DICE ? rules.points.yahtzee : 0;
-    case "chance": return sum;
-    default: throw new Error(`The advisor does not know the box ${JSON.stringify(key)}.`);
-  }
 }
 
 /** Where five dice of face f + 1 may go with the boxes of `mask` filled, the Yahtzee box
