@@ -75,10 +75,11 @@ def add_database_option(parser: Any) -> None:
     )
 
 
-def read_card(path: str | None) -> Scorecard:
-    """A scorecard from a JSON file (``-`` for standard input); empty when no file is given."""
+def read_card(path: str | None, rules: RuleSet | None = None) -> Scorecard:
+    """A scorecard of the rules' edition from a JSON file (``-`` for standard input); empty
+    when no file is given."""
     if path is None:
-        return Scorecard.empty()
+        return Scorecard.empty(rules)
     if path == "-":
         data = sys.stdin.buffer.read()
     else:
@@ -86,7 +87,7 @@ def read_card(path: str | None) -> Scorecard:
         if not file.is_file():
             raise InvalidInput(f"No card file at {show(path)}.")
         data = file.read_bytes()
-    return Scorecard.from_json(data)
+    return Scorecard.from_json(data, rules=rules)
 
 
 def print_json(data: Any) -> None:

@@ -47,8 +47,8 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    situation = Situation.parse(" ".join(args.situation))
     rules = RuleSet.named(args.rules)
+    situation = Situation.parse(" ".join(args.situation), rules=rules)
     if args.target is not None:
         return _run_target(args, situation, rules)
     from ..solver import cached_solver  # noqa: PLC0415 - numba loads only here

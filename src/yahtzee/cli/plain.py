@@ -16,8 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from ..core import (
-    ROUNDS,
-    Category,
+    Box,
     DiceEntered,
     Event,
     Game,
@@ -113,7 +112,8 @@ class PlainGame:
     async def _play(self, resumed: bool) -> bool:
         self._moved = asyncio.Event()  # (this loop's)
         dice = "real dice: roll them and type them" if self.game.entered else "the program rolls"
-        self.write(f"Yahtzee ({self.game.rules.name} rules, {dice}). Type 'help' for commands.")
+        rules = self.game.rules
+        self.write(f"{rules.edition.title} ({rules.name} rules, {dice}). Type 'help' for commands.")
         if resumed:
             self._show_where()
         self.room.start()
@@ -227,7 +227,7 @@ class PlainGame:
             self.write(f"Playoff: {name}, roll all five dice once and type them: dice 33356.")
             return
         total = self.game.cards[seat].total
-        self.write(f"Round {turn.round} of {ROUNDS}: {name} (total {total}).")
+        self.write(f"Round {turn.round} of {self.game.rules.rounds}: {name} (total {total}).")
         self.write(f"  Roll the dice, then {ENTER_HOW}.")
         if turn.dice is not None:
             self.write(f"  Dice entered: {turn.dice.spaced()}")
@@ -337,12 +337,12 @@ class PlainGame:
         box, _, points = rest.strip().rpartition(" ")
         if not box or not points.strip():
             raise InvalidInput("Write a box and its points, like 'write fours 12'.")
-        category = Category.parse(box)
+        category = self.game.rules.edition.parse_box(box)
         if not points.isdigit() or len(points) > MAX_DIGITS:
             raise InvalidInput(
                 f"Points are a whole number, like 'write {category.key} 12', not {points[:12]!r}."
             )
-        await self._do(commands.Write(category.name.lower(), int(points)))
+        await self._do(commands.Write(category.key, int(points)))
 
     async def _undo(self) -> None:
         try:
@@ -369,7 +369,7 @@ class PlainGame:
 
     async def _score(self, box: str) -> None:
         """Fill a box; one that would score nothing asks first, as the terminal game does."""
-        category = Category.parse(box)
+        category = self.game.rules.edition.parse_box(box)
         option = self.session.placements().get(category)
         if option is not None and option.total == 0:
             asked = f"{category.display_name} scores 0 here. Score it anyway? [y/N] "
@@ -377,7 +377,7 @@ class PlainGame:
             if (answer or "").strip().lower() not in YES:
                 self.write(f"Not scored: {category.display_name} is still open.")
                 return
-        await self._do(commands.Score(category.name.lower()))
+        await self._do(commands.Score(category.key))
 
     def _speaking(self) -> int:
         """The seat whose player types now: while a bot waits for the player who just
@@ -420,7 +420,7 @@ class PlainGame:
         if turn.rolls == 1:
             card = game.cards[rolled.player]
             self.write("")
-            self.write(f"Round {turn.round} of {ROUNDS}: {name} (total {card.total})")
+            self.write(f"Round {turn.round} of {game.rules.rounds}: {name} (total {card.total})")
         elif self.session.is_bot(rolled.player):
             self.write(f"{_does(name, 'keeps')} {rolled.keep.spaced()}.")
         plural = "roll" if turn.rolls_left == 1 else "rolls"
@@ -434,7 +434,8 @@ class PlainGame:
         if seat is None or turn is None or turn.dice is None or self.game.entered:
             return  # a game of real dice says it as its turn starts (`_announce`)
         name = self.game.players[seat]
-        self.write(f"Round {turn.round} of {ROUNDS}: {name} (total {self.game.cards[seat].total})")
+        total = self.game.cards[seat].total
+        self.write(f"Round {turn.round} of {self.game.rules.rounds}: {name} (total {total})")
         self.write(f"Roll {turn.rolls}: {turn.dice.spaced()}  ({turn.rolls_left} left)")
         self._show_boxes()
 
@@ -473,9 +474,11 @@ class PlainGame:
         for category, points in card:
             shown = "-" if points is None else str(points)
             self.write(f"  {category.display_name:<16}{shown:>4}")
+        edition = self.game.rules.edition
+        five = f"{edition.five_of_a_kind.display_name} bonus {card.yahtzee_bonus}, "
         self.write(
             f"  Upper {card.upper_subtotal} (bonus {card.upper_bonus}, "
-            f"{card.points_to_upper_bonus} to go), Yahtzee bonus {card.yahtzee_bonus}, "
+            f"{card.points_to_upper_bonus} to go), {five * edition.extra_rules}"
             f"total {card.total}"
         )
 
@@ -505,7 +508,7 @@ def _dice_and_roll(rest: str) -> tuple[str, int | None]:
     return " ".join(words), int(roll)
 
 
-def _options(game: Game) -> dict[Category, Placement]:
+def _options(game: Game) -> dict[Box, Placement]:
     """The boxes the dice showing may fill, as placed (a Joker's marked)."""
     return {p.category: p for p in game.placements()}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core import Category, Dice, RuleSet
+from ..core import Dice, RuleSet
 from ._io import add_rules_option, print_json, read_card
 
 
@@ -26,10 +26,10 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     dice = Dice.parse(" ".join(args.dice))
     rules = RuleSet.named(args.rules)
-    card = read_card(args.card)
+    card = read_card(args.card, rules)
     options = card.placements(dice, rules)
     if args.box is not None:
-        options = (card.placement(dice, Category.parse(args.box), rules),)
+        options = (card.placement(dice, rules.edition.parse_box(args.box), rules),)
     if args.json:
         print_json(
             {

@@ -16,11 +16,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ..core import DICE_COUNT, FACES, ROLLS_PER_TURN, Category
+from ..core import DICE_COUNT, FACES, ROLLS_PER_TURN, Box
 from ..service import GameSession, commands
 from .sitting import SittingBook, print_pad
 
-Written = Callable[[Category, int], Awaitable[str | None]]
+Written = Callable[[Box, int], Awaitable[str | None]]
 """Points written in a box, given to the game's room: its refusal's sentence, or None."""
 
 MAX_TYPED = 10
@@ -109,7 +109,7 @@ class WriteScreen(ModalScreen[bool]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, session: GameSession, category: Category | None, write: Written) -> None:
+    def __init__(self, session: GameSession, category: Box | None, write: Written) -> None:
         super().__init__(id="write")
         self.session = session
         self.write = write
@@ -125,15 +125,21 @@ class WriteScreen(ModalScreen[bool]):
             options = [(c.display_name, c) for c in self.boxes]
             yield Select(options, value=self.start, allow_blank=False, id="write-box")
             yield Input(placeholder="points", restrict=r"[0-9]*", max_length=4, id="write-points")
-            yield Static(
-                "A Yahtzee? Press x on the card instead: entered as dice, its bonus and "
-                "the Joker rule follow.",
-                id="write-note",
-            )
+            yield Static(self._five_alike_note(), id="write-note")
             yield Static("", id="write-error")
             with Horizontal(id="answers"):
                 yield Button("Write (Enter)", id="write-ok", variant="success")
                 yield Button("Cancel (Esc)", id="write-cancel")
+
+    def _five_alike_note(self) -> str:
+        edition = self.session.rules.edition
+        five = edition.five_of_a_kind.display_name
+        if edition.extra_rules:
+            return (
+                f"A {five}? Press x on the card instead: entered as dice, its bonus and "
+                "the Joker rule follow."
+            )
+        return f"A {five}? Press x on the card instead: entered as dice."
 
     def on_mount(self) -> None:
         self.query_one("#write-points", Input).focus()
@@ -153,7 +159,7 @@ class WriteScreen(ModalScreen[bool]):
         category = self.query_one("#write-box", Select).value
         text = self.query_one("#write-points", Input).value
         error = self.query_one("#write-error", Static)
-        if not isinstance(category, Category):
+        if not isinstance(category, Box):
             error.update("Choose a box.")
             return
         if not text:
@@ -178,9 +184,14 @@ class YahtzeeOfScreen(ModalScreen[int | None]):
         Binding("escape", "face(0)", "Cancel"),
     ]
 
+    def __init__(self, five: str = "Yahtzee", *, id: str | None = None) -> None:
+        """``five``: the name of five alike in the game's edition."""
+        super().__init__(id=id)
+        self.five = five
+
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label("A Yahtzee of which face? (1-6, Esc cancels)", id="question")
+            yield Label(f"A {self.five} of which face? (1-6, Esc cancels)", id="question")
             with Horizontal(id="answers"):
                 for face in FACES:
                     yield Button(str(face), id=f"yahtzee-{face}", classes="face")
@@ -207,7 +218,7 @@ class EntryScreen(Screen[None]):
         """Give ``command`` to the game's room (its refusal shown): whether carried out."""
         raise NotImplementedError
 
-    def highlighted_box(self) -> Category | None:
+    def highlighted_box(self) -> Box | None:
         raise NotImplementedError
 
     def entry_info(self) -> list[str]:
@@ -219,7 +230,7 @@ class EntryScreen(Screen[None]):
                 "five dice (like 33356), Enter.",
                 "r: which roll (optional)",
                 "w: write a box's points",
-                "x: a Yahtzee of a face",
+                f"x: a {self.session.rules.edition.five_of_a_kind.display_name} of a face",
             ]
         after = self.session.next_roll
         return [
@@ -324,9 +335,9 @@ class EntryScreen(Screen[None]):
             return
         self.app.push_screen(WriteScreen(self.session, self.highlighted_box(), self._write))
 
-    async def _write(self, category: Category, points: int) -> str | None:
+    async def _write(self, category: Box, points: int) -> str | None:
         """Points written in a box (the line saying so follows from the room's event)."""
-        outcome = await self.play_quietly(commands.Write(category.name.lower(), points))
+        outcome = await self.play_quietly(commands.Write(category.key, points))
         return outcome.message if isinstance(outcome, commands.Refused) else None
 
     async def play_quietly(self, command: commands.Command) -> commands.Outcome:
@@ -335,16 +346,25 @@ class EntryScreen(Screen[None]):
 
     def action_yahtzee_of(self) -> None:
         if self._my_turn():
-            self.app.push_screen(YahtzeeOfScreen(id="yahtzee-of"), self._yahtzee_of)
+            self.app.push_screen(
+                YahtzeeOfScreen(self._five_name(), id="yahtzee-of"), self._yahtzee_of
+            )
 
     async def _yahtzee_of(self, face: int | None) -> None:
         if face is None:
             return
         word = FACE_WORDS[face - 1]
-        await self._enter(
-            str(face) * DICE_COUNT,
-            f"A Yahtzee of {word}: choose its box (the Joker rule and the bonus follow).",
+        follow = (
+            " (the Joker rule and the bonus follow)"
+            if self.session.rules.edition.extra_rules
+            else ""
         )
+        await self._enter(
+            str(face) * DICE_COUNT, f"A {self._five_name()} of {word}: choose its box{follow}."
+        )
+
+    def _five_name(self) -> str:
+        return self.session.rules.edition.five_of_a_kind.display_name
 
 
 __all__ = [

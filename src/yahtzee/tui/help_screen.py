@@ -4,6 +4,7 @@ any width (a description wraps within its own column), then the rules in words."
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -14,127 +15,151 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..core import Category, RuleSet
+from ..core import Box, Edition, RuleSet
+from .widgets import FIVE_ALIKE_KEY, box_keys
 
-BOXES = dict(zip(Category, "abcdefgijklyn", strict=True))
-"""The play screen's key for each box (shown on the card too)."""
+BOX_LINE = 42
+"""Box names listed on one line of the help at most (characters)."""
 
-KEYS: list[tuple[str, list[tuple[str, str]]]] = [
-    (
-        "Playing",
-        [
-            ("r, space", "roll (the kept dice stay; the first roll throws all five)"),
-            ("1, 2, 3, 4, 5", "keep or release the die in that place (or click it)"),
-            ("a-n, y", "score the dice in that box (its key is on the card)"),
-            ("arrows, enter", "move in the card; Enter (or a click) scores that box"),
-            ("u", "undo your last placement until the next player rolls (where allowed)"),
-            ("h", "the advisor's hint (when hints are allowed)"),
-            ("s", "a computer player plays at once (it waits while you may undo)"),
-            ("t", "light or dark theme"),
-            ("?", "this help"),
-            ("q", "quit: the game is saved and offered again next time"),
-            ("y, n, esc", "when asked to score a zero: yes, or no"),
-            ("p", "print the pad of the sitting so far (its games in columns)"),
-        ],
-    ),
-    (
-        "Real dice (rolled at the table)",
-        [
-            ("1 2 3 4 5 6", "type the five dice showing, like 33356"),
-            ("0 7 8 9", "typed too: Enter then says that a die shows 1 to 6"),
-            ("enter", "enter the dice typed (after roll 1 or 2: the next roll)"),
-            ("backspace, esc", "take back a die typed, or all of them"),
-            ("r", "which roll of the turn (1, 2, 3 or not said): the hint advises a keep"),
-            ("r (dice typed)", "the next roll, or a correction of the dice entered"),
-            ("space", "says how to enter the dice (the program rolls nothing)"),
-            ("w", "write a box's points (quick score entry; Enter writes, Esc cancels)"),
-            ("x", "a Yahtzee of a face (1-6): its dice entered, then choose the box"),
-        ],
-    ),
-    (
-        "Boxes (keys on the play screen)",
-        [
-            (" ".join(BOXES[c] for c in group), ", ".join(c.display_name for c in group))
-            for group in (
-                Category.upper(),
-                (Category.THREE_OF_A_KIND, Category.FOUR_OF_A_KIND),
-                (Category.FULL_HOUSE, Category.SMALL_STRAIGHT, Category.LARGE_STRAIGHT),
-                (Category.YAHTZEE, Category.CHANCE),
-            )
-        ],
-    ),
-    (
-        "New game",
-        [
-            ("tab", "the next field (seat names, kinds, rules, seed, hints)"),
-            ("ctrl+s", "start the game"),
-            ("ctrl+a", "add a player"),
-            ("ctrl+b", "add a bot (a computer player; choose its level)"),
-            ("ctrl+d", "remove the last seat"),
-            ("ctrl+e", "real dice: the players roll at the table and type them (no bots)"),
-            ("ctrl+t", "today's daily game: the same dice for everyone today (offline: unranked)"),
-            ("f4", "print a blank pad for these players and rules"),
-            ("f2", "history: resume, replay or print any recorded game"),
-            ("f3", "statistics per player"),
-            ("f1", "this help"),
-            ("q", "quit (outside a text field, where q is typed)"),
-            ("ctrl+q", "quit, from any screen"),
-        ],
-    ),
-    (
-        "Offer to resume",
-        [
-            ("y", "resume the latest unfinished game"),
-            ("h, f2", "the history, to choose among all unfinished games"),
-            ("n, esc", "a new game"),
-        ],
-    ),
-    (
-        "History",
-        [
-            ("enter", "resume an unfinished game, replay a finished one (or click it)"),
-            ("c", "print its card: an HTML page in your Downloads folder (or the current one)"),
-            ("esc", "back"),
-        ],
-    ),
-    (
-        "Replay",
-        [
-            ("left, p", "the previous turn"),
-            ("right, n", "the next turn"),
-            ("home, end", "the first or the last turn"),
-            ("c", "print the card"),
-            ("esc", "back to the history"),
-        ],
-    ),
-    (
-        "Game over",
-        [
-            ("r", "the next game of the sitting: the same seats, rules and dice"),
-            ("p", "print the sitting's pad (one column per game, the running total)"),
-            ("n", "a new game (a new sitting)"),
-            ("arrows", "scroll the card and the review (pgup, pgdn: a page)"),
-            ("tab", "into a review table"),
-            ("?", "this help"),
-            ("q", "quit"),
-        ],
-    ),
-    (
-        "Daily game's result",
-        [
-            ("c", "copy the line to share (or select it with the mouse)"),
-            ("n", "a new game"),
-            ("arrows", "scroll the card (pgup, pgdn: a page)"),
-            ("?", "this help"),
-            ("q", "quit"),
-        ],
-    ),
-    (
-        "Everywhere",
-        [("ctrl+q", "quit (a game is saved)"), ("ctrl+p", "the command palette: actions by name")],
-    ),
-    ("This help", [("esc, ?, q, f1", "close it"), ("arrows", "scroll (pgup, pgdn: a page)")]),
-]
+
+def box_lines(edition: Edition) -> list[tuple[str, str]]:
+    """The boxes of the edition's card with their keys: the upper boxes on a line, then
+    the lower ones, as many on a line as fit."""
+    keys = box_keys(edition)
+    groups: list[list[Box]] = [list(edition.upper), []]
+    for box in edition.lower:
+        names = ", ".join(b.display_name for b in [*groups[-1], box])
+        if groups[-1] and len(names) > BOX_LINE:
+            groups.append([])
+        groups[-1].append(box)
+    return [(" ".join(keys[b] for b in g), ", ".join(b.display_name for b in g)) for g in groups]
+
+
+def sections(editions: Sequence[Edition]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every screen's keys, with the boxes of ``editions`` (the first's on the play
+    screen's lines)."""
+    first = editions[0]
+    letters = sorted(set(box_keys(first).values()) - {FIVE_ALIKE_KEY})
+    five = first.five_of_a_kind.display_name
+    boxes = [("Boxes (keys on the play screen)", box_lines(first))]
+    boxes += [(f"{e.title} boxes (keys on its card)", box_lines(e)) for e in editions[1:]]
+    return [
+        (
+            "Playing",
+            [
+                ("r, space", "roll (the kept dice stay; the first roll throws all five)"),
+                ("1, 2, 3, 4, 5", "keep or release the die in that place (or click it)"),
+                (
+                    f"{letters[0]}-{letters[-1]}, {FIVE_ALIKE_KEY}",
+                    "score the dice in that box (its key is on the card)",
+                ),
+                ("arrows, enter", "move in the card; Enter (or a click) scores that box"),
+                ("u", "undo your last placement until the next player rolls (where allowed)"),
+                ("h", "the advisor's hint (when hints are allowed)"),
+                ("s", "a computer player plays at once (it waits while you may undo)"),
+                ("t", "light or dark theme"),
+                ("?", "this help"),
+                ("q", "quit: the game is saved and offered again next time"),
+                ("y, n, esc", "when asked to score a zero: yes, or no"),
+                ("p", "print the pad of the sitting so far (its games in columns)"),
+            ],
+        ),
+        (
+            "Real dice (rolled at the table)",
+            [
+                ("1 2 3 4 5 6", "type the five dice showing, like 33356"),
+                ("0 7 8 9", "typed too: Enter then says that a die shows 1 to 6"),
+                ("enter", "enter the dice typed (after roll 1 or 2: the next roll)"),
+                ("backspace, esc", "take back a die typed, or all of them"),
+                ("r", "which roll of the turn (1, 2, 3 or not said): the hint advises a keep"),
+                ("r (dice typed)", "the next roll, or a correction of the dice entered"),
+                ("space", "says how to enter the dice (the program rolls nothing)"),
+                ("w", "write a box's points (quick score entry; Enter writes, Esc cancels)"),
+                ("x", f"a {five} of a face (1-6): its dice entered, then choose the box"),
+            ],
+        ),
+        *boxes,
+        (
+            "New game",
+            [
+                ("tab", "the next field (seat names, kinds, rules, seed, hints)"),
+                ("ctrl+s", "start the game"),
+                ("ctrl+a", "add a player"),
+                ("ctrl+b", "add a bot (a computer player; choose its level)"),
+                ("ctrl+d", "remove the last seat"),
+                ("ctrl+e", "real dice: the players roll at the table and type them (no bots)"),
+                (
+                    "ctrl+t",
+                    "today's daily game: the same dice for everyone today (offline: unranked)",
+                ),
+                ("f4", "print a blank pad for these players and rules"),
+                ("f2", "history: resume, replay or print any recorded game"),
+                ("f3", "statistics per player"),
+                ("f1", "this help"),
+                ("q", "quit (outside a text field, where q is typed)"),
+                ("ctrl+q", "quit, from any screen"),
+            ],
+        ),
+        (
+            "Offer to resume",
+            [
+                ("y", "resume the latest unfinished game"),
+                ("h, f2", "the history, to choose among all unfinished games"),
+                ("n, esc", "a new game"),
+            ],
+        ),
+        (
+            "History",
+            [
+                ("enter", "resume an unfinished game, replay a finished one (or click it)"),
+                ("c", "print its card: an HTML page in your Downloads folder (or the current one)"),
+                ("esc", "back"),
+            ],
+        ),
+        (
+            "Replay",
+            [
+                ("left, p", "the previous turn"),
+                ("right, n", "the next turn"),
+                ("home, end", "the first or the last turn"),
+                ("c", "print the card"),
+                ("esc", "back to the history"),
+            ],
+        ),
+        (
+            "Game over",
+            [
+                ("r", "the next game of the sitting: the same seats, rules and dice"),
+                ("p", "print the sitting's pad (one column per game, the running total)"),
+                ("n", "a new game (a new sitting)"),
+                ("arrows", "scroll the card and the review (pgup, pgdn: a page)"),
+                ("tab", "into a review table"),
+                ("?", "this help"),
+                ("q", "quit"),
+            ],
+        ),
+        (
+            "Daily game's result",
+            [
+                ("c", "copy the line to share (or select it with the mouse)"),
+                ("n", "a new game"),
+                ("arrows", "scroll the card (pgup, pgdn: a page)"),
+                ("?", "this help"),
+                ("q", "quit"),
+            ],
+        ),
+        (
+            "Everywhere",
+            [
+                ("ctrl+q", "quit (a game is saved)"),
+                ("ctrl+p", "the command palette: actions by name"),
+            ],
+        ),
+        ("This help", [("esc, ?, q, f1", "close it"), ("arrows", "scroll (pgup, pgdn: a page)")]),
+    ]
+
+
+KEYS = sections([Edition.named(name) for name in Edition.names()])
 """Every screen's keys: (section, [(keys, what they do)]); keys are separated by ", "
 (a box's keys by spaces)."""
 KEY_WIDTH = 14
@@ -172,7 +197,7 @@ def keys_table(section: list[tuple[str, str]]) -> Table:
 
 def help_text(rules: RuleSet) -> RenderableType:
     parts: list[RenderableType] = []
-    for title, section in KEYS:
+    for title, section in sections([rules.edition]):
         parts.extend([Text(title, style="bold underline"), keys_table(section), Text("")])
     parts.extend([Text("Rules", style="bold underline"), Text(reflow(rules.describe()))])
     return Group(*parts)

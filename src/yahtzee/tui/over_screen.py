@@ -24,7 +24,7 @@ from ..service.meter import POLL_S, play_notes
 from ..service.sitting import Sitting
 from ..store import history
 from .sitting import SittingBook, print_pad, standings_lines
-from .widgets import SHORT_NAMES, ScoreCard
+from .widgets import ScoreCard, row_name
 
 if TYPE_CHECKING:
     from ..solver.review import PlayerReview
@@ -192,7 +192,7 @@ def short_text(action: Action) -> str:
     a kind"), so that the table fits 80 columns with the win column beside it."""
     if isinstance(action, Score):
         category = action.category
-        return f"score {SHORT_NAMES.get(category, category.display_name)}"
+        return f"score {row_name(category)}"
     return f"keep {action.spaced()}"
 
 

@@ -25,8 +25,7 @@ from textual.widgets import Button, Footer, Label, Static
 from textual.worker import WorkerCancelled, get_current_worker
 
 from ..core import (
-    ROUNDS,
-    Category,
+    Box,
     Game,
     Phase,
     Rolled,
@@ -46,7 +45,16 @@ if TYPE_CHECKING:
     from ..solver import Advice
 from .entry import ENTRY_BINDINGS, NO_ROLL, DiceEntry, EntryScreen
 from .sitting import SittingBook
-from .widgets import BOX_KEYS, DiceTray, Die, ScoreCard, WinChances, WinProgress, card_width
+from .widgets import (
+    DiceTray,
+    Die,
+    ScoreCard,
+    WinChances,
+    WinProgress,
+    box_keys,
+    card_width,
+    every_box_key,
+)
 
 HINT_OPTIONS = 5
 UNDO_OFFER = "  (u takes it back)"
@@ -66,7 +74,7 @@ class ConfirmZero(ModalScreen[bool]):
 
     BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
 
-    def __init__(self, category: Category) -> None:
+    def __init__(self, category: Box) -> None:
         super().__init__(id="confirm-zero")
         self.category = category
 
@@ -91,8 +99,8 @@ class PlayScreen(EntryScreen):
         Binding("space", "roll", "Roll", show=False),
         *(Binding(str(i + 1), f"keep_die({i})", f"Keep {i + 1}", show=False) for i in range(5)),
         *(
-            Binding(key, f"score_box('{category.key}')", category.display_name, show=False)
-            for category, key in BOX_KEYS.items()
+            Binding(key, f"score_key('{key}')", "Score a box", show=False)
+            for key in every_box_key()
         ),
         Binding("enter", "choose", "Score box", show=False),
         Binding("h", "hint", "Hint"),
@@ -264,7 +272,7 @@ class PlayScreen(EntryScreen):
         best = f"  ·  best to beat: {self.best}" if self.best is not None else ""
         rules = "" if game.rules.name == "official" else f"  ·  {game.rules.name}"
         real = "  ·  real dice" if game.entered else ""
-        return f"Round {turn.round}/{ROUNDS}  ·  to play: {who}{best}{rules}{real}"
+        return f"Round {turn.round}/{game.rules.rounds}  ·  to play: {who}{best}{rules}{real}"
 
     def _turn_info(self) -> str:
         game = self.shown
@@ -411,11 +419,15 @@ class PlayScreen(EntryScreen):
             return
         await self.play(commands.Roll(held=tuple(sorted(self.placed().held))))
 
-    async def _score(self, category: Category) -> None:
-        await self.play(commands.Score(category.name.lower()))
+    async def _score(self, category: Box) -> None:
+        await self.play(commands.Score(category.key))
 
-    async def action_score_box(self, key: str) -> None:
-        await self.on_score_card_box_chosen(ScoreCard.BoxChosen(Category.parse(key)))
+    async def action_score_key(self, key: str) -> None:
+        """The box of ``key`` on this game's card (a key of another edition's card does
+        nothing)."""
+        boxes = {k: box for box, k in box_keys(self.session.rules.edition).items()}
+        if key in boxes:
+            await self.on_score_card_box_chosen(ScoreCard.BoxChosen(boxes[key]))
 
     async def action_undo(self) -> None:
         outcome = await self.play_quietly(commands.Undo())
@@ -427,7 +439,7 @@ class PlayScreen(EntryScreen):
         """``u`` when nothing can be taken back: say why (the room's reason)."""
         await self.action_undo()
 
-    def highlighted_box(self) -> Category | None:
+    def highlighted_box(self) -> Box | None:
         return self.query_one(ScoreCard).box_at_cursor()
 
     def action_choose(self) -> None:
@@ -449,7 +461,7 @@ class PlayScreen(EntryScreen):
             return
         await self._score(event.category)  # (the room says why a box is not allowed)
 
-    async def _confirmed(self, category: Category, yes: bool | None) -> None:
+    async def _confirmed(self, category: Box, yes: bool | None) -> None:
         if yes:
             await self._score(category)
 

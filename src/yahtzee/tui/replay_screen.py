@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.widgets.data_table import RowDoesNotExist
 
-from ..core import ROUNDS, Event, Game, GameStarted, GameState, PlayoffRolled, Rolled, Scored
+from ..core import Event, Game, GameStarted, GameState, PlayoffRolled, Rolled, Scored
 from ..core import state as machine
 from ..core.events import event_to_dict
 from ..store import Store
@@ -131,7 +131,10 @@ class ReplayScreen(Screen[None]):
         if isinstance(log[step.start], PlayoffRolled) or before.turn is None:
             lines.append("Playoff for first place")
         else:
-            lines.append(f"Round {before.turn.round} of {ROUNDS}: {names[before.turn.player]}")
+            lines.append(
+                f"Round {before.turn.round} of {self.game.rules.rounds}: "
+                f"{names[before.turn.player]}"
+            )
         lines.append("")
         for i in range(step.start, step.end):
             lines.extend(self._words(log[i], self.states[i], names))

@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
-from ..core import UPPER_BONUS_THRESHOLD, Category, Game, Placement, Scorecard
+from ..core import Box, Edition, Game, Placement, Scorecard, Scoring
 from ..service.sitting import running_totals, sitting_from
 
 if TYPE_CHECKING:
@@ -105,15 +105,49 @@ class TickBox(Checkbox):
         super().watch_value()
 
 
-BOX_KEYS: dict[Category, str] = dict(zip(Category, "abcdefgijklyn", strict=True))
-"""One key per box, shown on the card: a-f the upper boxes, then g i j k l y n (h is the
-hint, and y is the Yahtzee)."""
-SHORT_NAMES = {
-    Category.THREE_OF_A_KIND: "3 of a kind",
-    Category.FOUR_OF_A_KIND: "4 of a kind",
-    Category.SMALL_STRAIGHT: "Sm straight",
-    Category.LARGE_STRAIGHT: "Lg straight",
-}
+UPPER_KEYS = "abcdef"
+LOWER_KEYS = "gijklmo"
+"""The keys of the boxes, shown on the card: a-f the upper boxes, then the lower ones in
+card order from these (h is the hint, p the pad), but for two with a letter of their
+own: y the five-alike box (Yahtzee, Yatzy), n Chance."""
+FIVE_ALIKE_KEY, CHANCE_KEY = "y", "n"
+
+
+def box_keys(edition: Edition) -> dict[Box, str]:
+    """One key per box of the edition's card (the American: a-f, g i j k l y n)."""
+    keys: dict[Box, str] = dict(zip(edition.upper, UPPER_KEYS, strict=True))
+    letters = iter(LOWER_KEYS)
+    for box, rule in zip(edition.boxes, edition.box_rules, strict=True):
+        if box.is_upper:
+            continue
+        if box is edition.five_of_a_kind:
+            keys[box] = FIVE_ALIKE_KEY
+        elif rule.kind is Scoring.CHANCE:
+            keys[box] = CHANCE_KEY
+        else:
+            keys[box] = next(letters)
+    return keys
+
+
+def every_box_key() -> tuple[str, ...]:
+    """The keys of the boxes of every edition (a key a card lacks does nothing there)."""
+    keys = (key for name in Edition.names() for key in box_keys(Edition.named(name)).values())
+    return tuple(dict.fromkeys(keys))
+
+
+BOX_KEYS: dict[Box, str] = box_keys(Edition.american())
+"""The American card's keys."""
+BOX_NAME_WIDTH = 12
+"""The box column's room for a name, after the key and a space."""
+
+
+def row_name(box: Box) -> str:
+    """A box's name on the card: printed as on the paper card where it fits, else its
+    short name without abbreviation dots ("3 of a kind", "Sm straight")."""
+    name = box.display_name
+    return name if len(name) <= BOX_NAME_WIDTH else box.short_name.replace(".", "")
+
+
 _TOTAL_ROWS = ("upper", "bonus", "yahtzee_bonus", "total", "running", "win")
 BOX_WIDTH = 14
 """The box column: key, name ("g 3 of a kind") and a space (cells have no padding)."""
@@ -150,7 +184,7 @@ class ScoreCard(DataTable[Text]):
     and a last line with the running total across them."""
 
     class BoxChosen(Message):
-        def __init__(self, category: Category) -> None:
+        def __init__(self, category: Box) -> None:
             super().__init__()
             self.category = category
 
@@ -160,6 +194,7 @@ class ScoreCard(DataTable[Text]):
         self._layout: tuple[tuple[str, ...], int, int] = ((), 0, 0)  # players, width, past
         self._shown: tuple[Game, WinChances | None, tuple[Game, ...]] | None = None
         self._past: tuple[Game, ...] = ()  # the sitting's earlier games shown
+        self.edition = Edition.american()  # of the game shown
 
     def on_resize(self, event: events.Resize) -> None:
         """Lay the columns out again for the new width (the last cards shown again)."""
@@ -200,21 +235,25 @@ class ScoreCard(DataTable[Text]):
             self.columns[ColumnKey(f"p{seat}")].label = label
         options = {p.category: p for p in game.placements()}
         over = game.is_over
-        for category in Category:
-            if category is Category.THREE_OF_A_KIND:
+        edition = self.edition = game.rules.edition
+        keys = box_keys(edition)
+        threshold = edition.upper_bonus_threshold
+        for category in edition.boxes:
+            if category is edition.lower[0]:
                 self._totals_row("upper", "Upper", game, lambda c: c.upper_subtotal)
-                tight = len(game.cards) > 1 and width - 2 < len("need 63")  # columns follow
-                bonus = [self._bonus(c, over, tight) for c in game.cards]
-                self._row("bonus", Text(f"Bonus ({UPPER_BONUS_THRESHOLD}+)", style="bold"),
+                tight = len(game.cards) > 1 and width - 2 < len(f"need {threshold}")
+                bonus = [self._bonus(c, over, tight) for c in game.cards]  # columns follow
+                self._row("bonus", Text(f"Bonus ({threshold}+)", style="bold"),
                           bonus, lambda c: _plain(c.upper_bonus))  # fmt: skip
             cells = [
                 self._cell(card, category, options, s == current)
                 for s, card in enumerate(game.cards)
             ]
-            name = SHORT_NAMES.get(category, category.display_name)
-            label = Text.assemble((BOX_KEYS[category], "bold underline"), " ", name)
+            label = Text.assemble((keys[category], "bold underline"), " ", row_name(category))
             self._row(category.key, label, cells, partial(_box_points, category))
-        self._totals_row("yahtzee_bonus", "Yahtzee bonus", game, lambda c: c.yahtzee_bonus)
+        if edition.extra_rules:
+            bonus_name = f"{edition.five_of_a_kind.display_name} bonus"
+            self._totals_row("yahtzee_bonus", bonus_name, game, lambda c: c.yahtzee_bonus)
         self._totals_row("total", "Total", game, lambda c: c.total)
         if past:
             self._running_row(game, past)
@@ -254,12 +293,12 @@ class ScoreCard(DataTable[Text]):
             row.append(Text(str(rows[-1][seat] + card.total), style="bold reverse"))
         self.add_row(Text("Running total", style="bold"), *row, key="running")
 
-    def box_at_cursor(self) -> Category | None:
+    def box_at_cursor(self) -> Box | None:
         """The box of the highlighted row (None on a totals row)."""
         return self._box_at(self.cursor_row)
 
-    def _box_at(self, row: int) -> Category | None:
-        for category in Category:
+    def _box_at(self, row: int) -> Box | None:
+        for category in self.edition.boxes:
             if row_of(category) == row:
                 return category
         return None
@@ -277,9 +316,7 @@ class ScoreCard(DataTable[Text]):
         return Text(f"-{need}" if tight else f"need {need}", style="dim")
 
     @staticmethod
-    def _cell(
-        card: Scorecard, category: Category, options: dict[Category, Placement], current: bool
-    ) -> Text:
+    def _cell(card: Scorecard, category: Box, options: dict[Box, Placement], current: bool) -> Text:
         points = card[category]
         if points is not None:
             return Text(str(points), style="bold")
@@ -300,7 +337,7 @@ class ScoreCard(DataTable[Text]):
         if key is None or key in _TOTAL_ROWS:
             return
         event.stop()
-        self.post_message(self.BoxChosen(Category.parse(key)))
+        self.post_message(self.BoxChosen(self.edition.parse_box(key)))
 
     async def _on_click(self, event: events.Click) -> None:
         """One click fills a box (the table alone would first only highlight it)."""
@@ -312,7 +349,7 @@ class ScoreCard(DataTable[Text]):
             self.action_select_cursor()
 
 
-def _box_points(box: Category, card: Scorecard) -> Text:
+def _box_points(box: Box, card: Scorecard) -> Text:
     return _plain(card[box])
 
 
@@ -421,6 +458,6 @@ def column_name(name: str, width: int) -> str:
     return name[: width - 1]
 
 
-def row_of(category: Category) -> int:
+def row_of(category: Box) -> int:
     """The card's row of a box: the upper boxes, then Upper and Bonus, then the lower."""
     return int(category) + (2 if category.is_lower else 0)
