@@ -53,10 +53,12 @@ def render_pad(
     players: Sequence[str] | int,
     games: int | Sequence[Game] = 1,
     *,
-    title: str = "YAHTZEE",
+    title: str | None = None,
 ) -> str:
     """The pad for ``players`` (names, or how many blank ones) and ``games`` (how many
-    blank columns each, or the sitting's games, in order, all of the same players)."""
+    blank columns each, or the sitting's games, in order, all of the same players); the
+    rows are the card of the rules' edition, ``title`` its name by default."""
+    title = title or rules.edition.title.upper()
     names = _names(players)
     played = list(games) if not isinstance(games, int) else []
     count = len(played) if played else _count(games, "games", MAX_PAD_GAMES)

@@ -1,8 +1,9 @@
 """The paper scorecard as a self-contained HTML page that prints on one A4 or Letter page.
 
 The layout follows the walkthrough's paper card: the six numbers, the upper total and
-bonus lines, the seven lower boxes, the Yahtzee bonus line and the grand total, one
-column per player.
+bonus lines, the lower boxes, the Yahtzee bonus line (an edition with extra-Yahtzee
+bonuses) and the grand total, one column per player. The boxes, their names and the bonus
+are the rules' edition's (the American card, or Yatzy's fifteen boxes).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from html import escape
 
-from ..core import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category, Game, RuleSet, Scorecard
+from ..core import Box, Game, RuleSet, Scorecard
 
 STYLE = """
 @page { margin: 12mm; }
@@ -62,19 +63,22 @@ def card_rows(
     def each(pick: Callable[[Scorecard], str]) -> list[str]:
         return ["" if card is None else pick(card) for card in columns]
 
+    edition = rules.edition
     section("Upper section")
-    for category in Category.upper():
+    for category in edition.upper:
         line(f"{category.display_name} <span class=note>(count {category.face}s)</span>",
              each(_box(category)))  # fmt: skip
     line("Upper total", each(lambda c: str(c.upper_subtotal)), "total")
-    line(f"Bonus <span class=note>({UPPER_BONUS} at {UPPER_BONUS_THRESHOLD} or more)</span>",
-         each(_bonus))  # fmt: skip
+    bonus = f"{edition.upper_bonus} at {edition.upper_bonus_threshold} or more"
+    line(f"Bonus <span class=note>({bonus})</span>", each(_bonus))
     line("Upper section total", each(lambda c: str(c.upper_total)), "total")
     section("Lower section")
-    for category in Category.lower():
+    for category in edition.lower:
         line(category.display_name, each(_box(category)))
-    line(f"Yahtzee bonus <span class=note>({_yahtzee_bonus_note(rules)})</span>",
-         each(lambda c: _cell(c.yahtzee_bonus or None)))  # fmt: skip
+    if edition.extra_rules:
+        five = f"{edition.five_of_a_kind.display_name} bonus"
+        line(f"{five} <span class=note>({_yahtzee_bonus_note(rules)})</span>",
+             each(lambda c: _cell(c.yahtzee_bonus or None)))  # fmt: skip
     line("Lower section total", each(lambda c: str(c.lower_total)), "total")
     line("Upper section total", each(lambda c: str(c.upper_total)))
     line("Grand total", each(lambda c: str(c.total)), "grand")
@@ -84,11 +88,13 @@ def card_rows(
 def render_scorecard(
     game: Game,
     *,
-    title: str = "YAHTZEE",
+    title: str | None = None,
     game_id: str | None = None,
     played: datetime | None = None,
 ) -> str:
-    """The page for ``game`` (finished or not: open boxes are left blank)."""
+    """The page for ``game`` (finished or not: open boxes are left blank); ``title``: the
+    edition's name by default ("YAHTZEE", "YATZY")."""
+    title = title or game.rules.edition.title.upper()
     names = game.players
     winners = frozenset(game.winners)
     rows = card_rows(game.rules, game.cards, winners)
@@ -110,7 +116,7 @@ def render_scorecard(
     )
 
 
-def _box(category: Category) -> Callable[[Scorecard], str]:
+def _box(category: Box) -> Callable[[Scorecard], str]:
     return lambda card: _cell(card[category])
 
 

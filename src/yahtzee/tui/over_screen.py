@@ -138,8 +138,16 @@ class GameOverScreen(Screen[None]):
         session = self.session
         if record:
             await asyncio.to_thread(session.finish)
-        reviews = await asyncio.to_thread(session.review)
+        try:
+            reviews = await asyncio.to_thread(session.review)
+        except YahtzeeError as error:  # no advisor for these rules: the card stays
+            self.call_later(self._no_review, str(error))
+            return
         self.call_later(self._show_reviews, reviews)  # (not once the screen is going)
+
+    def _no_review(self, why: str) -> None:
+        for shown in self.query("#reviewing").results(Static):
+            shown.update(f"No review of this game: {why}")
 
     def _look_for_win_tables(self) -> None:
         if self.session.review_has_win():

@@ -195,6 +195,7 @@ class PlayScreen(EntryScreen):
         return self.entry_check(action)
 
     def on_mount(self) -> None:
+        self.app.title = self.session.rules.edition.title  # "Yahtzee", "Yatzy"
         self.query_one(ScoreCard).focus()
         self.refresh_view()
         self.room.start()
@@ -207,7 +208,10 @@ class PlayScreen(EntryScreen):
     @work(group="solver", exclusive=True)
     async def _load_solver(self) -> None:
         """The solver loaded (or its tables built) in a thread: keys keep working."""
-        await asyncio.to_thread(self.session.solver, progress=self._solver_progress)
+        try:
+            await asyncio.to_thread(self.session.solver, progress=self._solver_progress)
+        except YahtzeeError as error:  # no advisor for these rules: the game goes on
+            self.building = f"No advisor for the {self.session.rules.name} rules: {error}"
         self._refresh_if_shown()
 
     def _shown(self) -> bool:
