@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -136,7 +136,14 @@ class CardShape:
 
 @cache
 def card_shape(rules: RuleSet) -> CardShape:
+    """The card of the rules' edition, filled in order or not as the rules say."""
     edition = getattr(rules, "edition", None)  # (before the core's editions: American)
+    return edition_card(edition, bool(getattr(rules, "ordered", False)))
+
+
+@cache
+def edition_card(edition: Any, ordered: bool = False) -> CardShape:
+    """The card of an edition (`None`: the American)."""
     if edition is None:
         boxes: tuple[Category, ...] = tuple(Category)
         ybox, cap, bonus = int(Category.YAHTZEE), UPPER_BONUS_THRESHOLD, UPPER_BONUS
@@ -146,7 +153,7 @@ def card_shape(rules: RuleSet) -> CardShape:
         cap, bonus = edition.upper_bonus_threshold, edition.upper_bonus
     if len(boxes) > MAX_BOXES or [b.face for b in boxes[:N_UPPER]] != list(FACES):
         raise ValueError("a card has at most MAX_BOXES boxes, the upper ones first")
-    return CardShape(boxes, ybox, cap, bonus, bool(getattr(rules, "ordered", False)))
+    return CardShape(boxes, ybox, cap, bonus, ordered)
 
 
 @cache
