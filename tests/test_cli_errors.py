@@ -42,7 +42,7 @@ CASES: list[tuple[list[str], str]] = [
     (["score", "12345", "--box", HUGE], "Unknown box"),
     (["score", "12345", "--card", HUGE], ""),
     (["rules", HUGE], "rule"),
-    (["rules", "bogus"], "no-bonus-no-joker (add '+playoff' to any of them)"),  # was cut
+    (["rules", "bogus"], "yatzy+fh5+tp4+forced (add '+playoff' to any of them)"),  # was cut
     (["solve", "--rules", "nope"], "rule"),
     (["advise", HUGE], ""),
     (["advise", "13356", "2", "--top", "-1"], "--top"),

@@ -1,10 +1,12 @@
 """The rules engine: pure Python, no third-party imports, no I/O."""
 
 from .bot_choices import BOT_CHOICES, DEFAULT_BOT, BotChoice, bot_choice, chosen_bot
+from .box import Box
 from .category import Category
 from .committed import CommittedDice, commitment
 from .dice import DICE_COUNT, FACE_COUNT, FACES, Dice, Keep, Outcome, chance_outcomes
 from .duplicate import DuplicateDice
+from .editions import BoxRule, Edition, HouseRule, Scoring
 from .entries import allowed_text, check_entry, possible_points
 from .errors import IllegalMove, InvalidInput, YahtzeeError
 from .events import (
@@ -41,12 +43,14 @@ from .scoring import (
     joker_score,
     placements,
     score,
+    scores,
 )
 from .seat_dice import SeatDice
 from .situation import Situation
 from .sources import DiceSource, RandomDice, ScriptedDice, SecureDice
 from .state import MAX_NAME_LENGTH, MAX_PLAYERS, ROLLS_PER_TURN, ROUNDS, GameState, Phase, Turn
 from .verify import check_rolls, check_steps, committed_dice, draw_of
+from .yatzy_boxes import YatzyBox
 
 __all__ = [
     "BOT_CHOICES",
@@ -72,6 +76,8 @@ __all__ = [
     "Action",
     "BotChoice",
     "BotSpec",
+    "Box",
+    "BoxRule",
     "Category",
     "CommittedDice",
     "Dice",
@@ -79,12 +85,14 @@ __all__ = [
     "DiceSource",
     "Draw",
     "DuplicateDice",
+    "Edition",
     "EnterDice",
     "Entry",
     "Event",
     "Game",
     "GameStarted",
     "GameState",
+    "HouseRule",
     "IllegalMove",
     "InvalidInput",
     "JokerRule",
@@ -100,6 +108,7 @@ __all__ = [
     "Score",
     "Scorecard",
     "Scored",
+    "Scoring",
     "ScriptedDice",
     "SeatDice",
     "SecureDice",
@@ -111,6 +120,7 @@ __all__ = [
     "Write",
     "Written",
     "YahtzeeError",
+    "YatzyBox",
     "allowed_text",
     "bot_choice",
     "chance_outcomes",
@@ -129,4 +139,5 @@ __all__ = [
     "possible_points",
     "same_name",
     "score",
+    "scores",
 ]

@@ -4,25 +4,25 @@ says what is allowed when an entry is not."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
-from .category import Category
+from .box import Box
 from .dice import Dice
 from .errors import InvalidInput, show
 from .rules import JokerRule, RuleSet
 from .scoring import joker_score, score
 
 
-@cache
-def possible_points(category: Category, rules: RuleSet) -> frozenset[int]:
+@lru_cache(maxsize=None, typed=True)  # boxes of two editions may be equal ints
+def possible_points(category: Box, rules: RuleSet) -> frozenset[int]:
     """Every number of points ``category`` can hold under ``rules``: what some roll scores
     there by the box's own definition (0 among them, a box scratched, for every box but
     Chance) or, where the rules have a Joker, as a Joker."""
     points: set[int] = set()
     for dice in Dice.all():
-        points.add(score(category, dice))
+        points.add(score(category, dice, rules))
         if rules.joker is not JokerRule.NONE and dice.faces[0] == dice.faces[-1]:
-            points.add(joker_score(category, dice))
+            points.add(joker_score(category, dice, rules))
     return frozenset(points)
 
 
@@ -41,7 +41,7 @@ def allowed_text(points: frozenset[int]) -> str:
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
 
 
-def check_entry(category: Category, points: object, rules: RuleSet) -> int:
+def check_entry(category: Box, points: object, rules: RuleSet) -> int:
     """``points`` written in ``category``, checked against what the box can hold under
     ``rules`` (InvalidInput, saying what it can, otherwise)."""
     allowed = possible_points(category, rules)

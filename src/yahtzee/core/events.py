@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from .box import Box
 from .category import Category
 from .dice import Dice, Keep
 from .errors import InvalidInput, show
@@ -68,7 +69,7 @@ class Scored:
     """A player filled ``category`` with ``points`` (plus any Yahtzee bonus)."""
 
     player: int
-    category: Category
+    category: Box
     points: int
     yahtzee_bonus: int = 0
 
@@ -99,7 +100,7 @@ class Written:
     Joker placement and bonus follow the rules."""
 
     player: int
-    category: Category
+    category: Box
     points: int
 
 
@@ -161,7 +162,7 @@ def _text(data: Mapping[str, Any], key: str) -> str:
     return value
 
 
-def _start(data: Mapping[str, Any]) -> GameStarted:
+def _start(data: Mapping[str, Any], boxes: type[Box]) -> GameStarted:
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise InvalidInput("A start event needs 'players', a list of names.")
@@ -190,7 +191,7 @@ def _start(data: Mapping[str, Any]) -> GameStarted:
     )
 
 
-def _roll(data: Mapping[str, Any]) -> Rolled:
+def _roll(data: Mapping[str, Any], boxes: type[Box]) -> Rolled:
     return Rolled(_int(data, "player"), _keep(_text(data, "keep")), _dice(_text(data, "dice")))
 
 
@@ -200,37 +201,35 @@ _dice = functools.lru_cache(maxsize=8192)(Dice.parse)
 _keep = functools.lru_cache(maxsize=8192)(Keep.parse)
 
 
-def _score(data: Mapping[str, Any]) -> Scored:
+def _score(data: Mapping[str, Any], boxes: type[Box]) -> Scored:
     return Scored(
         _int(data, "player"),
-        Category.parse(_text(data, "category")),
+        boxes.parse(_text(data, "category")),
         _int(data, "points"),
         _int(data, "yahtzee_bonus"),
     )
 
 
-def _playoff(data: Mapping[str, Any]) -> PlayoffRolled:
+def _playoff(data: Mapping[str, Any], boxes: type[Box]) -> PlayoffRolled:
     return PlayoffRolled(_int(data, "player"), Dice.parse(_text(data, "dice")))
 
 
-def _undo(data: Mapping[str, Any]) -> Undone:
+def _undo(data: Mapping[str, Any], boxes: type[Box]) -> Undone:
     return Undone(_int(data, "player"))
 
 
-def _entered(data: Mapping[str, Any]) -> DiceEntered:
+def _entered(data: Mapping[str, Any], boxes: type[Box]) -> DiceEntered:
     roll = data.get("roll")
     if roll is not None:
         roll = _int(data, "roll")
     return DiceEntered(_int(data, "player"), Dice.parse(_text(data, "dice")), roll)
 
 
-def _written(data: Mapping[str, Any]) -> Written:
-    return Written(
-        _int(data, "player"), Category.parse(_text(data, "category")), _int(data, "points")
-    )
+def _written(data: Mapping[str, Any], boxes: type[Box]) -> Written:
+    return Written(_int(data, "player"), boxes.parse(_text(data, "category")), _int(data, "points"))
 
 
-_READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
+_READERS: dict[str, Callable[[Mapping[str, Any], type[Box]], Event]] = {
     "start": _start,
     "roll": _roll,
     "score": _score,
@@ -241,8 +240,9 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
 }
 
 
-def event_from_dict(data: object) -> Event:
+def event_from_dict(data: object, boxes: type[Box] = Category) -> Event:
     """Read one event written by `event_to_dict`; malformed data is ``InvalidInput``.
+    Boxes are named by ``boxes`` (the edition of the game's rules: the American by default).
 
     Event objects are checked the same way, through their JSON form.
     """
@@ -260,4 +260,4 @@ def event_from_dict(data: object) -> Event:
     if reader is None:
         known = ", ".join(_READERS)
         raise InvalidInput(f"Unknown event type {show(kind)}; known types: {known}.")
-    return reader(data)
+    return reader(data, boxes)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from . import state as machine
+from .box import Box
 from .category import Category
 from .committed import PLAYOFF_ROUND, CommittedDice
 from .dice import Dice, Keep
@@ -39,13 +40,13 @@ _OVER = Phase.OVER  # a module constant: reading it is cheaper than the class at
 class Score:
     """The action of filling a box with the dice showing."""
 
-    category: Category
+    category: Box
 
     @classmethod
-    def parse(cls, text: str) -> Self:
+    def parse(cls, text: str, rules: RuleSet | None = None) -> Self:
         """The action of filling the box named ``text`` (any name players use: ``"fh"``,
-        ``"aces"``)."""
-        return cls(Category.parse(text))
+        ``"aces"``), a box of the rules' edition (the American without rules)."""
+        return cls((rules.edition.box_type if rules else Category).parse(text))
 
     def __str__(self) -> str:
         return f"score {self.category.display_name}"
@@ -75,7 +76,7 @@ class Write:
     """In a game of entered dice: ``points`` written in box ``category`` as on a paper pad
     (quick score entry), checked against what the box can hold."""
 
-    category: Category
+    category: Box
     points: int
 
     def __str__(self) -> str:
@@ -346,10 +347,11 @@ class Game:
             self._events.append(Rolled(seat, keep, dice))
         return dice
 
-    def score(self, category: Category | str, *, player: int | None = None) -> Placement:
+    def score(self, category: Box | str, *, player: int | None = None) -> Placement:
         """Fill ``category`` with the dice showing; returns what it scored."""
-        if type(category) is not Category:  # (Category.of returns a Category as it is)
-            category = Category.of(category)
+        box_type = self._state.rules.edition.box_type
+        if type(category) is not box_type:  # (of returns a box of the edition as it is)
+            category = box_type.of(category)
         placement = machine.check_score(self._state, category, player)
         seat = self._state.current_player
         assert seat is not None
@@ -369,15 +371,14 @@ class Game:
         self._events.append(DiceEntered(seat, dice, roll))
         return dice
 
-    def write(
-        self, category: Category | str, points: int, *, player: int | None = None
-    ) -> Placement:
+    def write(self, category: Box | str, points: int, *, player: int | None = None) -> Placement:
         """In a game of entered dice: write ``points`` in ``category`` without dice (quick
         score entry). The points are checked against what the box can hold under the rules;
         the bonuses follow from the boxes. A Yahtzee is entered as dice instead, so that its
         Joker placement and bonus follow the rules."""
-        if type(category) is not Category:
-            category = Category.of(category)
+        box_type = self._state.rules.edition.box_type
+        if type(category) is not box_type:
+            category = box_type.of(category)
         placement = machine.check_written(self._state, category, points, player)
         seat = self._state.current_player
         assert seat is not None
@@ -458,7 +459,7 @@ class Game:
     def _extend(self, items: Iterator[dict[str, Any] | Event], start: int) -> None:
         for number, raw in enumerate(items, start=start):
             try:
-                self._append(event_from_dict(raw))
+                self._append(event_from_dict(raw, self._state.rules.edition.box_type))
             except IllegalMove as error:
                 raise InvalidInput(f"Event {number} is not legal here: {error}") from None
             except InvalidInput as error:

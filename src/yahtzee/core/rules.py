@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Self
 
+from .box import Box
+from .editions import AMERICAN, YATZY, BoxRule, Edition
 from .errors import InvalidInput, show
 
-UPPER_BONUS = 35
-UPPER_BONUS_THRESHOLD = 63
+UPPER_BONUS = AMERICAN.upper_bonus
+UPPER_BONUS_THRESHOLD = AMERICAN.upper_bonus_threshold
 YAHTZEE_BONUS = 100
 
 
@@ -38,7 +40,7 @@ class TieBreak(StrEnum):
 
 
 _PLAYOFF_SUFFIX = "+playoff"
-_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*(\+playoff)?")
+_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*(\+[a-z0-9]+)*")
 
 
 def _normalise(name: str) -> str:
@@ -54,19 +56,45 @@ class RuleSet:
     joker: JokerRule = JokerRule.FORCED
     yahtzee_bonus: int = YAHTZEE_BONUS
     tie_break: TieBreak = TieBreak.SHARED
+    edition: Edition = AMERICAN
+    house: tuple[str, ...] = ()
+    """The edition's house rules in force, in the edition's order (``("fh5", "tp4")``)."""
+    ordered: bool = False
+    """Boxes are filled top to bottom: only the first open box may be filled."""
     _scoring_key: str = field(init=False, repr=False, compare=False)
+    _box_rules: tuple[BoxRule, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
             raise InvalidInput(
-                f"A rule-set name is lower-case letters, digits and hyphens, not {show(self.name)}."
+                f"A rule-set name is lower-case letters, digits, hyphens and '+' options, "
+                f"not {show(self.name)}."
             )
         if self.yahtzee_bonus not in (0, YAHTZEE_BONUS) or isinstance(self.yahtzee_bonus, bool):
             raise InvalidInput(f"The Yahtzee bonus is 0 or {YAHTZEE_BONUS} points.")
         if not isinstance(self.joker, JokerRule) or not isinstance(self.tie_break, TieBreak):
             raise InvalidInput("joker and tie_break take JokerRule and TieBreak values.")
+        edition = self.edition
+        if not isinstance(edition, Edition):
+            raise InvalidInput("edition takes an Edition (Edition.named('yatzy')).")
+        if not edition.extra_rules and (self.joker is not JokerRule.NONE or self.yahtzee_bonus):
+            raise InvalidInput(f"{edition.title} has no Joker rule and no extra bonus.")
+        if not isinstance(self.house, tuple) or not isinstance(self.ordered, bool):
+            raise InvalidInput("house takes a tuple of house-rule keys; ordered true or false.")
+        known = [option.key for option in edition.house_rules]
+        if list(self.house) != [key for key in known if key in self.house]:
+            for key in self.house:
+                edition.house_rule(key)  # names an unknown one
+            raise InvalidInput(f"House rules are given once each, in the order {known}.")
         key = f"joker={self.joker.value};bonus={self.yahtzee_bonus}"
+        if edition is not AMERICAN:
+            key += f";edition={edition.name}"
+        if self.house:
+            key += f";house={','.join(self.house)}"
+        if self.ordered:
+            key += ";ordered"
         object.__setattr__(self, "_scoring_key", key)
+        object.__setattr__(self, "_box_rules", edition.scoring(self.house))
 
     # Registry -----------------------------------------------------------------------
 
@@ -120,20 +148,43 @@ class RuleSet:
     # Data ---------------------------------------------------------------------------
 
     @property
+    def boxes(self) -> tuple[Box, ...]:
+        """The boxes of the edition's card, in card order."""
+        return self.edition.boxes
+
+    @property
+    def rounds(self) -> int:
+        """Rounds in a game: one per box."""
+        return len(self.edition.boxes)
+
+    @property
+    def box_rules(self) -> tuple[BoxRule, ...]:
+        """How each box scores, in card order, with the house rules in force."""
+        return self._box_rules
+
+    @property
     def scoring_key(self) -> str:
         """What decides the score of any play (the tie-break does not): keys solver tables
         (made once: the meter and the solver's caches ask for it at every move)."""
         return self._scoring_key
 
     def to_dict(self) -> dict[str, Any]:
-        """The rule set as JSON-ready data (``from_dict`` reads it back)."""
-        return {
+        """The rule set as JSON-ready data (``from_dict`` reads it back); ``edition``,
+        ``house`` and ``ordered`` only where they are not the American defaults."""
+        data: dict[str, Any] = {
             "name": self.name,
             "summary": self.summary,
             "joker": self.joker.value,
             "yahtzee_bonus": self.yahtzee_bonus,
             "tie_break": self.tie_break.value,
         }
+        if self.edition is not AMERICAN:
+            data["edition"] = self.edition.name
+        if self.house:
+            data["house"] = list(self.house)
+        if self.ordered:
+            data["ordered"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: object) -> Self:
@@ -144,12 +195,21 @@ class RuleSet:
             bonus = data.get("yahtzee_bonus", YAHTZEE_BONUS)
             if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0:
                 raise InvalidInput("yahtzee_bonus must be a whole number of points, 0 or more.")
+            house = data.get("house", [])
+            if not isinstance(house, list) or not all(isinstance(k, str) for k in house):
+                raise InvalidInput("house must be a list of house-rule keys.")
+            ordered = data.get("ordered", False)
+            if not isinstance(ordered, bool):
+                raise InvalidInput("ordered must be true or false.")
             return cls(
                 name=data["name"],
                 summary=data["summary"] if isinstance(data.get("summary"), str) else "",
                 joker=JokerRule(data.get("joker", JokerRule.FORCED.value)),
                 yahtzee_bonus=bonus,
                 tie_break=TieBreak(data.get("tie_break", TieBreak.SHARED.value)),
+                edition=Edition.named(data.get("edition", AMERICAN.name)),
+                house=tuple(house),
+                ordered=ordered,
             )
         except KeyError:
             raise InvalidInput("A rule set needs a 'name' field.") from None
@@ -169,23 +229,47 @@ class RuleSet:
 
 
 def _describe(rules: RuleSet) -> list[str]:
+    edition = rules.edition
+    order = (
+        "the first open box from the top (boxes are filled top to bottom)"
+        if rules.ordered
+        else "exactly one open box"
+    )
     lines = [
         f"{rules.name}: {rules.summary}",
         "",
-        "Turns: 13 rounds; in each, every player in seat order takes one turn. Roll all five",
+        f"Turns: {rules.rounds} rounds; in each, every player in seat order takes one turn. "
+        "Roll all five",
         "dice, then up to two more times re-roll any of them (dice kept before included); stop",
-        "whenever you like. Then fill exactly one open box, with zero if the dice do not fit.",
-        "",
-        "Upper section: Aces to Sixes score the sum of the dice showing that face.",
-        f"Upper bonus: {UPPER_BONUS} points when the six upper boxes add up to "
-        f"{UPPER_BONUS_THRESHOLD} or more.",
-        "Lower section: Three of a Kind, Four of a Kind and Chance score the sum of all five",
-        "dice; Full House (three of one face and two of another) 25; Small Straight (four in",
-        "a row) 30; Large Straight (five in a row) 40; Yahtzee (five of a kind) 50.",
-        "A Large Straight may be scored as a Small Straight. A Yahtzee is not a Full House",
-        "or a straight, except as a Joker.",
+        f"whenever you like. Then fill {order}, with zero if the dice do not fit.",
         "",
     ]
+    if edition is AMERICAN:
+        lines += [
+            "Upper section: Aces to Sixes score the sum of the dice showing that face.",
+            f"Upper bonus: {edition.upper_bonus} points when the six upper boxes add up to "
+            f"{edition.upper_bonus_threshold} or more.",
+            "Lower section: Three of a Kind, Four of a Kind and Chance score the sum of all five",
+            "dice; Full House (three of one face and two of another) 25; Small Straight (four in",
+            "a row) 30; Large Straight (five in a row) 40; Yahtzee (five of a kind) 50.",
+            "A Large Straight may be scored as a Small Straight. A Yahtzee is not a Full House",
+            "or a straight, except as a Joker.",
+            "",
+        ]
+    else:
+        lines.append(
+            f"Upper bonus: {edition.upper_bonus} points when the six upper boxes add up to "
+            f"{edition.upper_bonus_threshold} or more."
+        )
+        for box, rule in zip(edition.boxes, rules.box_rules, strict=True):
+            if box.is_lower:
+                lines.append(f"{box.display_name}: {rule.describe()}.")
+        lines.extend(edition.house_rule(key).words for key in rules.house)
+        lines.append("")
+        lines.append(f"No extra {edition.title} bonus and no Joker rule.")
+        lines.append("")
+        lines.append(_TIE_WORDS[rules.tie_break])
+        return lines
     if rules.yahtzee_bonus:
         lines.append(
             f"Yahtzee bonus: each further Yahtzee earns {rules.yahtzee_bonus} points when the\n"
@@ -257,3 +341,32 @@ for _rules in (
     ),
 ):
     RuleSet.register(_rules)
+
+RuleSet.register(
+    RuleSet(
+        name="official+forced",
+        summary="The rulebook's scoring, with the boxes filled top to bottom (sequential).",
+        ordered=True,
+    )
+)
+
+_YATZY_SUMMARIES = {
+    (): "Scandinavian Yatzy: fifteen boxes, 50-point upper bonus, no extra-Yatzy bonus.",
+    ("fh5",): "Scandinavian Yatzy; five of a kind is also a Full House.",
+    ("tp4",): "Scandinavian Yatzy; four of a kind is also Two Pairs.",
+    ("fh5", "tp4"): "Scandinavian Yatzy; five of a kind is also a Full House, four of a kind "
+    "also Two Pairs.",
+}
+for _ordered in (False, True):
+    for _house, _summary in _YATZY_SUMMARIES.items():
+        RuleSet.register(
+            RuleSet(
+                name="+".join(("yatzy", *_house, *(("forced",) if _ordered else ()))),
+                summary=_summary + (" Boxes filled top to bottom." if _ordered else ""),
+                joker=JokerRule.NONE,
+                yahtzee_bonus=0,
+                edition=YATZY,
+                house=_house,
+                ordered=_ordered,
+            )
+        )

@@ -2,90 +2,77 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from .box import Box
 from .category import Category
-from .dice import FACES, Dice
+from .dice import Dice
+from .editions import AMERICAN
+from .errors import IllegalMove
 from .rules import JokerRule, RuleSet
 
-FULL_HOUSE_POINTS = 25
-SMALL_STRAIGHT_POINTS = 30
-LARGE_STRAIGHT_POINTS = 40
-YAHTZEE_POINTS = 50
-
-_SMALL_RUNS = ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6))
-_LARGE_RUNS = ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))
-
-
-def _has_run(dice: Dice, runs: tuple[tuple[int, ...], ...]) -> bool:
-    faces = set(dice.faces)
-    return any(faces.issuperset(run) for run in runs)
+_AMERICAN_RULES = AMERICAN.box_rules
+FULL_HOUSE_POINTS = _AMERICAN_RULES[Category.FULL_HOUSE].points
+SMALL_STRAIGHT_POINTS = _AMERICAN_RULES[Category.SMALL_STRAIGHT].points
+LARGE_STRAIGHT_POINTS = _AMERICAN_RULES[Category.LARGE_STRAIGHT].points
+YAHTZEE_POINTS = _AMERICAN_RULES[Category.YAHTZEE].points
 
 
 def is_full_house(dice: Dice) -> bool:
     """Three of one face and two of another (five of a kind is not a full house)."""
-    return sorted(c for c in dice.counts if c) == [2, 3]
+    return _AMERICAN_RULES[Category.FULL_HOUSE].score(dice) != 0
 
 
 def is_small_straight(dice: Dice) -> bool:
     """Four faces in a row somewhere in the dice (a large straight is one too)."""
-    return _has_run(dice, _SMALL_RUNS)
+    return _AMERICAN_RULES[Category.SMALL_STRAIGHT].score(dice) != 0
 
 
 def is_large_straight(dice: Dice) -> bool:
     """Five faces in a row."""
-    return _has_run(dice, _LARGE_RUNS)
+    return _AMERICAN_RULES[Category.LARGE_STRAIGHT].score(dice) != 0
 
-
-def _of_a_kind(n: int) -> Callable[[Dice], int]:
-    return lambda dice: dice.total if max(dice.counts) >= n else 0
-
-
-def _flat(points: int, test: Callable[[Dice], bool]) -> Callable[[Dice], int]:
-    return lambda dice: points if test(dice) else 0
-
-
-def _upper(face: int) -> Callable[[Dice], int]:
-    return lambda dice: face * dice.count(face)
-
-
-_NATURAL: dict[Category, Callable[[Dice], int]] = {
-    **{Category.for_face(face): _upper(face) for face in FACES},
-    Category.THREE_OF_A_KIND: _of_a_kind(3),
-    Category.FOUR_OF_A_KIND: _of_a_kind(4),
-    Category.FULL_HOUSE: _flat(FULL_HOUSE_POINTS, is_full_house),
-    Category.SMALL_STRAIGHT: _flat(SMALL_STRAIGHT_POINTS, is_small_straight),
-    Category.LARGE_STRAIGHT: _flat(LARGE_STRAIGHT_POINTS, is_large_straight),
-    Category.YAHTZEE: _flat(YAHTZEE_POINTS, lambda dice: dice.is_yahtzee),
-    Category.CHANCE: lambda dice: dice.total,
-}
 
 _CATEGORIES = tuple(Category)
 _NO_JOKER = JokerRule.NONE  # module constants are cheaper to read than enum members
 
-_JOKER_FLAT = {
-    Category.FULL_HOUSE: FULL_HOUSE_POINTS,
-    Category.SMALL_STRAIGHT: SMALL_STRAIGHT_POINTS,
-    Category.LARGE_STRAIGHT: LARGE_STRAIGHT_POINTS,
-}
-
 
 @cache
 def _scores(dice: Dice) -> tuple[int, ...]:
-    """What the dice score in each box (at most 252 entries: one per roll)."""
-    return tuple(_NATURAL[c](dice) for c in Category)
+    """What the dice score in each American box (at most 252 entries: one per roll)."""
+    return tuple(rule.score(dice) for rule in _AMERICAN_RULES)
 
 
-def score(category: Category, dice: Dice) -> int:
+_SCORE_ROWS: dict[tuple[str, tuple[str, ...]], dict[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def scores(dice: Dice, rules: RuleSet | None = None) -> tuple[int, ...]:
+    """What the dice score in each box of the rules' edition by the box's own definition,
+    in card order (remembered: one row per roll and scoring)."""
+    if rules is None or rules.edition is AMERICAN:
+        return _scores(dice)
+    key = (rules.edition.name, rules.house)
+    rows = _SCORE_ROWS.get(key)
+    if rows is None:
+        rows = _SCORE_ROWS[key] = {}
+    row = rows.get(dice.faces)
+    if row is None:
+        row = rows[dice.faces] = tuple(rule.score(dice) for rule in rules.box_rules)
+    return row
+
+
+def score(category: Box, dice: Dice, rules: RuleSet | None = None) -> int:
     """What the dice score in a box by its own definition (no Joker)."""
-    return _scores(dice)[category]
+    return scores(dice, rules)[category]
 
 
-def joker_score(category: Category, dice: Dice) -> int:
-    """What a Yahtzee used as a Joker scores in a box: Full House 25, straights 30 and 40."""
-    return _JOKER_FLAT.get(category) or score(category, dice)
+def joker_score(category: Box, dice: Dice, rules: RuleSet | None = None) -> int:
+    """What a Yahtzee used as a Joker scores in a box: the fixed points of a box that has
+    them (Full House 25, straights 30 and 40), else its own score."""
+    rule = (rules.box_rules if rules is not None else _AMERICAN_RULES)[category]
+    return rule.points if rule.flat else score(category, dice, rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +82,7 @@ class Placement:
     ``joker`` is true when the Joker rule decided that the dice may go in this box.
     """
 
-    category: Category
+    category: Box
     points: int
     yahtzee_bonus: int = 0
     joker: bool = False
@@ -144,31 +131,43 @@ def _bonus(dice: Dice, yahtzee_box: int | None, rules: RuleSet) -> int:
 
 
 def natural_placement(
-    dice: Dice, category: Category, yahtzee_box: int | None, rules: RuleSet
+    dice: Dice, category: Box, yahtzee_box: int | None, rules: RuleSet
 ) -> Placement:
     """The placement of the dice in open box ``category`` when no Joker rule decides
-    (see `joker_decides`): what `placements` offers for that box."""
-    return _natural_row(dice, _bonus(dice, yahtzee_box, rules))[category]
+    (see `joker_decides`) and the order of filling allows it: what `placements` offers
+    for that box."""
+    bonus = _bonus(dice, yahtzee_box, rules)
+    if type(category) is Category:
+        return _natural_row(dice, bonus)[category]
+    return _placement(category, scores(dice, rules)[category], bonus)
 
 
 def placements(
-    dice: Dice, open_boxes: Iterable[Category], yahtzee_box: int | None, rules: RuleSet
+    dice: Dice, open_boxes: Iterable[Box], yahtzee_box: int | None, rules: RuleSet
 ) -> tuple[Placement, ...]:
     """Exactly the legal boxes for ``dice``, in scorecard order.
 
     ``open_boxes`` are the empty boxes of the card and ``yahtzee_box`` is what the Yahtzee
-    box holds (``None`` while it is open). This is the only place the Joker rules live.
+    box holds (``None`` while it is open). This is the only place the Joker rules and the
+    order of filling live.
     """
     open_set = frozenset(open_boxes)
+    box_type = rules.edition.box_type
+    if any(type(c) is not box_type for c in open_set):
+        stray = next(c for c in open_set if type(c) is not box_type)
+        raise IllegalMove(
+            f"{stray} is not a box of {rules.edition.title} (the {rules.name} rules).",
+            code="unknown_box",
+        )
     boxes = sorted(open_set, key=int)
-    categories = all(type(c) is Category for c in boxes)
+    categories = box_type is Category
     return _placements(dice, boxes, open_set, yahtzee_box, rules, categories=categories)
 
 
 def _placements(
     dice: Dice,
-    boxes: Sequence[Category],
-    open_set: Collection[Category],
+    boxes: Sequence[Box],
+    open_set: Collection[Box],
     yahtzee_box: int | None,
     rules: RuleSet,
     *,
@@ -177,28 +176,31 @@ def _placements(
     """`placements` for the open ``boxes`` already distinct and in scorecard order
     (``open_set`` holds the same boxes, for membership tests). ``categories`` says that
     every box is a ``Category`` member: then the natural placements come from a cached row."""
+    if rules.ordered and len(boxes) > 1:  # only the first open box, from the top
+        boxes = boxes[:1]
+        open_set = boxes
     bonus = _bonus(dice, yahtzee_box, rules)
     if not joker_decides(dice, yahtzee_box, rules):
         if categories:  # the row holds the very placements made below
             row = _natural_row(dice, bonus)
             return tuple([row[c] for c in boxes])
-        scores = _scores(dice)
-        return tuple(_placement(c, scores[c], bonus) for c in boxes)
+        row_scores = scores(dice, rules)
+        return tuple(_placement(c, row_scores[c], bonus) for c in boxes)
 
-    matching = Category.for_face(dice.faces[0])
+    matching = rules.edition.box_type.for_face(dice.faces[0])
     if rules.joker is JokerRule.FREE_CHOICE:
         full_value = matching not in open_set
         return tuple(
-            _placement(c, joker_score(c, dice), bonus, True)
-            if full_value and joker_score(c, dice) != score(c, dice)
-            else _placement(c, score(c, dice), bonus)
+            _placement(c, joker_score(c, dice, rules), bonus, True)
+            if full_value and joker_score(c, dice, rules) != score(c, dice, rules)
+            else _placement(c, score(c, dice, rules), bonus)
             for c in boxes
         )
 
     # Forced Joker: matching upper box, else any open lower box, else zero in an upper box.
     if matching in open_set:
-        return (_placement(matching, score(matching, dice), bonus, True),)
+        return (_placement(matching, score(matching, dice, rules), bonus, True),)
     lower = [c for c in boxes if c.is_lower]
     if lower:
-        return tuple(_placement(c, joker_score(c, dice), bonus, True) for c in lower)
+        return tuple(_placement(c, joker_score(c, dice, rules), bonus, True) for c in lower)
     return tuple(_placement(c, 0, bonus, True) for c in boxes)

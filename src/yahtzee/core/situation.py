@@ -14,6 +14,7 @@ from typing import Self
 from .category import Category
 from .dice import DICE_COUNT, Dice
 from .errors import InvalidInput, show
+from .rules import RuleSet
 from .scorecard import Scorecard
 from .state import ROLLS_PER_TURN
 
@@ -50,8 +51,9 @@ class Situation:
         return cls(dice if isinstance(dice, Dice) else Dice.parse(dice), rolls_left, card)
 
     @classmethod
-    def parse(cls, text: str) -> Self:
-        """Read the notation (see the module's documentation)."""
+    def parse(cls, text: str, rules: RuleSet | None = None) -> Self:
+        """Read the notation (see the module's documentation); boxes are the rules' edition's
+        (the American without rules)."""
         if not isinstance(text, str):
             raise InvalidInput("A situation is text like '13356 2 fh=25'.")
         tokens = text.replace(",", " ").split()
@@ -67,6 +69,7 @@ class Situation:
         if rolls not in _ROLLS_LEFT:
             raise InvalidInput(f"Rolls left is {_ROLLS_TEXT}, not {show(tokens[1])}.")
         boxes: dict[str, object] = {}
+        box_type = rules.edition.box_type if rules is not None else Category
         bonus = 0
         for token in tokens[2:]:
             key, sep, value = token.partition("=")
@@ -75,11 +78,15 @@ class Situation:
             if key.lower() == "bonus":
                 bonus = int(value)
             else:
-                name = Category.parse(key).key
-                if name in boxes:
-                    raise InvalidInput(f"{Category.parse(key).display_name} is given twice.")
+                box = box_type.parse(key)
+                if box.key in boxes:
+                    raise InvalidInput(f"{box.display_name} is given twice.")
+                name = box.key
                 boxes[name] = int(value)
-        card = Scorecard.from_dict({"boxes": boxes, "yahtzee_bonus": bonus})
+        data = {"boxes": boxes, "yahtzee_bonus": bonus}
+        if rules is not None:
+            data["edition"] = rules.edition.name
+        card = Scorecard.from_dict(data, rules=rules)
         return cls(dice, int(rolls), card)
 
     def __str__(self) -> str:

@@ -11,8 +11,9 @@ import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .category import Category
+from .box import Box
 from .dice import Dice, Keep
+from .editions import AMERICAN
 from .entries import check_entry
 from .errors import IllegalMove, InvalidInput, show
 from .events import DiceEntered, Event, GameStarted, PlayoffRolled, Rolled, Scored, Undone, Written
@@ -21,7 +22,7 @@ from .rules import RuleSet, TieBreak
 from .scorecard import Scorecard
 from .scoring import Placement
 
-ROUNDS = len(Category)  # one round per box
+ROUNDS = len(AMERICAN.boxes)  # one round per box of the American card (`RuleSet.rounds`)
 ROLLS_PER_TURN = 3
 MAX_PLAYERS = 8
 MAX_NAME_LENGTH = 40
@@ -117,7 +118,7 @@ def start(event: GameStarted) -> GameState:
     if len({name.casefold() for name in players}) != len(players):
         raise InvalidInput("Two players have the same name; give each a different name.")
     rules = RuleSet.named(event.rules)
-    cards = (_EMPTY_CARD,) * len(players)
+    cards = (_EMPTY_CARD if rules.edition is AMERICAN else Scorecard.empty(rules),) * len(players)
     turn = Turn(player=0, round=1)
     return GameState(rules, players, cards, Phase.TURN, turn, entered=event.entered)
 
@@ -198,7 +199,7 @@ def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
         )
 
 
-def check_score(state: GameState, category: Category, player: int | None = None) -> Placement:
+def check_score(state: GameState, category: Box, player: int | None = None) -> Placement:
     """The placement the acting player would make in ``category``, or `IllegalMove`."""
     turn = state.turn
     if not (  # the usual case, dice showing in a turn, passes the checks below at once
@@ -257,7 +258,7 @@ def after_dice_entry(state: GameState, seat: int, dice: Dice, roll: int | None) 
 
 
 def check_written(
-    state: GameState, category: Category, points: object, player: int | None = None
+    state: GameState, category: Box, points: object, player: int | None = None
 ) -> Placement:
     """The placement of ``points`` written in ``category`` without dice (quick score
     entry), or `IllegalMove` / `InvalidInput` saying what is allowed: only in a game of
@@ -266,11 +267,18 @@ def check_written(
     if state.playoff is not None:
         raise IllegalMove("Every box is filled; the playoff only rolls.", code="playoff_roll")
     card = state.cards[seat]
+    category = state.rules.edition.parse_box(category)
     if not card.is_open(category):
         raise IllegalMove(
             f"{category.display_name} is already filled ({card[category]}). "
             f"Open boxes: {', '.join(c.display_name for c in card.open_boxes)}.",
             code="box_filled",
+        )
+    if state.rules.ordered and category is not card.open_boxes[0]:
+        raise IllegalMove(
+            f"Under the {state.rules.name} rules the boxes are filled top to bottom: "
+            f"the next is {card.open_boxes[0].display_name}.",
+            code="out_of_order",
         )
     return Placement(category, check_entry(category, points, state.rules))
 
@@ -342,7 +350,7 @@ def after_score(state: GameState, placement: Placement) -> GameState:
     player, round_ = turn.player + 1, turn.round
     if player == len(state.players):
         player, round_ = 0, round_ + 1
-    if round_ <= ROUNDS:
+    if round_ <= state.rules.rounds:
         if state.before_placement is not None:  # the last player's entry stays now (a pad)
             state = dataclasses.replace(state, before_placement=None)
         return GameState(  # _with_turn, and the state to go back to if it is taken back
