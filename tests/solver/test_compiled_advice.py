@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.solver.conftest import solver_for
-from tests.solver.test_turn_numpy import RULE_SETS, states
+from tests.solver.test_turn_numpy import EDITIONS, RULE_SETS, states
 from yahtzee import Category, Dice, Keep, Score, Scorecard, Situation
 from yahtzee.core.scorecard import possible_points
 from yahtzee.solver import Advice, Option, kernel, policy, use_compiled_kernels
@@ -77,14 +77,14 @@ def reference_options(name: str, situation: Situation) -> list[Option]:
     ]
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", RULE_SETS + EDITIONS)
 def test_one_lane_turns_equal_the_table_builds_kernel_bit_for_bit(name: str) -> None:
     solver = solver_for(name)
     E, m = solver.table, solver.model
     rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
     adds = np.empty(MAX_CANDIDATES)
     cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    for mask, yf, u in states(random.Random(name), 80):
+    for mask, yf, u in states(random.Random(name), 80, solver.rules):
         R, A = np.empty((N_ROWS, 1)), np.empty((N_MS, 1))
         K1, K2 = np.empty((N_MS, 1)), np.empty((N_MS, 1))
         kernel.turn(mask, yf, u, 1, E, m, R, A, rows, adds, cats, np.empty(1), K1, K2)

@@ -10,7 +10,7 @@ from typing import Any, Self, cast
 import numpy as np
 import numpy.typing as npt
 
-from ..core import Action, Category, IllegalMove, Keep, RuleSet, Score, Situation
+from ..core import Action, Box, Category, IllegalMove, Keep, RuleSet, Score, Situation
 from .layout import KEEP_CODE, MAX_OPTIONS
 from .tables import card_shape
 
@@ -18,7 +18,7 @@ TIE = 1e-9  # options closer than this are equal: the first listed is taken
 
 
 @cache
-def _actions(boxes: tuple[Category, ...]) -> tuple[Action, ...]:
+def _actions(boxes: tuple[Box, ...]) -> tuple[Action, ...]:
     unused = (None,) * (KEEP_CODE - len(boxes))  # codes no option of this card has
     return cast("tuple[Action, ...]", (*(Score(c) for c in boxes), *unused, *Keep.all()))
 
@@ -204,10 +204,9 @@ def _action(action: Action | str, rules: RuleSet) -> Action:
     verb, _, rest = str(action).strip().partition(" ")
     if verb.lower() in {"keep", "k"}:
         return Keep.parse(rest)
-    box_type = type(card_shape(rules).boxes[0])
     if verb.lower() in {"score", "s"}:
-        return Score(box_type.parse(rest))
-    return Score(box_type.parse(str(action)))
+        return Score(rules.edition.parse_box(rest))
+    return Score(rules.edition.parse_box(str(action)))
 
 
 def _describe(action: Action) -> str:

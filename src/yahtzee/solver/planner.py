@@ -61,7 +61,7 @@ _reach: list[int] = []  # reach_table() as a list (quicker to index one by one),
 
 def _read_any(card: Scorecard) -> tuple[int, int, int, int]:
     """`_read` for a card of any edition, box by box in a loop."""
-    shape = edition_card(getattr(card, "edition", None))
+    shape = edition_card(card.edition)
     mask = upper = 0
     for c, points in enumerate(card.boxes):
         if points is not None:

@@ -144,7 +144,7 @@ class Solver(TurnPlanner):
 
     def expected_total(self, card: Scorecard | None = None) -> float:
         """The expected final total from the start of a turn on ``card``, played optimally."""
-        card = card or Scorecard.empty()
+        card = card or Scorecard.empty(self.rules)
         return card.total + self.future(card)
 
     def distribution(

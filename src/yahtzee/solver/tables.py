@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -27,15 +27,16 @@ from ..core import (
     DICE_COUNT,
     FACE_COUNT,
     FACES,
-    UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_POINTS,
+    Box,
     Category,
     Dice,
+    Edition,
     Keep,
     RuleSet,
     placements,
-    score,
+    scores,
 )
 
 N_MULTISETS = len(Keep.all())  # 462
@@ -103,7 +104,7 @@ class CardShape:
     where the turn-start state has no "holds 50" bit), the upper bonus and its threshold
     (``cap``), and whether boxes are filled top to bottom (``ordered``)."""
 
-    boxes: tuple[Category, ...]
+    boxes: tuple[Box, ...]
     yahtzee_box: int
     cap: int
     upper_bonus: int
@@ -137,20 +138,15 @@ class CardShape:
 @cache
 def card_shape(rules: RuleSet) -> CardShape:
     """The card of the rules' edition, filled in order or not as the rules say."""
-    edition = getattr(rules, "edition", None)  # (before the core's editions: American)
-    return edition_card(edition, bool(getattr(rules, "ordered", False)))
+    return edition_card(rules.edition, rules.ordered)
 
 
 @cache
-def edition_card(edition: Any, ordered: bool = False) -> CardShape:
-    """The card of an edition (`None`: the American)."""
-    if edition is None:
-        boxes: tuple[Category, ...] = tuple(Category)
-        ybox, cap, bonus = int(Category.YAHTZEE), UPPER_BONUS_THRESHOLD, UPPER_BONUS
-    else:
-        boxes = tuple(edition.boxes)
-        ybox = int(edition.five_of_a_kind) if edition.extra_rules else -1
-        cap, bonus = edition.upper_bonus_threshold, edition.upper_bonus
+def edition_card(edition: Edition, ordered: bool = False) -> CardShape:
+    """The card of an edition."""
+    boxes = edition.boxes
+    ybox = int(edition.five_of_a_kind) if edition.extra_rules else -1
+    cap, bonus = edition.upper_bonus_threshold, edition.upper_bonus
     if len(boxes) > MAX_BOXES or [b.face for b in boxes[:N_UPPER]] != list(FACES):
         raise ValueError("a card has at most MAX_BOXES boxes, the upper ones first")
     return CardShape(boxes, ybox, cap, bonus, ordered)
@@ -198,10 +194,7 @@ def points_table(rules: RuleSet | None = None) -> I32:
     """``[252, boxes]``: what each roll scores in each box by the box's own definition
     (the official rules' for ``None``)."""
     rules = rules or RuleSet.official()
-    boxes = card_shape(rules).boxes
-    if boxes == tuple(Category):  # (before the core's editions)
-        return np.array([[score(c, d) for c in boxes] for d in Dice.all()], dtype=np.int32)
-    return np.array([[score(c, d, rules) for c in boxes] for d in Dice.all()], dtype=np.int32)  # type: ignore[call-arg]
+    return np.array([scores(d, rules) for d in Dice.all()], dtype=np.int32)
 
 
 def joker_row(rules: RuleSet, mask: int, f: int) -> I32:
