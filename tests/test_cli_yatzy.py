@@ -79,3 +79,21 @@ def test_score_and_rules_describe_the_yatzy_card() -> None:
     assert rules.returncode == 0
     assert "Upper bonus: 50 points when the six upper boxes add up to 63 or more." in rules.stdout
     assert "Turns: 15 rounds" in rules.stdout and "Two Pairs" in rules.stdout
+
+
+def test_a_yatzy_game_against_a_bot_and_the_advice_of_the_yatzy_solver() -> None:
+    answers = [*score_lines(CODES), "quit"]
+    stdin = "\n".join(answers) + "\n"
+    result = run_cli("play", "--plain", "Ann", "--bot", "optimal", "--rules", "yatzy",
+                     "--seed", "7", "--no-record", stdin=stdin, timeout=300)  # fmt: skip
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert out.count("Bot 2 (optimal) scores ") == 15 and "Game over." in out
+    advice = run_cli("advise", "11223", "0", "1s=3", "one_pair=4", "--rules", "yatzy", "--json")
+    assert advice.returncode == 0, advice.stderr
+    data = json.loads(advice.stdout)
+    assert data["rules"] == "yatzy" and data["situation"] == "11223 0 1s=3 1p=4"
+    scored = {option["score"] for option in data["options"]}
+    assert scored == {box.key for box in YatzyBox} - {"ones", "one_pair"}  # each open box
+    american = run_cli("advise", "11223", "0", "1p=4")
+    assert american.returncode == 2 and "One Pair is a box of Yatzy" in american.stderr

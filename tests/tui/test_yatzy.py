@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.tui.helpers import play_to_the_end, screen_name, settle
-from yahtzee.core import Category, RuleSet, YatzyBox
+from yahtzee.core import BotSpec, Category, RuleSet, YatzyBox
 from yahtzee.store import Seat, Store, unfinished
 from yahtzee.tui import YahtzeeApp
 from yahtzee.tui.widgets import ScoreCard, box_keys, row_of
@@ -74,11 +74,19 @@ def test_the_card_has_each_yatzy_box_with_its_key_and_the_edition_numbers() -> N
     run(app, steps)
 
 
-def test_a_whole_yatzy_game_of_two_players_through_the_pilot() -> None:
+def test_a_whole_yatzy_game_of_two_players_and_a_bot_with_a_hint() -> None:
+    """Two people at the keyboard and a bot (the solver of the Yatzy rules) play a whole
+    game through the pilot; the advisor's hint ranks Yatzy options."""
+
     async def steps(pilot: Pilot[None], app: YahtzeeApp) -> None:
-        await play_to_the_end(pilot, app)
         session = app.session
         assert session is not None
+        await pilot.press("r", "h")
+        await settle(pilot)
+        hint = str(app.screen.query_one("#hint").render())
+        assert hint.startswith("Advisor (") and "best  keep" in hint
+        await pilot.press("h")
+        await play_to_the_end(pilot, app)
         game = session.game
         assert game.is_over
         assert screen_name(app) == "GameOverScreen"
@@ -86,8 +94,10 @@ def test_a_whole_yatzy_game_of_two_players_through_the_pilot() -> None:
             assert card.edition.name == "yatzy"
             assert card.is_complete and len(card.filled_boxes) == 15
             assert card.yahtzee_bonus == 0
+        assert game.cards[2].total > 150  # the bot plays Yatzy well, not at random
 
-    app = YahtzeeApp(None, seed=5, bot_pause=0, seats=FOUR[:2], offer_resume=False, rules=YATZY)
+    seats = [*FOUR[:2], Seat("Bot 3 (optimal)", BotSpec("optimal"))]
+    app = YahtzeeApp(None, seed=5, bot_pause=0, seats=seats, offer_resume=False, rules=YATZY)
     run(app, steps)
 
 
@@ -103,7 +113,7 @@ def test_forced_order_refuses_a_box_out_of_order_and_changes_nothing(name: str) 
         await roll(pilot)
         before = session.game.event_log
         await pilot.press(box_keys(rules.edition)[chance])
-        await settle(pilot)
+        await pilot.pause()
         assert session.game.event_log == before  # nothing changed
         shown = [n.message for n in app._notifications]
         expected = (
