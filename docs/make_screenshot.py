@@ -1,4 +1,5 @@
-"""Regenerate docs/play-screen.svg, the README's picture of the play screen.
+"""Regenerate docs/play-screen.svg, the README's picture of the play screen, and
+docs/tui-yatzy.svg, a Yatzy card of four players at 80x24.
 
 ``python docs/make_screenshot.py`` (uses a throwaway database; seeded dice).
 """
@@ -9,10 +10,13 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from yahtzee.store import Store
+from yahtzee.core import RuleSet
+from yahtzee.store import Seat, Store
 from yahtzee.tui import YahtzeeApp
 
 OUT = Path(__file__).parent / "play-screen.svg"
+YATZY_OUT = Path(__file__).parent / "tui-yatzy.svg"
+YATZY_ROUNDS = 4
 
 
 async def main() -> None:
@@ -29,6 +33,24 @@ async def main() -> None:
             await pilot.pause(0.5)
             OUT.write_text(app.export_screenshot(title="yahtzee"), encoding="utf-8")
     print(f"wrote {OUT}")
+    await yatzy()
+
+
+async def yatzy() -> None:
+    """Four players some rounds into a game of Yatzy: its fifteen boxes, the 50-point bonus
+    at 63, the box keys, on an 80x24 terminal."""
+    seats = [Seat(name) for name in ("You", "Ann", "Bob", "Cleo")]
+    app = YahtzeeApp(None, seed=11, bot_pause=0, seats=seats, rules=RuleSet.named("yatzy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(YATZY_ROUNDS * len(seats)):
+            for key in ("r", "1", "2", "r", "enter", "y"):
+                await pilot.press(key)
+                await pilot.pause(0.1)
+        await pilot.press("r", "4", "5")
+        await pilot.pause(0.5)
+        YATZY_OUT.write_text(app.export_screenshot(title="yatzy"), encoding="utf-8")
+    print(f"wrote {YATZY_OUT}")
 
 
 if __name__ == "__main__":

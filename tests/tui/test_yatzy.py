@@ -5,16 +5,19 @@ the core's sentence (the American card's look: ``test_snapshots.py``)."""
 from __future__ import annotations
 
 import asyncio
+import io
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 
 from tests.tui.helpers import play_to_the_end, screen_name, settle
 from yahtzee.core import BotSpec, Category, RuleSet, YatzyBox
 from yahtzee.store import Seat, Store, unfinished
 from yahtzee.tui import YahtzeeApp
+from yahtzee.tui.help_screen import help_text
 from yahtzee.tui.widgets import ScoreCard, box_keys, row_of
 
 YATZY = RuleSet.named("yatzy")
@@ -173,3 +176,13 @@ def test_a_recorded_yatzy_game_resumes_with_its_card(tmp_path: Path) -> None:
         run(YahtzeeApp(store, bot_pause=0, resume=game_id, offer_resume=False), again)
     finally:
         store.close()
+
+
+def test_the_help_of_a_yatzy_game_lists_its_boxes_keys() -> None:
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(help_text(YATZY))
+    text = console.export_text()
+    assert "a-o, y" in text and "a Yatzy of a face" in text
+    assert "g i j           One Pair, Two Pairs, Three of a Kind" in text
+    assert "m o n y         Large Straight, Full House, Chance, Yatzy" in text
+    assert "Yahtzee" not in text.split("Rules")[0]

@@ -169,6 +169,8 @@ def _report(
     args: argparse.Namespace,
 ) -> None:
     """The statistics as text: each seat's, the exact distribution's, the histogram."""
+    edition = result.rules.edition
+    five = edition.five_of_a_kind.display_name  # "Yahtzee", "Yatzy"
     print(f"{result.games} games, {result.rules.name} rules, seed {args.seed}, "
           f"{data['seconds']:.2f} s")  # fmt: skip
     for index, seat in enumerate(data["seats"]):
@@ -178,8 +180,9 @@ def _report(
               f"(± {seat['std_error']:.2f}), sd {seat['std']:.2f}{win}")  # fmt: skip
         print(f"  percentiles 5/25/50/75/95: {p['5']:.0f} / {p['25']:.0f} / {p['50']:.0f} / "
               f"{p['75']:.0f} / {p['95']:.0f}; min {seat['min']}, max {seat['max']}")  # fmt: skip
-        print(f"  upper bonus {seat['upper_bonus_rate']:.1%}, Yahtzee {seat['yahtzee_rate']:.1%}, "
-              f"Yahtzee bonuses per game {seat['yahtzee_bonuses_per_game']:.3f}")  # fmt: skip
+        print(f"  upper bonus {seat['upper_bonus_rate']:.1%}, {five} {seat['yahtzee_rate']:.1%}"
+              + (f", {five} bonuses per game {seat['yahtzee_bonuses_per_game']:.3f}"
+                 if edition.extra_rules else ""))  # fmt: skip
     if distribution is not None:
         p = distribution.percentiles()
         print(f"exact, optimal play: mean {distribution.mean:.2f}, sd {distribution.std:.2f}; "
@@ -224,7 +227,7 @@ def exact_distribution(rules: RuleSet, card: Scorecard | None = None) -> ScoreDi
 
     solver = cached_solver(rules)
     with solver_progress(f"Exact distribution ({rules.name})") as progress:
-        return solver.distribution(card or Scorecard.empty(), progress=progress)
+        return solver.distribution(card or Scorecard.empty(rules), progress=progress)
 
 
 def _check_plot(path: Path) -> None:
