@@ -12,7 +12,7 @@ export function scoringOf(ruleSet) {
   const rules = ruleSet.rules;
   const keys = ruleSet.boxes.map((box) => box.key);
   const upper = ruleSet.boxes.flatMap((box, index) => (box.section === "upper" ? [index] : []));
-  const yahtzee = keys.indexOf("yahtzee");
+  const yahtzee = keys.indexOf(rules.five_of_a_kind);
   if (upper.length !== FACES || upper.some((box, f) => box !== f) || yahtzee < 0) {
     throw new Error("The advisor knows a card of six upper boxes, then the lower ones, Yahtzee among them.");
   }
@@ -27,7 +27,7 @@ export function scoringOf(ruleSet) {
     keys, boxes, yahtzee, points, yahtzeeRoll,
     joker: rules.joker,
     jokerBonus: rules.yahtzee_bonus,
-    yahtzeePoints: rules.points.yahtzee,
+    yahtzeePoints: book.yahtzeePoints,
     upperBonus: rules.upper_bonus,
     threshold: rules.upper_bonus_threshold,
     flat: keys.map((_, c) => (book.jokerFlat.has(c) ? book.jokerFlat.get(c) : -1)),

@@ -9,8 +9,10 @@ const WIDTH = 4; // bytes per value
 const MAX_HEADER = 1024;
 const UPPER_BOXES = 6; // Aces to Sixes: boxes 0 to 5 of the table's masks
 const MOST_DICE = 5; // an upper box holds 0 to 5 dice of its face
-const MASKS = 1 << 13;
-const YAHTZEE_BIT = 1 << 11;
+export const TABLE_BOXES = 13; // the boxes of a card in this format (version 1)
+export const TABLE_YAHTZEE_BOX = 11; // the box of five alike, with extra-Yahtzee rules
+const MASKS = 1 << TABLE_BOXES;
+const YAHTZEE_BIT = 1 << TABLE_YAHTZEE_BOX;
 
 /** A table file that cannot be used (the message says why): the page asks again. */
 export class TableError extends Error {
