@@ -148,5 +148,20 @@ for (const message of [{ type: "roll", keep: "" }, { type: "dice", dice: "33356"
 }
 out.enteredCards = cy.seen.filter((m) => m.type === "event").at(-1).game.cards.map((c) => c.boxes);
 out.padTurn = cy.seen.filter((m) => m.type === "event").at(-1).game.current;
+
+// --- Yatzy on the device: people only (no advisor table for its card yet) ----------------
+out.yatzyBot = await lt.createDeviceTable({ rules: "yatzy+fh5", players: [{ name: "A", bot: null }, { name: "B", bot: "level3" }] }).then(() => null, (e) => e.message);
+const yz = await lt.createDeviceTable({ rules: "yatzy+forced", players: [{ name: "Ed", bot: null }] });
+const ed = client(lt, yz.table.id, yz.seats[0].token);
+await ed.next((m) => m.type === "state");
+await ed.ask({ type: "roll", keep: "", id: nid() });
+out.yatzyHint = await ed.ask({ type: "hint", id: nid() });
+out.yatzyOutOfOrder = (await ed.ask({ type: "score", box: "chance", id: nid() })).code;
+for (let turn = 0; turn < 15; turn++) {
+  if (turn) await ed.ask({ type: "roll", keep: "", id: nid() });
+  const game = ed.seen.filter((m) => m.type === "event" || m.type === "state").at(-1).game;
+  await ed.ask({ type: "score", box: game.placements[0].box, id: nid() });
+}
+out.yatzyOver = ed.seen.filter((m) => m.type === "event").at(-1).game;
 answer(out);
 process.exit(0);

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.js_engine import run_js
-from yahtzee.core import RuleSet
+from yahtzee.core import RuleSet, YatzyBox
 from yahtzee.web.routers.advisor import table_file
 from yahtzee.web.rules_models import RulesView
 
@@ -147,3 +147,17 @@ def test_real_dice_entered_written_and_taken_back(played: Any) -> None:
     cy = played["enteredCards"][0]
     assert cy["fours"] == 12 and cy["threes"] is None
     assert played["padTurn"] == 1
+
+
+def test_a_yatzy_game_on_the_device_is_for_people(played: Any) -> None:
+    """A game of Yatzy (fifteen boxes, filled top to bottom under +forced) plays out on the
+    device; its hints and bots are not there yet, and the device says so."""
+    assert "not available on this device for Yatzy" in played["yatzyBot"]
+    assert played["yatzyHint"]["code"] == "no_advisor"
+    assert "Yatzy" in played["yatzyHint"]["message"]
+    assert played["yatzyOutOfOrder"] == "out_of_order"
+    over = played["yatzyOver"]
+    assert over["phase"] == "over" and over["winners"] == [0]
+    card = over["cards"][0]
+    assert card["edition"] == "yatzy" and list(card["boxes"]) == [b.key for b in YatzyBox]
+    assert None not in card["boxes"].values()
