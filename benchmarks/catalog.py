@@ -33,6 +33,12 @@ BENCHMARKS = (
         "solver.md",
     ),
     Benchmark(
+        "editions",
+        "solver build time of every rule set of every edition, in a fresh process",
+        "yatzy-solver's Solver.build of the same variant (--no-peer leaves it out)",
+        "solver.md",
+    ),
+    Benchmark(
         "startup",
         "what a new user waits for: first advice, first page, cold and warm",
         "yatzy-solver's first answer (--no-peer leaves it out)",

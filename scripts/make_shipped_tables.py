@@ -15,7 +15,7 @@ from yahtzee import RuleSet, Scorecard
 from yahtzee.solver import SOLVER_VERSION, Solver
 from yahtzee.solver.distribution import exact_distribution, shipped_distribution_path
 from yahtzee.solver.interim import build_variance, encode_variance, variance_path
-from yahtzee.solver.shipped import DATA, SHIPPED, encode, shipped_path
+from yahtzee.solver.shipped import DATA, SHIPPED, SHIPPED_CURVES, encode, shipped_path
 from yahtzee.solver.solver import build_table
 
 if __name__ == "__main__":
@@ -23,14 +23,18 @@ if __name__ == "__main__":
     only_variance = "--variance" in sys.argv
     for name in SHIPPED:
         rules = RuleSet.named(name)
-        if only_variance:
+        curves = name in SHIPPED_CURVES
+        if only_variance and curves:
             data = encode_variance(build_variance(rules))
             variance_path(rules).write_bytes(data)
             print(f"{variance_path(rules)}: {len(data):,} bytes")
+        if only_variance:
             continue
         data = encode(build_table(rules), rules, SOLVER_VERSION)
         shipped_path(rules).write_bytes(data)
         print(f"{shipped_path(rules)}: {len(data):,} bytes")
+        if not curves:
+            continue
         solver = Solver(rules, build_table(rules))
         pmf = exact_distribution(rules, Scorecard.empty(), solver.table).pmf
         np.save(shipped_distribution_path(rules), pmf)

@@ -11,14 +11,27 @@ import numpy as np
 import pytest
 
 from tests.solver.conftest import solver_for
-from tests.solver.test_turn_numpy import RULE_SETS, states
+from tests.solver.test_turn_numpy import EDITIONS, RULE_SETS, states
 from yahtzee import Category, Dice, Keep, Score, Scorecard, Situation
 from yahtzee.core.scorecard import possible_points
 from yahtzee.solver import Advice, Option, kernel, policy, use_compiled_kernels
 from yahtzee.solver.advice import ACTIONS
-from yahtzee.solver.layout import MAX_CANDIDATES, MAX_OPTIONS, N_MS, N_ROWS, PACK_SIZE, SCORE
+from yahtzee.solver.layout import (
+    KEEP_CODE,
+    MAX_CANDIDATES,
+    MAX_OPTIONS,
+    N_MS,
+    N_ROWS,
+    PACK_COUNTS,
+    PACK_N_BOXES,
+    PACK_ORDERED,
+    PACK_POINTS,
+    PACK_SIZE,
+    PACK_YAHTZEE_BOX,
+    SCORE,
+)
 from yahtzee.solver.planner import _read, state_of
-from yahtzee.solver.tables import ROLL_BASE, model
+from yahtzee.solver.tables import MAX_BOXES, ROLL_BASE, model
 
 _POINTS = {c: sorted(possible_points(c)) for c in Category}
 
@@ -64,14 +77,14 @@ def reference_options(name: str, situation: Situation) -> list[Option]:
     ]
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", RULE_SETS + EDITIONS)
 def test_one_lane_turns_equal_the_table_builds_kernel_bit_for_bit(name: str) -> None:
     solver = solver_for(name)
     E, m = solver.table, solver.model
     rows = np.empty(MAX_CANDIDATES, dtype=np.int64)
     adds = np.empty(MAX_CANDIDATES)
     cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    for mask, yf, u in states(random.Random(name), 80):
+    for mask, yf, u in states(random.Random(name), 80, solver.rules):
         R, A = np.empty((N_ROWS, 1)), np.empty((N_MS, 1))
         K1, K2 = np.empty((N_MS, 1)), np.empty((N_MS, 1))
         kernel.turn(mask, yf, u, 1, E, m, R, A, rows, adds, cats, np.empty(1), K1, K2)
@@ -85,7 +98,10 @@ def test_the_packed_tables_hold_the_models_tables() -> None:
     m = model(solver_for("official").rules)
     assert m.packed.shape == (PACK_SIZE,)
     assert m.packed.dtype == np.int16
-    assert np.array_equal(m.packed[: m.points.size], m.points.ravel())
+    card = m.packed[PACK_N_BOXES], m.packed[PACK_YAHTZEE_BOX], m.packed[PACK_ORDERED]
+    assert card == (13, int(Category.YAHTZEE), 0)
+    points = m.packed[PACK_POINTS:PACK_COUNTS].reshape(-1, MAX_BOXES)
+    assert np.array_equal(points[:, :13], m.points) and not points[:, 13:].any()
     assert np.array_equal(m.packed[-m.sub_keeps.size :], m.sub_keeps.ravel())
 
 
@@ -148,7 +164,8 @@ def test_advice_made_on_first_use_behaves_as_advice() -> None:
 
 def test_option_codes_name_every_box_and_keep() -> None:
     assert ACTIONS[: len(Category)] == tuple(Score(c) for c in Category)
-    assert ACTIONS[len(Category) :] == Keep.all()
+    assert ACTIONS[len(Category) : KEEP_CODE] == (None,) * (KEEP_CODE - len(Category))
+    assert ACTIONS[KEEP_CODE:] == Keep.all()
 
 
 def test_a_cards_state_and_total_are_read_as_the_card_says() -> None:

@@ -8,36 +8,38 @@ import numpy as np
 import pytest
 
 from tests.solver.conftest import solver_for
+from yahtzee import RuleSet
 from yahtzee.solver import policy, turn_numpy
 from yahtzee.solver.kernel import N_MS, N_ROWS
-from yahtzee.solver.tables import (
-    N_MASKS,
-    N_ROLLS,
-    ROLL_BASE,
-    YAHTZEE_BIT,
-    dice_tables,
-    reach_table,
-)
+from yahtzee.solver.tables import N_ROLLS, ROLL_BASE, card_shape, dice_tables, reach_table
 
 RULE_SETS = ["official", "free-choice-joker", "no-joker", "no-bonus-no-joker"]
+EDITIONS = ["official+forced", "yatzy+fh5+tp4", "yatzy+forced"]
+"""Rule sets of other cards: boxes filled in order (Jokers too), fifteen boxes."""
 
 
-def states(rng: random.Random, count: int) -> list[tuple[int, int, int]]:
+def states(
+    rng: random.Random, count: int, rules: RuleSet | None = None
+) -> list[tuple[int, int, int]]:
     """Reachable turn-start states, half of them with the Yahtzee box filled (Jokers)."""
-    reach = reach_table()
+    card = card_shape(rules or RuleSet.official())
+    reach = reach_table(card.n_boxes)
+    ybit = 1 << card.yahtzee_box if card.yahtzee_box >= 0 else 0
     found = []
     while len(found) < count:
-        mask = rng.randrange(N_MASKS - 1)
-        if len(found) % 2:
-            mask |= YAHTZEE_BIT
-        if mask == N_MASKS - 1:
+        mask = rng.randrange(card.all_filled)
+        if card.ordered:
+            mask = (1 << rng.randrange(card.n_boxes)) - 1
+        elif len(found) % 2:
+            mask |= ybit
+        if mask == card.all_filled:
             continue
-        yf = rng.randrange(2) if mask & YAHTZEE_BIT else 0
+        yf = rng.randrange(2) if mask & ybit else 0
         found.append((mask, yf, rng.randint(0, int(reach[mask]))))
     return found
 
 
-@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("name", RULE_SETS + EDITIONS)
 def test_numpy_turns_agree_with_the_compiled_kernels(name: str) -> None:
     solver = solver_for(name)
     E, m, lite = solver.table, solver.model, solver.scoring
@@ -45,7 +47,7 @@ def test_numpy_turns_agree_with_the_compiled_kernels(name: str) -> None:
     kinds = np.empty(policy.MAX_OPTIONS, dtype=np.int64)
     ids = np.empty(policy.MAX_OPTIONS, dtype=np.int64)
     values = np.empty(policy.MAX_OPTIONS)
-    for mask, yf, u in states(rng, 60):
+    for mask, yf, u in states(rng, 60, solver.rules):
         R, K1, K2 = np.empty((N_ROWS, 1)), np.empty((N_MS, 1)), np.empty((N_MS, 1))
         policy.turn_tables(mask, yf, u, E, m, R, K1, K2)
         nR, nK1, nK2 = turn_numpy.turn_tables(mask, yf, u, E, lite)

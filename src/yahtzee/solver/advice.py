@@ -4,19 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import FrozenInstanceError, dataclass
-from typing import Any, Self
+from functools import cache
+from typing import Any, Self, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from ..core import Action, Category, IllegalMove, Keep, RuleSet, Score, Situation
+from ..core import Action, Box, Category, IllegalMove, Keep, RuleSet, Score, Situation
 from .layout import KEEP_CODE, MAX_OPTIONS
+from .tables import card_shape
 
 TIE = 1e-9  # options closer than this are equal: the first listed is taken
 
-ACTIONS: tuple[Action, ...] = (*(Score(c) for c in Category), *Keep.all())
-"""The action of each option code: box ``c`` is code ``c``, keep ``k`` (in
-`Keep.all` order) code ``KEEP_CODE + k``."""
+
+@cache
+def _actions(boxes: tuple[Box, ...]) -> tuple[Action, ...]:
+    unused = (None,) * (KEEP_CODE - len(boxes))  # codes no option of this card has
+    return cast("tuple[Action, ...]", (*(Score(c) for c in boxes), *unused, *Keep.all()))
+
+
+def actions_for(rules: RuleSet) -> tuple[Action, ...]:
+    """The action of each option code under the rules' card: box ``c`` is code ``c``,
+    keep ``k`` (in `Keep.all` order) code ``KEEP_CODE + k``."""
+    return _actions(card_shape(rules).boxes)
+
+
+ACTIONS: tuple[Action, ...] = _actions(tuple(Category))
+"""`actions_for` the American card."""
 assert len(ACTIONS) == KEEP_CODE + len(Keep.all())
 
 _set = object.__setattr__
@@ -101,17 +115,17 @@ class Advice:
             out, at, count = ranked
             codes = map(int, out[at + MAX_OPTIONS : at + MAX_OPTIONS + count].tolist())
             totals = out[at : at + count].tolist()
-            options = tuple(map(Option, map(ACTIONS.__getitem__, codes), totals))
+            options = tuple(map(Option, map(actions_for(rules).__getitem__, codes), totals))
             _set(self, "_fields", (situation, rules, options, None))
         return options
 
     @property
     def best(self) -> Option:
         """The best option (the first listed on a tie)."""
-        _, _, options, ranked = self._fields
+        _, rules, options, ranked = self._fields
         if options is None and ranked is not None:
             out, at, _ = ranked
-            return Option(ACTIONS[int(out[at + MAX_OPTIONS])], float(out[at]))
+            return Option(actions_for(rules)[int(out[at + MAX_OPTIONS])], float(out[at]))
         return self.options[0]
 
     def __iter__(self) -> Iterator[Option]:
@@ -151,7 +165,7 @@ class Advice:
     def value(self, action: Action | str) -> float:
         """The expected final total after ``action``; an action that is not an option here
         raises `IllegalMove`."""
-        wanted = _action(action)
+        wanted = _action(action, self.rules)
         for option in self.options:
             if option.action == wanted:
                 return option.value
@@ -182,16 +196,17 @@ class Advice:
         }
 
 
-def _action(action: Action | str) -> Action:
-    """An action from an object or text: ``"keep 33"``, ``"k 33"``, ``"score fh"``, ``"fh"``."""
+def _action(action: Action | str, rules: RuleSet) -> Action:
+    """An action from an object or text: ``"keep 33"``, ``"k 33"``, ``"score fh"``, ``"fh"``
+    (a box of the rules' edition)."""
     if isinstance(action, Keep | Score):
         return action
     verb, _, rest = str(action).strip().partition(" ")
     if verb.lower() in {"keep", "k"}:
         return Keep.parse(rest)
     if verb.lower() in {"score", "s"}:
-        return Score(Category.parse(rest))
-    return Score(Category.parse(str(action)))
+        return Score(rules.edition.parse_box(rest))
+    return Score(rules.edition.parse_box(str(action)))
 
 
 def _describe(action: Action) -> str:

@@ -66,8 +66,9 @@ def successors(mask, yf, u, m, succ, gain):
     for c in range(N_BOXES):
         if mask >> c & 1:
             continue
-        for k in range(box_rows(c)):
-            row, nm, nyf, nu, g = next_state(mask, yf, u, c, k, m.cap, int(m.upper_bonus))
+        for k in range(box_rows(c, m.yahtzee_box)):
+            row, nm, nyf, nu, g = next_state(mask, yf, u, c, k, m.cap, int(m.upper_bonus),
+                                             m.yahtzee_box)  # fmt: skip
             succ[row] = state_index(nm, nyf, nu)
             gain[row] = g
 

@@ -39,9 +39,8 @@ from .layout import (
     ROW_YAHTZEE_0,
     ROW_YAHTZEE_50,
     UPPER_ROWS,
-    YAHTZEE_BOX,
 )
-from .tables import N_BOXES, N_ROLLS, N_UPPER, ROLL_BASE
+from .tables import N_ROLLS, N_UPPER, ROLL_BASE
 
 jit = njit(cache=True, fastmath=True, error_model="numpy", nogil=True)
 jit_inline = njit(cache=True, fastmath=True, error_model="numpy", nogil=True, inline="always")
@@ -51,6 +50,7 @@ jit_parallel = njit(cache=True, fastmath=True, error_model="numpy", nogil=True, 
 # registered, they compile inline into every kernel that calls them.
 upper_step = register_jitable(inline="always")(transition.upper_step)
 box_rows = register_jitable(inline="always")(transition.box_rows)
+closed_boxes = register_jitable(inline="always")(transition.closed_boxes)
 next_state = register_jitable(inline="always")(transition.next_state)
 
 
@@ -78,16 +78,18 @@ _mx = cast("Callable[[float, float], float]", _maxnum)
 
 @jit
 def next_rows(mask, yf, u0, n, E, m, R):
-    """Fill ``R`` with the value of each placement's next state, per lane."""
+    """Fill ``R`` with the value of each placement's next state, per lane (the boxes
+    that may be filled now)."""
     for lane in range(n):
         R[ROW_DEAD, lane] = NEG
-    for c in range(N_BOXES):
-        if mask >> c & 1:
+    closed = closed_boxes(mask, m.n_boxes, m.ordered)
+    for c in range(m.n_boxes):
+        if closed >> c & 1:
             continue
-        for k in range(box_rows(c)):
+        for k in range(box_rows(c, m.yahtzee_box)):
             for lane in range(n):
                 row, nm, nyf, nu, gain = next_state(mask, yf, u0 + lane, c, k, m.cap,
-                                                    m.upper_bonus)  # fmt: skip
+                                                    m.upper_bonus, m.yahtzee_box)  # fmt: skip
                 R[row, lane] = gain + E[nm, nyf, nu]
 
 
@@ -113,25 +115,33 @@ def _best_of(R, n, rows, adds, count, out):
 @jit
 def candidates(mask, yf, r, m, rows, adds, cats):
     """The legal placements of roll ``r``: their rows of ``R``, points added, and boxes."""
-    if mask >> YAHTZEE_BOX & 1:
+    if _joker_possible(mask, m):
         for f in range(FACE_COUNT):
             if m.yahtzee_roll[f] == r:
                 return _joker_candidates(mask, yf, f, m, rows, adds, cats)
     return _candidates(mask, r, m, rows, adds, cats)
 
 
+@jit_inline
+def _joker_possible(mask, m):
+    """Whether the card has a Yahtzee box and it is filled (a five of a kind then plays
+    by the Joker table, and the state tells whether the box holds 50)."""
+    return m.yahtzee_box >= 0 and ((mask >> m.yahtzee_box) & 1) == 1
+
+
 @jit
 def _candidates(mask, r, m, rows, adds, cats):
     """The placements of roll ``r`` by the boxes' own definitions (no Joker)."""
     i = 0
-    for c in range(N_BOXES):
-        if mask >> c & 1:
+    closed = closed_boxes(mask, m.n_boxes, m.ordered)
+    for c in range(m.n_boxes):
+        if closed >> c & 1:
             continue
         cats[i] = c
         if c < N_UPPER:
             rows[i] = ROW_UPPER + UPPER_ROWS * c + m.counts[r, c]
             adds[i] = 0.0
-        elif c == YAHTZEE_BOX:
+        elif c == m.yahtzee_box:
             p = m.points[r, c]
             rows[i] = ROW_YAHTZEE_50 if p > 0 else ROW_YAHTZEE_0
             adds[i] = p
@@ -147,7 +157,7 @@ def _joker_candidates(mask, yf, f, m, rows, adds, cats):
     """The placements of five of face ``f + 1`` when the Yahtzee box is filled."""
     bonus = m.joker_bonus if yf == 1 else 0
     i = 0
-    for c in range(N_BOXES):
+    for c in range(m.n_boxes):
         p = m.joker[mask, f, c]
         if p < 0:
             continue
@@ -168,7 +178,7 @@ def final_values(mask, yf, n, m, R, A, rows, adds, cats):
     for r in range(N_ROLLS):
         count = _candidates(mask, r, m, rows, adds, cats)
         _best_of(R, n, rows, adds, count, A[ROLL_BASE + r])
-    if mask >> YAHTZEE_BOX & 1:
+    if _joker_possible(mask, m):
         for f in range(FACE_COUNT):
             count = _joker_candidates(mask, yf, f, m, rows, adds, cats)
             _best_of(R, n, rows, adds, count, A[ROLL_BASE + m.yahtzee_roll[f]])
@@ -231,7 +241,7 @@ def build_layer(masks, reach, E, m):
         adds = np.empty(MAX_CANDIDATES)
         cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
         tmp = np.empty(n)
-        for yf in range(2 if mask >> YAHTZEE_BOX & 1 else 1):
+        for yf in range(2 if _joker_possible(mask, m) else 1):
             turn(mask, yf, 0, n, E, m, R, A, rows, adds, cats, tmp, none, none)
             for lane in range(n):
                 E[mask, yf, lane] = A[0, lane]

@@ -32,7 +32,7 @@ from ..core import (
     Situation,
 )
 from . import turn_numpy
-from .advice import ACTIONS, Advice, Option
+from .advice import Advice, Option, actions_for
 from .layout import KEEP_CODE, MAX_OPTIONS, N_MS, N_ROWS, SCORE, TURN_SIZE
 from .tables import (
     N_BOXES,
@@ -42,6 +42,7 @@ from .tables import (
     UPPER_CAP,
     Model,
     TurnScoring,
+    edition_card,
     model,
     reach_table,
     turn_scoring,
@@ -58,10 +59,29 @@ TurnTables = tuple[F64, F64, F64]
 _reach: list[int] = []  # reach_table() as a list (quicker to index one by one), on first use
 
 
+def _read_any(card: Scorecard) -> tuple[int, int, int, int]:
+    """`_read` for a card of any edition, box by box in a loop."""
+    shape = edition_card(card.edition)
+    mask = upper = 0
+    for c, points in enumerate(card.boxes):
+        if points is not None:
+            mask |= 1 << c
+            upper += points if c < N_UPPER else 0
+    subtotal = min(upper, shape.cap)
+    if subtotal > reach_table(shape.n_boxes)[mask]:
+        raise InvalidInput("This card's upper boxes cannot add up to its upper subtotal.")
+    ybox = shape.yahtzee_box
+    holds_50 = 1 if ybox >= 0 and card.boxes[ybox] == YAHTZEE_POINTS else 0
+    return mask, holds_50, subtotal, card.total
+
+
 def _read(card: Scorecard) -> tuple[int, int, int, int]:
     """The card's state (see `state_of`) and its total: on the path of every advice,
-    so written out box by box (a third of the time of a loop)."""
-    b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12 = card.boxes
+    so written out box by box for the American card (a third of the time of a loop)."""
+    boxes = card.boxes
+    if len(boxes) != N_BOXES:
+        return _read_any(card)
+    b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12 = boxes
     mask = upper = 0
     lower = card.yahtzee_bonus
     if b0 is not None:
@@ -136,6 +156,11 @@ class TurnPlanner:
     def scoring(self) -> TurnScoring:
         """What one turn in numpy reads (quick to derive: no full Joker table)."""
         return turn_scoring(self.rules)
+
+    @cached_property
+    def actions(self) -> tuple[Action, ...]:
+        """The action of each option code (see `advice.actions_for`)."""
+        return actions_for(self.rules)
 
     def _kernel_args(self) -> tuple[bool, tuple[object, ...]]:
         """The arguments `policy.advise` takes after the situation's, and whether
@@ -240,7 +265,7 @@ class TurnPlanner:
             out, at, count = self._compiled(kernels, situation, False)
             codes = map(int, out[at + MAX_OPTIONS : at + MAX_OPTIONS + count].tolist())
             totals = out[at : at + count].tolist()
-            return list(map(Option, map(ACTIONS.__getitem__, codes), totals))
+            return list(map(Option, map(self.actions.__getitem__, codes), totals))
         card = situation.card
         R, K1, K2 = self.turn_tables(card)
         mask, yf, _ = state_of(card)
@@ -249,7 +274,7 @@ class TurnPlanner:
         )
         base = card.total
         return [
-            Option(ACTIONS[i if kind == SCORE else KEEP_CODE + i], base + value)
+            Option(self.actions[i if kind == SCORE else KEEP_CODE + i], base + value)
             for kind, i, value in zip(kinds.tolist(), ids.tolist(), values.tolist(), strict=True)
         ]
 
@@ -280,7 +305,7 @@ class TurnPlanner:
         kernels = _kernels
         if temperature <= 0 and kernels is not None:
             out, at, _ = self._compiled(kernels, situation, True)
-            return ACTIONS[int(out[at + MAX_OPTIONS])]
+            return self.actions[int(out[at + MAX_OPTIONS])]
         options = self.options(situation)
         best = Advice.from_options(situation, self.rules, options).best
         if temperature <= 0:

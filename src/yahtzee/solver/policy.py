@@ -14,9 +14,9 @@ from typing import Any, cast
 import numpy as np
 from numba import njit, prange
 
-from ..core import FACE_COUNT, ROLLS_PER_TURN, ROUNDS
+from ..core import FACE_COUNT, ROLLS_PER_TURN
 from .advice import TIE
-from .kernel import box_rows, jit, jit_inline, jit_parallel, next_state, upper_step
+from .kernel import box_rows, closed_boxes, jit, jit_inline, jit_parallel, next_state, upper_step
 from .layout import (
     KEEP,
     KEEP_CODE,
@@ -28,10 +28,13 @@ from .layout import (
     PACK_ADD,
     PACK_COUNTS,
     PACK_COUNTS_BY_FACE,
+    PACK_N_BOXES,
+    PACK_ORDERED,
     PACK_POINTS,
     PACK_POINTS_BY_BOX,
     PACK_REMOVE,
     PACK_SUB_KEEPS,
+    PACK_YAHTZEE_BOX,
     PACK_YAHTZEE_ROLL,
     ROW_DEAD,
     ROW_LOWER,
@@ -41,9 +44,8 @@ from .layout import (
     SCORE,
     TURN_SIZE,
     UPPER_ROWS,
-    YAHTZEE_BOX,
 )
-from .tables import MAX_SUB_KEEPS, N_BOXES, N_ROLLS, N_UPPER, ROLL_BASE
+from .tables import MAX_BOXES, MAX_SUB_KEEPS, N_ROLLS, N_UPPER, ROLL_BASE
 
 jit_exact = njit(cache=True, error_model="numpy", nogil=True)
 """No fast-math: totals and their ranking are computed exactly as Python computes them."""
@@ -54,37 +56,60 @@ def _mx(a: float, b: float) -> float:
     return a if a > b else b
 
 
+@jit_inline
+def card_of(packed):
+    """The card `tables.pack` packed: its boxes, its Yahtzee box (-1: none) and whether
+    boxes are filled in order."""
+    return packed[PACK_N_BOXES], packed[PACK_YAHTZEE_BOX], packed[PACK_ORDERED]
+
+
+@jit_inline
+def joker_face(mask, r, packed):
+    """The face index of roll ``r`` when it is a five of a kind thrown with the card's
+    Yahtzee box filled (it then plays by the Joker table), else -1."""
+    ybox = packed[PACK_YAHTZEE_BOX]
+    if ybox >= 0 and (mask >> ybox) & 1:
+        for f in range(FACE_COUNT):
+            if packed[PACK_YAHTZEE_ROLL + f] == r:
+                return f
+    return -1
+
+
 @jit
-def _next_rows(mask, yf, u, E, cap, upper_bonus, R):
+def _next_rows(mask, yf, u, E, cap, upper_bonus, packed, R):
     """``R``: the value of each placement's next state (points and bonus included)."""
+    n_boxes, ybox, ordered = card_of(packed)
     R[ROW_DEAD] = NEG
-    for c in range(N_BOXES):
-        if mask >> c & 1:
+    closed = closed_boxes(mask, n_boxes, ordered)
+    for c in range(n_boxes):
+        if closed >> c & 1:
             continue
-        for k in range(box_rows(c)):
-            row, nm, nyf, nu, gain = next_state(mask, yf, u, c, k, cap, upper_bonus)
+        for k in range(box_rows(c, ybox)):
+            row, nm, nyf, nu, gain = next_state(mask, yf, u, c, k, cap, upper_bonus, ybox)
             R[row] = gain + E[nm, nyf, nu]
 
 
 @jit
 def _final_values(mask, yf, R, packed, joker, joker_bonus, A):
     """``A[ROLL_BASE + r]``: the best placement of roll ``r`` (box by box, over every roll)."""
+    n_boxes, ybox, ordered = card_of(packed)
+    closed = closed_boxes(mask, n_boxes, ordered)
     V = A[ROLL_BASE:]
     for r in range(N_ROLLS):
         V[r] = NEG
     for c in range(N_UPPER):
-        if mask >> c & 1:
+        if closed >> c & 1:
             continue
         start = PACK_COUNTS_BY_FACE + c * N_ROLLS
         counts = packed[start : start + N_ROLLS].view(np.uint16)  # unsigned: no wraparound
         row = ROW_UPPER + UPPER_ROWS * c
         for r in range(N_ROLLS):
             V[r] = _mx(V[r], R[row + counts[r]] + 0.0)
-    for c in range(N_UPPER, N_BOXES):
-        if mask >> c & 1:
+    for c in range(N_UPPER, n_boxes):
+        if closed >> c & 1:
             continue
         points = packed[PACK_POINTS_BY_BOX + c * N_ROLLS : PACK_POINTS_BY_BOX + (c + 1) * N_ROLLS]
-        if c == YAHTZEE_BOX:
+        if c == ybox:
             scored, zero = R[ROW_YAHTZEE_50], R[ROW_YAHTZEE_0]
             for r in range(N_ROLLS):
                 p = points[r]
@@ -93,11 +118,11 @@ def _final_values(mask, yf, R, packed, joker, joker_bonus, A):
             after = R[ROW_LOWER + c]
             for r in range(N_ROLLS):
                 V[r] = _mx(V[r], after + points[r])
-    if mask >> YAHTZEE_BOX & 1:
+    if ybox >= 0 and (mask >> ybox) & 1:
         bonus = joker_bonus if yf == 1 else 0
         for f in range(FACE_COUNT):
             best = NEG
-            for c in range(N_BOXES):
+            for c in range(n_boxes):
                 p = joker[mask, f, c]
                 if p < 0:
                     continue
@@ -137,7 +162,7 @@ def solve_turn(mask, yf, u, E, packed, joker, joker_bonus, cap, upper_bonus, R, 
     values per placement row), ``K1`` (keeps with one roll left; ``K1[ROLL_BASE + r]`` is
     the value of standing on roll ``r``) and ``K2`` (keeps with two rolls left), all 1-D.
     ``packed`` is `tables.Model.packed`."""
-    _next_rows(mask, yf, u, E, cap, upper_bonus, R)
+    _next_rows(mask, yf, u, E, cap, upper_bonus, packed, R)
     _final_values(mask, yf, R, packed, joker, joker_bonus, K1)
     _keep_means(K1, packed)
     K2[:] = K1
@@ -150,18 +175,15 @@ def turn_options(mask, yf, r, rolls_left, packed, joker, joker_bonus, R, K1, K2,
     """Every distinct option for roll ``r``: boxes first (scorecard order), then keeps of
     under five dice (in `Keep.all` order), each as a code (box ``c``, or
     ``KEEP_CODE + k`` for keep ``k``) and a value. Returns how many were written."""
-    points = packed[PACK_POINTS + N_BOXES * r : PACK_POINTS + N_BOXES * (r + 1)]
+    points = packed[PACK_POINTS + MAX_BOXES * r : PACK_POINTS + MAX_BOXES * (r + 1)]
     counts = packed[PACK_COUNTS + FACE_COUNT * r : PACK_COUNTS + FACE_COUNT * (r + 1)]
     keeps = packed[PACK_SUB_KEEPS + MAX_SUB_KEEPS * r : PACK_SUB_KEEPS + MAX_SUB_KEEPS * (r + 1)]
-    face = -1
-    if mask >> YAHTZEE_BOX & 1:
-        for f in range(FACE_COUNT):
-            if packed[PACK_YAHTZEE_ROLL + f] == r:
-                face = f
+    n_boxes, ybox, ordered = card_of(packed)
+    face = joker_face(mask, r, packed)
     count = 0
     if face >= 0:  # a Joker: the legal boxes and points come from the Joker table
         bonus = joker_bonus if yf == 1 else 0
-        for c in range(N_BOXES):
+        for c in range(n_boxes):
             p = joker[mask, face, c]
             if p < 0:
                 continue
@@ -172,13 +194,14 @@ def turn_options(mask, yf, r, rolls_left, packed, joker, joker_bonus, R, K1, K2,
                 values[count] = R[ROW_LOWER + c] + (p + bonus)
             count += 1
     else:
-        for c in range(N_BOXES):
-            if mask >> c & 1:
+        closed = closed_boxes(mask, n_boxes, ordered)
+        for c in range(n_boxes):
+            if closed >> c & 1:
                 continue
             codes[count] = c
             if c < N_UPPER:
                 values[count] = R[ROW_UPPER + UPPER_ROWS * c + counts[c]] + 0.0
-            elif c == YAHTZEE_BOX:
+            elif c == ybox:
                 p = points[c]
                 values[count] = R[ROW_YAHTZEE_50 if p > 0 else ROW_YAHTZEE_0] + p
             else:
@@ -310,10 +333,9 @@ def pick(values, count, temperature):
 @jit
 def placement_points(mask, yf, r, c, m):
     """The points roll ``r`` scores in box ``c`` now, and the Yahtzee bonus it earns."""
-    if mask >> YAHTZEE_BOX & 1:
-        for f in range(FACE_COUNT):
-            if m.yahtzee_roll[f] == r:
-                return m.joker[mask, f, c], (m.joker_bonus if yf == 1 else 0)
+    f = joker_face(mask, r, m.packed)
+    if f >= 0:
+        return m.joker[mask, f, c], (m.joker_bonus if yf == 1 else 0)
     return m.points[r, c], 0
 
 
@@ -327,7 +349,7 @@ def place(mask, yf, upper, total, r, c, m):
         _, earned = upper_step(upper, p, m.cap, int(m.upper_bonus))
         total += earned
         upper += p
-    if c == YAHTZEE_BOX:
+    if c == m.yahtzee_box:
         yf = 1 if p > 0 else 0
     return mask | (1 << c), yf, upper, total, 1 if bonus > 0 else 0
 
@@ -376,7 +398,7 @@ def simulate(n_games, first, seed, stream, E, m, temperature, uniform, totals, u
         codes = np.empty(MAX_OPTIONS, dtype=np.int64)
         values = np.zeros(MAX_OPTIONS)
         mask, u, yf, total, upper, n_bonus = 0, 0, 0, 0, 0, 0
-        for t in range(ROUNDS):
+        for t in range(m.n_boxes):
             if t == 0:
                 T[:] = T0  # every game starts in the same state
             else:

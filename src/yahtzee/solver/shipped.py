@@ -1,8 +1,9 @@
 """Tables that ship with the package, so that a fresh install advises at once.
 
 Building a table needs the compiled kernels, and compiling them takes many seconds the
-first time. The official rules' table therefore ships in ``solver/data``: its reachable
-entries, byte-shuffled and compressed (about 2.5 MB), with a SHA-256 of the whole table.
+first time. The tables of the official rules and of Yatzy therefore ship in
+``solver/data``: their reachable entries, byte-shuffled and compressed (about 2.5 MB and
+MB), each with a SHA-256 of the whole table.
 ``python scripts/make_shipped_tables.py`` regenerates it; ``tests/solver`` rebuilds the
 table and compares.
 """
@@ -19,11 +20,13 @@ import numpy.typing as npt
 
 from ..core import RuleSet
 from .cache import MAGIC, CorruptTable
-from .tables import YAHTZEE_BIT, reach_table
+from .tables import card_shape, reach_table
 
 DATA = Path(__file__).resolve().parent / "data"
-SHIPPED = ("official",)
+SHIPPED = ("official", "yatzy")
 """The rule sets whose tables ship (others are built on first use)."""
+SHIPPED_CURVES = ("official",)
+"""The rule sets whose distribution and variance tables ship too."""
 _WIDTH = 8  # bytes of a float64
 
 
@@ -31,22 +34,22 @@ def shipped_path(rules: RuleSet) -> Path:
     return DATA / f"{rules.name}.table.z"
 
 
-def reachable(shape: tuple[int, ...]) -> npt.NDArray[np.bool_]:
-    """The entries a game can reach: subtotals up to the mask's reach, and ``yf`` = 1
-    only with the Yahtzee box filled. Every other entry of a table is zero."""
-    reach = reach_table()
-    found = np.zeros(shape, dtype=bool)
-    subtotals = np.arange(shape[2])
-    for mask in range(shape[0]):
-        found[mask, :, :] = subtotals <= reach[mask]
-        if not mask & YAHTZEE_BIT:
-            found[mask, 1, :] = False
+def reachable(shape: tuple[int, ...], rules: RuleSet | None = None) -> npt.NDArray[np.bool_]:
+    """The entries of the rules' table (official: ``None``) a game can reach: subtotals
+    up to the mask's reach, and ``yf`` = 1 only with the Yahtzee box filled. Every other
+    entry of a table is zero."""
+    card = card_shape(rules or RuleSet.official())
+    reach = reach_table(shape[0].bit_length() - 1)
+    found = np.arange(shape[2])[None, None, :] <= reach[:, None, None]
+    found = np.repeat(found, shape[1], axis=1)
+    if shape[1] > 1:
+        found[np.arange(shape[0]) & (1 << card.yahtzee_box) == 0, 1, :] = False
     return found
 
 
 def encode(table: npt.NDArray[np.float64], rules: RuleSet, version: int) -> bytes:
     full = np.ascontiguousarray(table, dtype="<f8")
-    values = np.ascontiguousarray(full[reachable(full.shape)])
+    values = np.ascontiguousarray(full[reachable(full.shape, rules)])
     shuffled = values.view(np.uint8).reshape(-1, _WIDTH).T.tobytes()
     header = {
         "format": MAGIC,
@@ -74,7 +77,7 @@ def decode(data: bytes, rules: RuleSet, version: int) -> npt.NDArray[np.float64]
     ):
         raise CorruptTable("the shipped table is for another solver or other rules")
     shape = tuple(int(n) for n in header["shape"])
-    where = reachable(shape)
+    where = reachable(shape, rules)
     count = int(where.sum())
     if len(shuffled) != count * _WIDTH:
         raise CorruptTable("the shipped table is truncated")

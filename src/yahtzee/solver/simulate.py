@@ -11,7 +11,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import (
-    ROUNDS,
     UPPER_BONUS_THRESHOLD,
     BotSpec,
     Category,
@@ -22,9 +21,9 @@ from ..core import (
 from .curve_table import CurveTable, cached_table
 from .layout import LOG_WIDTH
 from .planner import state_of
-from .solver import TABLE_SHAPE, Progress, cached_solver
+from .solver import TABLE_SHAPE, Progress, cached_solver, table_shape
 from .strategies import LEVEL_TEMPERATURES, _heuristic, strategy_name
-from .tables import model
+from .tables import card_shape, model
 
 PERCENTILES = (1, 5, 25, 50, 75, 95, 99)
 I64 = npt.NDArray[np.int64]
@@ -95,9 +94,9 @@ def _kernel_args(
     name: str, rules: RuleSet, progress: Progress | None
 ) -> tuple[npt.NDArray[np.float64], float, bool]:
     if name == "random":
-        return np.zeros(TABLE_SHAPE), 0.0, True
+        return np.zeros(table_shape(rules)), 0.0, True
     if name == "greedy":
-        return np.zeros(TABLE_SHAPE), 0.0, False
+        return np.zeros(table_shape(rules)), 0.0, False
     if name == "heuristic":
         return _heuristic(), 0.0, False
     level = BotSpec.parse(name).level
@@ -142,7 +141,7 @@ def simulate(
     plays = [_kernel_args(name, rule_set, progress) for name in names]
     compile_aside("simulate")  # the first time after an install: in a child process
     out = [[np.zeros(games, dtype=np.int64) for _ in range(4)] for _ in names]
-    no_log = np.zeros((0, ROUNDS, LOG_WIDTH), dtype=np.int64)
+    no_log = np.zeros((0, card_shape(rule_set).n_boxes, LOG_WIDTH), dtype=np.int64)
     m = model(rule_set)
 
     def play(first: int, count: int) -> None:

@@ -17,10 +17,17 @@ from .distribution import ScoreDistribution, cached_distribution
 from .loaded_once import LoadedOnce
 from .planner import TurnPlanner
 from .shipped import load_shipped
-from .tables import N_BOXES, N_MASKS, UPPER_CAP, model, reach_table, resolve_rules
+from .tables import N_MASKS, UPPER_CAP, card_shape, model, reach_table, resolve_rules
 
 SOLVER_VERSION = 1
 TABLE_SHAPE = (N_MASKS, 2, UPPER_CAP + 1)
+"""The American card's table shape (every rule set's: `table_shape`)."""
+
+
+def table_shape(rules: RuleSet) -> tuple[int, int, int]:
+    """The shape of the rules' table ``E[mask, yf, u]`` (see `build_table`)."""
+    return card_shape(rules).table_shape
+
 
 Progress = Callable[[int, int], None]
 """Hears ``(done, total)`` as the solver builds a table, for a front end to draw."""
@@ -31,24 +38,24 @@ _log = logging.getLogger(__name__)
 def build_table(rules: RuleSet, progress: Progress | None = None) -> npt.NDArray[np.float64]:
     """Expected points still to come from every turn-start state, optimal play.
 
-    ``E[mask, yf, u]``: filled boxes ``mask``, the Yahtzee box holds 50 (``yf``), capped
-    upper subtotal ``u``. States with k boxes filled need only those with k + 1, so the
-    table is built one layer at a time, each layer's masks in parallel; ``progress`` hears
-    of each layer done.
+    ``E[mask, yf, u]``: filled boxes ``mask``, the Yahtzee box holds 50 (``yf``; a card
+    without extra-Yahtzee rules has only ``yf = 0``), capped upper subtotal ``u``. States
+    with k boxes filled need only those with k + 1, so the table is built one layer at a
+    time, each layer's masks in parallel (with boxes filled in order, one mask a layer);
+    ``progress`` hears of each layer done.
     """
     from . import kernel  # noqa: PLC0415 - numba loads (and compiles) only to build
     from .compiling import compile_aside  # noqa: PLC0415
 
-    layers = range(N_BOXES - 1, -1, -1)
+    shape = card_shape(rules)
+    layers = range(shape.n_boxes - 1, -1, -1)
     if progress:
         progress(0, len(layers))
     compile_aside("build")  # the first time after an install: in a child process
-    m, reach = model(rules), reach_table()
-    table = np.zeros(TABLE_SHAPE)
-    filled = np.array([bin(mask).count("1") for mask in range(N_MASKS)])
+    m, reach = model(rules), reach_table(shape.n_boxes)
+    table = np.zeros(shape.table_shape)
     for done, k in enumerate(layers, start=1):
-        masks = np.nonzero(filled == k)[0].astype(np.int32)
-        kernel.build_layer(masks, reach, table, m)
+        kernel.build_layer(shape.masks(k), reach, table, m)
         if progress:
             progress(done, len(layers))
     return table
@@ -58,8 +65,9 @@ class Solver(TurnPlanner):
     """The exact strategy that maximises a solitaire game's expected final score."""
 
     def __init__(self, rules: RuleSet, table: npt.NDArray[np.float64]) -> None:
-        if table.shape != TABLE_SHAPE:
-            raise ValueError(f"a solver table has shape {TABLE_SHAPE}, not {table.shape}")
+        shape = table_shape(rules)
+        if table.shape != shape:
+            raise ValueError(f"a solver table of {rules} has shape {shape}, not {table.shape}")
         super().__init__(rules, table)
 
     # Building and loading ------------------------------------------------------------
@@ -87,7 +95,10 @@ class Solver(TurnPlanner):
         why: str | None = None
         try:
             table = read_table(
-                path, scoring_key=rule_set.scoring_key, version=SOLVER_VERSION, shape=TABLE_SHAPE
+                path,
+                scoring_key=rule_set.scoring_key,
+                version=SOLVER_VERSION,
+                shape=table_shape(rule_set),
             )
             return cls(rule_set, table)
         except FileNotFoundError:
@@ -133,7 +144,7 @@ class Solver(TurnPlanner):
 
     def expected_total(self, card: Scorecard | None = None) -> float:
         """The expected final total from the start of a turn on ``card``, played optimally."""
-        card = card or Scorecard.empty()
+        card = card or Scorecard.empty(self.rules)
         return card.total + self.future(card)
 
     def distribution(

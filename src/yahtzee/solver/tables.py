@@ -5,6 +5,13 @@ these arrays and hold no rule of their own. A variant changes the arrays, not th
 
 Multisets of 0 to 5 dice are indexed in `Keep.all` order; the 252 of size 5 are the
 rolls, in `Dice.all` order, at indices ``ROLL_BASE`` to ``ROLL_BASE + 251``.
+
+A rule set's edition decides the card: how many boxes (`CardShape`), the five-of-a-kind
+box whose 50 an extra Yahtzee's bonus and Joker look at (none in editions without them),
+the upper bonus, and whether boxes are filled in order. The kernels read these from the
+`Model` (and its packed array), never from a module constant: the constants below named
+after the American card (``N_BOXES``, ``N_MASKS``...) are the American edition's, which
+the win tables, the curves and the environments still assume.
 """
 
 from __future__ import annotations
@@ -20,22 +27,24 @@ from ..core import (
     DICE_COUNT,
     FACE_COUNT,
     FACES,
-    UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_POINTS,
+    Box,
     Category,
     Dice,
+    Edition,
     Keep,
     RuleSet,
     placements,
-    score,
+    scores,
 )
 
 N_MULTISETS = len(Keep.all())  # 462
 N_ROLLS = len(Dice.all())  # 252
 ROLL_BASE = N_MULTISETS - N_ROLLS  # 210
-N_BOXES = len(Category)
-N_UPPER = len(Category.upper())
+N_BOXES = len(Category)  # the American card's
+N_UPPER = FACE_COUNT  # every edition's upper section: one box per face, first on the card
+MAX_BOXES = 15  # the most boxes of any edition's card (Yatzy): work arrays are this wide
 MAX_SUB_KEEPS = 1 << DICE_COUNT  # a roll's distinct keeps of under five dice, -1 padded
 N_MASKS = 1 << N_BOXES
 ALL_FILLED = N_MASKS - 1
@@ -88,41 +97,112 @@ def dice_tables() -> DiceTables:
 
 
 @dataclass(frozen=True)
+class CardShape:
+    """What the solver needs to know of a rule set's card: its boxes in card order (the
+    first six the upper boxes of faces 1 to 6), the five-of-a-kind box whose 50 an extra
+    Yahtzee's bonus and Joker look at (``yahtzee_box``, -1 in an edition without them,
+    where the turn-start state has no "holds 50" bit), the upper bonus and its threshold
+    (``cap``), and whether boxes are filled top to bottom (``ordered``)."""
+
+    boxes: tuple[Box, ...]
+    yahtzee_box: int
+    cap: int
+    upper_bonus: int
+    ordered: bool
+
+    @property
+    def n_boxes(self) -> int:
+        return len(self.boxes)
+
+    @property
+    def n_masks(self) -> int:
+        return 1 << len(self.boxes)
+
+    @property
+    def all_filled(self) -> int:
+        return (1 << len(self.boxes)) - 1
+
+    @property
+    def table_shape(self) -> tuple[int, int, int]:
+        """``E[mask, yf, u]``'s shape: ``yf`` only where the card has a Yahtzee box."""
+        return (self.n_masks, 2 if self.yahtzee_box >= 0 else 1, self.cap + 1)
+
+    def masks(self, filled: int) -> npt.NDArray[np.int32]:
+        """The turn-start masks with ``filled`` boxes filled that a game can reach (with
+        boxes filled in order, the first ``filled`` boxes alone)."""
+        if self.ordered:
+            return np.array([(1 << filled) - 1], dtype=np.int32)
+        return np.flatnonzero(_popcounts(len(self.boxes)) == filled).astype(np.int32)
+
+
+@cache
+def card_shape(rules: RuleSet) -> CardShape:
+    """The card of the rules' edition, filled in order or not as the rules say."""
+    return edition_card(rules.edition, rules.ordered)
+
+
+@cache
+def edition_card(edition: Edition, ordered: bool = False) -> CardShape:
+    """The card of an edition."""
+    boxes = edition.boxes
+    ybox = int(edition.five_of_a_kind) if edition.extra_rules else -1
+    cap, bonus = edition.upper_bonus_threshold, edition.upper_bonus
+    if len(boxes) > MAX_BOXES or [b.face for b in boxes[:N_UPPER]] != list(FACES):
+        raise ValueError("a card has at most MAX_BOXES boxes, the upper ones first")
+    return CardShape(boxes, ybox, cap, bonus, ordered)
+
+
+@cache
+def _popcounts(n_boxes: int) -> npt.NDArray[np.int64]:
+    masks = np.arange(1 << n_boxes)
+    return sum((masks >> c) & 1 for c in range(n_boxes))  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
 class ScoringTables:
     """A rule set's scoring as arrays.
 
     ``points[r, c]`` is what roll ``r`` scores in box ``c`` by the box's own definition;
     it applies to every roll except a Yahtzee thrown with the Yahtzee box filled, whose
     legal boxes and points come from ``joker[mask, f, c]`` (-1 where the box is illegal)
-    and which earns ``joker_bonus`` when the Yahtzee box holds 50.
+    and which earns ``joker_bonus`` when the Yahtzee box holds 50 (a card without a
+    Yahtzee box has a ``joker`` of one unused mask).
     """
 
-    points: I32  # [252, 13]
-    joker: I32  # [8192, 6, 13]
+    points: I32  # [252, boxes]
+    joker: I32  # [masks, 6, boxes]
     joker_bonus: int
 
 
 @cache
 def scoring_tables(rules: RuleSet) -> ScoringTables:
-    joker = np.full((N_MASKS, FACE_COUNT, N_BOXES), -1, dtype=np.int32)
-    for mask in range(YAHTZEE_BIT, ALL_FILLED):
-        if mask & YAHTZEE_BIT:
+    shape = card_shape(rules)
+    if shape.yahtzee_box < 0:
+        joker = np.full((1, FACE_COUNT, shape.n_boxes), -1, dtype=np.int32)
+        return ScoringTables(points_table(rules), joker, 0)
+    joker = np.full((shape.n_masks, FACE_COUNT, shape.n_boxes), -1, dtype=np.int32)
+    bit = 1 << shape.yahtzee_box
+    for mask in range(bit, shape.all_filled):
+        if mask & bit:
             for f in range(FACE_COUNT):
                 joker[mask, f] = joker_row(rules, mask, f)
-    return ScoringTables(points_table(), joker, joker_bonus(rules))
+    return ScoringTables(points_table(rules), joker, joker_bonus(rules))
 
 
 @cache
-def points_table() -> I32:
-    """``[252, 13]``: what each roll scores in each box by the box's own definition."""
-    return np.array([[score(c, d) for c in Category] for d in Dice.all()], dtype=np.int32)
+def points_table(rules: RuleSet | None = None) -> I32:
+    """``[252, boxes]``: what each roll scores in each box by the box's own definition
+    (the official rules' for ``None``)."""
+    rules = rules or RuleSet.official()
+    return np.array([scores(d, rules) for d in Dice.all()], dtype=np.int32)
 
 
 def joker_row(rules: RuleSet, mask: int, f: int) -> I32:
-    """``[13]``: what five of face ``f + 1`` scores in each box (-1 where not allowed)
+    """``[boxes]``: what five of face ``f + 1`` scores in each box (-1 where not allowed)
     with the boxes of ``mask`` filled, the Yahtzee box among them."""
-    row = np.full(N_BOXES, -1, dtype=np.int32)
-    open_boxes = [c for c in Category if not mask >> c & 1]
+    boxes = card_shape(rules).boxes
+    row = np.full(len(boxes), -1, dtype=np.int32)
+    open_boxes = [c for c in boxes if not mask >> c & 1]
     for p in placements(_yahtzees()[f], open_boxes, YAHTZEE_POINTS, rules):
         row[p.category] = p.points
     return row
@@ -168,29 +248,42 @@ class Model(NamedTuple):
     cap: int
     upper_bonus: float
     packed: I16  # what a one-lane turn reads, in one small array (see layout.PACK_*)
+    n_boxes: int
+    yahtzee_box: int  # -1: the card has none (no "holds 50" bit in the state)
+    ordered: int  # 1: only the first open box may be filled
 
 
-@cache
-def model(rules: RuleSet) -> Model:
-    dice, scoring = dice_tables(), scoring_tables(rules)
+def pack(shape: CardShape, points: I32) -> I16:
+    """The card and the dice and scoring tables a one-lane turn reads, in one int16 array
+    laid out as `layout.PACK_*` says (box-indexed parts `MAX_BOXES` wide, zero padded)."""
+    dice = dice_tables()
+    wide = np.zeros((N_ROLLS, MAX_BOXES), dtype=np.int32)
+    wide[:, : shape.n_boxes] = points
+    header = np.array([shape.n_boxes, shape.yahtzee_box, int(shape.ordered)], dtype=np.int32)
     tables = np.concatenate([
-        scoring.points.ravel(), dice.counts.ravel(), scoring.points.T.ravel(),
-        dice.counts.T.ravel(), dice.yahtzee_roll, dice.add.ravel(), dice.remove.ravel(),
-        dice.sub_keeps.ravel(),
+        header, wide.ravel(), dice.counts.ravel(), wide.T.ravel(), dice.counts.T.ravel(),
+        dice.yahtzee_roll, dice.add.ravel(), dice.remove.ravel(), dice.sub_keeps.ravel(),
     ])  # fmt: skip
     packed = tables.astype(np.int16)
     if not np.array_equal(packed, tables):
         raise ValueError("a scoring or dice table does not fit in 16 bits")
+    return packed
+
+
+@cache
+def model(rules: RuleSet) -> Model:
+    dice, scoring, shape = dice_tables(), scoring_tables(rules), card_shape(rules)
     return Model(
         scoring.points, scoring.joker, scoring.joker_bonus, dice.counts, dice.yahtzee_roll,
-        dice.add, dice.remove, dice.sub_keeps, UPPER_BONUS_THRESHOLD, float(UPPER_BONUS), packed,
+        dice.add, dice.remove, dice.sub_keeps, shape.cap, float(shape.upper_bonus),
+        pack(shape, scoring.points), shape.n_boxes, shape.yahtzee_box, int(shape.ordered),
     )  # fmt: skip
 
 
 @cache
-def reach_table() -> I32:
-    """``upper_reach`` of every mask."""
-    masks = np.arange(N_MASKS)
+def reach_table(n_boxes: int = N_BOXES) -> I32:
+    """``upper_reach`` of every mask of a card of ``n_boxes`` boxes."""
+    masks = np.arange(1 << n_boxes)
     most = sum(DICE_COUNT * c.face * (masks >> c & 1) for c in Category.upper())
     return np.minimum(UPPER_CAP, most).astype(np.int32)
 
@@ -210,6 +303,9 @@ class TurnScoring:
     sub_keeps: I32
     cap: int
     upper_bonus: float
+    n_boxes: int
+    yahtzee_box: int
+    ordered: int
 
     def joker(self, mask: int, f: int) -> I32:
         return _joker_row(self.rules, mask, f)
@@ -220,8 +316,10 @@ _joker_row = cache(joker_row)
 
 @cache
 def turn_scoring(rules: RuleSet) -> TurnScoring:
-    dice = dice_tables()
+    dice, shape = dice_tables(), card_shape(rules)
+    bonus = joker_bonus(rules) if shape.yahtzee_box >= 0 else 0
     return TurnScoring(
-        rules, points_table(), joker_bonus(rules), dice.counts, dice.yahtzee_roll, dice.add,
-        dice.remove, dice.sub_keeps, UPPER_BONUS_THRESHOLD, float(UPPER_BONUS),
+        rules, points_table(rules), bonus, dice.counts, dice.yahtzee_roll, dice.add,
+        dice.remove, dice.sub_keeps, shape.cap, float(shape.upper_bonus), shape.n_boxes,
+        shape.yahtzee_box, int(shape.ordered),
     )  # fmt: skip

@@ -26,10 +26,9 @@ from .layout import (
     ROW_YAHTZEE_50,
     SCORE,
     UPPER_ROWS,
-    YAHTZEE_BOX,
 )
-from .tables import N_BOXES, N_MULTISETS, N_ROLLS, N_UPPER, ROLL_BASE, TurnScoring, dice_tables
-from .transition import box_rows, next_state
+from .tables import N_MULTISETS, N_ROLLS, N_UPPER, ROLL_BASE, TurnScoring, dice_tables
+from .transition import box_rows, closed_boxes, next_state
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -48,13 +47,13 @@ def _by_size() -> tuple[I64, ...]:
 def _rows_and_adds(m: TurnScoring) -> tuple[I64, F64]:
     """Per roll and box (no Joker): the row of ``R`` a placement lands on, and the points
     added on top of that row's value."""
-    rows = np.empty((N_ROLLS, N_BOXES), dtype=np.int64)
-    adds = np.zeros((N_ROLLS, N_BOXES))
-    for c in range(N_BOXES):
+    rows = np.empty((N_ROLLS, m.n_boxes), dtype=np.int64)
+    adds = np.zeros((N_ROLLS, m.n_boxes))
+    for c in range(m.n_boxes):
         points = m.points[:, c]
         if c < N_UPPER:
             rows[:, c] = ROW_UPPER + UPPER_ROWS * c + m.counts[:, c]
-        elif c == YAHTZEE_BOX:
+        elif c == m.yahtzee_box:
             rows[:, c] = np.where(points > 0, ROW_YAHTZEE_50, ROW_YAHTZEE_0)
             adds[:, c] = points
         else:
@@ -63,14 +62,24 @@ def _rows_and_adds(m: TurnScoring) -> tuple[I64, F64]:
     return rows, adds
 
 
+def _open_boxes(mask: int, m: TurnScoring) -> list[int]:
+    """The boxes that may be filled now (with boxes filled in order, the first open one)."""
+    closed = closed_boxes(mask, m.n_boxes, m.ordered)
+    return [c for c in range(m.n_boxes) if not closed >> c & 1]
+
+
+def _joker_possible(mask: int, m: TurnScoring) -> bool:
+    """Whether the card has a Yahtzee box and it is filled (see `kernel`)."""
+    return m.yahtzee_box >= 0 and bool(mask >> m.yahtzee_box & 1)
+
+
 def next_rows(mask: int, yf: int, u: int, E: F64, m: TurnScoring) -> F64:
     """The value after each placement row: points, upper bonus and the next state."""
     R = np.full(N_ROWS, NEG)
-    for c in range(N_BOXES):
-        if mask >> c & 1:
-            continue
-        for k in range(box_rows(c)):
-            row, nm, nyf, nu, gain = next_state(mask, yf, u, c, k, m.cap, m.upper_bonus)
+    for c in _open_boxes(mask, m):
+        for k in range(box_rows(c, m.yahtzee_box)):
+            row, nm, nyf, nu, gain = next_state(mask, yf, u, c, k, m.cap, m.upper_bonus,
+                                                m.yahtzee_box)  # fmt: skip
             R[row] = gain + E[nm, nyf, nu]
     R[ROW_DEAD] = NEG
     return R
@@ -78,12 +87,12 @@ def next_rows(mask: int, yf: int, u: int, E: F64, m: TurnScoring) -> F64:
 
 def candidates(mask: int, yf: int, r: int, m: TurnScoring) -> tuple[I64, I64, F64]:
     """The legal placements of roll ``r``: boxes, their rows of ``R`` and points added."""
-    if mask >> YAHTZEE_BOX & 1:
+    if _joker_possible(mask, m):
         faces = np.flatnonzero(m.yahtzee_roll == r)
         if faces.size:
             return _joker_candidates(mask, yf, int(faces[0]), m)
     rows, adds = _rows_and_adds(m)
-    boxes = np.array([c for c in range(N_BOXES) if not mask >> c & 1], dtype=np.int64)
+    boxes = np.array(_open_boxes(mask, m), dtype=np.int64)
     return boxes, rows[r, boxes], adds[r, boxes]
 
 
@@ -102,9 +111,9 @@ def _joker_candidates(mask: int, yf: int, f: int, m: TurnScoring) -> tuple[I64, 
 
 def _final_values(mask: int, yf: int, R: F64, m: TurnScoring, A: F64) -> None:
     rows, adds = _rows_and_adds(m)
-    open_boxes = [c for c in range(N_BOXES) if not mask >> c & 1]
+    open_boxes = _open_boxes(mask, m)
     A[ROLL_BASE:] = (R[rows[:, open_boxes]] + adds[:, open_boxes]).max(axis=1)
-    if mask >> YAHTZEE_BOX & 1:
+    if _joker_possible(mask, m):
         for f in range(FACE_COUNT):
             _, jrows, jadds = _joker_candidates(mask, yf, f, m)
             A[ROLL_BASE + m.yahtzee_roll[f]] = (R[jrows] + jadds).max() if jrows.size else NEG
