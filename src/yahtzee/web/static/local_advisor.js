@@ -7,7 +7,7 @@
 // device (Cache Storage, `TABLES`) under the versioned address the server names
 // (Content-Location): the next game of those rules advises and plays offline. No DOM.
 
-import { TABLE_BOXES, TABLE_YAHTZEE_BOX, fetchAdvisorTable } from "./advisor_table.js";
+import { fetchAdvisorTable, tableCard } from "./advisor_table.js";
 import { Advisor, scoringKey } from "./advisor.js";
 
 export const TABLES = "yahtzee-tables";  // the tables kept on the device (not the app's release)
@@ -17,9 +17,10 @@ const ready = new Set();  // the scoring keys whose advisor is made
 const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
 
 /** The address of a rule set's table: a kept, versioned one of the same scoring if the
- *  app's worker has one, else the server's unversioned address. */
+ *  app's worker has one, else the server's unversioned address (of the rule set less a
+ *  playoff, which scores nothing). */
 export async function tableAddress(ruleSet) {
-  const base = String(ruleSet.name).split("+")[0];
+  const base = String(ruleSet.name).replace(/\+playoff$/, "");
   const wanted = `.${slug(scoringKey(ruleSet.rules))}`;
   try {
     if (globalThis.caches) {
@@ -52,28 +53,15 @@ async function keptFetch(address, init = {}) {
   return answer;
 }
 
-/** Why this page cannot advise (hints, the review, computer players) under `ruleSet` on
- *  the device, in a player's words; null when it can. Its table files hold cards of
- *  TABLE_BOXES boxes with a box of five alike that has the extra-Yahtzee rules (the
- *  American edition's card); another edition's card (Yatzy's fifteen boxes) has none yet. */
-export function advisorMissing(ruleSet) {
-  const boxes = ruleSet.boxes;
-  const five = boxes.findIndex((box) => box.key === ruleSet.rules.five_of_a_kind);
-  if (boxes.length === TABLE_BOXES && five === TABLE_YAHTZEE_BOX && !ruleSet.rules.card_edition) return null;
-  return `Hints, the review and computer players are not available on this device for ${ruleSet.title} yet: play it with people here, or online.`;
-}
-
 /** The advisor of `ruleSet` (an entry of /api/rules' rule_sets); an Error with a player's
  *  message when its table cannot be had. */
 export function advisorFor(ruleSet) {
-  const missing = advisorMissing(ruleSet);
-  if (missing) return Promise.reject(new Error(missing));
   const key = scoringKey(ruleSet.rules);
   if (!made.has(key)) {
     const loading = (async () => {
       let table;
       try {
-        table = await fetchAdvisorTable(await tableAddress(ruleSet), { scoring: key }, keptFetch);
+        table = await fetchAdvisorTable(await tableAddress(ruleSet), { scoring: key, card: tableCard(ruleSet) }, keptFetch);
       } catch (error) {
         throw new Error(`The advisor is not on this device yet (${error.message.replace(/\.$/, "")}): open the app once with a connection to fetch it.`);
       }

@@ -14,7 +14,7 @@ import { RuleError, illegal, invalid } from "./engine_errors.js";
 import { OFFLINE_BOTS, choose, throwAround } from "./bots.js";
 import { deleteTable, listTables, loadTable, saveTable, RECORD_FORMAT } from "./device_store.js";
 import { EMPTY_TRAY, follow, holding, keptOf, notRolled, checkSlots } from "./local_tray.js";
-import { advisorFor, advisorMissing, advisorReady } from "./local_advisor.js";
+import { advisorFor, advisorReady } from "./local_advisor.js";
 import { hintMessage, reviewMessage, situationOf } from "./local_review.js";
 
 const PREFIX = "device-";
@@ -66,8 +66,6 @@ export async function createDeviceTable({ rules, players, hints = true, entered 
   }
   const bots = players.map((p) => p.bot || null);
   if (entered && bots.some((b) => b !== null)) throw new Error(NO_BOTS_ENTERED);
-  const noAdvisor = advisorMissing(ruleSet);
-  if (noAdvisor && bots.some((b) => b !== null)) throw new Error(noAdvisor);
   if (bots.every((b) => b !== null)) throw new Error("Seat at least one person: a game of computer players alone has nobody to play it.");
   if (!Number.isFinite(botDelay) || botDelay < 0) throw new Error("The bots' pace is a number of milliseconds.");
   let game;
@@ -284,8 +282,6 @@ class Room {
 
   // The advisor, waited for with a word to the player when it is not ready yet.
   async advisor(socket, id) {
-    const missing = advisorMissing(this.record.ruleSet);
-    if (missing) throw illegal(missing, "no_advisor");
     if (!advisorReady(this.record.ruleSet)) socket.deliver(error("advisor_loading", "Loading the advisor...", id));
     return advisorFor(this.record.ruleSet);
   }
