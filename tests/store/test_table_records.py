@@ -21,13 +21,13 @@ from yahtzee.store.schema import games, players
 BOT = BotSpec.at_level(5)
 
 
-def lobby_table(owner: str = "10.0.0.1") -> records.TableRecord:
+def lobby_table(owner: str = "10.0.0.1", rules: str = "official") -> records.TableRecord:
     seats = (
         records.TableSeatRecord(0, "Ann", None, "a" * 64),
         records.TableSeatRecord(1, None),  # open for a friend
     )
     return records.TableRecord(
-        str(uuid.uuid4()), "official", True, None, uuid.uuid4().hex, uuid.uuid4().hex, owner,
+        str(uuid.uuid4()), rules, True, None, uuid.uuid4().hex, uuid.uuid4().hex, owner,
         records.LOBBY, None, seats, time.time(),
     )  # fmt: skip
 
@@ -42,7 +42,7 @@ def start(
 ) -> tuple[records.TableRecord | None, str]:
     names = [s.name or "Bot" for s in expected]
     seats = [Seat(n, s.bot) for n, s in zip(names, expected, strict=True)]
-    game = Game(names, RuleSet.official(), RandomDice(1))
+    game = Game(names, RuleSet.named(table.rules), RandomDice(1))
     game_id = str(uuid.uuid4())
     found = records.start_table(
         store, table.id, expected, game_id=game_id, game=game, seats=seats, seed=1
@@ -72,6 +72,25 @@ def test_a_start_records_the_game_and_the_table_in_play_together(db_url: str) ->
         assert row is not None and (row.status, row.game_id) == (records.PLAYING, game_id)
         assert [s.name for s in store.seats_of(game_id)] == ["Ann", "Bot"]
         assert store.seats_of(game_id)[1].bot == BOT
+
+
+def test_a_yatzy_tables_start_records_its_games_edition(db_url: str) -> None:
+    """The edition is written with the game's row by the start itself (on PostgreSQL, the
+    start function of migration 0021): a Yatzy table's game is a Yatzy game, an American
+    table's an American one."""
+    with Store(db_url) as store:
+        started = {}
+        for rules in ("yatzy+fh5", "official"):
+            table = lobby_table(rules=rules)
+            records.create_table(store, table)
+            seated = (table.seats[0], records.TableSeatRecord(1, "Bot", BOT))
+            assert records.save_table_seat(store, table.id, seated[1], only_if_open=True)
+            found, game_id = start(store, table, seated)
+            assert found is None
+            started[rules] = game_id
+        editions = {g.id: g.edition for g in history(store)}
+        assert editions == {started["yatzy+fh5"]: "yatzy", started["official"]: "american"}
+        assert store.load(started["yatzy+fh5"]).rules.rounds == 15
 
 
 def test_a_start_from_a_stale_copy_writes_nothing_and_gives_the_records(db_url: str) -> None:

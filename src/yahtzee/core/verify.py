@@ -77,8 +77,9 @@ def check_rolls(seed: str, events: Iterable[object]) -> Draw:
         )
     draw = draw_of(opening)
     state, source, playoff = start(opening), _SOURCES[draw](seed), 0
+    boxes = state.rules.edition.box_type  # a Yatzy game's events name Yatzy boxes
     for number, raw in enumerate(items, start=2):
-        event = event_from_dict(raw)
+        event = event_from_dict(raw, boxes)
         if isinstance(event, Rolled):
             turn = state.turn
             assert turn is not None  # a turn roll is legal only in a turn (apply checks)

@@ -1,17 +1,21 @@
-"""The action and observation encoding both environments share.
+"""The action and observation encoding the environments share, one per edition of the
+rules (`Encoding.of`; the module's constants are the American edition's).
 
-* Actions, ``Discrete(475)``: ``k`` (0-461) keeps multiset ``Keep.all()[k]`` and rolls the
-  other dice; ``462 + c`` scores box ``c`` (``Category`` order: Aces ... Chance).
+* Actions, ``Discrete(462 + boxes)``: ``k`` (0-461) keeps multiset ``Keep.all()[k]`` and
+  rolls the other dice; ``462 + c`` scores box ``c`` in card order (American: 13 boxes,
+  Aces ... Chance, ``Discrete(475)``; Yatzy: 15, Ones ... Yatzy, ``Discrete(477)``).
 * The mask marks exactly the actions the engine allows now, less "keep all five and roll"
   (legal, but it only spends a roll).
 * A player's features: ``dice`` (count of each face 1-6, all 0 when that player has no
-  dice showing), ``rolls_left`` (0-2), ``filled`` (13 flags in ``Category`` order),
-  ``upper_subtotal`` (0-63, capped at 63: beyond it only the bonus matters) and
-  ``yahtzee_box`` (0 open, 1 holds 0, 2 holds 50).
+  dice showing), ``rolls_left`` (0-2), ``filled`` (a flag per box, in card order),
+  ``upper_subtotal`` (0-63, capped at the edition's upper-bonus threshold, 63: beyond it
+  only the bonus matters) and ``yahtzee_box`` (the edition's five-of-a-kind box: 0 open,
+  1 holds 0, 2 holds 50).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
@@ -27,7 +31,7 @@ from ..core import (
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
-    YAHTZEE_POINTS,
+    Box,
     Category,
     Dice,
     DiceSource,
@@ -36,6 +40,7 @@ from ..core import (
     Keep,
     Phase,
     RandomDice,
+    RuleSet,
     Score,
     Scorecard,
 )
@@ -57,26 +62,69 @@ ACTIONS: tuple[Keep | Score, ...] = (*KEEPS, *(Score(c) for c in Category))
 Mask = npt.NDArray[np.int8]
 
 
-def action_number(action: object) -> int:
-    """``action`` as a plain action number (``IllegalMove`` unless a whole number 0-474)."""
-    if type(action) is int and 0 <= action < N_ACTIONS:  # the usual case, checked fast
+@dataclass(frozen=True, slots=True, eq=False)
+class Encoding:
+    """The actions and a player's features under one rule set's edition: its boxes, the
+    action count, the highest total, the upper-bonus threshold and the five-of-a-kind box
+    (made once per rule set: `Encoding.of`)."""
+
+    boxes: tuple[Box, ...]
+    actions: tuple[Keep | Score, ...]
+    max_total: int
+    upper_cap: int
+    five_alike: Box
+    five_alike_points: int
+
+    @property
+    def n_actions(self) -> int:
+        return len(self.actions)
+
+    @property
+    def n_boxes(self) -> int:
+        return len(self.boxes)
+
+    @staticmethod
+    @cache
+    def of(rules: RuleSet) -> Encoding:
+        """The encoding of ``rules``' edition (with its bonuses, for the highest total)."""
+        edition = rules.edition
+        best = sum(max(possible_points(box, rules)) for box in edition.boxes)
+        return Encoding(
+            boxes=edition.boxes,
+            actions=(*KEEPS, *(Score(box) for box in edition.boxes)),
+            max_total=best + edition.upper_bonus + (rules.rounds - 1) * rules.yahtzee_bonus,
+            upper_cap=edition.upper_bonus_threshold,
+            five_alike=edition.five_of_a_kind,
+            five_alike_points=edition.box_rules[edition.five_of_a_kind].points,
+        )
+
+
+AMERICAN = Encoding.of(RuleSet.official())
+
+
+def action_number(action: object, encoding: Encoding = AMERICAN) -> int:
+    """``action`` as a plain action number (``IllegalMove`` unless a whole number 0-474,
+    0-476 in Yatzy: ``encoding``'s actions)."""
+    n_actions = encoding.n_actions
+    if type(action) is int and 0 <= action < n_actions:  # the usual case, checked fast
         return action
     index = action
     if isinstance(index, np.ndarray) and index.shape == ():
         index = index.item()
     if isinstance(index, bool) or not isinstance(index, int | np.integer):
         raise IllegalMove(
-            f"An action is a whole number 0 to {N_ACTIONS - 1}, not {index!r}.", code="bad_action"
+            f"An action is a whole number 0 to {n_actions - 1}, not {index!r}.", code="bad_action"
         )
     index = int(index)
-    if not 0 <= index < N_ACTIONS:
-        raise IllegalMove(f"Actions are 0 to {N_ACTIONS - 1}, not {index}.", code="bad_action")
+    if not 0 <= index < n_actions:
+        raise IllegalMove(f"Actions are 0 to {n_actions - 1}, not {index}.", code="bad_action")
     return index
 
 
-def action_of(index: object) -> Keep | Score:
-    """The engine's action for an action number (``IllegalMove`` outside 0-474)."""
-    return ACTIONS[action_number(index)]
+def action_of(index: object, encoding: Encoding = AMERICAN) -> Keep | Score:
+    """The engine's action for an action number (``IllegalMove`` outside 0-474: the
+    American edition's, by default)."""
+    return encoding.actions[action_number(index, encoding)]
 
 
 def index_of(action: Keep | Score) -> int:
@@ -86,7 +134,7 @@ def index_of(action: Keep | Score) -> int:
 
 @cache
 def _keep_mask(dice: Dice) -> Mask:
-    legal = np.zeros(N_ACTIONS, dtype=np.int8)
+    legal = np.zeros(N_KEEPS, dtype=np.int8)
     for keep in dice.keeps():
         if len(keep) < len(dice):
             legal[_KEEP_INDEX[keep]] = 1
@@ -98,26 +146,27 @@ NO_ACTIONS = bytes(N_ACTIONS)
 """The legal actions as bytes when none is (see `legal_bytes`)."""
 _NO_KEEPS = bytes(N_KEEPS)
 _KEEP_BYTES: dict[tuple[int, ...], bytes] = {}  # by the dice's faces: at most 252
-_N_BOXES = len(Category)
 
 
 def legal_bytes(
     dice: Dice,
     rolls_left: int,
-    boxes: tuple[Category, ...],
+    boxes: tuple[Box, ...],
     features: CardFeatures | None = None,
+    n_boxes: int = AMERICAN.n_boxes,
 ) -> bytes:
     """The legal actions, one byte each (1 legal): the keeps the dice allow while rolls
-    are left, and ``boxes`` (the card's legal boxes for the dice). Cheap to build and to
-    read from Python; `mask_of` makes the mask array. When ``boxes`` are the open
-    boxes of the card whose ``features`` are given, their bytes come from there."""
+    are left, and ``boxes`` (the card's legal boxes for the dice, of a card of
+    ``n_boxes``). Cheap to build and to read from Python; `mask_of` makes the mask array.
+    When ``boxes`` are the open boxes of the card whose ``features`` are given, their
+    bytes come from there."""
     keeps = _KEEP_BYTES.get(dice.faces)
     if keeps is None:
         keeps = _KEEP_BYTES[dice.faces] = _keep_mask(dice)[:N_KEEPS].tobytes()
     if features is not None and (boxes is features.open_boxes or boxes == features.open_boxes):
         marked: bytes | bytearray = features.open_bytes
     else:
-        marked = bytearray(_N_BOXES)
+        marked = bytearray(len(features.card.boxes) if features is not None else n_boxes)
         for box in boxes:
             marked[box] = 1
     return (keeps if rolls_left else _NO_KEEPS) + marked
@@ -131,20 +180,23 @@ def mask_of(legal: bytes) -> Mask:
 def mask(game: Game, seat: int | None = None) -> Mask:
     """The legal actions now (for ``seat``: all zero when it is not that seat's decision)."""
     turn = game.turn
+    n_boxes = game.rules.rounds
     if game.phase is not Phase.TURN or turn is None or turn.dice is None:
-        return np.zeros(N_ACTIONS, dtype=np.int8)
+        return np.zeros(N_KEEPS + n_boxes, dtype=np.int8)
     if seat is not None and turn.player != seat:
-        return np.zeros(N_ACTIONS, dtype=np.int8)
+        return np.zeros(N_KEEPS + n_boxes, dtype=np.int8)
     boxes = game.cards[turn.player].legal_boxes(turn.dice, game.rules)
-    return mask_of(legal_bytes(turn.dice, turn.rolls_left, boxes))
+    return mask_of(legal_bytes(turn.dice, turn.rolls_left, boxes, n_boxes=n_boxes))
 
 
-def player_space() -> dict[str, spaces.Space[Any]]:
+def player_space(encoding: Encoding = AMERICAN) -> dict[str, spaces.Space[Any]]:
+    """A player's features' spaces (``encoding``: the rules' edition's; American by
+    default)."""
     return {
         "dice": spaces.Box(0, DICE_COUNT, shape=(FACE_COUNT,), dtype=np.int64),
         "rolls_left": spaces.Discrete(ROLLS_PER_TURN),
-        "filled": spaces.MultiBinary(len(Category)),
-        "upper_subtotal": spaces.Discrete(UPPER_BONUS_THRESHOLD + 1),
+        "filled": spaces.MultiBinary(encoding.n_boxes),
+        "upper_subtotal": spaces.Discrete(encoding.upper_cap + 1),
         "yahtzee_box": spaces.Discrete(YAHTZEE_BOX_STATES),
     }
 
@@ -155,10 +207,10 @@ def player_space() -> dict[str, spaces.Space[Any]]:
 _COUNTS: dict[tuple[int, ...], npt.NDArray[np.int64]] = {}  # by the dice's faces
 _NO_COUNTS = np.zeros(FACE_COUNT, dtype=np.int64)
 _NO_COUNTS.flags.writeable = False
-# by the open boxes: the filled flags, and a byte per box, 1 for the open ones
-_BY_OPEN_BOXES: dict[tuple[Category, ...], tuple[npt.NDArray[np.int8], bytes]] = {}
+# by the edition and the open boxes (boxes of two editions compare equal as numbers): the
+# filled flags, and a byte per box, 1 for the open ones
+_BY_OPEN_BOXES: dict[tuple[str, tuple[Box, ...]], tuple[npt.NDArray[np.int8], bytes]] = {}
 _INT64 = tuple(np.int64(n) for n in range(UPPER_BONUS_THRESHOLD + 1))
-_YAHTZEE = Category.YAHTZEE
 
 
 def _counts(dice: Dice) -> npt.NDArray[np.int64]:
@@ -177,7 +229,7 @@ class CardFeatures(NamedTuple):
     """Read-only and shared: observations get copies."""
     upper_subtotal: np.int64
     yahtzee_box: np.int64
-    open_boxes: tuple[Category, ...]
+    open_boxes: tuple[Box, ...]
     open_bytes: bytes
     """A byte per box, 1 for the open ones: the boxes part of `legal_bytes`."""
 
@@ -185,18 +237,22 @@ class CardFeatures(NamedTuple):
     def of(cls, card: Scorecard) -> CardFeatures:
         boxes = card.boxes
         open_boxes = card.open_boxes
-        by_open = _BY_OPEN_BOXES.get(open_boxes)
-        if by_open is None:  # at most 2**13 of them
+        edition = card.edition
+        key = (edition.name, open_boxes)
+        by_open = _BY_OPEN_BOXES.get(key)
+        if by_open is None:  # at most 2**13 of them (2**15 in Yatzy)
             filled = np.array([points is not None for points in boxes], dtype=np.int8)
             filled.flags.writeable = False
-            by_open = _BY_OPEN_BOXES[open_boxes] = (filled, bytes([p is None for p in boxes]))
-        yahtzee = boxes[_YAHTZEE]
+            by_open = _BY_OPEN_BOXES[key] = (filled, bytes([p is None for p in boxes]))
+        five = edition.five_of_a_kind
+        yahtzee = boxes[five]
+        alike = edition.box_rules[five].points
         return cls(
             card,
             card.total,
             by_open[0],
-            _INT64[min(card.upper_subtotal, UPPER_BONUS_THRESHOLD)],
-            _INT64[0 if yahtzee is None else (2 if yahtzee == YAHTZEE_POINTS else 1)],
+            _INT64[min(card.upper_subtotal, edition.upper_bonus_threshold)],
+            _INT64[0 if yahtzee is None else (2 if yahtzee == alike else 1)],
             open_boxes,
             by_open[1],
         )
@@ -234,15 +290,16 @@ def observe_player(game: Game, seat: int) -> dict[str, Any]:
     return observation(card_features(game.cards[seat]), dice, turn.rolls_left if turn else 0)
 
 
-def mask_space() -> spaces.Box:
-    return spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8)
+def mask_space(encoding: Encoding = AMERICAN) -> spaces.Box:
+    return spaces.Box(0, 1, shape=(encoding.n_actions,), dtype=np.int8)
 
 
 def check_action(game: Game, action: object, legal: Mask | bytes) -> Keep | Score:
     """The engine action for ``action``, or ``IllegalMove`` saying why it is not allowed
-    (``legal``: the mask, or its `legal_bytes`)."""
-    index = action_number(action)
-    chosen = ACTIONS[index]
+    (``legal``: the mask, or its `legal_bytes`, of the game's edition's actions)."""
+    encoding = Encoding.of(game.rules)
+    index = action_number(action, encoding)
+    chosen = encoding.actions[index]
     if not legal[index]:
         game.check(chosen)  # raises with the engine's reason
         raise IllegalMove(NOT_OFFERED, code="not_offered")

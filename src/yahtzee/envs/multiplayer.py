@@ -3,7 +3,8 @@
 Agents are ``player_0`` ... ``player_{n-1}`` in seat order; the agent to act is always the
 player whose turn it is (the environment makes each turn's first roll and any playoff rolls).
 
-* Actions: the shared ``Discrete(475)`` encoding (`yahtzee.envs.encoding`).
+* Actions: the shared ``Discrete(475)`` encoding (`yahtzee.envs.encoding`); under a Yatzy
+  rule set (``rules="yatzy"``) ``Discrete(477)``, its fifteen boxes (``filled`` has 15).
 * Observation, as PettingZoo's classic games: ``{"observation": ..., "action_mask": ...}``.
   ``observation`` holds the agent's own ``dice``, ``rolls_left``, ``filled``,
   ``upper_subtotal``, ``yahtzee_box``, its ``total`` and ``opponent_totals`` (the others'
@@ -33,8 +34,7 @@ from pettingzoo.utils import wrappers
 
 from ..core import MAX_PLAYERS, Game, IllegalMove, Phase, RandomDice, RuleSet
 from .encoding import (
-    MAX_TOTAL,
-    N_ACTIONS,
+    Encoding,
     Mask,
     check_action,
     dice_for,
@@ -96,16 +96,18 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
         self._shaping = Shaping(self.rules) if reward_shaping else None
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self._action_space = spaces.Discrete(N_ACTIONS)
+        self.encoding = encoding = Encoding.of(self.rules)
+        most = encoding.max_total
+        self._action_space = spaces.Discrete(encoding.n_actions)
         observation = spaces.Dict(
             {
-                **player_space(),
-                "total": spaces.Discrete(MAX_TOTAL + 1),
-                "opponent_totals": spaces.Box(0, MAX_TOTAL, shape=(players - 1,), dtype=np.int64),
+                **player_space(encoding),
+                "total": spaces.Discrete(most + 1),
+                "opponent_totals": spaces.Box(0, most, shape=(players - 1,), dtype=np.int64),
             }
         )
         self._observation_space = spaces.Dict(
-            {"observation": observation, "action_mask": mask_space()}
+            {"observation": observation, "action_mask": mask_space(encoding)}
         )
         self._np_random, _ = seeding.np_random(None)
         self.game = Game(players, self.rules, RandomDice(0))
@@ -116,7 +118,7 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
         return self._observation_space
 
     def action_space(self, agent: AgentID) -> spaces.Space[Any]:
-        """The same ``Discrete(475)`` for every agent."""
+        """The same ``Discrete(475)`` for every agent (``Discrete(477)`` in Yatzy)."""
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -148,7 +150,7 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
             "opponent_totals": np.array(others, dtype=np.int64),
         }
         acting = self.game.phase is Phase.TURN and self.game.current_player == seat
-        legal = self._mask.copy() if acting else np.zeros(N_ACTIONS, dtype=np.int8)
+        legal = self._mask.copy() if acting else np.zeros(self.encoding.n_actions, dtype=np.int8)
         return {"observation": observation, "action_mask": legal}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:

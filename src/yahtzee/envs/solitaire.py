@@ -1,19 +1,20 @@
 """``yahtzee/Solitaire-v0``: one player, the whole game, on the project's rules engine.
 
 * Actions, ``Discrete(475)`` (see `yahtzee.envs.encoding`): ``k`` (0-461) keeps
-  ``Keep.all()[k]`` and rolls the other dice; ``462 + c`` scores box ``c``. The first roll
+  ``Keep.all()[k]`` and rolls the other dice; ``462 + c`` scores box ``c``. Under a Yatzy
+  rule set (``rules="yatzy"``), ``Discrete(477)``: its fifteen boxes in card order. The first roll
   of each turn is made by the environment, so the dice always show at a decision.
 * ``info["action_mask"]`` (and ``action_masks()``) marks the legal actions. An illegal
   action changes nothing: by default (``illegal_action="noop"``) the step returns the same
   observation, reward ``illegal_penalty`` (0) and ``info["illegal_action"]`` saying why;
   with ``illegal_action="raise"`` it raises `IllegalMove`. (An agent that may repeat
   illegal actions forever wants ``gymnasium.wrappers.TimeLimit``: a game takes at most 39
-  legal steps.) Stepping after the end raises `IllegalMove`: call ``reset()``.
+  legal steps, 45 in Yatzy.) Stepping after the end raises `IllegalMove`: call ``reset()``.
 * ``action_masks()`` is a method of the environment: through wrappers, call
   ``env.unwrapped.action_masks()`` or ``env.get_wrapper_attr("action_masks")()``.
 * Observation, a ``Dict``: ``dice`` (count of each face, 0-5), ``rolls_left`` (0-2),
-  ``filled`` (13 flags), ``upper_subtotal`` (0-63, capped), ``yahtzee_box`` (0 open,
-  1 holds 0, 2 holds 50).
+  ``filled`` (a flag per box: 13, 15 in Yatzy), ``upper_subtotal`` (0-63, capped),
+  ``yahtzee_box`` (the Yahtzee box, the Yatzy box in Yatzy: 0 open, 1 holds 0, 2 holds 50).
 * Each step checks the action against the mask, which is worked out from the engine's
   legal boxes, and the engine checks it again as it plays it (the environment keeps no
   rules of its own).
@@ -37,13 +38,12 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..core import Category, Game, IllegalMove, Phase, RandomDice, RuleSet
+from ..core import Game, IllegalMove, Phase, RandomDice, RuleSet
 from .encoding import (
     KEEPS,
-    N_ACTIONS,
     N_KEEPS,
-    NO_ACTIONS,
     CardFeatures,
+    Encoding,
     action_number,
     check_action,
     dice_for,
@@ -54,7 +54,6 @@ from .encoding import (
 )
 from .shaping import Shaping
 
-_CATEGORIES = tuple(Category)
 _OVER = Phase.OVER
 
 
@@ -79,14 +78,17 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.rules = RuleSet.named(rules)
+        self.encoding = encoding = Encoding.of(self.rules)
+        self._boxes = encoding.boxes
+        self._no_actions = bytes(encoding.n_actions)
         self.render_mode = render_mode
         self._shaping = Shaping(self.rules) if reward_shaping else None
-        self.action_space = spaces.Discrete(N_ACTIONS)  # type: ignore[assignment]
-        self.observation_space = spaces.Dict(player_space())
+        self.action_space = spaces.Discrete(encoding.n_actions)  # type: ignore[assignment]
+        self.observation_space = spaces.Dict(player_space(encoding))
         self.game = Game(1, self.rules, RandomDice(0))
         # What the agent sees, taken in by _look after every change of the game.
         self._features = CardFeatures.of(self.game.cards[0])
-        self._legal = NO_ACTIONS  # legal_bytes: the mask, as cheap to read as to build
+        self._legal = self._no_actions  # legal_bytes: the mask, as cheap to read as to build
         self._look(0)
 
     def _look(self, before: int) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -101,7 +103,7 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
             self._features = features = CardFeatures.of(card)
         turn = state.turn
         if turn is None or turn.dice is None:  # before the first roll, or the game is over
-            dice, rolls_left, self._legal = None, 0, NO_ACTIONS
+            dice, rolls_left, self._legal = None, 0, self._no_actions
         else:
             dice, rolls_left = turn.dice, turn.rolls_left
             boxes = card.legal_boxes(dice, self.rules)
@@ -131,7 +133,7 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
         changes nothing."""
         game = self.game
         before = self._features.total
-        if not (type(action) is int and 0 <= action < N_ACTIONS and self._legal[action]):
+        if not (type(action) is int and 0 <= action < len(self._legal) and self._legal[action]):
             if game.is_over:  # (no action is legal then)
                 raise IllegalMove("The episode is over: call reset().", code="game_over")
             try:  # not a plain legal action number: refused, or a NumPy integer say
@@ -142,12 +144,12 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
                 observed, info = self._look(before)  # nothing changed
                 info["illegal_action"] = str(refused)
                 return observed, self.illegal_penalty, False, False, info
-            action = action_number(action)
+            action = action_number(action, self.encoding)
         # The engine checks the action once more, as it does for any caller.
         if action < N_KEEPS:
             game.roll(KEEPS[action])
         else:
-            game.score(_CATEGORIES[action - N_KEEPS])
+            game.score(self._boxes[action - N_KEEPS])
             turn = game.state.turn
             if turn is not None and turn.dice is None:
                 game.roll()  # the next turn's first roll

@@ -14,6 +14,9 @@ in its lane: it gets ``illegal_penalty`` and ``info["illegal_action"][i]`` is tr
 splitmix64 stream per lane, seeded from ``reset(seed=...)`` (one seed, or a list of one per
 lane), so equal seeds replay;
 ``reset(options={"reset_mask": m})`` starts new games only in the lanes ``m`` marks.
+Its kernels play the American card (13 boxes, the Yahtzee bonus and Joker): a rule set
+of another edition (``rules="yatzy"``) is refused, saying to step copies of the Python
+environment instead (``vectorization_mode="sync"``), which play every edition.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from ..core import (
     FACE_COUNT,
     UPPER_BONUS_THRESHOLD,
     Category,
+    Edition,
     IllegalMove,
     Keep,
     RuleSet,
@@ -67,8 +71,14 @@ class SolitaireVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.ND
             raise ValueError("illegal_action is 'noop' or 'raise'")
         if render_mode is not None:
             raise ValueError("the batched environment does not render")
-        self.num_envs = num_envs
         self.rules = RuleSet.named(rules)
+        if self.rules.edition != Edition.american():
+            raise ValueError(
+                f"The batched environment plays the American card only; for "
+                f"{self.rules.edition.title} ({self.rules.name}) step copies of the Python "
+                "environment: make_vec(..., vectorization_mode='sync') or 'async'"
+            )
+        self.num_envs = num_envs
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.render_mode = render_mode

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from ..core import (
     MAX_PLAYERS,
-    ROUNDS,
+    Edition,
     Game,
     IllegalMove,
     InvalidInput,
@@ -38,14 +38,16 @@ PLAYOFF_EVENTS_PER_PLAYER: Final = 4
 """Playoff rolls a player may have (``+playoff`` rules: a tie rolls again)."""
 
 
-def max_events(players: int) -> int:
-    """The events a game of ``players`` may have in an upload: its start, its turns and a
-    playoff."""
-    return 1 + ROUNDS * players * EVENTS_PER_TURN + PLAYOFF_EVENTS_PER_PLAYER * players
+def max_events(players: int, rounds: int) -> int:
+    """The events a game of ``players`` and ``rounds`` (its rules' boxes: 13, 15 in Yatzy)
+    may have in an upload: its start, its turns and a playoff."""
+    return 1 + rounds * players * EVENTS_PER_TURN + PLAYOFF_EVENTS_PER_PLAYER * players
 
 
-MAX_EVENTS: Final = max_events(MAX_PLAYERS)
-"""The events of the largest game (eight players) at most."""
+MAX_EVENTS: Final = max_events(
+    MAX_PLAYERS, max(len(Edition.named(name).boxes) for name in Edition.names())
+)
+"""The events of the largest game (eight players, the edition of the most boxes) at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +135,7 @@ def replayed(upload: OfflineUpload) -> tuple[Game, tuple[Seat, ...], int]:
     events = upload.events
     if not events:
         raise _refused("it has no events (the first is its start).")
-    most = max_events(len(seats))
+    most = max_events(len(seats), rules.rounds)
     if len(events) > most:
         raise _refused(f"it has {len(events)} events; a game of {len(seats)} has at most {most}.")
     _start(seats, rules, events[0])
@@ -143,7 +145,7 @@ def replayed(upload: OfflineUpload) -> tuple[Game, tuple[Seat, ...], int]:
         raise _refused(f"{error}") from None
     if not game.is_over:
         turn = game.turn
-        where = f"round {turn.round} of {ROUNDS}" if turn is not None else "the playoff"
+        where = f"round {turn.round} of {rules.rounds}" if turn is not None else "the playoff"
         raise InvalidInput(
             f"This game is not over (it stopped in {where}): finish it, then upload it.",
             code="not_over",

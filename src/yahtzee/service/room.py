@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Final
 
 from ..core import (
     BotSpec,
-    Category,
     EnterDice,
     Event,
     IllegalMove,
@@ -220,8 +219,8 @@ class TableRoom:
                 done = (await live.act(keep, _player(seat), key, held)).seq
                 return await self._moved(_player(seat), done)
             case commands.Score():
-                box = ScoreBox(Category.parse(command.box))
                 live = self._live()
+                box = ScoreBox(live.session.game.rules.edition.parse_box(command.box))
                 done = (await live.act(box, _player(seat), key)).seq
                 return await self._moved(_player(seat), done)
             case commands.Dice() | commands.Write() | commands.Undo():
@@ -279,7 +278,8 @@ class TableRoom:
                 dice = EnterDice(_read_dice(entry.dice), entry.roll)
                 return (await live.act(dice, seat, key)).seq
             case commands.Write():
-                write = WriteBox(Category.parse(entry.box), entry.points)
+                box_of = live.session.game.rules.edition.parse_box
+                write = WriteBox(box_of(entry.box), entry.points)
                 return (await live.act(write, seat, key)).seq
             case commands.Undo():
                 return (await live.undo(seat, key)).seq

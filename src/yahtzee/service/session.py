@@ -23,7 +23,7 @@ from ..core import (
     DICE_COUNT,
     Action,
     BotSpec,
-    Category,
+    Box,
     Dice,
     DiceEntered,
     DiceSource,
@@ -246,7 +246,7 @@ class GameSession:
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.bot is None]
 
-    def placements(self) -> dict[Category, Placement]:
+    def placements(self) -> dict[Box, Placement]:
         return {p.category: p for p in self.game.placements()}
 
     # The dice selected to keep ------------------------------------------------------
@@ -353,10 +353,8 @@ class GameSession:
     def roll(self, keep: Keep = Keep.NONE, seat: int | None = None) -> Move:
         return self.act(keep, seat)
 
-    def score(
-        self, category: Category | str, seat: int | None = None, *, review: bool = True
-    ) -> Move:
-        chosen = category if isinstance(category, Category) else Category.parse(category)
+    def score(self, category: Box | str, seat: int | None = None, *, review: bool = True) -> Move:
+        chosen = self.game.rules.edition.parse_box(category)
         return self.act(Score(chosen), seat, review=review)
 
     def enter_dice(
@@ -386,9 +384,9 @@ class GameSession:
                 return event.roll
         return None
 
-    def write(self, category: Category | str, points: int, seat: int | None = None) -> Move:
+    def write(self, category: Box | str, points: int, seat: int | None = None) -> Move:
         """In a game of entered dice: points written in a box (see `Game.write`)."""
-        chosen = category if isinstance(category, Category) else Category.parse(category)
+        chosen = self.game.rules.edition.parse_box(category)
         return self.act(Write(chosen, points), seat)
 
     def apply(self, action: Action | Entry, seat: int | None = None) -> Move:

@@ -103,10 +103,10 @@ def _record(c: Connection, game_id: str, record: OfflineRecord) -> None:
     game, when = record.game, record.finished_at
     c.execute(
         insert(games).values(
-            id=game_id, rules=game.rules.name, seed=None, status="active", created_at=when,
-            updated_at=when, finished_at=None, event_count=0, hints_used=False,
-            sitting=game_id, dice=ENTERED if game.entered else ROLLED, dice_seed=None,
-            offline=True,
+            id=game_id, rules=game.rules.name, edition=game.rules.edition.name, seed=None,
+            status="active", created_at=when, updated_at=when, finished_at=None,
+            event_count=0, hints_used=False, sitting=game_id,
+            dice=ENTERED if game.entered else ROLLED, dice_seed=None, offline=True,
         )
     )  # fmt: skip
     ids = player_ids(c, [seat.name for seat in record.seats])

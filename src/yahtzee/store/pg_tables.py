@@ -1,6 +1,7 @@
 """A new table and a table's start on PostgreSQL: one call each of the functions of
-migration 0013, in autocommit (the function is its own transaction), so one round trip
-to the server instead of three and ten. They decide as `tables.create_table` and
+migration 0013 (the start's as migration 0021 made it: with the game's edition), in
+autocommit (the function is its own transaction), so one round trip to the server
+instead of three and ten. They decide as `tables.create_table` and
 `tables.start_table` do on SQLite; those call these on PostgreSQL.
 
 The arrays go as the text of PostgreSQL arrays (`pg_commit.array_text`), as the group
@@ -33,7 +34,7 @@ SELECT yahtzee_create_table(
 _START = """
 SELECT yahtzee_start_table(
     %(table)s, %(seat)s::int[], %(name)s::varchar[], %(bot)s::varchar[],
-    %(token)s::varchar[], %(game)s, %(rules)s, %(seed)s, %(dice)s, %(dice_seed)s,
+    %(token)s::varchar[], %(game)s, %(rules)s, %(edition)s, %(seed)s, %(dice)s, %(dice_seed)s,
     %(active)s, %(players)s::varchar[], %(kinds)s::varchar[], %(bots)s::varchar[],
     %(types)s::varchar[], %(data)s::text[], %(stamp)s, %(active_at)s, %(lobby)s, %(playing)s)
 """
@@ -84,6 +85,7 @@ def start(
     events = [event_to_dict(e) for e in game.event_log]
     params = {
         "table": table_id, **_seats(expected), "game": game_id, "rules": game.rules.name,
+        "edition": game.rules.edition.name,
         "seed": None if seed is None else str(seed),
         "dice": ENTERED if game.entered else ROLLED, "dice_seed": dice_seed, "active": ACTIVE,
         "players": array_text([s.name for s in seats]),

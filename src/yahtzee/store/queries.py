@@ -18,15 +18,7 @@ from typing import Any
 
 from sqlalchemy import Select, func, select
 
-from ..core import (
-    ROUNDS,
-    UPPER_BONUS_THRESHOLD,
-    YAHTZEE_BONUS,
-    YAHTZEE_POINTS,
-    BotSpec,
-    InvalidInput,
-    YahtzeeError,
-)
+from ..core import YAHTZEE_BONUS, BotSpec, Edition, InvalidInput, YahtzeeError
 from ..core.errors import show
 from .engine import reading
 from .schema import cards, games, players, seats
@@ -46,7 +38,8 @@ DICE_KINDS = (ROLLED, ENTERED)
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
     """One player's statistics over the records: games, wins, average, best, spread, bonus rates,
-    advisor loss."""
+    advisor loss. The rates are each card's edition's: its upper bonus, its five-of-a-kind
+    box (a Yahtzee, a Yatzy)."""
 
     player: str
     games: int
@@ -94,7 +87,8 @@ class HighScore:
 @dataclass(frozen=True, slots=True)
 class GameProgress:
     """How far an unfinished game got, read from its event log: where it stands
-    (``round 5 of 13``, or ``playoff``) and each player's total so far."""
+    (``round 5 of 13``, ``round 5 of 15`` in Yatzy, or ``playoff``) and each player's
+    total so far."""
 
     stage: str
     totals: tuple[int, ...]
@@ -110,7 +104,7 @@ def progress_of(store: Store, game_id: str) -> GameProgress | None:
     if game.is_over:
         stage = "over"
     else:
-        stage = f"round {turn.round} of {ROUNDS}" if turn is not None else "playoff"
+        stage = f"round {turn.round} of {game.rules.rounds}" if turn is not None else "playoff"
     return GameProgress(stage, tuple(card.total for card in game.cards))
 
 
@@ -223,7 +217,7 @@ def finished_cards_query() -> Select[Any]:
             players.c.name, cards.c.total, cards.c.upper_subtotal, cards.c.yahtzee_box,
             cards.c.yahtzee_bonus, cards.c.winner, cards.c.decisions, cards.c.advisor_loss,
             cards.c.game_id, cards.c.seat, games.c.finished_at, games.c.rules, games.c.dice,
-            games.c.sitting, games.c.offline, seats.c.bot, seats.c.hints_used,
+            games.c.sitting, games.c.offline, games.c.edition, seats.c.bot, seats.c.hints_used,
         )
         .join(seats, (seats.c.game_id == cards.c.game_id) & (seats.c.seat == cards.c.seat))
         .join(players, players.c.id == seats.c.player_id)
@@ -319,8 +313,8 @@ def player_stats(
         average=statistics.fmean(totals),
         best=max(totals),
         std_dev=statistics.stdev(totals) if len(totals) > 1 else 0.0,
-        upper_bonus_rate=sum(r.upper_subtotal >= UPPER_BONUS_THRESHOLD for r in rows) / len(rows),
-        yahtzee_rate=sum(r.yahtzee_box == YAHTZEE_POINTS for r in rows) / len(rows),
+        upper_bonus_rate=sum(_upper_bonus(r) for r in rows) / len(rows),
+        yahtzee_rate=sum(_five_alike(r) for r in rows) / len(rows),
         yahtzee_bonuses=sum(r.yahtzee_bonus for r in rows) // YAHTZEE_BONUS,
         hinted_games=sum(1 for r in rows if r.hints_used),
         reviewed_games=len(reviewed),
@@ -332,6 +326,18 @@ def player_stats(
         solo_games=sum(1 for r in rows if seated[r.game_id] < MIN_RIVALS),
         offline_games=sum(1 for r in rows if r.offline),
     )
+
+
+def _upper_bonus(row: Any) -> bool:
+    """Whether a finished card (a row of `finished_cards_query`) made its edition's upper
+    bonus."""
+    return bool(row.upper_subtotal >= Edition.named(row.edition).upper_bonus_threshold)
+
+
+def _five_alike(row: Any) -> bool:
+    """Whether a finished card scored its edition's five-of-a-kind box (Yahtzee, Yatzy)."""
+    edition = Edition.named(row.edition)
+    return bool(row.yahtzee_box == edition.box_rules[edition.five_of_a_kind].points)
 
 
 def best_total(store: Store, player: str, rules: str) -> int | None:

@@ -60,6 +60,9 @@ games = Table(
     # a game played on a device without the server and uploaded once over (migration 0020):
     # its dice cannot be checked, so it is never ranked (see `offline_games`)
     Column("offline", Boolean, nullable=False, server_default=false()),
+    # the edition whose card the game is played on (`core.Edition`: its rules' edition,
+    # kept so that statistics read each card by its own boxes; migration 0021)
+    Column("edition", String(16), nullable=False, server_default="american"),
     Index("ix_games_sitting", "sitting", "created_at"),
 )
 

@@ -310,7 +310,7 @@ class Store:
                     bool(row.hints_used), row.event_count, tuple(seated),
                     tuple(scored[s][0] if s in scored else None for s in range(len(seated))),
                     tuple(seated[s] for s in range(len(seated)) if s in scored and scored[s][1]),
-                    row.sitting, row.dice, bool(row.offline),
+                    row.sitting, row.dice, bool(row.offline), row.edition,
                 )
             )  # fmt: skip
         return result
@@ -362,7 +362,8 @@ def record_game(
     stamp = now()
     connection.execute(
         insert(games).values(
-            id=game_id, rules=game.rules.name, seed=None if seed is None else str(seed),
+            id=game_id, rules=game.rules.name, edition=game.rules.edition.name,
+            seed=None if seed is None else str(seed),
             status=ACTIVE, created_at=stamp, updated_at=stamp, finished_at=None,
             event_count=0, hints_used=False, sitting=sitting or game_id,
             dice=ENTERED if game.entered else ROLLED, dice_seed=dice_seed_of(game),

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import insert, select, update
 
-from ..core import BotSpec, Category, Game, InvalidInput, YahtzeeError, check_rolls
+from ..core import BotSpec, Category, Edition, Game, InvalidInput, YahtzeeError, check_rolls
 from ..core.errors import show
 from .daily import daily_days, import_result, revealed_dice_seed
 from .engine import reading, retrying
@@ -23,6 +23,8 @@ from .values import ENTERED, ROLLED, Seat
 FORMAT = "yahtzee-records"
 VERSION = 1
 CSV_BOXES = [c.key for c in Category]
+"""The box columns of an export of American games only (as every export was before
+editions: such a file is the same byte for byte)."""
 CSV_FIELDS = [
     "game_id", "rules", "seed", "status", "created_at", "updated_at", "finished_at",
     "hints_used", "seat", "player", "bot", "total", *CSV_BOXES, "yahtzee_bonus", "place",
@@ -30,6 +32,24 @@ CSV_FIELDS = [
     "offline", "events",
 ]  # fmt: skip
 MAX_SITTING_ID = 36
+AMERICAN = Edition.american().name
+
+
+def csv_fields(editions: Sequence[str]) -> list[str]:
+    """The columns of a CSV export holding games of ``editions``: `CSV_FIELDS` when all
+    are American; else an ``edition`` column after ``rules`` and every edition's boxes
+    (the American first, then each other's new ones in card order; a row leaves the boxes
+    of other editions empty)."""
+    others = [Edition.named(e) for e in dict.fromkeys(editions) if e != AMERICAN]
+    if not others:
+        return CSV_FIELDS
+    boxes = list(CSV_BOXES)
+    for edition in others:
+        boxes += [b.key for b in edition.boxes if b.key not in boxes]
+    fields = [f for f in CSV_FIELDS if f not in CSV_BOXES]
+    fields.insert(fields.index("rules") + 1, "edition")
+    at = fields.index("total") + 1
+    return [*fields[:at], *boxes, *fields[at:]]
 
 
 def export_games(store: Store, only: Sequence[str] | None = None) -> list[dict[str, Any]]:
@@ -56,6 +76,7 @@ def export_games(store: Store, only: Sequence[str] | None = None) -> list[dict[s
             {
                 "id": summary.id,
                 "rules": summary.rules,
+                **({} if summary.edition == AMERICAN else {"edition": summary.edition}),
                 "seed": summary.seed,
                 "status": summary.status,
                 "created_at": summary.created_at.isoformat(),
@@ -95,19 +116,23 @@ def export_json(store: Store) -> str:
 def export_csv(store: Store) -> str:
     """One row per seat; every row carries its game's event log, so the file imports."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
+    exported = export_games(store)
+    fields = csv_fields([game.get("edition", AMERICAN) for game in exported])
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n", restval="")
     writer.writeheader()
-    for game in export_games(store):
+    for game in exported:
+        edition = {"edition": game.get("edition", AMERICAN)} if "edition" in fields else {}
         for seat in game["seats"]:
             card = seat["card"]
             writer.writerow(
                 {
-                    "game_id": game["id"], "rules": game["rules"], "seed": game["seed"] or "",
+                    "game_id": game["id"], "rules": game["rules"], **edition,
+                    "seed": game["seed"] or "",
                     "status": game["status"], "created_at": game["created_at"],
                     "updated_at": game["updated_at"], "finished_at": game["finished_at"] or "",
                     "hints_used": int(game["hints_used"]), "seat": seat["seat"],
                     "player": seat["player"], "bot": seat["bot"] or "", "total": card["total"],
-                    **{k: "" if card["boxes"][k] is None else card["boxes"][k] for k in CSV_BOXES},
+                    **{k: "" if v is None else v for k, v in card["boxes"].items()},
                     "yahtzee_bonus": card["yahtzee_bonus"],
                     "place": "" if seat["place"] is None else seat["place"],
                     "winner": "" if seat["winner"] is None else int(seat["winner"]),
@@ -139,7 +164,9 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
         game = found.setdefault(
             row["game_id"],
             {
-                "id": row["game_id"], "rules": row["rules"], "seed": row["seed"] or None,
+                "id": row["game_id"], "rules": row["rules"],
+                **({"edition": row["edition"]} if row.get("edition") else {}),
+                "seed": row["seed"] or None,
                 "status": row["status"], "created_at": row["created_at"],
                 "updated_at": row["updated_at"], "finished_at": row["finished_at"] or None,
                 "hints_used": row["hints_used"] == "1", "seats": [], "events": events,
@@ -232,7 +259,13 @@ def import_games(store: Store, text: str, fmt: str | None = None) -> tuple[int, 
 
 
 def import_parsed(store: Store, items: list[dict[str, Any]]) -> tuple[int, int]:
-    """Import the games `parse_export` read; returns (imported, skipped)."""
+    """Import the games `parse_export` read; returns (imported, skipped). An edition no
+    game can be played on is refused before any game is imported."""
+    for number, item in enumerate(items, start=1):
+        try:
+            _edition_of(item)
+        except YahtzeeError as error:
+            raise InvalidInput(f"Game {number} of the file: {error}") from None
     imported = skipped = 0
     for number, item in enumerate(items, start=1):
         try:
@@ -252,6 +285,12 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
     if dice_seed is not None:  # a tampered roll or seed: refused, saying so, first
         check_rolls(dice_seed, item["events"])
     game = Game.replay(item["events"])
+    edition = _edition_of(item)
+    if game.rules.edition != edition:
+        raise InvalidInput(
+            f"it says it is a game of {edition.title} ({edition.name}), but its rules "
+            f"{game.rules.name!r} are {game.rules.edition.title}'s."
+        )
     seats_ = sorted(item["seats"], key=lambda s: s["seat"])
     chosen = [Seat(s["player"], BotSpec.parse(s["bot"]) if s.get("bot") else None) for s in seats_]
     if [s.name for s in chosen] != list(game.players):
@@ -274,7 +313,8 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
         with store.engine.begin() as connection:
             connection.execute(
                 insert(games).values(
-                    id=game_id, rules=game.rules.name, seed=item.get("seed"),
+                    id=game_id, rules=game.rules.name, edition=game.rules.edition.name,
+                    seed=item.get("seed"),
                     status="finished" if game.is_over else "active", created_at=created,
                     updated_at=updated, finished_at=finished, event_count=0,
                     hints_used=bool(item.get("hints_used")), sitting=sitting,
@@ -308,6 +348,14 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
 
     retrying(work)
     return True
+
+
+def _edition_of(item: object) -> Edition:
+    """The edition an exported game names (none named: American, as every export made
+    before editions)."""
+    if not isinstance(item, dict):
+        return Edition.american()
+    return Edition.named(item.get("edition", AMERICAN))
 
 
 def _stamp(text: str) -> datetime:

@@ -51,6 +51,8 @@ class GameSummary:
     """``rolled`` by the program, or ``entered`` by players with real dice."""
     offline: bool = False
     """Played on a device without the server and uploaded once over: never ranked."""
+    edition: str = "american"
+    """The edition whose card the game is played on (`core.Edition` by name)."""
 
 
 @dataclass(frozen=True, slots=True)
