@@ -9,7 +9,8 @@ compile once per install, in about 15 s, for every rule set: that first build is
 once too). The peer, yatzy-solver from PyPI (the installed one, else a throwaway virtual
 environment), builds the same variant in its own fresh interpreter: the import and
 ``Solver.build``. Each figure is the best of ``--repeats`` runs; the ratio is the peer's
-time over ours (above 1: ours is quicker). ``official+forced`` has no peer variant.
+time over ours (above 1: ours is quicker). ``official+forced`` and ``no-yahtzee-bonus``
+have no peer variant.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ PEER_VARIANTS = {
     "official": "american+forced-joker",
     "free-choice-joker": "american",
     "no-joker": "american+no-joker",
-    "no-yahtzee-bonus": "american+no-bonus",
+    "no-yahtzee-bonus": None,
+    "no-bonus-no-joker": "american+no-bonus",
     "official+forced": None,
     "yatzy": "yatzy-scandinavian",
     "yatzy+fh5": "yatzy-scandinavian+fh5",
@@ -39,8 +41,9 @@ PEER_VARIANTS = {
     "yatzy+tp4+forced": "yatzy-scandinavian+tp4+forced",
     "yatzy+fh5+tp4+forced": "yatzy-scandinavian+fh5+tp4+forced",
 }
-"""Our rule set and the peer's variant of the same rules (its docs: ``american`` is the
-free-choice Joker; ``american+no-bonus`` keeps the forced Joker without the bonus)."""
+"""Our rule set and the peer's variant of the same rules (by their expected scores:
+``american`` is the free-choice Joker, ``american+no-bonus`` has neither the bonus nor a
+Joker); ``None``: the peer has no such variant."""
 
 OURS = """
 import json, time

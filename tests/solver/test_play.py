@@ -12,7 +12,6 @@ import pytest
 from tests.solver.conftest import solver_for
 from yahtzee import (
     BotSpec,
-    Category,
     Dice,
     Game,
     IllegalMove,
@@ -39,13 +38,13 @@ def replay_logged_games(rules_name: str, games: int, seed: int) -> None:
     rules = RuleSet.named(rules_name)
     solver = solver_for(rules_name)
     out = [np.zeros(games, dtype=np.int64) for _ in range(4)]
-    log = np.zeros((games, 13, LOG_WIDTH), dtype=np.int64)
+    log = np.zeros((games, rules.rounds, LOG_WIDTH), dtype=np.int64)
     policy.simulate(games, 0, seed, 0, solver.table, model(rules), 0.0, False, *out, log)
     bot = strategy("optimal", rules)
     for g in range(games):
-        rolls = [str(ROLLS[r]) for t in range(13) for r in log[g, t, 0:5:2] if r >= 0]
+        rolls = [str(ROLLS[r]) for t in range(rules.rounds) for r in log[g, t, 0:5:2] if r >= 0]
         game = Game(1, rules, ScriptedDice(rolls))
-        for t in range(13):
+        for t in range(rules.rounds):
             game.roll()
             for step in range(2):
                 keep = log[g, t, 1 + 2 * step]
@@ -53,7 +52,7 @@ def replay_logged_games(rules_name: str, games: int, seed: int) -> None:
                     break
                 assert bot.choose(game.situation()) == KEEPS[keep]  # type: ignore[arg-type]
                 game.roll(KEEPS[keep])
-            action = Score(Category(int(log[g, t, 5])))
+            action = Score(rules.boxes[int(log[g, t, 5])])
             assert bot.choose(game.situation()) == action  # type: ignore[arg-type]
             game.score(action.category)
         assert game.is_over
