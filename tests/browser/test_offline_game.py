@@ -27,8 +27,11 @@ import pytest
 from tests.browser.support import faces, held, open_page, rolls_left, score_best, text_of
 from tests.browser.support import roll as roll_dice
 from tests.live_server import running
+from yahtzee.core import YatzyBox
 
 PHONE = (390, 844)
+YATZY = "yatzy+fh5"  # a rule set whose table the release does not keep
+BOX_ROWS = "#scorecard tbody tr.upper-box, #scorecard tbody tr.lower-box"
 BUILD_MS = 180_000  # a rule set's table built by the server from empty caches
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 # The page's own module (under its versioned address): a device table made and its seats
@@ -196,9 +199,10 @@ def test_real_dice_three_rounds_entered_on_the_pad(offline: Any, site: str) -> N
 def test_another_rule_sets_table_is_kept_on_the_device_for_offline_games(
     _chromium: Any, site: str
 ) -> None:
-    """Rules whose advisor table the app's release does not keep (no Joker rule): their
-    first game online fetches the table and keeps it on the device; the next game of those
-    rules, offline, has its hint and its bot."""
+    """Rules whose advisor table the app's release does not keep (Yatzy with a house rule:
+    fifteen boxes, no Joker, no extra bonus): their first game online fetches the table
+    and keeps it on the device; the next game of those rules, offline, has its hint (the
+    advisor over Yatzy's card) and its bot, which plays its rounds."""
     page = open_page(_chromium, site, PHONE, service_workers="allow")
     context = page.context
     ann, robo = {"name": "Ann", "bot": None}, {"name": "Robo", "bot": "level2"}
@@ -206,7 +210,7 @@ def test_another_rule_sets_table_is_kept_on_the_device_for_offline_games(
         page.wait_for_selector("#create:not([hidden])")
         page.evaluate("async () => { await navigator.serviceWorker.ready; }")
         page.wait_for_function(CONTROLLED)
-        device_table(page, site, [ann, robo], rules="no-joker", botDelay=0)
+        device_table(page, site, [ann, robo], rules=YATZY, botDelay=0)
         page.wait_for_function(YOUR_TURN_OR_OVER)
         roll_dice(page)
         page.click("#hint")  # the server builds the table the first time: a while in CI
@@ -214,16 +218,22 @@ def test_another_rule_sets_table_is_kept_on_the_device_for_offline_games(
         page.close()
         context.set_offline(True)
         page = cold_start(context, site)
-        device_table(page, site, [ann, robo], rules="no-joker", botDelay=0)
-        page.wait_for_function(YOUR_TURN_OR_OVER)
-        roll_dice(page)
-        page.click("#hint")
-        page.wait_for_selector("#hint-box:not([hidden]) li.best")
-        score_best(page)
-        page.wait_for_function(
-            "() => document.getElementById('turn').textContent.includes('Round 2')"
-        )
-        page.wait_for_function(YOUR_TURN_OR_OVER)  # Robo played round 1 offline
-        assert page.errors == []
+        device_table(page, site, [ann, robo], rules=YATZY, botDelay=0)
+        page.wait_for_selector("#scorecard tbody tr.lower-box")
+        assert page.locator(BOX_ROWS).count() == len(YatzyBox)
+        for round_ in (1, 2):
+            page.wait_for_function(YOUR_TURN_OR_OVER)
+            roll_dice(page)
+            page.click("#hint")
+            page.wait_for_selector("#hint-box:not([hidden]) li.best")
+            assert page.locator("#hint-box li").count() == 5
+            score_best(page)
+            page.wait_for_function(
+                "(t) => document.getElementById('turn').textContent.includes(t)",
+                arg=f"Round {round_ + 1} of {len(YatzyBox)}",
+            )
+        page.wait_for_function(YOUR_TURN_OR_OVER)  # Robo played rounds 1 and 2 offline
+        assert page.locator("#scorecard td.filled").count() == 4  # two boxes each
+        assert page.sockets == [] and page.errors == []
     finally:
         context.close()

@@ -163,7 +163,7 @@ def test_forced_order_refuses_a_box_out_of_order_and_changes_nothing(name: str) 
     game = Game(["Ann"], name, ScriptedDice(["66666", "12345"]))
     game.roll()
     state, events = game.state, game.event_log
-    with pytest.raises(IllegalMove, match="top to bottom: the next is (Aces|Ones)") as error:
+    with pytest.raises(IllegalMove, match=r"top to bottom: the next is (Aces|Ones)") as error:
         game.score("chance")
     assert error.value.code == "out_of_order"
     assert game.state == state and game.event_log == events

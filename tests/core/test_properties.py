@@ -8,7 +8,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from yahtzee import (
-    Category,
     Dice,
     Game,
     IllegalMove,
@@ -47,7 +46,7 @@ def check_card(card: Scorecard, rules: RuleSet) -> None:
     assert card.upper_bonus == (edition.upper_bonus if card.upper_subtotal >= 63 else 0)
     assert card.lower_total == sum(boxes[6:]) + card.yahtzee_bonus
     assert card.total == sum(boxes) + card.upper_bonus + card.yahtzee_bonus
-    assert card.total - card.yahtzee_bonus <= 376  # noqa: PLR2004 (Yatzy+tp4's most)
+    assert card.total - card.yahtzee_bonus <= 376  # Yatzy+tp4: Two Pairs up to 24
     assert card.total <= 1575
     if not rules.yahtzee_bonus:
         assert card.yahtzee_bonus == 0

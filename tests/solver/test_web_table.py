@@ -3,6 +3,7 @@ fixed point, and exactly what was encoded or refused."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 
@@ -11,15 +12,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee.core import Category, RuleSet
+from tests.solver.conftest import solver_for
+from yahtzee.core import Category, RuleSet, YatzyBox
 from yahtzee.solver import Solver
 from yahtzee.solver.cache import CorruptTable
 from yahtzee.solver.shipped import reachable
-from yahtzee.solver.solver import TABLE_SHAPE
+from yahtzee.solver.solver import TABLE_SHAPE, table_shape
 from yahtzee.solver.tables import UPPER_CAP, YAHTZEE_BIT
 from yahtzee.solver.web_table import SCALE, decode, encode, reachable_states, read_header
 
 HALF_STEP = 0.5 / SCALE
+OFFICIAL_FILE_SHA256 = "02ce854b0141da26dd08bea620ba36e1d0d402203491e35b4d830d8813c9e2a9"
+"""The official rules' file as phones keep it (its address and checksum cached for good)."""
 
 
 def upper_sums(mask: int) -> set[int]:
@@ -43,6 +47,28 @@ def test_the_reachable_states_are_the_subtotals_the_upper_boxes_can_hold() -> No
             assert set(np.flatnonzero(found[mask, 1])) == expected
 
 
+def test_the_reachable_states_of_every_card() -> None:
+    """Yatzy's card: 15 boxes, no ``yf``; under ``ordered`` only the first boxes filled."""
+    yatzy = reachable_states(RuleSet.named("yatzy"))
+    assert yatzy.shape == table_shape(RuleSet.named("yatzy")) == (1 << 15, 1, 64)
+    assert int(yatzy.sum()) == 1_430_528
+    assert not (yatzy & ~reachable(yatzy.shape, RuleSet.named("yatzy"))).any()
+    pairs = 1 << YatzyBox.ONE_PAIR | 1 << YatzyBox.TWO_PAIRS
+    for upper in (0, 1, 0b101010, 63):
+        for mask in (upper, upper | pairs | 1 << YatzyBox.YATZY):
+            assert set(np.flatnonzero(yatzy[mask, 0])) == upper_sums(upper)
+    for name in ("yatzy+forced", "official+forced"):
+        rules = RuleSet.named(name)
+        found = reachable_states(rules)
+        n = len(rules.boxes)
+        masks = set(np.flatnonzero(found.any(axis=(1, 2))))
+        assert masks == {(1 << k) - 1 for k in range(n + 1)}
+        assert found.shape == table_shape(rules)
+        free = reachable_states(RuleSet.named(name.removesuffix("+forced")))
+        prefixes = sorted(masks)
+        assert (found[prefixes] == free[prefixes]).all()
+
+
 def random_table(seed: int, top: float) -> np.ndarray:
     values = np.random.default_rng(seed).uniform(0.0, top, TABLE_SHAPE)
     return np.where(reachable_states(), values, 0.0)
@@ -56,6 +82,30 @@ def test_a_table_comes_back_to_within_half_a_step(seed: int, top: float) -> None
     back = decode(encode(table, rules), rules)
     assert np.abs(back - table).max() <= HALF_STEP * (1 + 1e-9)
     assert not back[~reachable_states()].any()
+
+
+def test_the_official_table_file_is_the_one_phones_keep(official: Solver) -> None:
+    data = encode(official.table, official.rules)
+    assert hashlib.sha256(data).hexdigest() == OFFICIAL_FILE_SHA256
+    assert b'"boxes"' not in data.partition(b"\n")[0]  # the American card: unsaid
+
+
+@pytest.mark.parametrize("name", ["yatzy", "yatzy+forced", "official+forced"])
+def test_the_table_file_of_every_card(name: str) -> None:
+    solver = solver_for(name)
+    rules = solver.rules
+    data = encode(solver.table, rules)
+    header, payload = read_header(data)
+    card = len(rules.boxes), rules.edition.extra_rules, rules.ordered
+    assert (header.shape.boxes, header.shape.yahtzee_box is not None, header.shape.ordered) == card
+    assert header.scoring == rules.scoring_key and len(payload) == 4 * header.count
+    where = reachable_states(rules)
+    assert header.count == int(where.sum())
+    back = decode(data, rules)
+    assert np.abs(back - solver.table)[where].max() <= HALF_STEP * (1 + 1e-9)
+    assert not back[~where].any()
+    with pytest.raises(CorruptTable, match="other rules"):
+        decode(data, RuleSet.official())
 
 
 def test_the_official_table_file(official: Solver) -> None:

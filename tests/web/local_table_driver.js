@@ -1,9 +1,11 @@
 // The node driver of tests/web/test_js_local_table.py (run by tests/js_engine.run_js).
 import { input, answer } from "./js_io.js";
 const table = Buffer.from(input.table, "base64");
+const yatzyTable = Buffer.from(input.yatzy_table, "base64");
 globalThis.fetch = async (address) => {
   if (address === "/api/rules") return new Response(JSON.stringify(input.rules));
   if (address.startsWith("/api/advisor/official/table")) return new Response(table);
+  if (address.startsWith(`/api/advisor/${encodeURIComponent("yatzy+forced")}/table`)) return new Response(yatzyTable);
   return new Response("{}", { status: 404 });
 };
 const lt = await import("./local_table.js");
@@ -72,6 +74,7 @@ for (const [name, message] of Object.entries({
   out.refusals[name] = { code: got.code, message: got.message };
 }
 // Play the game out with the advisor's best.
+async function playOut(ann) {
 for (let guard = 0; guard < 200; guard++) {
   const state = await new Promise((resolve) => { const c = ann.next((m) => m.type === "state"); ann.socket.send(JSON.stringify({ v: 1, type: "resync" })); c.then(resolve); });
   const game = state.game;
@@ -89,6 +92,8 @@ for (let guard = 0; guard < 200; guard++) {
     await ann.ask({ type: "roll", keep, id: nid() });
   }
 }
+}
+await playOut(ann);
 const reviewAnswer = ann.next((m) => m.type === "review");
 ann.socket.send(JSON.stringify({ v: 1, type: "review" }));
 out.review = await reviewAnswer;
@@ -148,5 +153,21 @@ for (const message of [{ type: "roll", keep: "" }, { type: "dice", dice: "33356"
 }
 out.enteredCards = cy.seen.filter((m) => m.type === "event").at(-1).game.cards.map((c) => c.boxes);
 out.padTurn = cy.seen.filter((m) => m.type === "event").at(-1).game.current;
+
+// --- Yatzy on the device: against a bot, with hints, boxes filled top to bottom --------
+const yz = await lt.createDeviceTable({ rules: "yatzy+forced", players: [{ name: "Ed", bot: null }, { name: "Bo", bot: "level3" }], botDelay: 0 });
+const ed = client(lt, yz.table.id, yz.seats[0].token);
+await ed.next((m) => m.type === "state");
+await ed.ask({ type: "roll", keep: "", id: nid() });
+const yatzyHint = ed.next((m) => m.type === "hint");
+ed.socket.send(JSON.stringify({ v: 1, type: "hint" }));
+out.yatzyHint = await yatzyHint;
+out.yatzyOutOfOrder = (await ed.ask({ type: "score", box: "chance", id: nid() })).code;
+await playOut(ed);
+const yatzyReview = ed.next((m) => m.type === "review");
+ed.socket.send(JSON.stringify({ v: 1, type: "review" }));
+out.yatzyReview = await yatzyReview;
+out.yatzyOver = ed.seen.filter((m) => m.type === "event").at(-1).game;
+out.yatzyBotMoves = ed.seen.filter((m) => m.type === "event" && m.event.player === 1 && m.event.type === "score").length;
 answer(out);
 process.exit(0);

@@ -1,11 +1,14 @@
 """The page's offline advisor and bots (``static/advisor.js``, ``bots.js``, reading
 ``advisor_table.js``'s decoding of the table file) against the solver: 10,000 random
 situations (random cards, Joker and Yahtzee-bonus states among them, every dice and rolls
-left) advised by both, the JavaScript in one node run.
+left) advised by both, the JavaScript in one node run, spread over every card a table
+file holds: the American (13 boxes, the Yahtzee box's 50 in the state), Yatzy's (15 boxes,
+no Joker, no extra bonus), and each filled top to bottom (``+forced``: prefix masks only).
 
 * every option's value within 1e-4 of `Solver.advise`'s, and the same best option
-  wherever the solver's top two differ by more than 1e-4 (the official rules; the other
-  Joker and bonus rules on the official table, so that each rule's scoring is checked);
+  wherever the solver's top two differ by more than 1e-4 (the official rules, Yatzy and
+  both ``+forced``, each on its own table; the other Joker and bonus rules on the official
+  table and Yatzy's house rules on Yatzy's, so that each rule's scoring is checked);
 * the bots: level 5 and optimal take the solver's best; levels 1 to 4 give each option
   the chance `TurnPlanner.choose`'s softmax gives it (within 1e-6, over the decoded
   table) and, handed the same uniform number, choose what `PlannedStrategy` chooses;
@@ -51,9 +54,23 @@ from yahtzee.solver.web_table import decode, encode
 from yahtzee.web.rules_models import RuleSetView
 
 SITUATIONS = 10_000
-CARDS = 2_000  # each card advised on several dice: 5 situations a card
-VARIANTS = ("free-choice-joker", "no-joker", "no-yahtzee-bonus")
-VARIANT_SHARE = 1_000  # situations of each variant (on the official table)
+PER_CARD = 5  # each card advised on several dice
+SHARES = {  # situations of each rule set (a multiple of PER_CARD)
+    "official": 4_500,
+    "free-choice-joker": 500,
+    "no-joker": 500,
+    "no-yahtzee-bonus": 500,
+    "official+forced": 1_000,
+    "yatzy": 2_000,
+    "yatzy+fh5+tp4": 500,
+    "yatzy+forced": 500,
+}
+TABLE_OF = {  # a rule set advised on another's table: its scoring on the same values
+    "free-choice-joker": "official",
+    "no-joker": "official",
+    "no-yahtzee-bonus": "official",
+    "yatzy+fh5+tp4": "yatzy",
+}
 CLOSE = 1e-4
 BOT_SAMPLE = 600  # situations whose softmax chances are compared, per level
 DRAWS = 4  # uniform numbers handed to both bots per situation and level
@@ -72,7 +89,7 @@ MODULES = (
 DRIVER = """\
 import { input, answer } from "./js_io.js";
 import { decodeAdvisorTable, TableError } from "./advisor_table.js";
-import { Advisor } from "./advisor.js";
+import { Advisor, scoringKey } from "./advisor.js";
 import { choiceChances, choose, TEMPERATURES } from "./bots.js";
 
 const advisors = {};
@@ -91,6 +108,7 @@ for (const file of input.bad_files) {
   }
 }
 answer({
+  keys: Object.fromEntries(input.every_rule_set.map((r) => [r.name, scoringKey(r.rules)])),
   temperatures: TEMPERATURES,
   refused,
   advice: input.situations.map((s) => advisors[s.rules].advise(s).map((o) => [key(o), o.value])),
@@ -123,25 +141,32 @@ def rule_set_data(rules: RuleSet) -> dict[str, Any]:
     return {"name": view["name"], "boxes": view["boxes"], "rules": engine}
 
 
-def random_card(rng: random.Random) -> Scorecard:
-    """A card a game can reach: any boxes filled with points they can hold, the Yahtzee box
-    often filled (50 or 0: Joker states), and Yahtzee bonuses with 50 there."""
-    boxes: list[int | None] = [None] * len(Category)
-    filled = rng.sample(list(Category), rng.randint(0, len(Category) - 1))
-    if rng.random() < 0.5 and Category.YAHTZEE not in filled:
-        filled[-1:] = [Category.YAHTZEE]
+def random_card(rng: random.Random, rules: RuleSet) -> Scorecard:
+    """A card a game under ``rules`` can reach: any boxes filled (under ``ordered`` the
+    first ones) with points they can hold, the Yahtzee box often filled (50 or 0: Joker
+    states), and Yahtzee bonuses with 50 there (American cards)."""
+    all_boxes = list(rules.boxes)
+    boxes: list[int | None] = [None] * len(all_boxes)
+    count = rng.randint(0, len(all_boxes) - 1)
+    five = rules.edition.five_of_a_kind
+    if rules.ordered:
+        filled = all_boxes[:count]
+    else:
+        filled = rng.sample(all_boxes, count)
+        if rng.random() < 0.5 and five not in filled:
+            filled[-1:] = [five]
     for box in filled:
-        if box is Category.YAHTZEE:
+        if box is five:
             boxes[box] = rng.choice((0, YAHTZEE_POINTS))
         elif box.is_upper:
             boxes[box] = box.face * rng.choice((0, 1, 2, 3, 3, 4, 4, 5))
         else:
-            boxes[box] = rng.choice(sorted(possible_points(box)))
+            boxes[box] = rng.choice(sorted(possible_points(box, rules)))
     bonus = 0
-    if boxes[Category.YAHTZEE] == YAHTZEE_POINTS:
+    if boxes[five] == YAHTZEE_POINTS and rules.edition.extra_rules:
         others = sum(1 for points in boxes if points is not None) - 1
         bonus = 100 * rng.randint(0, min(others, 3))
-    return Scorecard(tuple(boxes), bonus)
+    return Scorecard(tuple(boxes), bonus, rules.edition)
 
 
 def random_dice(rng: random.Random) -> Dice:
@@ -157,7 +182,7 @@ def option_key(option: Any) -> str:
 def action_key(action: Any) -> str:
     """``s:full_house`` or ``k:33``, as the driver names options."""
     if isinstance(action, Score):
-        return f"s:{action.category.key}"
+        return f"s:{action.category.key}"  # the box's key in its edition
     assert isinstance(action, Keep)
     return "k:" + "".join(map(str, action.faces))
 
@@ -201,38 +226,50 @@ class Run:
 
 def make_cases() -> list[Case]:
     rng = random.Random(53)
-    names = ["official"] * (SITUATIONS - VARIANT_SHARE * len(VARIANTS))
-    for name in VARIANTS:
-        names += [name] * VARIANT_SHARE
     cases = []
-    for start in range(0, SITUATIONS, SITUATIONS // CARDS):
-        card = random_card(rng)
-        for name in names[start : start + SITUATIONS // CARDS]:
-            situation = Situation(random_dice(rng), rng.randint(0, 2), card)
-            cases.append(Case(RuleSet.named(name), situation))
+    for name, share in SHARES.items():
+        rules = RuleSet.named(name)
+        for _ in range(share // PER_CARD):
+            card = random_card(rng, rules)
+            for _ in range(PER_CARD):
+                situation = Situation(random_dice(rng), rng.randint(0, 2), card)
+                cases.append(Case(rules, situation))
     return cases
 
 
-def bad_files(good: bytes) -> list[str]:
-    line, _, payload = good.partition(b"\n")
+def test_the_situations_are_spread_over_every_card() -> None:
+    assert sum(SHARES.values()) == SITUATIONS
+    assert all(share % PER_CARD == 0 for share in SHARES.values())
+
+
+def with_header(data: bytes, **changes: object) -> bytes:
+    line, _, payload = data.partition(b"\n")
+    header = {k: v for k, v in {**json.loads(line), **changes}.items() if v is not ...}
+    return json.dumps(header).encode() + b"\n" + payload
+
+
+def bad_files(good: bytes, yatzy: bytes) -> list[str]:
     flipped = good[:-5] + bytes([good[-5] ^ 1]) + good[-4:]
-    header = json.loads(line)
-    other_count = json.dumps({**header, "count": header["count"] - 1}).encode() + b"\n" + payload
-    files = [flipped, good[:-4], good + b"\0\0\0\0", b"not a table\n", other_count]
+    other_count = with_header(good, count=json.loads(good.partition(b"\n")[0])["count"] - 1)
+    official = RuleSet.official().scoring_key  # Yatzy's states read as the American card's:
+    american_card = with_header(yatzy, boxes=..., yahtzee_box=..., scoring=official)
+    files = [flipped, good[:-4], good + b"\0\0\0\0", b"not a table\n", other_count, american_card]
     return [base64.b64encode(f).decode() for f in files]
 
 
 @pytest.fixture(scope="module")
 def parity() -> Iterator[Run]:
     node()
-    official = cached_solver(RuleSet.official())
-    names = ("official", *VARIANTS)
-    files = {n: encode(official.table, RuleSet.named(n)) for n in names}
+    names = tuple(SHARES)
+    own = {n: cached_solver(RuleSet.named(n)) for n in names if n not in TABLE_OF}
+    solvers: dict[str, TurnPlanner] = {
+        n: Solver(RuleSet.named(n), own[TABLE_OF[n]].table) if n in TABLE_OF else own[n]
+        for n in names
+    }
+    files = {n: encode(s.table, RuleSet.named(n)) for n, s in solvers.items()}
     planners: dict[str, TurnPlanner] = {
         n: TurnPlanner(RuleSet.named(n), decode(f, RuleSet.named(n))) for n, f in files.items()
     }
-    solvers: dict[str, TurnPlanner] = {"official": official}
-    solvers |= {n: Solver(RuleSet.named(n), official.table) for n in VARIANTS}
     cases = make_cases()
     rng = random.Random(54)
     bots = []
@@ -244,7 +281,8 @@ def parity() -> Iterator[Run]:
         "rule_sets": {n: rule_set_data(RuleSet.named(n)) for n in names},
         "situations": [c.to_dict() for c in cases],
         "bots": [{**c.to_dict(), "bot": bot, "draws": draws} for c, bot, draws in bots],
-        "bad_files": bad_files(files["official"]),
+        "every_rule_set": [rule_set_data(RuleSet.named(n)) for n in RuleSet.names()],
+        "bad_files": bad_files(files["official"], files["yatzy"]),
         "scoring": RuleSet.official().scoring_key,
     }
     answer = run_js(MODULES, DRIVER, data)
@@ -253,6 +291,7 @@ def parity() -> Iterator[Run]:
 
 def test_every_option_is_valued_as_the_solver_values_it(parity: Run) -> None:
     joker_states = bonus_states = 0
+    seen: dict[str, int] = {}
     for case, advised in zip(parity.cases, parity.answer["advice"], strict=True):
         expected = parity.solvers[case.rules.name].advice(case.situation)
         want = {option_key(o): o.value for o in expected}
@@ -261,10 +300,12 @@ def test_every_option_is_valued_as_the_solver_values_it(parity: Run) -> None:
         worst = max(abs(got[k] - want[k]) for k in want)
         assert worst <= CLOSE, (case, worst)
         card = case.situation.card
-        if card[Category.YAHTZEE] is not None and case.situation.dice.is_yahtzee:
-            joker_states += 1
+        if card.edition.extra_rules and card[Category.YAHTZEE] is not None:
+            joker_states += case.situation.dice.is_yahtzee
         bonus_states += card.yahtzee_bonus > 0
-    assert joker_states > 300 and bonus_states > 300  # the random cards reach both
+        seen[case.rules.name] = seen.get(case.rules.name, 0) + 1
+    assert joker_states > 200 and bonus_states > 200  # the random cards reach both
+    assert seen == SHARES
 
 
 def test_the_best_option_is_the_solvers_wherever_it_stands_out(parity: Run) -> None:
@@ -328,4 +369,9 @@ def test_a_damaged_table_file_is_refused(parity: Run) -> None:
     assert "checksum" in refused[0]
     assert "truncated" in refused[1] and "truncated" in refused[2]
     assert refused[3] == "This is not an advisor table file."
-    assert "does not fit" in refused[4]
+    assert "does not fit" in refused[4] and "does not fit" in refused[5]
+
+
+def test_the_scoring_key_is_the_rule_sets(parity: Run) -> None:
+    """The page names every rule set's table file by the scoring rules as the core does."""
+    assert parity.answer["keys"] == {n: RuleSet.named(n).scoring_key for n in RuleSet.names()}

@@ -3,12 +3,14 @@ one rules authority: CI runs the JavaScript under node (``tests/js_engine.py``: 
 process per test, batched) and compares.
 
 - every dice x the card states of the core's property test (boxes filled or open, the
-  Yahtzee box open, 0 or 50) x every rule set: the legal placements, with their points,
-  Joker flag and Yahtzee bonus (digests per rule set, Yahtzee box and dice);
+  five-of-a-kind box open, 0 or its points) x every rule set of every edition: the legal
+  placements, with their points, Joker flag and Yahtzee bonus (digests per rule set,
+  Yahtzee box and dice);
 - 10,000 random games (seeded; 1-8 players; every rule set, ``+playoff`` ones too; games
   of real dice entered, with written scores; placements taken back; games whose dice make
   Yahtzees often, and games whose seats all play alike, so Jokers, bonuses and playoffs
-  happen), played by the JS engine from the same actions and dice: the same events, the
+  happen; the rule sets of every edition share the games), played by the JS engine from
+  the same actions and dice: the same events, the
   same final cards and standings, and for a stratified 2,000 of them the same GAME view
   (JSON, sorted keys) after every event; and each game replayed from its events;
 - illegal actions refused by both with the same code.
@@ -28,12 +30,12 @@ import pytest
 
 from tests.js_engine import run_js
 from yahtzee.core import (
-    Category,
     Dice,
     EnterDice,
     Game,
     IllegalMove,
     InvalidInput,
+    JokerRule,
     Keep,
     Phase,
     Placement,
@@ -53,8 +55,6 @@ GAMES = 10_000
 PARTS = 4  # (GAMES a multiple of PARTS and of GAMES // VIEWED)
 VIEWED = 2_000  # games whose GAME view is compared after every event (every 5th)
 NAMES = [n for base in RuleSet.names() for n in (base, f"{base}+playoff")]
-BOXES = list(Category)
-OTHERS = [c for c in Category if c is not Category.YAHTZEE]
 
 
 def rule_sets() -> dict[str, Any]:
@@ -73,46 +73,59 @@ def canonical(value: Any) -> str:
 # -- every dice x every card state ------------------------------------------------------
 
 
-def masks(dice: Dice) -> list[int]:
-    """The card states for ``dice``: which of the 12 boxes besides Yahtzee are filled (bit
-    per box). Where a Joker can decide (a Yahtzee roll) every one of the 4,096; for the
-    other dice, which score each open box by its own definition whatever the rest of the
-    card holds, the empty card, each box filled alone, each open alone, and the full one."""
-    full = (1 << len(OTHERS)) - 1
-    if dice.is_yahtzee:
+def masks(dice: Dice, rules: RuleSet) -> list[int]:
+    """The card states for ``dice``: which of the boxes besides the five-of-a-kind box are
+    filled (bit per box, in card order). Where a Joker can decide (a Yahtzee roll under a
+    Joker rule) every one of them (4,096 on the American card); for the other dice, which
+    score each open box by its own definition whatever the rest of the card holds (or, in
+    order, the first open box), the empty card, each box filled alone, each open alone, and
+    the full one."""
+    others = len(rules.boxes) - 1
+    full = (1 << others) - 1
+    if dice.is_yahtzee and rules.joker is not JokerRule.NONE:
         return list(range(full + 1))
-    return [0, full, *(1 << i for i in range(len(OTHERS))), *(full ^ (1 << i) for i in range(12))]
+    alone = [1 << i for i in range(others)]
+    return [0, full, *alone, *(full ^ bit for bit in alone)]
 
 
-class Shown(dict[Placement, str]):
-    """A placement as the digests write it (each kind written once)."""
+def five_values(rules: RuleSet) -> tuple[int | None, ...]:
+    """What the five-of-a-kind box holds in the card states: open, 0 or its points."""
+    return (None, 0, rules.box_rules[rules.edition.five_of_a_kind].points)
 
-    def __missing__(self, p: Placement) -> str:
-        text = self[p] = f"{p.category.key},{p.points},{p.yahtzee_bonus},{int(p.joker)}"
+
+class Shown(dict[tuple[type, Placement], str]):
+    """A placement as the digests write it (each kind written once; keyed by its box's
+    edition too: boxes of two editions are equal ints)."""
+
+    def __missing__(self, key: tuple[type, Placement]) -> str:
+        p = key[1]
+        text = self[key] = f"{p.category.key},{p.points},{p.yahtzee_bonus},{int(p.joker)}"
         return text
 
 
 SHOWN = Shown()
 
 
+def shown(p: Placement) -> str:
+    return SHOWN[type(p.category), p]
+
+
 def placement_digests() -> list[str]:
     found = []
     for name in RuleSet.names():
         rules = RuleSet.named(name)
-        for yahtzee in (None, 0, 50):
+        five = rules.edition.five_of_a_kind
+        others = [c for c in rules.boxes if c is not five]
+        for yahtzee in five_values(rules):
             for dice in Dice.all():
                 parts = []
-                for mask in masks(dice):
-                    open_boxes = [c for bit, c in enumerate(OTHERS) if not mask >> bit & 1]
+                for mask in masks(dice, rules):
+                    open_boxes = [c for bit, c in enumerate(others) if not mask >> bit & 1]
                     if yahtzee is None:
-                        open_boxes.append(Category.YAHTZEE)
+                        open_boxes.append(five)
                     if not open_boxes:
                         continue
-                    parts.append(
-                        ";".join(
-                            map(SHOWN.__getitem__, placements(dice, open_boxes, yahtzee, rules))
-                        )
-                    )
+                    parts.append(";".join(map(shown, placements(dice, open_boxes, yahtzee, rules))))
                 found.append(digest("|".join(parts)))
     return found
 
@@ -125,7 +138,12 @@ def test_every_dice_on_every_card_state_has_the_cores_placements() -> None:
     rules = rule_sets()
     found = run_js(MODULES, PLACEMENTS_DRIVER, {"names": list(RuleSet.names()), "rules": rules})
     assert len(found) == len(expected)
-    keys = [(n, y, d) for n in RuleSet.names() for y in (None, 0, 50) for d in Dice.all()]
+    keys = [
+        (n, y, d)
+        for n in RuleSet.names()
+        for y in five_values(RuleSet.named(n))
+        for d in Dice.all()
+    ]
     wrong = [keys[i] for i, (a, b) in enumerate(zip(found, expected, strict=True)) if a != b]
     assert not wrong, (
         f"{len(wrong)} of {len(keys)} differ, e.g. (rules, Yahtzee box, dice): {wrong[:5]}"
@@ -179,7 +197,8 @@ def chosen_actions(game: Game, rng: random.Random, plan: dict[str, Any]) -> Iter
             return
         card = game.cards[turn.player]
         if rng.random() < 0.2:
-            box = rng.choice(card.open_boxes)
+            open_boxes = card.open_boxes[:1] if game.rules.ordered else card.open_boxes
+            box = rng.choice(open_boxes)
             yield Write(box, rng.choice(sorted(possible_points(box, game.rules))))
             return
         yield Score(rng.choice(game.placements()).category)
@@ -287,6 +306,7 @@ def test_ten_thousand_random_games_play_out_event_for_event_alike(part: int) -> 
 R, S = "roll", "score"
 YAHTZEE_THEN = [{"do": R, "keep": "", "dice": "66666"}, {"do": S, "box": "yahtzee"}]
 FILL_SIXES = [{"do": R, "keep": "", "dice": "12345"}, {"do": S, "box": "sixes"}]
+FILL_ONES = [{"do": R, "keep": "", "dice": "12345"}, {"do": S, "box": "ones"}]
 REFUSALS: list[tuple[str, int, bool, list[dict[str, Any]], str]] = [
     ("official", 2, False, [{"do": R, "keep": "", "dice": "12345", "player": 1}], "not_your_turn"),
     ("official", 1, False, [{"do": R, "keep": "3", "dice": "12345"}], "keep_before_roll"),
@@ -363,6 +383,51 @@ REFUSALS: list[tuple[str, int, bool, list[dict[str, Any]], str]] = [
     ),
     ("official", 1, False, [{"do": R, "keep": "7", "dice": "12345"}], "invalid_input"),
     ("official", 1, False, [{"do": R, "keep": "", "dice": "1234"}], "invalid_input"),
+    # Editions and the order of filling: a box of another edition, a box below the first
+    # open one (rolled or written), points a Yatzy box cannot hold.
+    (
+        "official",
+        1,
+        False,
+        [{"do": R, "keep": "", "dice": "11234"}, {"do": S, "box": "one_pair"}],
+        "invalid_input",
+    ),
+    (
+        "yatzy+forced",
+        1,
+        False,
+        [{"do": R, "keep": "", "dice": "12345"}, {"do": S, "box": "chance"}],
+        "out_of_order",
+    ),
+    (
+        "official+forced",
+        1,
+        False,
+        [*FILL_ONES, {"do": R, "keep": "", "dice": "12345"}, {"do": S, "box": "threes"}],
+        "out_of_order",
+    ),
+    (
+        "official+forced",
+        1,
+        False,
+        [*FILL_ONES, {"do": R, "keep": "", "dice": "66666"}, {"do": S, "box": "yahtzee"}],
+        "out_of_order",
+    ),
+    (
+        "yatzy+fh5+tp4+forced",
+        1,
+        True,
+        [{"do": "write", "box": "ones", "points": 3}, {"do": "write", "box": "sixes", "points": 6}],
+        "out_of_order",
+    ),
+    ("yatzy", 1, True, [{"do": "write", "box": "one_pair", "points": 7}], "points_not_allowed"),
+    (
+        "yatzy+tp4",
+        1,
+        False,
+        [{"do": R, "keep": "", "dice": "12345"}, {"do": S, "box": "yatzy"}] * 2,
+        "box_filled",
+    ),
 ]
 
 

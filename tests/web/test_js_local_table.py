@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.js_engine import run_js
-from yahtzee.core import RuleSet
+from yahtzee.core import RuleSet, YatzyBox
 from yahtzee.web.routers.advisor import table_file
 from yahtzee.web.rules_models import RulesView
 
@@ -52,8 +52,13 @@ DRIVER = (Path(__file__).parent / "local_table_driver.js").read_text(encoding="u
 @pytest.fixture(scope="module")
 def played() -> Any:
     table = gzip.decompress(table_file(RuleSet.official()).gzipped)
+    yatzy = gzip.decompress(table_file(RuleSet.named("yatzy+forced")).gzipped)
     rules = RulesView.offered().model_dump(mode="json")
-    data = {"table": base64.b64encode(table).decode(), "rules": rules}
+    data = {
+        "table": base64.b64encode(table).decode(),
+        "yatzy_table": base64.b64encode(yatzy).decode(),
+        "rules": rules,
+    }
     return run_js(MODULES, DRIVER, data)
 
 
@@ -147,3 +152,21 @@ def test_real_dice_entered_written_and_taken_back(played: Any) -> None:
     cy = played["enteredCards"][0]
     assert cy["fours"] == 12 and cy["threes"] is None
     assert played["padTurn"] == 1
+
+
+def test_a_yatzy_game_on_the_device_with_a_bot_and_hints(played: Any) -> None:
+    """A game of Yatzy (fifteen boxes, filled top to bottom under +forced) against a
+    level-3 bot, played out by the hints, reviewed: the advisor of its own table file."""
+    hint = played["yatzyHint"]
+    assert hint["type"] == "hint" and 1 <= len(hint["options"]) <= 5
+    assert hint["options"][0]["regret"] == 0
+    scores = [o["action"] for o in hint["options"] if o["action"].startswith("score ")]
+    assert set(scores) <= {"score Ones"}  # +forced: only the first open box
+    assert played["yatzyOutOfOrder"] == "out_of_order"
+    over = played["yatzyOver"]
+    assert over["phase"] == "over" and played["yatzyBotMoves"] == len(YatzyBox)
+    for card in over["cards"]:
+        assert card["edition"] == "yatzy" and list(card["boxes"]) == [b.key for b in YatzyBox]
+        assert None not in card["boxes"].values()
+    [ed] = played["yatzyReview"]["players"]
+    assert ed["name"] == "Ed" and ed["decisions"] >= len(YatzyBox)

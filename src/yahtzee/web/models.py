@@ -482,10 +482,16 @@ def _undo_seat(game: Game) -> int | None:
     return None
 
 
-@lru_cache(maxsize=CARDS_KEPT)
 def _placement_view(placement: Placement) -> PlacementView:
     """A legal box as a view shows it (shared: never changed once made; there are a few
-    hundred kinds)."""
+    hundred kinds per edition). Remembered by the box's edition too: placements in boxes
+    of two editions are equal when their boxes' numbers are (Yatzy's One Pair and
+    Yahtzee's Three of a Kind are both box 6)."""
+    return _placement_view_of(type(placement.category), placement)
+
+
+@lru_cache(maxsize=CARDS_KEPT)
+def _placement_view_of(_edition_boxes: type, placement: Placement) -> PlacementView:
     return PlacementView.of(placement)
 
 

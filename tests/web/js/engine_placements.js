@@ -7,11 +7,11 @@ const digest = (text) => createHash("sha256").update(text).digest("hex").slice(0
 const found = [];
 for (const name of input.names) {
   const book = ruleBook(input.rules[name]);
-  const others = book.boxes.filter((box) => box.key !== "yahtzee").map((box) => box.index);
+  const others = book.boxes.filter((box) => box.index !== book.yahtzee).map((box) => box.index);
   const full = (1 << others.length) - 1;
-  for (const yahtzee of [null, 0, 50]) {
+  for (const yahtzee of [null, 0, book.yahtzeePoints]) {
     for (const dice of book.rolls) {
-      const masks = dice[0] === dice[4]
+      const masks = dice[0] === dice[4] && book.rules.joker !== "none"
         ? Array.from({ length: full + 1 }, (_, m) => m)
         : [0, full, ...others.map((_, i) => 1 << i), ...others.map((_, i) => full ^ (1 << i))];
       const parts = [];

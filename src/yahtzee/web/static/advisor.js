@@ -8,7 +8,7 @@
 // {score: "full_house", value} or {keep: "33", value} ("" keeps nothing).
 
 import { ADD, BY_SIZE, COUNTS, DICE, FACES, KEEPS, REMOVE, ROLL_BASE, ROLLS, SUB_KEEPS, rollIndex } from "./advisor_dice.js";
-import { jokerRow, scoringOf } from "./advisor_scoring.js";
+import { jokerRow, legalBoxes, scoringOf } from "./advisor_scoring.js";
 
 export const TIE = 1e-9; // options closer than this are equal: the first listed is taken
 const NEG = -1.0e18;
@@ -17,8 +17,16 @@ const ROW_UPPER = 1;
 const ROW_LOWER = ROW_UPPER + FACES * UPPER_ROWS - FACES; // lower box c: row ROW_LOWER + c
 const TURNS_KEPT = 512;
 
-/** The scoring key of a rule set, as its table file names it (RuleSet.scoring_key). */
-export const scoringKey = (rules) => `joker=${rules.joker};bonus=${rules.yahtzee_bonus}`;
+/** The scoring key of a rule set, as its table file names it (RuleSet.scoring_key): the
+ *  Joker rule and extra bonus, and where not the American defaults the edition (as its
+ *  cards name it), the house rules and the order of filling. */
+export function scoringKey(rules) {
+  let key = `joker=${rules.joker};bonus=${rules.yahtzee_bonus}`;
+  if (rules.card_edition) key += `;edition=${rules.card_edition}`;
+  if (rules.house && rules.house.length) key += `;house=${rules.house.join(",")}`;
+  if (rules.ordered) key += ";ordered";
+  return key;
+}
 
 export class Advisor {
   /** `table`: an AdvisorTable of the rule set; `ruleSet`: the rule set as GET /api/rules
@@ -27,21 +35,30 @@ export class Advisor {
     const scoring = scoringOf(ruleSet);
     if (table.scoring !== scoringKey(ruleSet.rules)) throw new Error(`This advisor table is for other rules (${table.scoring}).`);
     if (table.cap !== scoring.threshold) throw new Error("This advisor table caps the upper subtotal elsewhere than the rule set.");
+    if (table.boxes !== scoring.boxes || table.ordered !== scoring.ordered) throw new Error("This advisor table is for another card.");
+    // The states tell the Yahtzee box's 50 (yf) where an extra Yahtzee's Joker or bonus
+    // may look at it; a table whose states do not, fits rules with neither.
+    const ybox = table.yahtzeeBox;
+    if (ybox >= 0 ? ybox !== scoring.yahtzee : scoring.joker !== "none" || scoring.jokerBonus) {
+      throw new Error("This advisor table does not tell the box of five alike as the rule set needs.");
+    }
     this.table = table;
     this.ruleSet = ruleSet;
     this.scoring = scoring;
+    this.ybox = ybox; // the Yahtzee box of the states (-1: none, no Joker, no extra bonus)
     this.yahtzeeRow0 = ROW_LOWER + scoring.boxes;
     this.rows = this.yahtzeeRow0 + 2;
     this.turns = new Map(); // solved turns by state, the latest last
     this.jokers = new Map();
-    const [rows, adds] = rowsAndAdds(scoring, ROW_LOWER, this.yahtzeeRow0);
+    this.legal = new Map(); // mask -> the boxes that may be filled
+    const [rows, adds] = rowsAndAdds(scoring, ybox, ROW_LOWER, this.yahtzeeRow0);
     this.rowOf = rows;
     this.addOf = adds;
   }
 
   /** The card's state (mask, yf, capped upper subtotal) and total. */
   state(card) {
-    const { boxes, yahtzee, yahtzeePoints, upperBonus, threshold } = this.scoring;
+    const { boxes, yahtzeePoints, upperBonus, threshold } = this.scoring;
     let mask = 0;
     let upper = 0;
     let total = card.yahtzee_bonus || 0;
@@ -54,7 +71,7 @@ export class Advisor {
     }
     if (mask === (1 << boxes) - 1) throw new Error("The card is complete: there is no decision to make.");
     if (upper >= threshold) total += upperBonus;
-    const yf = card.boxes[yahtzee] === yahtzeePoints ? 1 : 0;
+    const yf = this.ybox >= 0 && card.boxes[this.ybox] === yahtzeePoints ? 1 : 0;
     const u = Math.min(upper, this.table.cap);
     if (this.table.index(mask, yf, u) < 0) throw new Error("No game reaches this card.");
     return { mask, yf, u, total };
@@ -89,16 +106,26 @@ export class Advisor {
     return found;
   }
 
+  /** The boxes that may be filled with the boxes of `mask` filled (under `ordered`, the
+   *  first open one), kept. */
+  boxesOpen(mask) {
+    let found = this.legal.get(mask);
+    if (found === undefined) {
+      found = legalBoxes(this.scoring, mask);
+      this.legal.set(mask, found);
+    }
+    return found;
+  }
+
   /** The legal placements of roll r: boxes, their rows of R and the points added. */
   candidates(mask, yf, r) {
-    const { boxes: n, yahtzee, yahtzeeRoll } = this.scoring;
-    if (mask >> yahtzee & 1) {
+    const { boxes: n, yahtzeeRoll } = this.scoring;
+    if (this.ybox >= 0 && mask >> this.ybox & 1) {
       const f = yahtzeeRoll.indexOf(r);
       if (f >= 0) return this.jokerCandidates(mask, yf, f);
     }
     const boxes = [], rows = [], adds = [];
-    for (let c = 0; c < n; c++) {
-      if (mask >> c & 1) continue;
+    for (const c of this.boxesOpen(mask)) {
       boxes.push(c);
       rows.push(this.rowOf[r * n + c]);
       adds.push(this.addOf[r * n + c]);
@@ -143,12 +170,13 @@ export class Advisor {
   }
 
   solve(mask, yf, u) {
-    const { boxes: n, yahtzee, upperBonus, yahtzeeRoll } = this.scoring;
+    const { boxes: n, upperBonus, yahtzeeRoll } = this.scoring;
+    const yahtzee = this.ybox;
     const table = this.table;
     const cap = table.cap;
+    const open = this.boxesOpen(mask);
     const R = new Float64Array(this.rows).fill(NEG);
-    for (let c = 0; c < n; c++) {
-      if (mask >> c & 1) continue;
+    for (const c of open) {
       const filled = mask | (1 << c);
       if (c < FACES) {
         for (let k = 0; k < UPPER_ROWS; k++) {
@@ -168,14 +196,13 @@ export class Advisor {
     const A = new Float64Array(KEEPS.length);
     for (let r = 0; r < ROLLS; r++) {
       let best = NEG;
-      for (let c = 0; c < n; c++) {
-        if (mask >> c & 1) continue;
+      for (const c of open) {
         const value = R[this.rowOf[r * n + c]] + this.addOf[r * n + c];
         if (value > best) best = value;
       }
       A[ROLL_BASE + r] = best;
     }
-    if (mask >> yahtzee & 1) {
+    if (yahtzee >= 0 && mask >> yahtzee & 1) {
       for (let f = 0; f < FACES; f++) {
         const [, rows, adds] = this.jokerCandidates(mask, yf, f);
         let best = NEG;
@@ -209,9 +236,9 @@ function keepMeans(A) {
 }
 
 /** Per roll and box (no Joker): the row of R a placement lands on, and the points added
- *  on top of that row's value. */
-function rowsAndAdds(scoring, rowLower, yahtzeeRow0) {
-  const { boxes: n, points, yahtzee } = scoring;
+ *  on top of that row's value (`yahtzee`: the box whose 50 the states tell, -1: none). */
+function rowsAndAdds(scoring, yahtzee, rowLower, yahtzeeRow0) {
+  const { boxes: n, points } = scoring;
   const rows = new Int32Array(ROLLS * n);
   const adds = new Float64Array(ROLLS * n);
   for (let r = 0; r < ROLLS; r++) {

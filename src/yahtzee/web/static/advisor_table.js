@@ -9,8 +9,10 @@ const WIDTH = 4; // bytes per value
 const MAX_HEADER = 1024;
 const UPPER_BOXES = 6; // Aces to Sixes: boxes 0 to 5 of the table's masks
 const MOST_DICE = 5; // an upper box holds 0 to 5 dice of its face
-const MASKS = 1 << 13;
-const YAHTZEE_BIT = 1 << 11;
+const MOST_BOXES = 15; // the most boxes of any edition's card (Yatzy's)
+/** The card of a header that says nothing of it: the American one (13 boxes, the Yahtzee
+ *  box the 12th, whose 50 the states tell, filled in any order). */
+const AMERICAN_CARD = Object.freeze({ boxes: 13, yahtzee_box: 11, ordered: false });
 
 /** A table file that cannot be used (the message says why): the page asks again. */
 export class TableError extends Error {
@@ -22,13 +24,18 @@ export class TableError extends Error {
 
 /** The reachable states' values: value(mask, yf, u) is the expected points still to come
  *  from the start of a turn with the boxes of `mask` filled, the Yahtzee box holding 50
- *  (yf = 1) or not, and the capped upper subtotal u. */
+ *  (yf = 1) or not (always 0 on a card whose states do not tell it: yahtzeeBox -1), and
+ *  the capped upper subtotal u. */
 export class AdvisorTable {
   constructor(header, values, offsets, rank) {
     this.scoring = header.scoring;
     this.solverVersion = header.solver_version;
     this.cap = header.cap;
     this.count = header.count;
+    this.boxes = header.boxes; // the card's boxes, the six upper ones first
+    this.yahtzeeBox = header.yahtzee_box ?? -1; // the box whose 50 `yf` tells (-1: none)
+    this.ordered = header.ordered; // boxes filled top to bottom: the first boxes' masks only
+    this.flags = this.yahtzeeBox < 0 ? 1 : 2; // the values of yf
     this.values = values; // Float64Array, one per reachable state, in the file's order
     this.offsets = offsets; // Int32Array [mask * 2 + yf]: where that block starts (-1: none)
     this.rank = rank; // Int16Array [(mask & 63) * (cap + 1) + u]: u's place in its block (-1: none)
@@ -37,7 +44,8 @@ export class AdvisorTable {
 
   /** The state's index in `values`, or -1 for a state no game reaches. */
   index(mask, yf, u) {
-    const start = this.offsets[mask * 2 + yf];
+    const inside = mask >= 0 && mask < 1 << this.boxes && (yf === 0 || yf < this.flags);
+    const start = inside ? this.offsets[mask * this.flags + yf] : -1;
     const place = this.rank[(mask & 63) * (this.cap + 1) + u];
     return start < 0 || place < 0 || u > this.cap ? -1 : start + place;
   }
@@ -98,12 +106,20 @@ function readHeader(bytes) {
   if (typeof header.sha256 !== "string" || typeof header.scoring !== "string") {
     throw new TableError("The advisor table's header lacks a field.");
   }
-  return { header, payload: bytes.subarray(end + 1) };
+  const card = { ...AMERICAN_CARD };
+  for (const field of Object.keys(card)) if (field in header) card[field] = header[field];
+  const { boxes, yahtzee_box: ybox, ordered } = card;
+  if (!Number.isInteger(boxes) || boxes <= UPPER_BOXES || boxes > MOST_BOXES || typeof ordered !== "boolean"
+      || !(ybox === null || (Number.isInteger(ybox) && ybox >= UPPER_BOXES && ybox < boxes))) {
+    throw new TableError("The advisor table's card is not valid.");
+  }
+  return { header: { ...header, ...card }, payload: bytes.subarray(end + 1) };
 }
 
 /** The table from a file's bytes (an ArrayBuffer or a Uint8Array), checked: a TableError
- *  unless its format, its checksum, its length and (when given) its scoring rules and
- *  solver version are what they must be. */
+ *  unless its format, its checksum, its length and (when given) its scoring rules, solver
+ *  version and card (`expected.card`: some of {boxes, yahtzee_box, ordered}, as
+ *  `tableCard` gives them) are what they must be. */
 export async function decodeAdvisorTable(data, expected = {}) {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const { header, payload } = readHeader(bytes);
@@ -113,14 +129,20 @@ export async function decodeAdvisorTable(data, expected = {}) {
   if (expected.solverVersion !== undefined && header.solver_version !== expected.solverVersion) {
     throw new TableError(`This advisor table is of solver version ${header.solver_version}.`);
   }
-  const { cap, count } = header;
+  for (const [field, value] of Object.entries(expected.card || {})) {
+    if (header[field] !== value) throw new TableError(`This advisor table is for another card (${field} ${JSON.stringify(header[field])}).`);
+  }
+  const { cap, count, boxes, yahtzee_box: ybox, ordered } = header;
   const { rank, sizes } = upperRanks(cap);
-  const offsets = new Int32Array(MASKS * 2).fill(-1);
+  const masks = 1 << boxes;
+  const flags = ybox === null ? 1 : 2;
+  const offsets = new Int32Array(masks * flags).fill(-1);
   let at = 0;
-  for (let mask = 0; mask < MASKS; mask++) {
-    for (let yf = 0; yf < 2; yf++) {
-      if (yf && !(mask & YAHTZEE_BIT)) continue;
-      offsets[mask * 2 + yf] = at;
+  for (let mask = 0; mask < masks; mask++) {
+    if (ordered && (mask & (mask + 1))) continue; // a box filled below an open one
+    for (let yf = 0; yf < flags; yf++) {
+      if (yf && !(mask >> ybox & 1)) continue;
+      offsets[mask * flags + yf] = at;
       at += sizes[mask & 63];
     }
   }
@@ -154,4 +176,11 @@ export async function fetchAdvisorTable(address, expected = {}, fetcher = global
     }
   }
   throw failure;
+}
+
+/** What a rule set (as GET /api/rules gives it: {boxes, rules}) says of its table file's
+ *  card: how many boxes, and whether they are filled top to bottom. (Whether its states
+ *  tell the Yahtzee box's 50 is the file's to say: the Advisor checks it fits the rules.) */
+export function tableCard(ruleSet) {
+  return { boxes: ruleSet.boxes.length, ordered: Boolean(ruleSet.rules.ordered) };
 }

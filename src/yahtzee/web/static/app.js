@@ -4,7 +4,7 @@
 // Seat tokens and spectator keys live in local storage, never in the address bar or the
 // console; the WebSocket says who it is in its first message (hello).
 
-import { $, api, boxName, copyButton, el, fillBotChoices, goTo, isMyTurn, loadBots, loadRules, playerName, say, state } from "./state.js";
+import { $, api, boxName, copyButton, el, fiveAlikeBox, fillBotChoices, goTo, isMyTurn, loadBots, loadRules, playerName, ruleSetOf, say, state } from "./state.js";
 import { answered, hideBanner, newTableLink, onMessages, resendPending, send, showBanner } from "./net.js";
 import { enterTable, showScreen } from "./screens.js";
 import { buildDice, drawDice, explainRollRefusal, restoreHold, rollNow, tumble } from "./dice.js";
@@ -159,7 +159,7 @@ function announce(event, before, after, byTimer) {
     const card = after.cards[event.player];
     const earlier = before && before.cards[event.player];
     if (event.yahtzee_bonus > 0) celebrate("yahtzee-bonus", who, event.yahtzee_bonus);
-    else if (event.category === "yahtzee" && event.points > 0) celebrate("yahtzee", who);
+    else if (event.category === fiveAlikeBox().key && event.points > 0) celebrate("yahtzee", who, 0, fiveAlikeBox().label);
     else if (card && earlier && card.upper_bonus > 0 && !earlier.upper_bonus) celebrate("upper-bonus", who, card.upper_bonus);
     else play("score");
   }
@@ -267,7 +267,7 @@ function drawGame() {
   const named = isPad() || !yours;  // a pad passed around says whose turn by name
   $("turn").textContent = game.phase === "playoff"
     ? `Playoff: ${named ? `${who} throws` : "your throw"}`
-    : `Round ${game.round} of 13: ${named ? `${who}'s turn` : "your turn"}`;
+    : `Round ${game.round} of ${ruleSetOf().rounds}: ${named ? `${who}'s turn` : "your turn"}`;
   $("turn").className = yours ? "mine" : "";
   document.body.dataset.dice = game.entered ? "entered" : "rolled";
   $("dice").hidden = !!game.entered;

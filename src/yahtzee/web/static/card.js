@@ -2,7 +2,7 @@
 // screen, as many as fit: the player to move, you, and the one you pick), the real choices
 // for the roll standing out, zero boxes quiet, and the win-chance meter.
 
-import { $, botOf, boxesOf, el, initial, isMyTurn, playerClass, playerName, state } from "./state.js";
+import { $, botOf, boxesOf, el, initial, isMyTurn, playerClass, playerName, ruleSetOf, state } from "./state.js";
 import { act } from "./net.js";
 import { flashCell } from "./fx.js";
 import { entrySettled } from "./entry.js";
@@ -139,7 +139,10 @@ export function drawCard(table, live) {
     }
     rows.push(row);
   });
-  rows.push(totalRow("Yahtzee bonus", "Yz. bonus", seats, "ybonus", (card, cell) => { cell.textContent = card.yahtzee_bonus ? `+${card.yahtzee_bonus}` : ""; }));
+  const ruleSet = ruleSetOf();
+  if (!ruleSet || ruleSet.rules.yahtzee_bonus) {  // (rules without an extra bonus: no row for it)
+    rows.push(totalRow("Yahtzee bonus", "Yz. bonus", seats, "ybonus", (card, cell) => { cell.textContent = card.yahtzee_bonus ? `+${card.yahtzee_bonus}` : ""; }));
+  }
   rows.push(totalRow("Total", "Total", seats, "grand", (card, cell) => { cell.textContent = String(card.total); }));
   table.tBodies[0].replaceChildren(...rows);
   table.classList.toggle("many", seats.length > 4);

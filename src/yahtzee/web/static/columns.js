@@ -2,7 +2,7 @@
 // table and its rematches played, and the game under way), and each player's running
 // total across them. Opened from the game-over screen and during the sitting's later games.
 
-import { $, api, boxesOf, el, playerClass, state } from "./state.js";
+import { $, api, boxesOf, el, playerClass, ruleSetOf, state } from "./state.js";
 
 let shownFor = null;
 
@@ -90,7 +90,8 @@ function drawColumns() {
     }
     rows.push(row(label, `${section}-box`, (g, seat) => g.cards[seat].boxes[key], short));
   });
-  rows.push(row("Yahtzee bonus", "total ybonus", (g, seat) => g.cards[seat].yahtzee_bonus || null, "Yz. bonus"));
+  const ruleSet = ruleSetOf((found && found.rules) || undefined);
+  if (!ruleSet || ruleSet.rules.yahtzee_bonus) rows.push(row("Yahtzee bonus", "total ybonus", (g, seat) => g.cards[seat].yahtzee_bonus || null, "Yz. bonus"));
   rows.push(row("Total", "total grand", (g, seat) => g.cards[seat].total));
   rows.push(row("Running total", "total running", (g, seat, i) => running[i] ? running[i][seat] : null, "Running"));
   const table = $("columns-table");

@@ -1,13 +1,14 @@
-// A game of Yahtzee for 1 to 8 players, offline, as yahtzee.core's Game and state machine:
-// turns of up to three rolls, the boxes filled, 13 rounds, the winners and standings (a
-// shared win, or a one-roll playoff under a "+playoff" rule set), games of real dice
-// entered (dice and written scores), taking back the last placement, and the event log,
-// event for event the core's. The engine never rolls: each roll's dice come from the
-// caller or from an injected dice source (`{ throw(keep) }`). No DOM.
+// A game of Yahtzee (or Yatzy: any edition) for 1 to 8 players, offline, as yahtzee.core's
+// Game and state machine: turns of up to three rolls, the boxes filled (a round per box),
+// the winners and standings (a shared win, or a one-roll playoff under a "+playoff" rule
+// set), games of real dice entered (dice and written scores), taking back the last
+// placement, and the event log, event for event the core's. The engine never rolls: each
+// roll's dice come from the caller or from an injected dice source (`{ throw(keep) }`).
+// No DOM.
 
 import { illegal, invalid, RuleError, show } from "./engine_errors.js";
 import { contains, keepText, parseDice, parseKeep, spaced, total } from "./engine_dice.js";
-import { allowedText, boxOf, cardTotal, cardView, checkEntry, emptyCard, placement, placements, ruleBook, withPlacement } from "./engine_rules.js";
+import { allowedText, boxOf, cardTotal, cardView, checkEntry, emptyCard, outOfOrder, placement, placements, ruleBook, withPlacement } from "./engine_rules.js";
 
 const EVENT_VERSION = 1;
 const ENTERED = "entered";
@@ -318,6 +319,7 @@ function checkWritten(book, state, box, points, player) {
     const open = card.boxes.flatMap((p, b) => (p === null ? [book.boxes[b].label] : []));
     throw illegal(`${book.boxes[box].label} is already filled (${card.boxes[box]}). Open boxes: ${open.join(", ")}.`, "box_filled");
   }
+  if (book.rules.ordered && card.boxes.indexOf(null) !== box) throw outOfOrder(book, card);
   return { box, points: checkEntry(book, box, points), yahtzee_bonus: 0, joker: false };
 }
 

@@ -1,30 +1,32 @@
 // The rules of a rule set for the offline engine, as yahtzee.core's scoring, scorecard
-// and entries: what dice score in each box, the legal boxes under the Joker rule (forced,
-// free choice or none), the Yahtzee and upper bonuses, a card's totals, and the points a
-// box written on a pad can hold. Every number comes from the server (GET /api/rules: a
-// rule set's "boxes" and "rules"); none is written here. No DOM.
+// and entries, for every edition (American Yahtzee, Scandinavian Yatzy): what dice score
+// in each box (each box's scoring is data: GET /api/rules' "scoring", the core's
+// BoxRule), the legal boxes under the Joker rule (forced, free choice or none) and the
+// order of filling (free, or top to bottom), the extra and upper bonuses, a card's totals,
+// and the points a box written on a pad can hold. Every number and box comes from the
+// server (GET /api/rules: a rule set's "boxes" and "rules"); none is written here. No DOM.
 
 import { illegal, invalid, show } from "./engine_errors.js";
 import { allDice, counts, diceRules, isYahtzee, total } from "./engine_dice.js";
-
-const JOKER_FLAT = ["full_house", "small_straight", "large_straight"];  // a Joker scores their fixed points
 
 /** A rule book from one of GET /api/rules' rule sets ({name, boxes, rules}): the engine's
  *  view of it, with what each roll scores in each box worked out once. */
 export function ruleBook(ruleSet) {
   const rules = ruleSet.rules;
   const dice = diceRules(rules);
-  const boxes = ruleSet.boxes.map((box, index) => ({ key: box.key, label: box.label, index, upper: box.section === "upper" }));
+  const boxes = ruleSet.boxes.map((box, index) => ({ key: box.key, label: box.label, index, upper: box.section === "upper", scoring: box.scoring }));
   const index = Object.fromEntries(boxes.map((box) => [box.key, box.index]));
-  const upper = boxes.filter((box) => box.upper);
-  const scorers = boxes.map((box) => scorer(box, upper, rules, dice));
+  const scorers = boxes.map((box) => scorer(box, dice));
   const rolls = allDice(dice);
   const natural = new Map(rolls.map((faces) => [faces, scorers.map((score) => score(faces))]));
-  const jokerFlat = new Map(JOKER_FLAT.map((key) => [index[key], rules.points[key]]));
+  // A Joker scores a box of fixed points (Full House, the straights) at those points.
+  const jokerFlat = new Map(boxes.flatMap((box) => (box.scoring.points && box.scoring.kind !== "five-alike" ? [[box.index, box.scoring.points]] : [])));
+  const yahtzee = index[rules.five_of_a_kind];
   const book = {
     name: ruleSet.name, rules, dice, boxes, index, rolls, natural, jokerFlat,
-    upperBoxes: upper.map((box) => box.index),
-    yahtzee: index.yahtzee,
+    upperBoxes: boxes.filter((box) => box.upper).map((box) => box.index),
+    yahtzee,
+    yahtzeePoints: boxes[yahtzee].scoring.points,
     rounds: boxes.length,
   };
   book.possible = boxes.map((box) => possibleOf(book, box.index));
@@ -43,29 +45,46 @@ function run(start, length) {
   return Array.from({ length }, (_, i) => start + i);
 }
 
-function scorer(box, upper, rules, dice) {
-  if (box.upper) {
-    const face = upper.indexOf(box) + 1;
-    return (faces) => face * counts(faces, dice)[face - 1];
-  }
-  const most = (faces) => Math.max(...counts(faces, dice));
-  const hasRun = (length) => {
-    const runs = run(1, dice.faces.length - length + 1).map((start) => run(start, length));
-    return (faces) => runs.some((r) => r.every((face) => faces.includes(String(face))));
-  };
-  const small = hasRun(dice.count - 1);
-  const large = hasRun(dice.count);
-  const fullHouse = (faces) => counts(faces, dice).filter(Boolean).sort().join(",") === "2,3";
-  const points = rules.points;
-  switch (box.key) {
-    case "three_of_a_kind": return (faces) => (most(faces) >= 3 ? total(faces) : 0);
-    case "four_of_a_kind": return (faces) => (most(faces) >= 4 ? total(faces) : 0);
-    case "full_house": return (faces) => (fullHouse(faces) ? points.full_house : 0);
-    case "small_straight": return (faces) => (small(faces) ? points.small_straight : 0);
-    case "large_straight": return (faces) => (large(faces) ? points.large_straight : 0);
-    case "yahtzee": return (faces) => (isYahtzee(faces) ? points.yahtzee : 0);
+const PAIR = 2;
+
+/** The highest faces first that show at least `n` times. */
+function facesWith(tally, n) {
+  const found = [];
+  for (let face = tally.length; face >= 1; face--) if (tally[face - 1] >= n) found.push(face);
+  return found;
+}
+
+/** What dice score in a box, from its scoring data (core's `BoxRule.score`). */
+function scorer(box, dice) {
+  const rule = box.scoring;
+  const tally = (faces) => counts(faces, dice);
+  switch (rule.kind) {
+    case "face": return (faces) => rule.n * tally(faces)[rule.n - 1];
     case "chance": return total;
-    default: throw invalid(`This engine does not know the box ${show(box.key)}.`);
+    case "sum-if-kind": return (faces) => (Math.max(...tally(faces)) >= rule.n ? total(faces) : 0);
+    case "kind": return (faces) => { const [face] = facesWith(tally(faces), rule.n); return face ? rule.n * face : 0; };
+    case "two-pairs": return (faces) => {
+      const t = tally(faces);
+      const pairs = facesWith(t, PAIR);
+      if (pairs.length >= PAIR) return PAIR * (pairs[0] + pairs[1]);
+      const four = rule.also && pairs.length && t[pairs[0] - 1] >= 2 * PAIR;
+      return four ? 2 * PAIR * pairs[0] : 0;
+    };
+    case "full-house": return (faces) => {
+      const shape = tally(faces).filter(Boolean).sort().join(",");
+      const fits = shape === "2,3" || (rule.also && shape === String(dice.count));
+      return fits ? rule.points || total(faces) : 0;
+    };
+    case "run": {
+      const runs = run(1, dice.faces.length - rule.n + 1).map((start) => run(start, rule.n));
+      return (faces) => (runs.some((r) => r.every((face) => faces.includes(String(face)))) ? rule.points : 0);
+    }
+    case "exact": {
+      const wanted = rule.faces.join("");
+      return (faces) => (faces === wanted ? rule.points : 0);
+    }
+    case "five-alike": return (faces) => (isYahtzee(faces) ? rule.points : 0);
+    default: throw invalid(`This engine does not know how ${show(box.key)} scores (${show(rule.kind)}).`);
   }
 }
 
@@ -99,11 +118,12 @@ export function cardTotal(book, card) {
   return filled + upperBonus(book, card) + card.yahtzee_bonus;
 }
 
-/** A card as the protocol shows it (core's `Scorecard.to_dict`). */
+/** A card as the protocol shows it (core's `Scorecard.to_dict`: a card of an edition
+ *  other than the American says its edition). */
 export function cardView(book, card) {
   const upper = upperSubtotal(book, card);
   const lower = card.boxes.reduce((sum, points, box) => (book.upperBoxes.includes(box) ? sum : sum + (points || 0)), 0);
-  return {
+  const view = {
     boxes: Object.fromEntries(book.boxes.map((box) => [box.key, card.boxes[box.index]])),
     yahtzee_bonus: card.yahtzee_bonus,
     upper_subtotal: upper,
@@ -111,6 +131,8 @@ export function cardView(book, card) {
     lower_total: lower + card.yahtzee_bonus,
     total: cardTotal(book, card),
   };
+  if (book.rules.card_edition) view.edition = book.rules.card_edition;
+  return view;
 }
 
 /** The card after a placement (a new card; this one is unchanged). */
@@ -132,25 +154,27 @@ export function jokerDecides(book, card, faces) {
 }
 
 function bonusOf(book, card, faces) {
-  return isYahtzee(faces) && card.boxes[book.yahtzee] === book.rules.points.yahtzee ? book.rules.yahtzee_bonus : 0;
+  return isYahtzee(faces) && card.boxes[book.yahtzee] === book.yahtzeePoints ? book.rules.yahtzee_bonus : 0;
 }
 
 /** Exactly the legal boxes for the dice, in card order: {box, points, yahtzee_bonus,
- *  joker} each (core's `placements`: the only place the Joker rules live). */
+ *  joker} each (core's `placements`: the only place the Joker rules and the order of
+ *  filling live; under `ordered` only the first open box). */
 export function placements(book, card, faces) {
-  const open = openBoxes(card);
+  let open = openBoxes(card);
+  if (book.rules.ordered && open.length > 1) open = open.slice(0, 1);
   const bonus = bonusOf(book, card, faces);
   if (!jokerDecides(book, card, faces)) return open.map((box) => placed(box, score(book, box, faces), bonus));
   const matching = book.upperBoxes[Number(faces[0]) - 1];
   if (book.rules.joker === "free-choice") {
-    const fullValue = card.boxes[matching] !== null;
+    const fullValue = !open.includes(matching);
     return open.map((box) => {
       const joker = jokerScore(book, box, faces);
       return fullValue && joker !== score(book, box, faces) ? placed(box, joker, bonus, true) : placed(box, score(book, box, faces), bonus);
     });
   }
   // Forced Joker: the matching upper box, else any open lower box, else zero in an upper box.
-  if (card.boxes[matching] === null) return [placed(matching, score(book, matching, faces), bonus, true)];
+  if (open.includes(matching)) return [placed(matching, score(book, matching, faces), bonus, true)];
   const lower = open.filter((box) => !book.upperBoxes.includes(box));
   if (lower.length) return lower.map((box) => placed(box, jokerScore(book, box, faces), bonus, true));
   return open.map((box) => placed(box, 0, bonus, true));
@@ -162,7 +186,14 @@ export function placement(book, card, faces, box) {
   const found = legal.find((option) => option.box === box);
   if (found) return found;
   if (card.boxes[box] !== null) throw illegal(filledMessage(book, card, box, legal), "box_filled");
+  if (book.rules.ordered) throw outOfOrder(book, card);
   throw illegal(`The Joker rule does not allow ${book.boxes[box].label} now. ${allowedText(book, card, legal)}`, "joker_rule");
+}
+
+/** The refusal of a box below the first open one, under `ordered` (core's). */
+export function outOfOrder(book, card) {
+  const next = book.boxes[openBoxes(card)[0]].label;
+  return illegal(`Under the ${book.name} rules the boxes are filled top to bottom: the next is ${next}.`, "out_of_order");
 }
 
 function filledMessage(book, card, box, legal) {

@@ -4,7 +4,7 @@
 // server's), or writes a box's points (quick score entry). A placement can be taken back
 // until the next player acts.
 
-import { $, boxesOf, el, isMyTurn, playerName, say, state } from "./state.js";
+import { $, boxesOf, el, fiveAlikeBox, isMyTurn, playerName, ruleSetOf, say, state } from "./state.js";
 import { act } from "./net.js";
 import { dieFace } from "./dice.js";
 import { actAs, heldHere, isPad } from "./pad.js";
@@ -180,7 +180,9 @@ function drawUndo(game) {
 function drawQuick(game, usable) {
   const select = $("quick-box");
   const card = game.current !== null ? game.cards[game.current] : null;
-  const open = card ? boxesOf().filter(({ key }) => card.boxes[key] === null) : [];
+  const ruleSet = ruleSetOf();
+  const all = card ? boxesOf().filter(({ key }) => card.boxes[key] === null) : [];
+  const open = ruleSet && ruleSet.rules.ordered ? all.slice(0, 1) : all;  // filled top to bottom: the next box only
   const chosen = select.value;
   const shown = [...select.options].map((o) => o.value).join();
   if (shown !== open.map(({ key }) => key).join()) {
@@ -190,4 +192,13 @@ function drawQuick(game, usable) {
   $("quick-toggle").disabled = !usable && $("quick").hidden;
   for (const node of $("quick").querySelectorAll("button, input, select")) node.disabled = !usable;
   $("quick-note").textContent = state.entryNote || "";
+  const five = fiveAlikeBox();
+  if (five && ruleSet) {  // the rules' box for five alike (Yahtzee, Yatzy)
+    const extra = ruleSet.rules.joker !== "none" || ruleSet.rules.yahtzee_bonus ? " (its Joker and bonus follow the rules)" : "";
+    $("yahtzee-of-label").textContent = `A ${five.label}${extra}: enter it as five dice of`;
+    for (const button of $("yahtzee-of").querySelectorAll("button")) {
+      const face = button.dataset.face;
+      button.setAttribute("aria-label", `${face}s: a ${five.label} of ${face}s, ${face.repeat(5)}`);
+    }
+  }
 }

@@ -74,9 +74,10 @@ export function flashCell(cell) {
 
 // A Yahtzee, a Yahtzee bonus or the upper bonus: a banner over the table for a moment
 // (a still one with reduced motion), and its sound.
-export function celebrate(kind, who, points) {
+// `named`: the five-alike box's name under the table's rules ("Yatzy"), for a "yahtzee".
+export function celebrate(kind, who, points, named = "Yahtzee") {
   const box = $("celebration");
-  const title = kind === "yahtzee" ? "Yahtzee!" : `${kind === "yahtzee-bonus" ? "Yahtzee bonus" : "Upper bonus"}! +${points}`;
+  const title = kind === "yahtzee" ? `${named}!` : `${kind === "yahtzee-bonus" ? "Yahtzee bonus" : "Upper bonus"}! +${points}`;
   const line = who ? `${who}` : "";
   const dice = el("div", { class: "burst", "aria-hidden": "true" });
   for (let i = 0; i < 10; i++) dice.append(el("span", { class: `spark s${i}` }));

@@ -16,8 +16,22 @@ export function setupCreate() {
   const hero = $("hero-dice");
   hero.replaceChildren(...[5, 2, 6, 3, 1].map((face) => { const d = el("span", { class: "die static" }); d.append(dieFace(face)); return d; }));
   const { rule_sets: offered, default: chosen, limits } = state.rules;  // the server's (GET /api/rules)
-  $("rules").replaceChildren(...offered.map((r) => el("option", { value: r.name, title: r.summary }, r.name)));
+  // The rule sets grouped by their game (Yahtzee, Yatzy), each group saying its card; the
+  // chosen one's summary (the server's words) said below the select.
+  const titles = [...new Set(offered.map((r) => r.title))];
+  $("rules").replaceChildren(...titles.map((title) => {
+    const sets = offered.filter((r) => r.title === title);
+    const group = el("optgroup", { label: `${title}: ${sets[0].rounds} boxes` });
+    group.append(...sets.map((r) => el("option", { value: r.name, title: r.summary }, r.name)));
+    return group;
+  }));
   $("rules").value = chosen;
+  const about = () => {
+    const found = offered.find((r) => r.name === $("rules").value);
+    $("rules-about").textContent = found ? found.summary : "";
+  };
+  $("rules").onchange = about;
+  about();
   const otherSeats = limits.players - 1;  // the host sits too
   const seats = [];  // {kind: "human" | "bot", bot, name (a person on this phone)}
   let chosenByHand = false;  // the player chose where to play (the page no longer does)

@@ -7,7 +7,7 @@
 // device (Cache Storage, `TABLES`) under the versioned address the server names
 // (Content-Location): the next game of those rules advises and plays offline. No DOM.
 
-import { fetchAdvisorTable } from "./advisor_table.js";
+import { fetchAdvisorTable, tableCard } from "./advisor_table.js";
 import { Advisor, scoringKey } from "./advisor.js";
 
 export const TABLES = "yahtzee-tables";  // the tables kept on the device (not the app's release)
@@ -17,9 +17,10 @@ const ready = new Set();  // the scoring keys whose advisor is made
 const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
 
 /** The address of a rule set's table: a kept, versioned one of the same scoring if the
- *  app's worker has one, else the server's unversioned address. */
+ *  app's worker has one, else the server's unversioned address (of the rule set less a
+ *  playoff, which scores nothing). */
 export async function tableAddress(ruleSet) {
-  const base = String(ruleSet.name).split("+")[0];
+  const base = String(ruleSet.name).replace(/\+playoff$/, "");
   const wanted = `.${slug(scoringKey(ruleSet.rules))}`;
   try {
     if (globalThis.caches) {
@@ -60,7 +61,7 @@ export function advisorFor(ruleSet) {
     const loading = (async () => {
       let table;
       try {
-        table = await fetchAdvisorTable(await tableAddress(ruleSet), { scoring: key }, keptFetch);
+        table = await fetchAdvisorTable(await tableAddress(ruleSet), { scoring: key, card: tableCard(ruleSet) }, keptFetch);
       } catch (error) {
         throw new Error(`The advisor is not on this device yet (${error.message.replace(/\.$/, "")}): open the app once with a connection to fetch it.`);
       }

@@ -2,7 +2,7 @@
 // whole table takes together (one new table, the same seats: the first to ask makes it,
 // everyone else is offered their seat at it).
 
-import { $, api, botOf, boxesOf, el, playerClass, playerName, say, state } from "./state.js";
+import { $, api, botOf, boxesOf, el, fiveAlikeBox, playerClass, playerName, ruleSetOf, say, state } from "./state.js";
 import { disconnect, send, showBanner } from "./net.js";
 import { drawCard, forgetCards } from "./card.js";
 import { openCreated, openHere } from "./lobby.js";
@@ -36,10 +36,12 @@ export function drawOver() {
       const value = card.boxes[key];
       if (value !== null && value !== undefined && (!best || value >= best.value)) best = { label, value };
     }
-    const yahtzees = (card.boxes.yahtzee === 50 ? 1 : 0) + (card.yahtzee_bonus > 0 ? Math.max(1, Math.round(card.yahtzee_bonus / 100)) : 0);
+    const five = fiveAlikeBox();  // Yahtzee, Yatzy: the table's rules' box for five alike
+    const bonus = ruleSetOf().rules.yahtzee_bonus;
+    const yahtzees = (card.boxes[five.key] === five.scoring.points ? 1 : 0) + (bonus && card.yahtzee_bonus > 0 ? Math.round(card.yahtzee_bonus / bonus) : 0);
     const parts = [];
     if (best && best.value > 0) parts.push(`best box ${best.label} (${best.value})`);
-    parts.push(yahtzees === 0 ? "no Yahtzee" : yahtzees === 1 ? "1 Yahtzee" : `${yahtzees} Yahtzees`);
+    parts.push(yahtzees === 0 ? `no ${five.label}` : yahtzees === 1 ? `1 ${five.label}` : `${yahtzees} ${five.label}s`);
     parts.push(card.upper_bonus ? "upper bonus made" : state.bonusAt === null ? `upper ${card.upper_subtotal}` : `upper ${card.upper_subtotal}/${state.bonusAt}`);
     const item = el("li", { class: playerClass(seat) });
     item.append(el("span", { class: "dot", "aria-hidden": "true" }), el("strong", {}, playerName(seat)), document.createTextNode(`: ${parts.join(", ")}`));

@@ -79,15 +79,26 @@ export function loadRules() {
   }
   return rulesAsked;
 }
-// The boxes of a rule set (the table's by default), top to bottom: {key, label, short,
-// section}. A rule set the server does not list by that name (NAME+playoff) has the boxes
-// of NAME; any other, the default's.
-export function boxesOf(name = state.lobby && state.lobby.rules) {
+// A rule set of GET /api/rules by name (the table's by default): {name, summary, title,
+// rounds, boxes, rules}. A rule set the server does not list by that name (NAME+playoff)
+// is NAME's; any other, the default's.
+export function ruleSetOf(name = state.lobby && state.lobby.rules) {
   const sets = state.rules ? state.rules.rule_sets : [];
-  const found = sets.find((s) => s.name === name)
+  return sets.find((s) => s.name === name)
     || sets.find((s) => typeof name === "string" && name.startsWith(`${s.name}+`))
-    || sets.find((s) => s.name === state.rules.default);
+    || sets.find((s) => s.name === state.rules.default)
+    || null;
+}
+// The boxes of a rule set (the table's by default), top to bottom: {key, label, short,
+// section, code, scoring}.
+export function boxesOf(name = state.lobby && state.lobby.rules) {
+  const found = ruleSetOf(name);
   return found ? found.boxes : [];
+}
+// The box five alike score in (Yahtzee, Yatzy) under the table's rules: {key, label, ...}.
+export function fiveAlikeBox(name = state.lobby && state.lobby.rules) {
+  const found = ruleSetOf(name);
+  return found ? found.boxes.find((box) => box.key === found.rules.five_of_a_kind) : null;
 }
 export function boxName(key) {
   const box = boxesOf().find((b) => b.key === key);
