@@ -25,7 +25,7 @@ if __name__ == "__main__":
         rules = RuleSet.named(name)
         curves = name in SHIPPED_CURVES
         if only_variance and curves:
-            data = encode_variance(build_variance(rules))
+            data = encode_variance(build_variance(rules), rules)
             variance_path(rules).write_bytes(data)
             print(f"{variance_path(rules)}: {len(data):,} bytes")
         if only_variance:
@@ -39,6 +39,6 @@ if __name__ == "__main__":
         pmf = exact_distribution(rules, Scorecard.empty(), solver.table).pmf
         np.save(shipped_distribution_path(rules), pmf)
         print(f"{shipped_distribution_path(rules)}: the empty card's distribution")
-        data = encode_variance(build_variance(rules))
+        data = encode_variance(build_variance(rules), rules)
         variance_path(rules).write_bytes(data)
         print(f"{variance_path(rules)}: {len(data):,} bytes (variance under expected-value play)")

@@ -17,20 +17,20 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..core import DICE_COUNT, RuleSet
+from ..core import DICE_COUNT, Edition, RuleSet
 from .tables import (
-    N_BOXES,
-    N_MASKS,
     N_UPPER,
-    UPPER_CAP,
-    YAHTZEE_BIT,
+    CardShape,
     Model,
+    card_shape,
     dice_tables,
+    edition_card,
     model,
 )
 
 Kind = Literal["target", "distribution"]
-N_STATES = N_MASKS * 2 * (UPPER_CAP + 1)
+AMERICAN = edition_card(Edition.american())
+"""The card a shape defaults to below (the callers of old, all American)."""
 CHUNK = 16384  # states per compiled call: bounds the memory of one layer's dense curves
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
@@ -48,34 +48,42 @@ class Layer:
     widths: I64
 
 
+def n_states(shape: CardShape) -> int:
+    """How many state indices a card's tables have (see `state_index`)."""
+    masks, yfs, subtotal_count = shape.table_shape
+    return masks * yfs * subtotal_count
+
+
 @cache
-def subtotals(upper_mask: int) -> tuple[int, ...]:
-    """The capped upper subtotals a card with these upper boxes filled can have."""
+def subtotals(upper_mask: int, cap: int = AMERICAN.cap) -> tuple[int, ...]:
+    """The upper subtotals, capped at ``cap``, a card with these upper boxes filled can have."""
     found = {0}
     for c in range(N_UPPER):
         if upper_mask >> c & 1:
-            found = {min(UPPER_CAP, a + (c + 1) * k) for a in found for k in range(DICE_COUNT + 1)}
+            found = {min(cap, a + (c + 1) * k) for a in found for k in range(DICE_COUNT + 1)}
     return tuple(sorted(found))
 
 
-def layer_states(filled: int, base_mask: int = 0) -> I64:
+def layer_states(filled: int, base_mask: int = 0, shape: CardShape = AMERICAN) -> I64:
     """Every reachable turn-start state with ``filled`` boxes filled, ``base_mask`` among them."""
+    ybit = 1 << shape.yahtzee_box if shape.yahtzee_box >= 0 else 0
     rows = [
         (mask, yf, u)
-        for mask in range(N_MASKS)
-        if mask.bit_count() == filled and mask & base_mask == base_mask
-        for yf in range(2 if mask & YAHTZEE_BIT else 1)
-        for u in subtotals(mask & ((1 << N_UPPER) - 1))
+        for mask in shape.masks(filled).tolist()
+        if mask & base_mask == base_mask
+        for yf in range(2 if mask & ybit else 1)
+        for u in subtotals(mask & ((1 << N_UPPER) - 1), shape.cap)
     ]
     return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
-def state_index(states: I64) -> I64:
-    """The index of each state ``(mask, yf, u)`` in the tables."""
-    return (states[:, 0] * 2 + states[:, 1]) * (UPPER_CAP + 1) + states[:, 2]
+def state_index(states: I64, shape: CardShape = AMERICAN) -> I64:
+    """The index of each state ``(mask, yf, u)`` in the tables (as `curves.state_index`)."""
+    _, yfs, subtotal_count = shape.table_shape
+    return (states[:, 0] * yfs + states[:, 1]) * subtotal_count + states[:, 2]
 
 
-def canonical(states: I64) -> I64:
+def canonical(states: I64, shape: CardShape = AMERICAN) -> I64:
     """Each state with its upper subtotal as 0 where the upper bonus is out of reach (the
     subtotal plus the most the open upper boxes can add stays under the threshold): from
     there the future does not depend on the subtotal, so every such state has the same
@@ -84,25 +92,27 @@ def canonical(states: I64) -> I64:
     open_upper = 1 - ((mask[:, None] >> np.arange(N_UPPER)) & 1)
     room = (open_upper * (DICE_COUNT * np.arange(1, N_UPPER + 1))).sum(axis=1)
     out = states.copy()
-    out[:, 2] = np.where(u + room < UPPER_CAP, 0, u)
+    out[:, 2] = np.where(u + room < shape.cap, 0, u)
     return out
 
 
 def box_maxima(m: Model) -> list[int]:
-    return [max(int(m.points[:, c].max()), int(m.joker[:, :, c].max())) for c in range(N_BOXES)]
+    return [max(int(m.points[:, c].max()), int(m.joker[:, :, c].max())) for c in range(m.n_boxes)]
 
 
 def most_points(states: I64, m: Model) -> I64:
     """An upper bound on the points still to come from each state."""
     best = np.array(box_maxima(m))
     mask, yf, u = states[:, 0], states[:, 1], states[:, 2]
-    bits = (mask[:, None] >> np.arange(N_BOXES)) & 1
+    bits = (mask[:, None] >> np.arange(m.n_boxes)) & 1
     open_ = 1 - bits
     total = (open_ * best).sum(axis=1)
     upper_room = (open_[:, :N_UPPER] * (DICE_COUNT * np.arange(1, N_UPPER + 1))).sum(axis=1)
-    total += np.where((u < UPPER_CAP) & (u + upper_room >= UPPER_CAP), int(m.upper_bonus), 0)
+    total += np.where((u < m.cap) & (u + upper_room >= m.cap), int(m.upper_bonus), 0)
+    if m.yahtzee_box < 0:  # no extra-Yahtzee bonus
+        return np.asarray(total, dtype=np.int64)
     n_open = open_.sum(axis=1)
-    yahtzee_open = (mask & YAHTZEE_BIT) == 0
+    yahtzee_open = (mask & (1 << m.yahtzee_box)) == 0
     bonus_turns = np.where(yahtzee_open, n_open - 1, np.where(yf == 1, n_open, 0))
     return np.asarray(total + m.joker_bonus * np.maximum(bonus_turns, 0), dtype=np.int64)
 
@@ -154,25 +164,25 @@ def build_layers(
     from .compiling import compile_aside  # noqa: PLC0415
 
     compile_aside("curves")
-    m = model(rules)
+    m, shape = model(rules), card_shape(rules)
     pad = pad_for(m)
-    lo = np.zeros(N_STATES, dtype=np.int32)
-    hi = np.zeros(N_STATES, dtype=np.int32)
-    start = np.zeros(N_STATES, dtype=np.int64)
+    lo = np.zeros(n_states(shape), dtype=np.int32)
+    hi = np.zeros(n_states(shape), dtype=np.int32)
+    start = np.zeros(n_states(shape), dtype=np.int64)
     probability = dice_tables().probability
     smaller = kernels.smaller_keeps(m.remove, dice_tables().size)
-    table = np.zeros((N_MASKS, 2, UPPER_CAP + 1)) if expected is None else expected
+    table = np.zeros(shape.table_shape) if expected is None else expected
     first = base_mask.bit_count()
-    layers = range(N_BOXES, first - 1, -1)
+    layers = range(shape.n_boxes, first - 1, -1)
     if progress:
         progress(0, len(layers))
     prev: npt.NDArray[np.floating] = np.zeros(1, dtype=dtype)
     cut = -1 if cap is None else cap + 1
     for done, filled in enumerate(layers, start=1):
-        every = layer_states(filled, base_mask)
-        alias = state_index(canonical(every))
-        states = every[alias == state_index(every)]
-        index = state_index(states)
+        every = layer_states(filled, base_mask, shape)
+        alias = state_index(canonical(every, shape), shape)
+        states = every[alias == state_index(every, shape)]
+        index = state_index(states, shape)
         widths = most_points(states, m) + 1
         if cap is not None:
             widths = np.minimum(widths, cap + 1)
@@ -181,7 +191,7 @@ def build_layers(
         for at in range(0, len(states), CHUNK):
             chunk, idx, w = states[at : at + CHUNK], index[at : at + CHUNK], widths[at : at + CHUNK]
             out: npt.NDArray[np.floating] = np.zeros((len(chunk), int(w.max())), dtype=dtype)
-            if filled == N_BOXES:
+            if filled == shape.n_boxes:
                 out[:, 0] = 1.0
             elif kind == "target":
                 window = np.zeros((len(chunk), 2), dtype=np.int64)
@@ -200,7 +210,7 @@ def build_layers(
             used = after
         # the layer done becomes the one the next layer reads (indices of other states
         # are left as they were: the next layer reads only this one)
-        every_index = state_index(every)
+        every_index = state_index(every, shape)
         lo[every_index], hi[every_index], start[every_index] = lo[alias], hi[alias], start[alias]
         prev = np.concatenate(parts) if parts else np.zeros(1, dtype=dtype)
         if progress:

@@ -33,10 +33,18 @@ import numpy.typing as npt
 from ..core import RuleSet, Scorecard
 from . import builds
 from .cache import CACHE_ENV, CorruptTable, cache_dir, write_atomic
-from .curve_build import N_STATES, Kind, Progress, bands, build_layers, offsets_of, state_index
+from .curve_build import (
+    Kind,
+    Progress,
+    bands,
+    build_layers,
+    n_states,
+    offsets_of,
+    state_index,
+)
 from .loaded_once import LoadedOnce
 from .planner import state_of
-from .tables import N_BOXES, UPPER_CAP
+from .tables import card_shape, edition_card
 
 CURVES_VERSION = 2
 TABLE_CAP = 600
@@ -93,21 +101,22 @@ class CurveTable:
     rules: RuleSet
     cap: int
     levels: U16
-    start: I64  # [N_STATES] where each state's band starts in ``levels``
-    lo: I16  # [N_STATES] first point of the band (the curve is 1 before it)
-    hi: I16  # [N_STATES] last point of the band (0 after it)
+    start: I64  # [states] where each state's band starts in ``levels`` (see `n_states`)
+    lo: I16  # [states] first point of the band (the curve is 1 before it)
+    hi: I16  # [states] last point of the band (0 after it)
 
     @classmethod
     def blank(cls, rules: RuleSet) -> CurveTable:
         """A table of nothing (for kernels that take one and will not read it)."""
-        zeros = np.zeros(N_STATES, dtype=np.int16)
-        start = np.zeros(N_STATES, dtype=np.int64)
+        zeros = np.zeros(n_states(card_shape(rules)), dtype=np.int16)
+        start = np.zeros(len(zeros), dtype=np.int64)
         return cls("target", rules, TABLE_CAP, np.zeros(1, np.uint16), start, zeros, zeros)
 
     @staticmethod
     def index(card: Scorecard) -> int:
-        mask, yf, u = state_of(card)
-        return (mask * 2 + yf) * (UPPER_CAP + 1) + u
+        """The index of the turn-start state of ``card`` (a card of any edition)."""
+        state = np.array([state_of(card)], dtype=np.int64)
+        return int(state_index(state, edition_card(card.edition))[0])
 
     def curve(self, card: Scorecard, length: int | None = None) -> F64:
         """``S[n]`` = the chance of at least ``n`` more points from a turn start on
@@ -193,11 +202,12 @@ class CurveTable:
             levels = decode_levels(chunks[1], chunks[2], values)
         except (zlib.error, ValueError) as error:
             raise CorruptTable(f"{path} does not decode ({error})") from None
-        if len(index) != 12 * N_STATES:  # two int16 and one int64 a state
+        count = n_states(card_shape(rules))
+        if len(index) != 12 * count:  # two int16 and one int64 a state
             raise CorruptTable(f"{path} has an index of the wrong size")
-        lo = np.frombuffer(index, "<i2", N_STATES, 0).astype(np.int16)
-        hi = np.frombuffer(index, "<i2", N_STATES, 2 * N_STATES).astype(np.int16)
-        start = np.frombuffer(index, "<i8", N_STATES, 4 * N_STATES).astype(np.int64)
+        lo = np.frombuffer(index, "<i2", count, 0).astype(np.int16)
+        hi = np.frombuffer(index, "<i2", count, 2 * count).astype(np.int16)
+        start = np.frombuffer(index, "<i8", count, 4 * count).astype(np.int64)
         return cls(kind, rules, cap, levels, start, lo, hi)
 
 
@@ -215,9 +225,10 @@ def build(
 
         expected = cached_solver(rules).table
     dtype = np.float32 if kind == "target" else np.float64
-    lo = np.zeros(N_STATES, dtype=np.int16)
-    hi = np.zeros(N_STATES, dtype=np.int16)
-    start = np.zeros(N_STATES, dtype=np.int64)
+    shape = card_shape(rules)
+    lo = np.zeros(n_states(shape), dtype=np.int16)
+    hi = np.zeros(n_states(shape), dtype=np.int16)
+    start = np.zeros(n_states(shape), dtype=np.int64)
     parts: list[U16] = []
     used = 0
     for layer in build_layers(
@@ -231,10 +242,11 @@ def build(
         lo[layer.index], hi[layer.index], start[layer.index] = a, b, offsets
         parts.append(values)
         used = after
-    for filled in range(base_mask.bit_count(), N_BOXES + 1):
-        every = layer_states(filled, base_mask)
+    for filled in range(base_mask.bit_count(), shape.n_boxes + 1):
+        every = layer_states(filled, base_mask, shape)
         if len(every):
-            alias, index = state_index(canonical(every)), state_index(every)
+            alias = state_index(canonical(every, shape), shape)
+            index = state_index(every, shape)
             lo[index], hi[index], start[index] = lo[alias], hi[alias], start[alias]
     levels = np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint16)
     return CurveTable(kind, rules, TABLE_CAP, levels, start, lo, hi)

@@ -12,7 +12,8 @@ points still to come, in place of the expected-value solver's single number.
 
 A curve is stored as a band of float values ``[lo, hi]`` per state in one flat array:
 outside the band a survival curve is 1 below and 0 above, a pmf is 0. States are indexed
-``(mask * 2 + yf) * 64 + u`` as in the solver's table.
+``(mask * yfs + yf) * (cap + 1) + u`` as in the solver's table (``yfs``: 2 where the card
+has a Yahtzee box, else 1; see `tables.CardShape.table_shape`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,16 @@ from numba import prange
 
 from ..core import DICE_COUNT, FACE_COUNT
 from .advice import TIE
-from .kernel import _mx, box_rows, candidates, jit, jit_inline, jit_parallel, next_state
+from .kernel import (
+    _mx,
+    box_rows,
+    candidates,
+    closed_boxes,
+    jit,
+    jit_inline,
+    jit_parallel,
+    next_state,
+)
 from .layout import (
     MAX_CANDIDATES,
     N_MS,
@@ -31,18 +41,18 @@ from .layout import (
     ROW_DEAD,
 )
 from .policy import solve_turn
-from .tables import MAX_SUB_KEEPS, N_BOXES, N_ROLLS, ROLL_BASE, UPPER_CAP
+from .tables import MAX_SUB_KEEPS, N_ROLLS, ROLL_BASE
 
 SURVIVAL = 0
 PMF = 1
-SUBTOTALS = UPPER_CAP + 1
 SubKeeps = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
 TILE = 128  # points per pass inside a turn: a tile of every keep fits the core's cache
 
 
 @jit_inline
-def state_index(mask, yf, u):
-    return (mask * 2 + yf) * SUBTOTALS + u
+def state_index(mask, yf, u, m):
+    """The index of turn-start state ``(mask, yf, u)`` of the card of model ``m``."""
+    return (mask * (2 if m.yahtzee_box >= 0 else 1) + yf) * (m.cap + 1) + u
 
 
 @jit_inline
@@ -63,13 +73,14 @@ def successors(mask, yf, u, m, succ, gain):
     for j in range(N_ROWS):
         succ[j] = -1
         gain[j] = 0
-    for c in range(N_BOXES):
-        if mask >> c & 1:
+    closed = closed_boxes(mask, m.n_boxes, m.ordered)
+    for c in range(m.n_boxes):
+        if closed >> c & 1:
             continue
         for k in range(box_rows(c, m.yahtzee_box)):
             row, nm, nyf, nu, g = next_state(mask, yf, u, c, k, m.cap, int(m.upper_bonus),
                                              m.yahtzee_box)  # fmt: skip
-            succ[row] = state_index(nm, nyf, nu)
+            succ[row] = state_index(nm, nyf, nu, m)
             gain[row] = g
 
 

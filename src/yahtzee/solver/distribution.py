@@ -22,6 +22,7 @@ from .cache import cache_dir
 from .curve_build import Progress, build_layers, canonical, state_index
 from .planner import state_of
 from .shipped import DATA
+from .tables import card_shape
 
 F64 = npt.NDArray[np.float64]
 
@@ -82,7 +83,9 @@ def exact_distribution(
         pmf[-1] = 1.0
         return ScoreDistribution(pmf)
     mask, yf, u = state_of(card)
-    want = int(state_index(canonical(np.array([[mask, yf, u]], dtype=np.int64)))[0])
+    shape = card_shape(rules)
+    state = np.array([[mask, yf, u]], dtype=np.int64)
+    want = int(state_index(canonical(state, shape), shape)[0])
     survival: F64 | None = None
     for layer in build_layers(
         "distribution", rules, cap=None, base_mask=mask, expected=expected, progress=progress
@@ -110,7 +113,7 @@ def cached_distribution(
         return found
     slug = "".join(ch if ch.isalnum() else "-" for ch in rules.scoring_key.lower())
     path = cache_dir() / f"distribution-{slug}.start.npy"
-    empty = card == Scorecard.empty()
+    empty = card == Scorecard.empty(rules)
     if empty:
         for place in (shipped_distribution_path(rules), path):
             try:

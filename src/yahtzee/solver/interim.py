@@ -37,8 +37,8 @@ from .child import python_child
 from .compiling import CHILD_ENV, TIMEOUT_S
 from .planner import state_of
 from .shipped import DATA
-from .solver import TABLE_SHAPE, cached_solver
-from .tables import N_MASKS, reach_table
+from .solver import cached_solver, table_shape
+from .tables import card_shape, reach_table
 
 F64 = npt.NDArray[np.float64]
 
@@ -96,14 +96,13 @@ def build_variance(rules: RuleSet, base_mask: int = 0) -> F64:
     from . import interim_kernel as k  # noqa: PLC0415 - numba loads only to build
     from .tables import model  # noqa: PLC0415
 
-    m, reach = model(rules), reach_table()
+    m, shape = model(rules), card_shape(rules)
+    reach = reach_table(shape.n_boxes)
     E = np.ascontiguousarray(cached_solver(rules).table).reshape(-1)
     D = np.zeros(E.shape)
-    masks = np.arange(N_MASKS)
-    filled = np.array([bin(mask).count("1") for mask in range(N_MASKS)])
-    under = (masks & base_mask) == base_mask
-    for layer in range(filled.max() - 1, -1, -1):
-        chosen = masks[(filled == layer) & under].astype(np.int64)
+    for layer in range(shape.n_boxes - 1, -1, -1):
+        masks = shape.masks(layer).astype(np.int64)
+        chosen = masks[(masks & base_mask) == base_mask]
         check = np.zeros(len(chosen))
         k.moment_layer(chosen, reach, E, D, m, check)
         if len(check) and check.max() > DRIFT:
@@ -111,9 +110,11 @@ def build_variance(rules: RuleSet, base_mask: int = 0) -> F64:
     return D
 
 
-def encode_variance(D: F64) -> bytes:
-    """The shipped form: standard deviations in hundredths of a point, compressed."""
-    sd = np.rint(np.sqrt(np.maximum(D, 0.0)) * _SCALE).astype(np.uint16).reshape(TABLE_SHAPE)
+def encode_variance(D: F64, rules: RuleSet | None = None) -> bytes:
+    """The shipped form: standard deviations in hundredths of a point, compressed (the
+    table of ``rules``, the official rules' by default)."""
+    shape = table_shape(rules or RuleSet.official())
+    sd = np.rint(np.sqrt(np.maximum(D, 0.0)) * _SCALE).astype(np.uint16).reshape(shape)
     out = io.BytesIO()
     np.savez_compressed(out, sd=sd)
     return out.getvalue()
@@ -153,7 +154,7 @@ def _to_come(card: Scorecard, rules: RuleSet) -> tuple[float, float]:
     assert D is not None, "no variance table ships for these rules"
     mask, yf, u = state_of(card)
     mean = float(cached_solver(rules).table[mask, yf, u])
-    return mean, float(D.reshape(TABLE_SHAPE)[mask, yf, u])
+    return mean, float(D.reshape(table_shape(rules))[mask, yf, u])
 
 
 def final_normal_pmf(card: Scorecard, rules: RuleSet) -> F64:
@@ -405,7 +406,7 @@ def interim_options(
     states = [state_of(c) for c in cards]
     masks, yfs, us = (np.array([s[i] for s in states], dtype=np.int64) for i in range(3))
     totals = np.array([c.total for c in cards], dtype=np.int64)
-    mu, var = k.rival_normal(0, len(cards), masks, yfs, us, totals, E, D)
+    mu, var = k.rival_normal(0, len(cards), masks, yfs, us, totals, E, D, m)
     mask, yf, u = states[0]
     Q = np.empty((N_ROWS, w.MOST_ADD))
     K1, K2 = np.empty(N_MS), np.empty(N_MS)

@@ -34,13 +34,12 @@ from .layout import (
     N_MS,
     N_ROWS,
     NEG,
-    YAHTZEE_BOX,
 )
 from .policy import (
     _keep_means,
     _sub_maxes,
 )
-from .tables import N_BOXES, N_ROLLS, ROLL_BASE, UPPER_CAP
+from .tables import N_ROLLS, ROLL_BASE
 
 EPS = 1e-9
 """The weight of the second moment beside the expected points in `moment_turn`."""
@@ -75,7 +74,7 @@ def moment_turn(mask, yf, u, E, D, m, succ, gain, A, rows, adds, cats):
             best = max(best, leaf + EPS * (leaf * leaf + D[nxt]))
         A[ROLL_BASE + r] = best
     _turn_start(A, m.packed)
-    mean = E[state_index(mask, yf, u)]
+    mean = E[state_index(mask, yf, u, m)]
     second = (A[0] - mean) / EPS
     return mean, max(second - mean * mean, 0.0)
 
@@ -93,10 +92,10 @@ def moment_layer(masks, reach, E, D, m, check):
         adds = np.empty(MAX_CANDIDATES)
         cats = np.empty(MAX_CANDIDATES, dtype=np.int64)
         gap = 0.0
-        for yf in range(2 if mask >> YAHTZEE_BOX & 1 else 1):
-            for u in range(min(reach[mask], UPPER_CAP) + 1):
+        for yf in range(2 if m.yahtzee_box >= 0 and mask >> m.yahtzee_box & 1 else 1):
+            for u in range(min(reach[mask], m.cap) + 1):
                 mean, var = moment_turn(mask, yf, u, E, D, m, succ, gain, A, rows, adds, cats)
-                D[state_index(mask, yf, u)] = var
+                D[state_index(mask, yf, u, m)] = var
                 gap = max(gap, abs((A[0] - EPS * (var + mean * mean)) - mean))
         check[i] = gap
 
@@ -136,9 +135,10 @@ def normal_turn(mask, yf, u, total, mu, var, E, D, m, succ, gain, Q, K1, K2, row
 
 
 @jit
-def rival_normal(me, n, masks, yfs, us, totals, E, D):
+def rival_normal(me, n, masks, yfs, us, totals, E, D, m):
     """``(mean, variance)`` of the best of the others' final totals, each normal (a
-    full card: its total), found on a grid of whole points."""
+    full card of model ``m``: its total), found on a grid of whole points."""
+    full_mask = (1 << m.n_boxes) - 1
     count = 0
     only = -1
     for j in range(n):
@@ -146,8 +146,8 @@ def rival_normal(me, n, masks, yfs, us, totals, E, D):
             count += 1
             only = j
     if count == 1:
-        idx = state_index(masks[only], yfs[only], us[only])
-        full = masks[only] == (1 << N_BOXES) - 1
+        idx = state_index(masks[only], yfs[only], us[only], m)
+        full = masks[only] == full_mask
         return totals[only] + (0.0 if full else E[idx]), 0.0 if full else D[idx]
     s1 = s2 = prev = 0.0
     for x in range(GRID):
@@ -155,10 +155,10 @@ def rival_normal(me, n, masks, yfs, us, totals, E, D):
         for j in range(n):
             if j == me:
                 continue
-            if masks[j] == (1 << N_BOXES) - 1:
+            if masks[j] == full_mask:
                 cdf *= 1.0 if x >= totals[j] else 0.0
                 continue
-            idx = state_index(masks[j], yfs[j], us[j])
+            idx = state_index(masks[j], yfs[j], us[j], m)
             mean, sd = totals[j] + E[idx], math.sqrt(D[idx]) + 1e-9
             cdf *= 0.5 * math.erfc(-(x + 0.5 - mean) / (sd * math.sqrt(2.0)))
         p = cdf - prev

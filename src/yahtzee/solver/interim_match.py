@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..core import BotSpec, Category, RuleSet, Scorecard
+from ..core import BotSpec, RuleSet, Scorecard
 from .curve_table import CurveTable
 from .interim import shipped_variance
 from .planner import state_of
@@ -46,9 +46,9 @@ def simulate_interim(
         level = BotSpec.parse(name).level
         kinds.append(0)
         temperatures.append(LEVEL_TEMPERATURES[level] if level is not None else 0.0)
-    card = start or Scorecard.empty()
+    card = start or Scorecard.empty(rule_set)
     mask, yf, _ = state_of(card)
-    upper = sum(card.boxes[c] or 0 for c in Category.upper())
+    upper = sum(card.boxes[c] or 0 for c in rule_set.edition.upper)
     out = [np.zeros((games, len(kinds)), dtype=np.int64) for _ in range(4)]
     blank = CurveTable.blank(rule_set)  # no exact winning seat: not read
     curves = (blank.levels, blank.start, blank.lo, blank.hi)

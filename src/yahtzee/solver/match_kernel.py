@@ -12,7 +12,6 @@ from .interim_kernel import INTERIM, normal_turn, rival_normal
 from .kernel import jit_parallel
 from .layout import KEEP_CODE, MAX_CANDIDATES, MAX_OPTIONS, N_MS, N_ROWS, TURN_SIZE
 from .policy import game_seed, pick, place, solve_turn, throw, turn_options
-from .tables import N_BOXES, UPPER_CAP
 from .win_kernel import MOST_ADD, MOST_TOTAL, WINNING, rival_weights, value_options, value_turn
 
 
@@ -36,11 +35,11 @@ def simulate_match(n_games, first, seed, stream, kinds, temperatures, uniform, t
         masks = np.full(n, start[0], dtype=np.int64)
         yfs = np.full(n, start[1], dtype=np.int64)
         uppers = np.full(n, start[2], dtype=np.int64)
-        us = np.full(n, min(start[2], UPPER_CAP), dtype=np.int64)
+        us = np.full(n, min(start[2], m.cap), dtype=np.int64)
         score = np.full(n, start[3], dtype=np.int64)
         n_bonus = np.zeros(n, dtype=np.int64)
-        rounds = N_BOXES
-        for c in range(N_BOXES):
+        rounds = m.n_boxes
+        for c in range(m.n_boxes):
             rounds -= start[0] >> c & 1
         T = np.empty(TURN_SIZE)
         R, K1, K2 = T[:N_ROWS], T[N_ROWS : N_ROWS + N_MS], T[N_ROWS + N_MS :]
@@ -62,12 +61,12 @@ def simulate_match(n_games, first, seed, stream, kinds, temperatures, uniform, t
                 mask, yf, u = masks[i], yfs[i], us[i]
                 kind = kinds[i]
                 if kind == WINNING:
-                    xmax = rival_weights(i, n, masks, yfs, us, score, dl, ds, dlo, dhi, cap, cdf,
-                                         w, C)  # fmt: skip
+                    xmax = rival_weights(i, n, masks, yfs, us, score, dl, ds, dlo, dhi, cap, m,
+                                         cdf, w, C)  # fmt: skip
                     value_turn(mask, yf, u, score[i], w, C, xmax, tl, ts, tlo, thi, m, succ,
                                gain, Q, K1, K2, rows, adds, cats)  # fmt: skip
                 elif kind == INTERIM:
-                    mu, var = rival_normal(i, n, masks, yfs, us, score, E, D)
+                    mu, var = rival_normal(i, n, masks, yfs, us, score, E, D, m)
                     normal_turn(mask, yf, u, score[i], mu, var, E, D, m, succ, gain, Q, K1, K2,
                                 rows, adds, cats)  # fmt: skip
                 else:
@@ -95,7 +94,7 @@ def simulate_match(n_games, first, seed, stream, kinds, temperatures, uniform, t
                 mask, yf, upper, total, earned = place(mask, yf, uppers[i], score[i], r, c, m)
                 masks[i], yfs[i], uppers[i], score[i] = mask, yf, upper, total
                 n_bonus[i] += earned
-                us[i] = min(upper, UPPER_CAP)
+                us[i] = min(upper, m.cap)
         for i in range(n):
             totals[j, i] = score[i]
             uppers_out[j, i] = uppers[i]

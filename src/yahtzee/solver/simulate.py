@@ -13,7 +13,6 @@ import numpy.typing as npt
 from ..core import (
     UPPER_BONUS_THRESHOLD,
     BotSpec,
-    Category,
     InvalidInput,
     RuleSet,
     Scorecard,
@@ -21,7 +20,7 @@ from ..core import (
 from .curve_table import CurveTable, cached_table
 from .layout import LOG_WIDTH
 from .planner import state_of
-from .solver import TABLE_SHAPE, Progress, cached_solver, table_shape
+from .solver import Progress, cached_solver, table_shape
 from .strategies import LEVEL_TEMPERATURES, _heuristic, strategy_name
 from .tables import card_shape, model
 
@@ -36,6 +35,8 @@ class SeatResult:
     uppers: I64
     yahtzees: I64
     bonuses: I64
+    bonus_threshold: int = UPPER_BONUS_THRESHOLD
+    """The upper subtotal that earns the upper bonus (the rules' edition's)."""
 
     def summary(self) -> dict[str, Any]:
         totals = self.totals
@@ -49,7 +50,7 @@ class SeatResult:
             "min": int(totals.min()),
             "max": int(totals.max()),
             "percentiles": {str(p): float(np.percentile(totals, p)) for p in PERCENTILES},
-            "upper_bonus_rate": float((self.uppers >= UPPER_BONUS_THRESHOLD).mean()),
+            "upper_bonus_rate": float((self.uppers >= self.bonus_threshold).mean()),
             "yahtzee_rate": float(self.yahtzees.mean()),
             "yahtzee_bonuses_per_game": float(self.bonuses.mean()),
         }
@@ -98,7 +99,7 @@ def _kernel_args(
     if name == "greedy":
         return np.zeros(table_shape(rules)), 0.0, False
     if name == "heuristic":
-        return _heuristic(), 0.0, False
+        return _heuristic(rules), 0.0, False
     level = BotSpec.parse(name).level
     temperature = LEVEL_TEMPERATURES[level] if level is not None else 0.0
     return cached_solver(rules, progress=progress).table, temperature, False
@@ -151,8 +152,11 @@ def simulate(
                             uppers, yahtzees, bonuses, no_log)  # fmt: skip
 
     def result(done: int) -> Simulation:
-        seats = (SeatResult(name, *(column[:done] for column in out[index]))
-                 for index, name in enumerate(names))  # fmt: skip
+        threshold = rule_set.edition.upper_bonus_threshold
+        seats = []
+        for index, name in enumerate(names):
+            totals, uppers, yahtzees, bonuses = (column[:done] for column in out[index])
+            seats.append(SeatResult(name, totals, uppers, yahtzees, bonuses, threshold))
         return Simulation(rule_set, seed, tuple(seats))
 
     return result(_in_chunks(games, play, played, result))
@@ -250,15 +254,16 @@ def _match(  # noqa: PLR0917 - the arguments of simulate, passed on
         )
     else:
         distribution = target = CurveTable.blank(rules)
-    card = start or Scorecard.empty()
+    card = start or Scorecard.empty(rules)
     mask, yf, _ = state_of(card)
-    upper = sum(card.boxes[c] or 0 for c in Category.upper())
+    upper = sum(card.boxes[c] or 0 for c in rules.edition.upper)
     compile_aside("match")
     out = [np.zeros((games, n), dtype=np.int64) for _ in range(4)]
     none = np.zeros(1)  # no interim seat: its tables are not read
     m = model(rules)
     kind_of, heat = np.array(kinds, dtype=np.int64), np.array(temperatures)
-    at_random, by_table = np.array(uniform), np.stack(seat_tables or [np.zeros(TABLE_SHAPE)])
+    at_random = np.array(uniform)
+    by_table = np.stack(seat_tables or [np.zeros(table_shape(rules))])
     opening = np.array([mask, yf, upper, card.total], dtype=np.int64)
 
     def play(first: int, count: int) -> None:
@@ -272,8 +277,9 @@ def _match(  # noqa: PLR0917 - the arguments of simulate, passed on
 
     def result(done: int) -> Simulation:
         totals, uppers, yahtzees, bonuses = (column[:done] for column in out)
+        threshold = rules.edition.upper_bonus_threshold
         seats = tuple(
-            SeatResult(name, totals[:, i], uppers[:, i], yahtzees[:, i], bonuses[:, i])
+            SeatResult(name, totals[:, i], uppers[:, i], yahtzees[:, i], bonuses[:, i], threshold)
             for i, name in enumerate(names)
         )
         return Simulation(rules, seed, seats)

@@ -30,15 +30,18 @@ from typing import Protocol, TypeGuard, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..core import LEVELS, UPPER_BONUS, Action, BotSpec, RuleSet, Scorecard, Situation
+from ..core import LEVELS, Action, BotSpec, Edition, RuleSet, Scorecard, Situation
 from .planner import TurnPlanner, compiled_kernels
-from .solver import TABLE_SHAPE, cached_solver
-from .tables import N_BOXES, N_MASKS, N_UPPER, UPPER_CAP
+from .solver import cached_solver, table_shape
+from .tables import N_UPPER, card_shape
 
 LEVEL_TEMPERATURES = dict(zip(LEVELS, (2.5, 1.5, 1.0, 0.5, 0.0), strict=True))
 
-# Par of each box in scorecard order: roughly its average in optimal play.
+# Par of each box of the American card in card order: roughly its average in optimal
+# play (other editions measure theirs: `box_pars`).
 PAR = (1.9, 5.3, 8.6, 12.2, 15.7, 19.2, 21.7, 13.1, 22.6, 29.5, 32.7, 16.9, 22.0)
+PAR_GAMES = 2000
+"""Games of optimal play whose box averages are an edition's pars (`box_pars`)."""
 BONUS_SLACK = 10.0
 PACE_PER_FACE = 3  # on pace for the upper bonus: three of each number
 
@@ -103,31 +106,58 @@ class RandomStrategy:
         return self.rng.choice(self.planner.options(situation)).action
 
 
-def heuristic_table() -> npt.NDArray[np.float64]:
-    """Par values of the open boxes plus credit for the upper bonus, per state."""
-    table = np.zeros(TABLE_SHAPE)
-    subtotals = np.arange(UPPER_CAP + 1)
-    for mask in range(N_MASKS):
-        open_boxes = [c for c in range(N_BOXES) if not mask >> c & 1]
+def heuristic_table(rules: RuleSet | None = None) -> npt.NDArray[np.float64]:
+    """Par values of the open boxes plus credit for the upper bonus, per state (the
+    official rules' by default)."""
+    rules = rules or RuleSet.official()
+    shape = card_shape(rules)
+    par = box_pars(rules)
+    table = np.zeros(table_shape(rules))
+    cap, bonus = shape.cap, shape.upper_bonus
+    subtotals = np.arange(cap + 1)
+    for mask in range(shape.n_masks):
+        open_boxes = [c for c in range(shape.n_boxes) if not mask >> c & 1]
         pace = sum(PACE_PER_FACE * (c + 1) for c in open_boxes if c < N_UPPER)
-        credit = np.zeros(UPPER_CAP + 1)
+        credit = np.zeros(cap + 1)
         if pace:
-            need = UPPER_CAP - subtotals
-            credit = UPPER_BONUS * np.clip(
-                (pace - need + BONUS_SLACK) / (2 * BONUS_SLACK), 0.0, 1.0
-            )
-            credit[subtotals >= UPPER_CAP] = 0.0
-        table[mask, :, :] = sum(PAR[c] for c in open_boxes) + credit
+            need = cap - subtotals
+            credit = bonus * np.clip((pace - need + BONUS_SLACK) / (2 * BONUS_SLACK), 0.0, 1.0)
+            credit[subtotals >= cap] = 0.0
+        table[mask, :, :] = sum(par[c] for c in open_boxes) + credit
     return table
+
+
+def box_pars(rules: RuleSet) -> tuple[float, ...]:
+    """Each box's par in card order: `PAR` on the American card; on another edition's,
+    the box's mean score (its own definition's points) over `PAR_GAMES` games of
+    optimal play, seed 0, rounded to a tenth."""
+    if rules.edition == Edition.american():
+        return PAR
+    from . import policy  # noqa: PLC0415 - numba loads only here
+    from .layout import LOG_BOX, LOG_WIDTH  # noqa: PLC0415
+    from .tables import model  # noqa: PLC0415
+
+    m, n_boxes = model(rules), card_shape(rules).n_boxes
+    games = np.zeros(PAR_GAMES, dtype=np.int64)
+    log = np.zeros((PAR_GAMES, n_boxes, LOG_WIDTH), dtype=np.int64)
+    policy.simulate(PAR_GAMES, 0, 0, 0, cached_solver(rules).table, m, 0.0, False, games,
+                    games.copy(), games.copy(), games.copy(), log)  # fmt: skip
+    rolls = log[:, :, 0]  # the last roll of each turn: rolls are at 0, 2, 4 (-1: none)
+    for at in range(2, LOG_BOX, 2):
+        rolls = np.where(log[:, :, at] >= 0, log[:, :, at], rolls)
+    points = m.points[rolls, log[:, :, LOG_BOX]]
+    sums = np.zeros(n_boxes)
+    np.add.at(sums, log[:, :, LOG_BOX], points)
+    return tuple(round(float(x), 1) for x in sums / PAR_GAMES)
 
 
 def _planner(kind: str, rules: RuleSet) -> TurnPlanner:
     made = _PLANNERS.get((kind, rules))
     if made is None:
         if kind == "greedy":
-            made = TurnPlanner(rules, np.zeros(TABLE_SHAPE))
+            made = TurnPlanner(rules, np.zeros(table_shape(rules)))
         elif kind == "heuristic":
-            made = TurnPlanner(rules, _heuristic())
+            made = TurnPlanner(rules, _heuristic(rules))
         else:
             made = cached_solver(rules)
         _PLANNERS[kind, rules] = made
@@ -139,8 +169,8 @@ _PLANNERS: dict[tuple[str, RuleSet], TurnPlanner] = {}
 
 
 @cache
-def _heuristic() -> npt.NDArray[np.float64]:
-    return heuristic_table()
+def _heuristic(rules: RuleSet) -> npt.NDArray[np.float64]:
+    return heuristic_table(rules)
 
 
 @dataclass(frozen=True)

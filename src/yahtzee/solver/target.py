@@ -10,8 +10,8 @@ from typing import Self
 import numpy as np
 import numpy.typing as npt
 
-from ..core import Dice, InvalidInput, RuleSet, Scorecard, Situation
-from .advice import ACTIONS, Advice, Option
+from ..core import Action, Dice, InvalidInput, RuleSet, Scorecard, Situation
+from .advice import TIE, Advice, Option, actions_for
 from .curve_build import Progress
 from .curve_table import CurveTable, build, load
 from .layout import MAX_CANDIDATES, MAX_OPTIONS, N_MS, N_ROWS
@@ -59,7 +59,7 @@ class TargetSolver:
     def probability(self, card: Scorecard | None = None, target: int = 0) -> float:
         """The highest chance of a final total of at least ``target`` from the start of a
         turn on ``card``."""
-        card = card or Scorecard.empty()
+        card = card or Scorecard.empty(self.rules)
         need = self._need(card, target)
         if need <= 0:
             return 1.0
@@ -78,6 +78,22 @@ class TargetSolver:
         """Every distinct option now, each valued by the best chance of reaching
         ``target`` after it, best first."""
         situation = card if isinstance(card, Situation) else Situation.of(card, dice, rolls_left)
+        codes, values = self._options(situation, target)
+        actions = actions_for(self.rules)
+        options = [Option(actions[c], v) for c, v in zip(codes, values, strict=True)]
+        return Advice.from_options(situation, self.rules, options)
+
+    def choose(self, situation: Situation, target: int) -> Action:
+        """The target bot's choice: the option with the best chance of reaching
+        ``target`` (the first on a tie, as the other bots choose)."""
+        codes, values = self._options(situation, target)
+        best = 0
+        for i in range(1, len(values)):
+            if values[i] > values[best] + TIE:
+                best = i
+        return actions_for(self.rules)[codes[best]]
+
+    def _options(self, situation: Situation, target: int) -> tuple[list[int], list[float]]:
         self._need(situation.card, target)
         from . import win_kernel as k  # noqa: PLC0415 - numba loads with the first advice
         from .compiling import compile_aside  # noqa: PLC0415
@@ -86,9 +102,7 @@ class TargetSolver:
         size = max(target, 0) + 2
         w, weights = np.empty(size), np.empty(size + 1)
         xmax = k.target_weights(target, w, weights)
-        codes, values = target_options(self.table, situation, w, weights, xmax)
-        options = [Option(ACTIONS[c], v) for c, v in zip(codes, values, strict=True)]
-        return Advice.from_options(situation, self.rules, options)
+        return target_options(self.table, situation, w, weights, xmax)
 
     def _need(self, card: Scorecard, target: int) -> int:
         if isinstance(target, bool) or not isinstance(target, int):

@@ -13,7 +13,7 @@ sum is read from a band of the curve and the prefix sums ``C`` of ``w``.
 
 from __future__ import annotations
 
-from .curves import successors
+from .curves import state_index, successors
 from .kernel import candidates, jit
 from .layout import (
     NEG,
@@ -24,7 +24,7 @@ from .policy import (
     _sub_maxes,
     keep_options,
 )
-from .tables import MAX_SUB_KEEPS, N_BOXES, N_ROLLS, ROLL_BASE, UPPER_CAP
+from .tables import MAX_SUB_KEEPS, N_ROLLS, ROLL_BASE
 
 LEVELS = 65535.0
 WINNING = -1  # a seat's kind: this, or the index of the table it plays by
@@ -98,11 +98,12 @@ def target_weights(target, w, C):
 
 
 @jit
-def rival_weights(me, n, masks, yfs, us, totals, levels, start, lo, hi, cap, cdf, w, C):
+def rival_weights(me, n, masks, yfs, us, totals, levels, start, lo, hi, cap, m, cdf, w, C):
     """Weights of the best of the other players' final totals under expected-value play
-    (each from its table curve; a full card's total is final): ``w[x]`` = the chance that
-    a final total of ``x`` ties it (counted half) or beats it by one point (half), so that
-    the sum against a curve is the chance to win, ties counted half. Returns ``xmax``."""
+    (each from its table curve; a full card of model ``m``: its total is final): ``w[x]``
+    = the chance that a final total of ``x`` ties it (counted half) or beats it by one
+    point (half), so that the sum against a curve is the chance to win, ties counted
+    half. Returns ``xmax``."""
     xmax = 1
     for j in range(n):
         if j != me:
@@ -112,12 +113,12 @@ def rival_weights(me, n, masks, yfs, us, totals, levels, start, lo, hi, cap, cdf
         if j == me:
             continue
         t = totals[j]
-        if masks[j] == (1 << N_BOXES) - 1:
+        if masks[j] == (1 << m.n_boxes) - 1:
             for x in range(xmax):
                 if x < t:
                     cdf[x] = 0.0
             continue
-        idx = (masks[j] * 2 + yfs[j]) * (UPPER_CAP + 1) + us[j]
+        idx = state_index(masks[j], yfs[j], us[j], m)
         a, b, s = lo[idx], hi[idx], start[idx]
         for x in range(xmax):  # P(final <= x) = 1 - S(x + 1 - t)
             n_more = x + 1 - t

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from ..core import Action, Category, Dice, RuleSet, Scorecard, Situation
 from . import builds, win_tables
-from .advice import ACTIONS, TIE
+from .advice import TIE, actions_for
 from .curve_table import CurveTable, cached_table, table_loaded
 from .interim import (
     EV_METHOD,
@@ -41,6 +41,7 @@ from .interim import (
 )
 from .planner import state_of
 from .solver import cached_solver
+from .tables import model
 
 F64 = npt.NDArray[np.float64]
 _log = logging.getLogger(__name__)
@@ -117,7 +118,7 @@ class WinningStrategy:
         for i in range(1, len(values)):
             if values[i] > values[best] + TIE:
                 best = i
-        return ACTIONS[codes[best]]
+        return actions_for(self.rules)[codes[best]]
 
     def options(
         self, situation: Situation, rivals: Sequence[Scorecard]
@@ -148,7 +149,8 @@ def rival_weights(
     size = int(totals.max()) + table.cap + 8
     cdf, w, weights = np.empty(size), np.empty(size), np.empty(size + 1)
     xmax = k.rival_weights(0, len(cards), masks, yfs, us, totals, table.levels, table.start,
-                           table.lo, table.hi, table.cap, cdf, w, weights)  # fmt: skip
+                           table.lo, table.hi, table.cap, model(table.rules), cdf, w,
+                           weights)  # fmt: skip
     return w, weights, int(xmax)
 
 
