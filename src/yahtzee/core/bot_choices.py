@@ -28,17 +28,21 @@ class BotChoice:
         return self.spec.key
 
 
-_LEVEL_ABOUT = {
-    1: "plays with a beginner's mistakes, about 190 points a game",
-    2: "plays with many small mistakes, about 219 points a game",
-    3: "plays with a few mistakes, about 234 points a game",
-    4: "plays with a small mistake now and then, about 250 points a game",
+_LEVEL_ABOUT = {  # the points: a game of Yahtzee (the official rules); Yatzy's are lower
+    1: "plays with a beginner's mistakes, about 190 points a game of Yahtzee",
+    2: "plays with many small mistakes, about 219 points a game of Yahtzee",
+    3: "plays with a few mistakes, about 234 points a game of Yahtzee",
+    4: "plays with a small mistake now and then, about 250 points a game of Yahtzee",
     5: "plays without mistakes, the same as Optimal",
 }
 
 BOT_CHOICES: tuple[BotChoice, ...] = (
     *(BotChoice(BotSpec.at_level(n), f"Level {n}", about) for n, about in _LEVEL_ABOUT.items()),
-    BotChoice(BotSpec("optimal"), "Optimal", "plays for the most points, about 255 a game"),
+    BotChoice(
+        BotSpec("optimal"),
+        "Optimal",
+        "plays for the most points: about 255 a game of Yahtzee, 248 of Yatzy",
+    ),
     BotChoice(BotSpec("winning"), "Winning", "plays for the best chance to finish first"),
 )
 DEFAULT_BOT = BotSpec.at_level(DEFAULT_LEVEL)

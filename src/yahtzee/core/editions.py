@@ -167,13 +167,16 @@ class Edition:
 
     @classmethod
     def american(cls) -> Edition:
+        """The American edition (Yahtzee): the official rules' card."""
         return AMERICAN
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
+        """The registered editions' names, the American first."""
         return tuple(_EDITIONS)
 
     def house_rule(self, key: str) -> HouseRule:
+        """The edition's house rule ``key`` (`InvalidInput` naming those it has)."""
         for option in self.house_rules:
             if option.key == key:
                 return option

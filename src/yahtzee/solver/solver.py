@@ -153,7 +153,8 @@ class Solver(TurnPlanner):
         """The exact distribution of the final total from the start of a turn on ``card``
         under this strategy (every state the card can reach; about a minute from an
         empty card, whose answer is then cached on disk; less the fuller the card)."""
-        return cached_distribution(self.rules, self.table, card or Scorecard.empty(), progress)
+        card = card or Scorecard.empty(self.rules)
+        return cached_distribution(self.rules, self.table, card, progress)
 
     def advise(
         self, card: Scorecard | Situation, dice: Dice | None = None, rolls_left: int = 0
