@@ -167,10 +167,12 @@ def test_simulate_yatzy() -> None:
     optimal = result.seats[0].summary()
     assert optimal["mean"] == pytest.approx(248.4399894, abs=4 * optimal["std_error"])
     assert 0.8 < optimal["upper_bonus_rate"] < 0.95
+    assert 0.3 < optimal["yahtzee_rate"] < 0.5  # the Yatzy box scored (40 % in 2,000 games)
     assert optimal["mean"] > result.seats[1].summary()["mean"]
     distribution, target = forced_tables()
     match = simulate(["winning", "optimal"], 2000, 2, FORCED, tables=(distribution, target))
     assert sum(match.win_rates()) == pytest.approx(1.0)
+    assert 0 < match.seats[1].summary()["yahtzee_rate"] < 1
     assert match.seats[1].totals.mean() == pytest.approx(
         122.5585, abs=4 * match.seats[1].totals.std() / np.sqrt(2000)
     )

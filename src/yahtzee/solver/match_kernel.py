@@ -38,6 +38,7 @@ def simulate_match(n_games, first, seed, stream, kinds, temperatures, uniform, t
         us = np.full(n, min(start[2], m.cap), dtype=np.int64)
         score = np.full(n, start[3], dtype=np.int64)
         n_bonus = np.zeros(n, dtype=np.int64)
+        fives = yfs.copy()  # the five-of-a-kind box holds 50 (as the start card's yf says)
         rounds = m.n_boxes
         for c in range(m.n_boxes):
             rounds -= start[0] >> c & 1
@@ -91,6 +92,8 @@ def simulate_match(n_games, first, seed, stream, kinds, temperatures, uniform, t
                     r = throw(codes[choice] - KEEP_CODE, m)
                     rolls_left -= 1
                 c = codes[choice]
+                if c == m.five_box:  # scored five alike there (50, not a scratch)
+                    fives[i] = 1 if m.points[r, c] > 0 else 0
                 mask, yf, upper, total, earned = place(mask, yf, uppers[i], score[i], r, c, m)
                 masks[i], yfs[i], uppers[i], score[i] = mask, yf, upper, total
                 n_bonus[i] += earned
@@ -98,5 +101,5 @@ def simulate_match(n_games, first, seed, stream, kinds, temperatures, uniform, t
         for i in range(n):
             totals[j, i] = score[i]
             uppers_out[j, i] = uppers[i]
-            yahtzees[j, i] = yfs[i]
+            yahtzees[j, i] = fives[i]
             bonuses[j, i] = n_bonus[i]

@@ -397,7 +397,7 @@ def simulate(n_games, first, seed, stream, E, m, temperature, uniform, totals, u
         R, K1, K2 = T[:N_ROWS], T[N_ROWS : N_ROWS + N_MS], T[N_ROWS + N_MS :]
         codes = np.empty(MAX_OPTIONS, dtype=np.int64)
         values = np.zeros(MAX_OPTIONS)
-        mask, u, yf, total, upper, n_bonus = 0, 0, 0, 0, 0, 0
+        mask, u, yf, total, upper, n_bonus, five = 0, 0, 0, 0, 0, 0, 0
         for t in range(m.n_boxes):
             if t == 0:
                 T[:] = T0  # every game starts in the same state
@@ -426,10 +426,12 @@ def simulate(n_games, first, seed, stream, E, m, temperature, uniform, totals, u
             c = codes[choice]
             if j < log.shape[0]:
                 log[j, t, LOG_BOX] = c
+            if c == m.five_box:  # scored five alike there (50, not a scratch)
+                five = 1 if m.points[r, c] > 0 else 0
             mask, yf, upper, total, earned = place(mask, yf, upper, total, r, c, m)
             n_bonus += earned
             u = min(upper, m.cap)
         totals[j] = total
         uppers[j] = upper
-        yahtzees[j] = yf
+        yahtzees[j] = five
         bonuses[j] = n_bonus

@@ -251,6 +251,7 @@ class Model(NamedTuple):
     n_boxes: int
     yahtzee_box: int  # -1: the card has none (no "holds 50" bit in the state)
     ordered: int  # 1: only the first open box may be filled
+    five_box: int  # the five-of-a-kind box (Yahtzee, Yatzy), bonus or not: its rate
 
 
 def pack(shape: CardShape, points: I32) -> I16:
@@ -277,6 +278,7 @@ def model(rules: RuleSet) -> Model:
         scoring.points, scoring.joker, scoring.joker_bonus, dice.counts, dice.yahtzee_roll,
         dice.add, dice.remove, dice.sub_keeps, shape.cap, float(shape.upper_bonus),
         pack(shape, scoring.points), shape.n_boxes, shape.yahtzee_box, int(shape.ordered),
+        int(rules.edition.five_of_a_kind),
     )  # fmt: skip
 
 
