@@ -36,7 +36,7 @@ if __name__ == "__main__":
         if not curves:
             continue
         solver = Solver(rules, build_table(rules))
-        pmf = exact_distribution(rules, Scorecard.empty(), solver.table).pmf
+        pmf = exact_distribution(rules, Scorecard.empty(rules), solver.table).pmf
         np.save(shipped_distribution_path(rules), pmf)
         print(f"{shipped_distribution_path(rules)}: the empty card's distribution")
         data = encode_variance(build_variance(rules), rules)

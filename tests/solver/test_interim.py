@@ -34,7 +34,7 @@ from yahtzee.solver.interim import (
 )
 from yahtzee.solver.interim_match import simulate_interim
 from yahtzee.solver.planner import state_of
-from yahtzee.solver.solver import TABLE_SHAPE
+from yahtzee.solver.solver import TABLE_SHAPE, table_shape
 from yahtzee.solver.winning import LATE_OPEN, WinningStrategy, beat_chance, late_card, win_chances
 
 from .test_values import _POINTS
@@ -71,16 +71,35 @@ def test_the_shipped_variance_table_is_the_built_one_below_a_late_card() -> None
     assert built[below].max() > 100  # (not a table of zeros: a Yahtzee box is 0 or 50)
 
 
-def test_the_empty_cards_spread_is_that_of_the_shipped_distribution() -> None:
+def test_the_shipped_yatzy_variance_table_is_the_built_one_below_a_late_card() -> None:
+    yatzy = RuleSet.named("yatzy")
+    shipped = shipped_variance(yatzy)
+    assert shipped is not None
+    shape = table_shape(yatzy)
+    late = {"ones", "chance", "yatzy"}  # open; every other box filled
+    mask = sum(1 << box for box in yatzy.boxes if box.key not in late)
+    built = build_variance(yatzy, base_mask=mask).reshape(shape)
+    below = (np.arange(shape[0]) & mask) == mask
+    mine, theirs = np.sqrt(built[below]), np.sqrt(shipped.reshape(shape)[below])
+    assert np.abs(mine - theirs).max() <= 0.005 + 1e-9  # kept to a hundredth of a point
+    assert built[below].max() > 100  # (not a table of zeros: the Yatzy box is 0 or 50)
+
+
+@pytest.mark.parametrize("name", ["official", "yatzy"])
+def test_the_empty_cards_spread_is_that_of_the_shipped_distribution(name: str) -> None:
     from yahtzee.solver.distribution import shipped_distribution_path
 
-    pmf = np.load(shipped_distribution_path(OFFICIAL))
+    rules = RuleSet.named(name)
+    pmf = np.load(shipped_distribution_path(rules))
     totals = np.arange(len(pmf))
     mean = float((pmf * totals).sum())
     std = float(np.sqrt((pmf * totals**2).sum() - mean**2))
-    found_mean, found_var = final_normal(Scorecard.empty(), OFFICIAL)
+    found_mean, found_var = final_normal(Scorecard.empty(rules), rules)
     assert found_mean == pytest.approx(mean, abs=1e-9)
     assert np.sqrt(found_var) == pytest.approx(std, abs=0.01)
+    if name == "yatzy":  # dlangk/yatzy: a mean of 248.4, a standard deviation of 38.5
+        assert mean == pytest.approx(248.4399894, abs=1e-6)
+        assert std == pytest.approx(38.5, abs=0.05)
 
 
 def estimate_errors(table: CurveTable, *, exact_late: bool) -> tuple[list[float], set[float]]:

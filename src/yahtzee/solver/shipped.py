@@ -25,7 +25,7 @@ from .tables import card_shape, reach_table
 DATA = Path(__file__).resolve().parent / "data"
 SHIPPED = ("official", "yatzy")
 """The rule sets whose tables ship (others are built on first use)."""
-SHIPPED_CURVES = ("official",)
+SHIPPED_CURVES = ("official", "yatzy")
 """The rule sets whose distribution and variance tables ship too."""
 _WIDTH = 8  # bytes of a float64
 
