@@ -56,3 +56,16 @@ def test_encoding_round_trips_and_damage_is_refused() -> None:
         shipped.decode(data, RuleSet.named("no-joker"), SOLVER_VERSION)
     with pytest.raises(CorruptTable, match=r"truncated|damaged"):
         shipped.decode(data[:-5000], OFFICIAL, SOLVER_VERSION)
+
+
+def test_the_start_distribution_is_kept_where_it_ships(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`yahtzee solve` compiles the distribution's kernels only where no file holds the
+    empty card's distribution (it ships for the official rules and Yatzy)."""
+    from yahtzee.solver.distribution import start_distribution_kept
+
+    monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(tmp_path))
+    assert start_distribution_kept(RuleSet.named("official"))
+    assert start_distribution_kept(RuleSet.named("yatzy"))
+    assert not start_distribution_kept(RuleSet.named("yatzy+fh5"))

@@ -30,6 +30,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..solver import Solver  # noqa: PLC0415 - numba loads only for solver commands
+    from ..solver.distribution import start_distribution_kept  # noqa: PLC0415
 
     rules = RuleSet.named(args.rules)
     compile_first("build", "the solver's kernels")
@@ -44,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     path = solver.save()
     value = solver.expected_total()
     try:
-        compile_first("curves", "the distribution's kernels")
+        if not start_distribution_kept(rules):  # else read from a file: nothing to compile
+            compile_first("curves", "the distribution's kernels")
         with solver_progress(f"Final score distribution ({rules.name})") as progress:
             distribution = solver.distribution(progress=progress)
     except KeyboardInterrupt:

@@ -111,8 +111,7 @@ def cached_distribution(
     found = _DISTRIBUTIONS.get(key)
     if found is not None:
         return found
-    slug = "".join(ch if ch.isalnum() else "-" for ch in rules.scoring_key.lower())
-    path = cache_dir() / f"distribution-{slug}.start.npy"
+    path = _cached_start_path(rules)
     empty = card == Scorecard.empty(rules)
     if empty:
         for place in (shipped_distribution_path(rules), path):
@@ -133,6 +132,17 @@ def cached_distribution(
                 pass
     _DISTRIBUTIONS[key] = found
     return found
+
+
+def _cached_start_path(rules: RuleSet) -> Path:
+    slug = "".join(ch if ch.isalnum() else "-" for ch in rules.scoring_key.lower())
+    return cache_dir() / f"distribution-{slug}.start.npy"
+
+
+def start_distribution_kept(rules: RuleSet) -> bool:
+    """Whether the empty card's distribution is at hand without working it out (it
+    ships, or an earlier run kept it): then no kernel needs compiling for it."""
+    return shipped_distribution_path(rules).is_file() or _cached_start_path(rules).is_file()
 
 
 def shipped_distribution_path(rules: RuleSet) -> Path:
