@@ -41,7 +41,7 @@ BOT_CHOICES: tuple[BotChoice, ...] = (
     BotChoice(
         BotSpec("optimal"),
         "Optimal",
-        "plays for the most points: about 255 a game of Yahtzee, 248 of Yatzy",
+        "plays for the most points, about 255 a game (Yatzy: 248)",
     ),
     BotChoice(BotSpec("winning"), "Winning", "plays for the best chance to finish first"),
 )
