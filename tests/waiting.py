@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import queue
 import subprocess
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any, TypeVar
@@ -28,8 +30,21 @@ def wait_until(
         if value:
             return value
         if time.monotonic() >= deadline:
-            raise AssertionError(f"{what}: not within {timeout:g} s")
+            raise AssertionError(f"{what}: not within {timeout:g} s\n{threads_now()}")
         time.sleep(interval)
+
+
+def threads_now() -> str:
+    """Where each thread of this process is (its innermost frames): what a wait that ran
+    out was waiting behind."""
+    names = {thread.ident: thread.name for thread in threading.enumerate()}
+    lines = []
+    for ident, frame in sys._current_frames().items():
+        stack = traceback.extract_stack(frame)[-4:]
+        where = " <- ".join(f"{f.name} ({f.filename.rsplit('/', 1)[-1]}:{f.lineno})"
+                            for f in reversed(stack))  # fmt: skip
+        lines.append(f"  thread {names.get(ident, ident)}: {where}")
+    return "threads:\n" + "\n".join(lines)
 
 
 async def until(predicate: Callable[[], object], what: str, timeout: float) -> None:

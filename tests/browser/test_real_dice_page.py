@@ -77,7 +77,8 @@ def pad_table(page: Any, names: list[str], *, real_dice: bool = True) -> str:
         wait_text(page, "#add-here-note", f"{name} plays on this device")
     for name in names[1:]:
         wait_text(page, "#lobby-seats", name)
-    wait_text(page, "#lobby-seats", "on this device")
+    if names[1:]:
+        wait_text(page, "#lobby-seats", "on this device")
     page.wait_for_selector("#start:enabled")
     page.click("#start")
     page.wait_for_selector("#play:not([hidden])")

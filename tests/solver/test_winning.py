@@ -58,8 +58,8 @@ def random_cards(seed: int, count: int, rules: RuleSet) -> list[Scorecard]:
 
 
 AMERICAN = [n for n in RuleSet.names() if RuleSet.named(n).edition is Edition.american()]
-"""The rule sets whose distributions and targets are solved: the American card's (the
-other editions' are the next step; their expected values are in test_editions.py)."""
+"""The American card's rule sets (official+forced among them); the other editions'
+distributions, targets and bots are tested in test_yatzy_play.py."""
 
 
 @pytest.mark.parametrize("name", AMERICAN)
