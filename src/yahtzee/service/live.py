@@ -188,6 +188,7 @@ class LiveGame:
         self._played_for: dict[int, list[Event]] = {}
         self._by_timer = range(0)  # the sequence numbers of the stand-in's last turn
         self._over_seen = session.is_over
+        self._ending: asyncio.Future[None] | None = None  # recording the game's end
         self.tray: Tray = tray_of(session.game)
         """The dice as they lie, for the committed game: places and the places held."""
 
@@ -355,16 +356,24 @@ class LiveGame:
     async def _after(self) -> None:
         if self.session.is_over and not self._over_seen:
             self._over_seen = True
-            async with self.lock:
-                if self.on_over is not None:
-                    await self.on_over()
-            if self.reviews is not None:
-                self.reviews.later(self.session)
-            else:
-                await asyncio.to_thread(self.session.finish)
+            # A task of its own: whoever made the last move may be gone the moment the
+            # move is shown (a closed page cancels its handler), and the game's end must
+            # be recorded all the same.
+            self._ending = asyncio.ensure_future(self._record_end())
+            await asyncio.shield(self._ending)
         self.schedule()
         if self.on_moved is not None:
             await self.on_moved()
+
+    async def _record_end(self) -> None:
+        """The game is over: the table's end (`on_over`) and the game's record and review."""
+        async with self.lock:
+            if self.on_over is not None:
+                await self.on_over()
+        if self.reviews is not None:
+            self.reviews.later(self.session)
+        else:
+            await asyncio.to_thread(self.session.finish)
 
     def _take_back(self) -> None:
         """Back to the committed game (a move applied but not recorded is dropped)."""
