@@ -91,14 +91,18 @@ class BoxRule:
         return _describe(self)
 
 
+_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
 def _describe(rule: BoxRule) -> str:
     kind = rule.kind
     if kind is Scoring.FACE:
         return f"the dice showing {rule.n}, summed"
     if kind is Scoring.SUM_IF_KIND:
-        return f"at least {rule.n} dice alike: the sum of all five"
+        return f"at least {_WORDS[rule.n]} dice alike: the sum of all five"
     if kind is Scoring.KIND:
-        return f"{rule.n} dice alike: those {rule.n} summed"
+        n = _WORDS[rule.n]
+        return f"{n} dice alike: those {n} summed (the highest face that has {n})"
     if kind is Scoring.TWO_PAIRS:
         also = " (four alike count too)" if rule.also else ""
         return f"two different pairs: those four dice summed{also}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import textwrap
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Self
@@ -39,6 +40,7 @@ class TieBreak(StrEnum):
     """The tied players each roll all five dice once; highest sum wins; tied again, roll again."""
 
 
+_WIDTH = 88  # the rules in words, wrapped as the American text is
 _PLAYOFF_SUFFIX = "+playoff"
 _NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*(\+[a-z0-9]+)*")
 
@@ -235,15 +237,13 @@ def _describe(rules: RuleSet) -> list[str]:
         if rules.ordered
         else "exactly one open box"
     )
-    lines = [
-        f"{rules.name}: {rules.summary}",
-        "",
+    turns = (
         f"Turns: {rules.rounds} rounds; in each, every player in seat order takes one turn. "
-        "Roll all five",
-        "dice, then up to two more times re-roll any of them (dice kept before included); stop",
-        f"whenever you like. Then fill {order}, with zero if the dice do not fit.",
-        "",
-    ]
+        "Roll all five dice, then up to two more times re-roll any of them (dice kept before "
+        f"included); stop whenever you like. Then fill {order}, with zero if the dice do "
+        "not fit."
+    )
+    lines = [f"{rules.name}: {rules.summary}", "", *textwrap.wrap(turns, _WIDTH), ""]
     if edition is AMERICAN:
         lines += [
             "Upper section: Aces to Sixes score the sum of the dice showing that face.",
@@ -257,13 +257,20 @@ def _describe(rules: RuleSet) -> list[str]:
             "",
         ]
     else:
+        upper = edition.upper
+        lines.append(
+            f"Upper section: {upper[0].display_name} to {upper[-1].display_name} score the sum "
+            "of the dice showing that face."
+        )
         lines.append(
             f"Upper bonus: {edition.upper_bonus} points when the six upper boxes add up to "
             f"{edition.upper_bonus_threshold} or more."
         )
+        lines.append("Lower section:")
         for box, rule in zip(edition.boxes, rules.box_rules, strict=True):
             if box.is_lower:
-                lines.append(f"{box.display_name}: {rule.describe()}.")
+                words = f"{box.display_name}: {rule.describe()}."
+                lines += textwrap.wrap(words, _WIDTH, initial_indent="  ", subsequent_indent="    ")
         lines.extend(edition.house_rule(key).words for key in rules.house)
         lines.append("")
         lines.append(f"No extra {edition.title} bonus and no Joker rule.")
