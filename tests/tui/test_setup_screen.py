@@ -9,6 +9,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
+from tests import waiting
 from tests.tui.screens_helpers import run_app, screen_text
 from yahtzee.core import BotSpec, RuleSet
 from yahtzee.tui import YahtzeeApp
@@ -43,6 +44,8 @@ def test_ctrl_q_quits_from_a_name_field() -> None:
 
 def test_the_whole_new_game_footer_shows_at_80_columns_with_how_to_quit() -> None:
     async def steps(pilot: Pilot[None], app: YahtzeeApp) -> None:
+        # drawn after the screen's first refresh (a busy CI worker: not yet at the first pause)
+        await waiting.until(lambda: screen_text(app, "Footer"), "the footer drawn", 10.0)
         footer = screen_text(app, "Footer")
         for shown in ("^s Start", "^a Player", "^b Bot", "f2 History", "f3 Stats", "f1 Help"):
             assert shown in footer
