@@ -42,6 +42,8 @@ KEYWORDS: dict[str, Any] = {
 }
 COMMENT_TAGS = ("Translators:",)
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:[:!][^{}]*)?\}")
+PERCENT = re.compile(r"%(?:\(([A-Za-z_][A-Za-z0-9_]*)\))?[-#0+]*\d*(?:\.\d+)?([sdirfg%])")
+"""argparse's own strings (translated through our catalog) use %-style placeholders."""
 
 
 # --- the page's HTML: elements marked data-i18n -----------------------------------------
@@ -176,8 +178,19 @@ def _complete(message: Any) -> bool:
 
 
 def placeholders(text: str) -> set[str]:
-    """The named placeholders of a string: ``{name}`` (a format spec after ``:`` aside)."""
-    return set(PLACEHOLDER.findall(text))
+    """The placeholders of a string: ``{name}`` (a format spec after ``:`` aside), and
+    argparse's ``%(name)s`` and ``%s`` (counted: ``%s#2`` is the second)."""
+    found = set(PLACEHOLDER.findall(text))
+    unnamed = 0
+    for name, kind in PERCENT.findall(text):
+        if kind == "%":
+            continue
+        if name:
+            found.add(f"%({name})")
+        else:
+            unnamed += 1
+            found.add(f"%{kind}#{unnamed}")
+    return found
 
 
 def problems(code: str, template: Catalog | None = None) -> list[str]:

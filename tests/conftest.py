@@ -34,6 +34,10 @@ if sys.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE"):
     sys.dont_write_bytecode = False
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+# The commands the tests start speak English unless a test asks for another language (a
+# machine's LANG=de_DE would otherwise change every line the tests read).
+os.environ["LANGUAGE"] = "en"
+
 # Nothing a test runs (subprocesses included) touches the user's records or caches.
 _ISOLATED = tempfile.mkdtemp(prefix="yahtzee-tests-")
 os.environ["YAHTZEE_DATA_DIR"] = os.path.join(_ISOLATED, "data")

@@ -69,6 +69,7 @@ _ALSO: Mapping[str, str] = {"no": "nb", "nn": "nb", "nob": "nb", "nno": "nb"}
 readers read Bokmål) and the three-letter codes."""
 
 _TAG = re.compile(r"[A-Za-z]{2,3}(?=$|[-_.@])")
+_HEADER_TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
 
 _process_language = ENGLISH
 _context_language: ContextVar[str | None] = ContextVar("yahtzee_language", default=None)
@@ -119,7 +120,7 @@ def accepted(header: str | None) -> list[str]:
                     weight = float(value)
                 except ValueError:
                     weight = 0.0
-        if tag and tag != "*" and weight > 0:
+        if _HEADER_TAG.fullmatch(tag.strip()) and weight > 0:
             weighted.append((-weight, index, tag.strip()))
     return [tag for _weight, _index, tag in sorted(weighted)]
 
