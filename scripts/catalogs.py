@@ -41,6 +41,9 @@ KEYWORDS: dict[str, Any] = {
     "tp": ((1, "c"), 2),
 }
 COMMENT_TAGS = ("Translators:",)
+TWO_FORMS = {"fr": "(n > 1)", "es": "(n != 1)"}
+"""gettext's two plural forms for French and Spanish (CLDR adds a third, for millions, that
+no count of this game reaches; the page picks with Intl.PluralRules' "one")."""
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:[:!][^{}]*)?\}")
 PERCENT = re.compile(r"%(?:\(([A-Za-z_][A-Za-z0-9_]*)\))?[-#0+]*\d*(?:\.\d+)?([sdirfg%])")
 """argparse's own strings (translated through our catalog) use %-style placeholders."""
@@ -154,6 +157,10 @@ def update() -> None:
             catalog = _read(path, code)
         else:
             catalog = Catalog(locale=code, project="yahtzee", fuzzy=False)
+            if code in TWO_FORMS:
+                headers = [(k, v) for k, v in catalog.mime_headers if k != "Plural-Forms"]
+                form = f"nplurals=2; plural={TWO_FORMS[code]};"
+                catalog.mime_headers = [*headers, ("Plural-Forms", form)]
         catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
         catalog.obsolete.clear()
         _write(path, catalog)
@@ -193,6 +200,22 @@ def placeholders(text: str) -> set[str]:
     return found
 
 
+def _placeholder_faults(message: Any) -> list[str]:
+    """The translations of a message whose placeholders are not the English ones. A plural
+    form may leave out the count ``{n}`` where the English singular does ("A player has
+    left": "Ein Spieler ist gegangen"); every other placeholder is kept in every form."""
+    english = message.id if isinstance(message.id, tuple) else (message.id,)
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    want = set().union(*(placeholders(text) for text in english))
+    count_optional = len(english) > 1 and "n" not in placeholders(english[0])
+    faults = []
+    for text in strings:
+        have = placeholders(text)
+        if have != want and not (count_optional and have == want - {"n"}):
+            faults.append(text)
+    return faults
+
+
 def problems(code: str, template: Catalog | None = None) -> list[str]:
     """What is wrong with one language's catalog: a string of the code missing from it or
     left untranslated or fuzzy, a string it has that the code no longer has (stale), a
@@ -221,12 +244,8 @@ def problems(code: str, template: Catalog | None = None) -> list[str]:
         if not _complete(message):
             found.append(f"{code}: untranslated {key!r}")
             continue
-        english = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        want = set().union(*(placeholders(text) for text in english))
-        for text in strings:
-            if placeholders(text) != want:
-                found.append(f"{code}: placeholders of {key!r}: {text!r}")
+        for text in _placeholder_faults(message):
+            found.append(f"{code}: placeholders of {key!r}: {text!r}")
     mo = path.with_suffix(".mo")
     if not mo.exists() or mo.read_bytes() != mo_bytes(catalog):
         found.append(f"{code}: {mo.relative_to(ROOT)} is not compiled from its .po")
