@@ -4,6 +4,8 @@
 // that fails its checks is reported, never half used. Where the browser has no IndexedDB
 // (node, for the tests) the records live in memory for the page's life. No DOM.
 
+import { t } from "./i18n.js";
+
 const DATABASE = "yahtzee";
 const STORE = "tables";
 const VERSION = 1;
@@ -13,11 +15,41 @@ const ID = /^device-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 let opened = null;
 const memory = new Map();  // without IndexedDB: the records, as clones
 
+// What failed, in whole sentences (`doing`: "opened", "saved", "read" or "deleted"): the
+// storage full, the database held by another tab, or else (`reason`: the browser's words).
+const FAILED = {
+  opened: {
+    full: () => t("This device's storage is full: the game could not be opened. Free some space (or delete finished games) and try again."),
+    held: () => t("The games on this device could not be opened: close the other tabs of this app and try again."),
+    other: () => t("The games on this device could not be opened."),
+    said: (reason) => t("The games on this device could not be opened ({reason}).", { reason }),
+  },
+  saved: {
+    full: () => t("This device's storage is full: the game could not be saved. Free some space (or delete finished games) and try again."),
+    held: () => t("The games on this device could not be saved: close the other tabs of this app and try again."),
+    other: () => t("The games on this device could not be saved."),
+    said: (reason) => t("The games on this device could not be saved ({reason}).", { reason }),
+  },
+  read: {
+    full: () => t("This device's storage is full: the game could not be read. Free some space (or delete finished games) and try again."),
+    held: () => t("The games on this device could not be read: close the other tabs of this app and try again."),
+    other: () => t("The games on this device could not be read."),
+    said: (reason) => t("The games on this device could not be read ({reason}).", { reason }),
+  },
+  deleted: {
+    full: () => t("This device's storage is full: the game could not be deleted. Free some space (or delete finished games) and try again."),
+    held: () => t("The games on this device could not be deleted: close the other tabs of this app and try again."),
+    other: () => t("The games on this device could not be deleted."),
+    said: (reason) => t("The games on this device could not be deleted ({reason}).", { reason }),
+  },
+};
+
 function failure(doing, error) {
   const name = error && error.name;
-  if (name === "QuotaExceededError") return new Error(`This device's storage is full: the game could not be ${doing}. Free some space (or delete finished games) and try again.`);
-  if (name === "VersionError" || name === "InvalidStateError") return new Error(`The games on this device could not be ${doing}: close the other tabs of this app and try again.`);
-  return new Error(`The games on this device could not be ${doing}${error && error.message ? ` (${error.message})` : ""}.`);
+  const said = FAILED[doing];
+  if (name === "QuotaExceededError") return new Error(said.full());
+  if (name === "VersionError" || name === "InvalidStateError") return new Error(said.held());
+  return new Error(error && error.message ? said.said(error.message) : said.other());
 }
 
 function database() {
@@ -29,7 +61,7 @@ function database() {
       request.onupgradeneeded = () => {
         if (!request.result.objectStoreNames.contains(STORE)) request.result.createObjectStore(STORE, { keyPath: "id" });
       };
-      request.onblocked = () => reject(new Error("The games on this device are held by an older tab of this app: close it and try again."));
+      request.onblocked = () => reject(new Error(t("The games on this device are held by an older tab of this app: close it and try again.")));
       request.onerror = () => reject(failure("opened", request.error));
       request.onsuccess = () => {
         const db = request.result;
@@ -80,7 +112,7 @@ export const RECORD_FORMAT = RECORD_VERSION;
 
 function checked(record, id) {
   const problem = recordProblem(record);
-  if (problem) throw new Error(`The game ${id} on this device is damaged (${problem}): it cannot be played on.`);
+  if (problem) throw new Error(t("The game {id} on this device is damaged ({reason}): it cannot be played on.", { id, reason: problem }));
   return record;
 }
 
