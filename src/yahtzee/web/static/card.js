@@ -189,7 +189,7 @@ export function drawStrip(strip, live) {
     // its name is what it shows (and "points", for a screen reader); pressed: its column shown
     const score = el("span", { class: "score" }, String(game.cards[seat].total));
     // Translators: read by a screen reader after a player's total (the number before it)
-    score.append(el("span", { class: "visually-hidden" }, ` ${t("points")}`));
+    score.append(el("span", { class: "visually-hidden" }, " " + t("points")));
     chip.append(el("span", { class: "avatar", "aria-hidden": "true", "data-initial": initial(playerName(seat)) }),
       el("span", { class: "who" }, playerName(seat)), score, el("span", { class: "state" }, status));
     chip.onclick = () => { state.pinned = seat; document.dispatchEvent(new Event("yahtzee:redraw")); };

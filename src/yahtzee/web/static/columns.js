@@ -72,7 +72,7 @@ function drawColumns() {
   games.forEach((g, i) => players.forEach((name, seat) => {
     const cell = el("th", { scope: "col", class: `player ${playerClass(seat)}${seat === 0 ? " first" : ""}`, title: name });
     cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, name));
-    if (g.winners.includes(seat)) cell.append(el("span", { class: "visually-hidden" }, ` ${t("(won game {number})", { number: i + 1 })}`));
+    if (g.winners.includes(seat)) cell.append(el("span", { class: "visually-hidden" }, " " + t("(won game {number})", { number: i + 1 })));
     names.append(cell);
   }));
   const row = (label, cls, value, short = label) => {

@@ -71,10 +71,10 @@ function scorer(box, dice) {
     case "sum-if-kind": return (faces) => (Math.max(...tally(faces)) >= rule.n ? total(faces) : 0);
     case "kind": return (faces) => { const [face] = facesWith(tally(faces), rule.n); return face ? rule.n * face : 0; };
     case "two-pairs": return (faces) => {
-      const t = tally(faces);
-      const pairs = facesWith(t, PAIR);
+      const tallied = tally(faces);
+      const pairs = facesWith(tallied, PAIR);
       if (pairs.length >= PAIR) return PAIR * (pairs[0] + pairs[1]);
-      const four = rule.also && pairs.length && t[pairs[0] - 1] >= 2 * PAIR;
+      const four = rule.also && pairs.length && tallied[pairs[0] - 1] >= 2 * PAIR;
       return four ? 2 * PAIR * pairs[0] : 0;
     };
     case "full-house": return (faces) => {

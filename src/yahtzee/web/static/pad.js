@@ -15,7 +15,7 @@ export function padSeats(tableId = state.table) {
   const more = readJson(localStorage, key(tableId));
   const seats = own && own.token ? [own] : [];
   for (const s of Array.isArray(more) ? more : []) {
-    if (s && typeof s.token === "string" && Number.isInteger(s.seat) && !seats.some((t) => t.seat === s.seat)) seats.push(s);
+    if (s && typeof s.token === "string" && Number.isInteger(s.seat) && !seats.some((kept) => kept.seat === s.seat)) seats.push(s);
   }
   return seats;
 }
