@@ -93,18 +93,19 @@ async function transact(mode, doing, work) {
 
 /** Whether `record` is a whole table record; a message saying what is wrong if not. */
 export function recordProblem(record) {
-  if (!record || typeof record !== "object" || Array.isArray(record)) return "it is not a record";
-  if (typeof record.id !== "string" || !ID.test(record.id)) return "its id is not a device table's";
-  if (record.version !== RECORD_VERSION) return `its format (${JSON.stringify(record.version)}) is not this app's`;
-  if (typeof record.rules !== "string" || !record.ruleSet || typeof record.ruleSet !== "object") return "its rules are missing";
-  if (!Array.isArray(record.seats) || record.seats.length < 1 || record.seats.length > 8) return "its players are missing";
+  // Translators: what is wrong with a game kept on the device, said in "The game ... is damaged (...)"
+  if (!record || typeof record !== "object" || Array.isArray(record)) return t("it is not a record");
+  if (typeof record.id !== "string" || !ID.test(record.id)) return t("its id is not a device table's");
+  if (record.version !== RECORD_VERSION) return t("its format ({format}) is not this app's", { format: JSON.stringify(record.version) });
+  if (typeof record.rules !== "string" || !record.ruleSet || typeof record.ruleSet !== "object") return t("its rules are missing");
+  if (!Array.isArray(record.seats) || record.seats.length < 1 || record.seats.length > 8) return t("its players are missing");
   for (const seat of record.seats) {
-    if (!seat || typeof seat.name !== "string" || (seat.bot !== null && typeof seat.bot !== "string")) return "a player is damaged";
-    if (seat.bot === null && typeof seat.token !== "string") return "a player's key is missing";
+    if (!seat || typeof seat.name !== "string" || (seat.bot !== null && typeof seat.bot !== "string")) return t("a player is damaged");
+    if (seat.bot === null && typeof seat.token !== "string") return t("a player's key is missing");
   }
-  if (!Array.isArray(record.events) || !record.events.length || !record.events[0] || record.events[0].type !== "start") return "its moves are missing";
-  if (!record.tray || typeof record.tray.slots !== "string" || !Array.isArray(record.tray.held)) return "its dice are missing";
-  if (typeof record.updated !== "number") return "its date is missing";
+  if (!Array.isArray(record.events) || !record.events.length || !record.events[0] || record.events[0].type !== "start") return t("its moves are missing");
+  if (!record.tray || typeof record.tray.slots !== "string" || !Array.isArray(record.tray.held)) return t("its dice are missing");
+  if (typeof record.updated !== "number") return t("its date is missing");
   return null;
 }
 

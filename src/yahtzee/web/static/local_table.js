@@ -60,7 +60,7 @@ async function ruleSetNamed(name) {
  *  `{seat, token, name}`, which the caller keeps as the page does (`remember`, `addPadSeat`). */
 export async function createDeviceTable({ rules, players, hints = true, entered = false, botDelay = BOT_DELAY_MS }) {
   const ruleSet = await ruleSetNamed(rules);
-  if (!Array.isArray(players) || players.length < 1 || players.length > 8) throw new Error("A game has 1 to 8 players.");
+  if (!Array.isArray(players) || players.length < 1 || players.length > 8) throw new Error(t("A game has 1 to 8 players."));
   for (const p of players) {
     if (!p || (p.bot !== null && p.bot !== undefined && !OFFLINE_BOTS.includes(p.bot))) throw new Error(t("No computer player {bot} on this device: {bots}.", { bot: JSON.stringify(p && p.bot), bots: OFFLINE_BOTS.join(", ") }));
   }
@@ -215,7 +215,7 @@ class Room {
       case "review": return this.review(socket, id);
       case "resync": socket.deliver(this.stateFor(seat)); return this.ack(socket, id);
       case "chat": throw illegal(t("There is no chat at a table on this phone: everyone playing is right here."), "no_chat");
-      case "resign": throw illegal("A game on this phone has no resigning: leave it whenever you like, and come back to it from My games.", "no_resign");
+      case "resign": throw illegal(t("A game on this phone has no resigning: leave it whenever you like, and come back to it from My games."), "no_resign");
       case "hello": throw invalid(t("Hello comes once, as the first message."), "unknown_type");
       default: throw invalid(t("Unknown message type {type}.", { type: JSON.stringify(message.type) }), "unknown_type");
     }
@@ -262,7 +262,7 @@ class Room {
     if (!this.undoOn) throw illegal(t("Taking back a placement is off in this game."), "undo_off");
     const log = this.record.events;
     const last = log[log.length - 1];
-    if (last && last.type === "score" && this.isBot(last.player)) throw illegal("A computer player's placement stays.", "no_undo");
+    if (last && last.type === "score" && this.isBot(last.player)) throw illegal(t("A computer player's placement stays."), "no_undo");
     this.game.undo({ player: seat });
   }
 
