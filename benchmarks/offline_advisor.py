@@ -42,6 +42,7 @@ from yahtzee.web.rules_models import RuleSetView
 
 PEER_TABLE_BYTES = 1_750_000  # yatzy-solver's demo page: its American rules' table, compressed
 MODULES = (
+    "i18n.js",
     "engine_errors.js",
     "engine_dice.js",
     "engine_rules.js",

@@ -75,6 +75,7 @@ CLOSE = 1e-4
 BOT_SAMPLE = 600  # situations whose softmax chances are compared, per level
 DRAWS = 4  # uniform numbers handed to both bots per situation and level
 MODULES = (
+    "i18n.js",
     "engine_errors.js",
     "engine_dice.js",
     "engine_rules.js",

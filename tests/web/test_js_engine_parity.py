@@ -49,7 +49,7 @@ from yahtzee.web.models import GameView
 from yahtzee.web.rules_models import RuleSetView
 
 DRIVERS = Path(__file__).parent / "js"
-MODULES = ["engine_errors.js", "engine_dice.js", "engine_rules.js", "engine_game.js"]
+MODULES = ["i18n.js", "engine_errors.js", "engine_dice.js", "engine_rules.js", "engine_game.js"]
 TRAY = {"slots", "held"}  # the page's tray keeps them, not the engine
 GAMES = 10_000
 PARTS = 4  # (GAMES a multiple of PARTS and of GAMES // VIEWED)

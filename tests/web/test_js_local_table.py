@@ -30,6 +30,7 @@ from yahtzee.web.routers.advisor import table_file
 from yahtzee.web.rules_models import RulesView
 
 MODULES = (
+    "i18n.js",
     "engine_errors.js",
     "engine_dice.js",
     "engine_rules.js",

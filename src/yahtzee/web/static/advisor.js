@@ -9,6 +9,7 @@
 
 import { ADD, BY_SIZE, COUNTS, DICE, FACES, KEEPS, REMOVE, ROLL_BASE, ROLLS, SUB_KEEPS, rollIndex } from "./advisor_dice.js";
 import { jokerRow, legalBoxes, scoringOf } from "./advisor_scoring.js";
+import { t } from "./i18n.js";
 
 export const TIE = 1e-9; // options closer than this are equal: the first listed is taken
 const NEG = -1.0e18;
@@ -33,14 +34,14 @@ export class Advisor {
    *  gives it ({name, boxes, rules}). */
   constructor(table, ruleSet) {
     const scoring = scoringOf(ruleSet);
-    if (table.scoring !== scoringKey(ruleSet.rules)) throw new Error(`This advisor table is for other rules (${table.scoring}).`);
-    if (table.cap !== scoring.threshold) throw new Error("This advisor table caps the upper subtotal elsewhere than the rule set.");
-    if (table.boxes !== scoring.boxes || table.ordered !== scoring.ordered) throw new Error("This advisor table is for another card.");
+    if (table.scoring !== scoringKey(ruleSet.rules)) throw new Error(t("This advisor table is for other rules ({scoring}).", { scoring: table.scoring }));
+    if (table.cap !== scoring.threshold) throw new Error(t("This advisor table caps the upper subtotal elsewhere than the rule set."));
+    if (table.boxes !== scoring.boxes || table.ordered !== scoring.ordered) throw new Error(t("This advisor table is for another card."));
     // The states tell the Yahtzee box's 50 (yf) where an extra Yahtzee's Joker or bonus
     // may look at it; a table whose states do not, fits rules with neither.
     const ybox = table.yahtzeeBox;
     if (ybox >= 0 ? ybox !== scoring.yahtzee : scoring.joker !== "none" || scoring.jokerBonus) {
-      throw new Error("This advisor table does not tell the box of five alike as the rule set needs.");
+      throw new Error(t("This advisor table does not tell the box of five alike as the rule set needs."));
     }
     this.table = table;
     this.ruleSet = ruleSet;
@@ -69,11 +70,11 @@ export class Advisor {
       total += points;
       if (c < FACES) upper += points;
     }
-    if (mask === (1 << boxes) - 1) throw new Error("The card is complete: there is no decision to make.");
+    if (mask === (1 << boxes) - 1) throw new Error(t("The card is complete: there is no decision to make."));
     if (upper >= threshold) total += upperBonus;
     const yf = this.ybox >= 0 && card.boxes[this.ybox] === yahtzeePoints ? 1 : 0;
     const u = Math.min(upper, this.table.cap);
-    if (this.table.index(mask, yf, u) < 0) throw new Error("No game reaches this card.");
+    if (this.table.index(mask, yf, u) < 0) throw new Error(t("No game reaches this card."));
     return { mask, yf, u, total };
   }
 
@@ -91,8 +92,8 @@ export class Advisor {
    *  rolls left) the keeps of under five dice in Keep.all order. */
   options({ card, dice, rollsLeft }) {
     const r = rollIndex(dice);
-    if (r < 0) throw new Error(`Five dice, faces 1 to 6, not ${JSON.stringify(dice)}.`);
-    if (!(rollsLeft === 0 || rollsLeft === 1 || rollsLeft === 2)) throw new Error("Rolls left is 0, 1 or 2.");
+    if (r < 0) throw new Error(t("Five dice, faces 1 to 6, not {dice}.", { dice: JSON.stringify(dice) }));
+    if (!(rollsLeft === 0 || rollsLeft === 1 || rollsLeft === 2)) throw new Error(t("Rolls left is 0, 1 or 2."));
     const { mask, yf, u, total } = this.state(card);
     const turn = this.turn(mask, yf, u);
     const found = [];

@@ -7,6 +7,7 @@
 
 import { DICE, FACES, KEEPS, ROLL_BASE, ROLLS } from "./advisor_dice.js";
 import { placements, ruleBook, score } from "./engine_rules.js";
+import { t } from "./i18n.js";
 
 /** The boxes (card order) and the scoring of a rule set. */
 export function scoringOf(ruleSet) {
@@ -15,7 +16,7 @@ export function scoringOf(ruleSet) {
   const upper = ruleSet.boxes.flatMap((box, index) => (box.section === "upper" ? [index] : []));
   const yahtzee = keys.indexOf(rules.five_of_a_kind);
   if (upper.length !== FACES || upper.some((box, f) => box !== f) || yahtzee < 0) {
-    throw new Error("The advisor knows a card of six upper boxes, then the lower ones, a box of five alike among them.");
+    throw new Error(t("The advisor knows a card of six upper boxes, then the lower ones, a box of five alike among them."));
   }
   const boxes = keys.length;
   const points = new Int32Array(ROLLS * boxes);

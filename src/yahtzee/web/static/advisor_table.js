@@ -3,6 +3,8 @@
 // verified (crypto.subtle), decoded into one value per reachable state. ES module, no
 // DOM: the page and node read it alike.
 
+import { t } from "./i18n.js";
+
 export const FORMAT = "yahtzee-advisor-table";
 export const VERSION = 1;
 const WIDTH = 4; // bytes per value
@@ -52,7 +54,7 @@ export class AdvisorTable {
 
   value(mask, yf, u) {
     const at = this.index(mask, yf, u);
-    if (at < 0) throw new TableError(`No game reaches the state (${mask}, ${yf}, ${u}).`);
+    if (at < 0) throw new TableError(t("No game reaches the state ({mask}, {yf}, {u}).", { mask, yf, u }));
     return this.values[at];
   }
 }
@@ -97,21 +99,21 @@ function readHeader(bytes) {
     header = null;
   }
   if (header === null || typeof header !== "object" || header.format !== FORMAT) {
-    throw new TableError("This is not an advisor table file.");
+    throw new TableError(t("This is not an advisor table file."));
   }
-  if (header.version !== VERSION) throw new TableError(`An advisor table file of format version ${header.version}.`);
+  if (header.version !== VERSION) throw new TableError(t("An advisor table file of format version {version}.", { version: header.version }));
   for (const field of ["count", "scale", "cap", "solver_version"]) {
-    if (!Number.isInteger(header[field]) || header[field] <= 0) throw new TableError(`The advisor table's ${field} is not valid.`);
+    if (!Number.isInteger(header[field]) || header[field] <= 0) throw new TableError(t("The advisor table's {field} is not valid.", { field }));
   }
   if (typeof header.sha256 !== "string" || typeof header.scoring !== "string") {
-    throw new TableError("The advisor table's header lacks a field.");
+    throw new TableError(t("The advisor table's header lacks a field."));
   }
   const card = { ...AMERICAN_CARD };
   for (const field of Object.keys(card)) if (field in header) card[field] = header[field];
   const { boxes, yahtzee_box: ybox, ordered } = card;
   if (!Number.isInteger(boxes) || boxes <= UPPER_BOXES || boxes > MOST_BOXES || typeof ordered !== "boolean"
       || !(ybox === null || (Number.isInteger(ybox) && ybox >= UPPER_BOXES && ybox < boxes))) {
-    throw new TableError("The advisor table's card is not valid.");
+    throw new TableError(t("The advisor table's card is not valid."));
   }
   return { header: { ...header, ...card }, payload: bytes.subarray(end + 1) };
 }
@@ -124,13 +126,13 @@ export async function decodeAdvisorTable(data, expected = {}) {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const { header, payload } = readHeader(bytes);
   if (expected.scoring !== undefined && header.scoring !== expected.scoring) {
-    throw new TableError(`This advisor table is for other rules (${header.scoring}).`);
+    throw new TableError(t("This advisor table is for other rules ({scoring}).", { scoring: header.scoring }));
   }
   if (expected.solverVersion !== undefined && header.solver_version !== expected.solverVersion) {
-    throw new TableError(`This advisor table is of solver version ${header.solver_version}.`);
+    throw new TableError(t("This advisor table is of solver version {version}.", { version: header.solver_version }));
   }
   for (const [field, value] of Object.entries(expected.card || {})) {
-    if (header[field] !== value) throw new TableError(`This advisor table is for another card (${field} ${JSON.stringify(header[field])}).`);
+    if (header[field] !== value) throw new TableError(t("This advisor table is for another card ({field} {value}).", { field, value: JSON.stringify(header[field]) }));
   }
   const { cap, count, boxes, yahtzee_box: ybox, ordered } = header;
   const { rank, sizes } = upperRanks(cap);
@@ -146,10 +148,10 @@ export async function decodeAdvisorTable(data, expected = {}) {
       at += sizes[mask & 63];
     }
   }
-  if (at !== count) throw new TableError("The advisor table's header does not fit its states.");
-  if (payload.length !== count * WIDTH) throw new TableError("The advisor table is truncated or padded.");
+  if (at !== count) throw new TableError(t("The advisor table's header does not fit its states."));
+  if (payload.length !== count * WIDTH) throw new TableError(t("The advisor table is truncated or padded."));
   const digest = await globalThis.crypto.subtle.digest("SHA-256", payload);
-  if (hex(digest) !== header.sha256) throw new TableError("The advisor table fails its checksum.");
+  if (hex(digest) !== header.sha256) throw new TableError(t("The advisor table fails its checksum."));
   const values = new Float64Array(count);
   const b1 = count, b2 = 2 * count, b3 = 3 * count;
   let fixed = 0;
@@ -167,7 +169,7 @@ export async function fetchAdvisorTable(address, expected = {}, fetcher = global
   let failure = null;
   for (const cache of ["default", "reload"]) {
     const answer = await fetcher(address, { cache });
-    if (!answer.ok) throw new TableError(`The advisor table could not be fetched (${answer.status}).`);
+    if (!answer.ok) throw new TableError(t("The advisor table could not be fetched ({status}).", { status: answer.status }));
     try {
       return await decodeAdvisorTable(await answer.arrayBuffer(), expected);
     } catch (error) {

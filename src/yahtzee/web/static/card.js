@@ -8,9 +8,17 @@ import { flashCell } from "./fx.js";
 import { entrySettled } from "./entry.js";
 import { heldHere } from "./pad.js";
 import { fitText } from "./fit.js";
+import { num, t, tn, tp } from "./i18n.js";
 
 const NARROW = 700;  // px: below it, phone layout (see style.css)
 const filledBefore = new Map();  // card element -> set of "seat:box" already drawn filled
+
+// A box's name or short name as the table's edition names it in the player's language
+// (the rules data is English: contexts "american box", "yatzy box").
+function boxText(text) {
+  const ruleSet = ruleSetOf();
+  return tp(`${(ruleSet && ruleSet.rules.edition) || "american"} box`, text);
+}
 
 function columnWidth() { return innerWidth < NARROW ? 56 : 66; }
 function labelWidth() { return innerWidth < NARROW ? 96 : 168; }
@@ -66,14 +74,18 @@ function strongBoxes(placements) {
 function proposal(option, label, mine, best) {
   const points = option.points + option.yahtzee_bonus;
   const kind = points === 0 ? " zero" : best ? " best" : "";
+  const said = { points, box: label };
+  const name = option.joker
+    ? (best ? t("Score {points} in {box} (Joker), a strong choice", said) : t("Score {points} in {box} (Joker)", said))
+    : (best ? t("Score {points} in {box}, a strong choice", said) : t("Score {points} in {box}", said));
   const button = el("button", { type: "button", class: `propose${kind}`, "data-box": option.box, "data-focus": `box-${option.box}`,
-                                 "aria-label": `Score ${points} in ${label}${option.joker ? " (Joker)" : ""}${best ? ", a strong choice" : ""}` }, String(points));
+                                 "aria-label": name }, String(points));
   if (option.joker) button.append(el("span", { class: "joker", "aria-hidden": "true" }, "J"));
   if (!mine) button.setAttribute("aria-disabled", "true");
   button.onclick = () => {
     button.scrollIntoView({ block: "nearest" });  // a tapped box half under the dice tray comes clear of it
     if (!mine || button.getAttribute("aria-disabled") === "true") return;
-    if (points === 0 && !confirm(`Score 0 in ${label}?`)) return;
+    if (points === 0 && !confirm(t("Score 0 in {box}?", { box: label }))) return;
     act({ type: "score", box: option.box });
   };
   return button;
@@ -86,11 +98,13 @@ export function drawCard(table, live) {
   // The player to move is marked during the game, the winners after it.
   const marked = (seat) => (live ? seat === game.current : (game.winners || []).includes(seat));
   const head = el("tr");
-  head.append(el("th", { scope: "col", class: "box-col" }, "Box"));
+  // Translators: the heading of the score card's column of box names
+  head.append(el("th", { scope: "col", class: "box-col" }, t("Box")));
   for (const seat of seats) {
     const cell = el("th", { scope: "col", class: `player ${playerClass(seat)}${marked(seat) ? " current" : ""}` });
     cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, playerName(seat)));
-    if (seat === state.seat) cell.append(el("span", { class: "badge" }, "you"));
+    // Translators: a badge beside the player's own name
+    if (seat === state.seat) cell.append(el("span", { class: "badge" }, t("you")));
     else if (botOf(seat)) cell.append(el("span", { class: "badge" }, botOf(seat)));
     head.append(cell);
   }
@@ -103,23 +117,26 @@ export function drawCard(table, live) {
   const rows = [];
   const meter = live ? meterRow(game, seats) : null;
   if (meter) rows.push(meter);
-  boxesOf().forEach(({ key, label, short, section }, index, all) => {
+  boxesOf().forEach(({ key, label: english, short, section }, index, all) => {
+    const label = boxText(english);
     if (section === "lower" && index > 0 && all[index - 1].section === "upper") {
-      rows.push(totalRow("Upper", "Upper", seats, "upper", (card, cell, seat) => {
+      // Translators: the score card's row of the upper section's subtotal
+      rows.push(totalRow(t("Upper"), t("Upper"), seats, "upper", (card, cell, seat) => {
         const sub = card.upper_subtotal;
         const at = state.bonusAt;
         if (at === null) { cell.append(el("span", { class: "sub" }, String(sub))); return; }
-        const bar = el("progress", { max: String(at), value: String(Math.min(sub, at)), "aria-label": `${playerName(seat)}: upper section ${sub} of ${at}` });
+        const bar = el("progress", { max: String(at), value: String(Math.min(sub, at)), "aria-label": t("{name}: upper section {points} of {goal}", { name: playerName(seat), points: sub, goal: at }) });
         cell.append(el("span", { class: "sub" }, `${sub}/${at}`), bar);
       }));
-      rows.push(totalRow("Bonus", "Bonus", seats, "bonus", (card, cell) => {
+      // Translators: the score card's row of the upper section's bonus
+      rows.push(totalRow(t("Bonus"), t("Bonus"), seats, "bonus", (card, cell) => {
         cell.textContent = card.upper_bonus ? `+${card.upper_bonus}` : "";
         if (card.upper_bonus) cell.classList.add("made");
-        else cell.append(el("span", { class: "visually-hidden" }, "none yet"));
+        else cell.append(el("span", { class: "visually-hidden" }, t("none yet")));
       }));
     }
     const row = el("tr", { class: `${section}-box` });
-    row.append(rowHeader(label, short));
+    row.append(rowHeader(label, boxText(short)));
     for (const seat of seats) {
       const cell = el("td", { class: `${playerClass(seat)}${marked(seat) ? " current" : ""}` });
       const value = game.cards[seat].boxes[key];
@@ -133,7 +150,7 @@ export function drawCard(table, live) {
       } else if (live && seat === game.current && option && game.dice && entrySettled()) {
         const points = option.points + option.yahtzee_bonus;
         if (seat === state.seat) cell.append(proposal(option, label, mine, best.has(key)));
-        else cell.append(el("span", { class: `proposal${points === 0 ? " zero" : best.has(key) ? " best" : ""}`, title: `${playerName(seat)} could score ${points} here` }, String(points)));
+        else cell.append(el("span", { class: `proposal${points === 0 ? " zero" : best.has(key) ? " best" : ""}`, title: t("{name} could score {points} here", { name: playerName(seat), points }) }, String(points)));
       }
       row.append(cell);
     }
@@ -141,9 +158,11 @@ export function drawCard(table, live) {
   });
   const ruleSet = ruleSetOf();
   if (!ruleSet || ruleSet.rules.yahtzee_bonus) {  // (rules without an extra bonus: no row for it)
-    rows.push(totalRow("Yahtzee bonus", "Yz. bonus", seats, "ybonus", (card, cell) => { cell.textContent = card.yahtzee_bonus ? `+${card.yahtzee_bonus}` : ""; }));
+    // Translators: the score card's row of the extra Yahtzee bonus, in full and short
+    rows.push(totalRow(t("Yahtzee bonus"), t("Yz. bonus"), seats, "ybonus", (card, cell) => { cell.textContent = card.yahtzee_bonus ? `+${card.yahtzee_bonus}` : ""; }));
   }
-  rows.push(totalRow("Total", "Total", seats, "grand", (card, cell) => { cell.textContent = String(card.total); }));
+  // Translators: the score card's row of each player's total
+  rows.push(totalRow(t("Total"), t("Total"), seats, "grand", (card, cell) => { cell.textContent = String(card.total); }));
   table.tBodies[0].replaceChildren(...rows);
   table.classList.toggle("many", seats.length > 4);
   if (filledBefore.has(table)) flash.forEach(flashCell);  // not on the first drawing
@@ -164,11 +183,13 @@ export function drawStrip(strip, live) {
     const chip = el("button", { type: "button", class: `chip ${playerClass(seat)}${current ? " current" : ""}${shown.has(seat) ? " shown" : ""}${away ? " away" : ""}`,
                                 "data-focus": `chip-${seat}`, "aria-pressed": String(shown.has(seat)) });
     const here = heldHere(seat) && heldHere(state.seat) && seat !== state.seat;
-    const status = current ? (seat === state.seat ? "your turn" : away ? "away" : "playing") : seat === state.seat || here ? "you"
-      : info.bot ? `bot, ${botOf(seat)}` : away ? "away" : "";
+    // Translators: a player's state under their name in the strip of players
+    const status = current ? (seat === state.seat ? t("your turn") : away ? t("away") : t("playing")) : seat === state.seat || here ? t("you")
+      : info.bot ? t("bot, {bot}", { bot: botOf(seat) }) : away ? t("away") : "";
     // its name is what it shows (and "points", for a screen reader); pressed: its column shown
     const score = el("span", { class: "score" }, String(game.cards[seat].total));
-    score.append(el("span", { class: "visually-hidden" }, " points"));
+    // Translators: read by a screen reader after a player's total (the number before it)
+    score.append(el("span", { class: "visually-hidden" }, " " + t("points")));
     chip.append(el("span", { class: "avatar", "aria-hidden": "true", "data-initial": initial(playerName(seat)) }),
       el("span", { class: "who" }, playerName(seat)), score, el("span", { class: "state" }, status));
     chip.onclick = () => { state.pinned = seat; document.dispatchEvent(new Event("yahtzee:redraw")); };
@@ -179,10 +200,13 @@ export function drawStrip(strip, live) {
 
 // --- The win-chance meter -------------------------------------------------------------------
 
+// Translators: a percentage ({value} a number already written in the language)
+const percentText = (value) => t("{value}%", { value: num(value) });
+
 function percent(p) {
-  if (p > 0 && p < 0.005) return "<1%";
-  if (p < 1 && p > 0.995) return ">99%";
-  return `${Math.round(p * 100)}%`;
+  if (p > 0 && p < 0.005) return `<${percentText(1)}`;
+  if (p < 1 && p > 0.995) return `>${percentText(99)}`;
+  return percentText(Math.round(p * 100));
 }
 
 // A row at the top of the card: each seat's chance to finish first (alone: to beat the
@@ -194,24 +218,29 @@ function meterRow(game, seats) {
   const row = el("tr", { class: "meter" });
   if (chances && chances.length === game.players.length) {
     const mine = alone && state.seat === 0;
-    row.append(alone ? rowHeader(mine ? "Chance to beat your best" : "Chance to beat the best", "Beat best") : rowHeader("Chance to win", "Win chance"));
+    row.append(alone ? rowHeader(mine ? t("Chance to beat your best") : t("Chance to beat the best"), t("Beat best")) : rowHeader(t("Chance to win"), t("Win chance")));
     for (const seat of seats) {
       const p = chances[seat];
       const cell = el("td", { class: playerClass(seat) });
       const text = (estimate ? "≈" : "") + percent(p);
-      const about = estimate ? ` (an estimate${margin !== null ? `, within ${Math.round(margin * 100)} points` : ""} while the exact chances are prepared)` : "";
-      const what = (alone ? `chance to beat ${mine ? "your" : "their"} best score` : "chance to win") + about;
+      const said = { name: playerName(seat), chance: text };
+      const what = alone ? (mine ? t("{name}: {chance} chance to beat your best score", said) : t("{name}: {chance} chance to beat their best score", said))
+        : t("{name}: {chance} chance to win", said);
+      const within = margin !== null ? Math.round(margin * 100) : null;
+      const label = !estimate ? what : within !== null
+        ? tn("{label} (an estimate, within {n} point while the exact chances are prepared)", "{label} (an estimate, within {n} points while the exact chances are prepared)", within, { label: what })
+        : t("{label} (an estimate while the exact chances are prepared)", { label: what });
       cell.append(el("span", { class: "pct" }, text),
-        el("progress", { class: "win", max: "100", value: String(Math.round(p * 100)), "aria-label": `${playerName(seat)}: ${text} ${what}` }));
+        el("progress", { class: "win", max: "100", value: String(Math.round(p * 100)), "aria-label": label }));
       row.append(cell);
     }
     return row;
   }
   if (progress) {
     row.classList.add("preparing");
-    row.append(rowHeader("Chance to win", "Win chance"));
+    row.append(rowHeader(t("Chance to win"), t("Win chance")));
     const [done, total] = progress;
-    row.append(el("td", { colspan: String(seats.length), class: "preparing-note" }, `Preparing win chances ${done}/${total}`));
+    row.append(el("td", { colspan: String(seats.length), class: "preparing-note" }, t("Preparing win chances {done}/{total}", { done, total })));
     return row;
   }
   return null;

@@ -3,6 +3,7 @@
 // total across them. Opened from the game-over screen and during the sitting's later games.
 
 import { $, api, boxesOf, el, playerClass, ruleSetOf, state } from "./state.js";
+import { t, tn, tp } from "./i18n.js";
 
 let shownFor = null;
 
@@ -30,7 +31,7 @@ async function openColumns() {
   const dialog = $("columns-dialog");
   const sitting = state.lobby && state.lobby.sitting;
   if (!sitting) return;
-  $("columns-note").textContent = "Reading the sitting...";
+  $("columns-note").textContent = t("Reading the sitting...");
   $("columns-table").replaceChildren();
   if (!dialog.open) dialog.showModal();
   let found = null;
@@ -50,23 +51,28 @@ function drawColumns() {
   const live = game && game.phase !== "over" ? { cards: game.cards, winners: [], live: true } : null;
   if (live) games.push(live);
   const players = (game && game.players) || (found && found.players) || [];
-  if (!games.length) { $("columns-note").textContent = "No game of this sitting has ended yet."; return; }
+  if (!games.length) { $("columns-note").textContent = t("No game of this sitting has ended yet."); return; }
   const running = found ? found.running.map((row) => [...row]) : [];
   if (live) {
     const before = running.length ? running[running.length - 1] : players.map(() => 0);
     running.push(players.map((_, seat) => (before[seat] || 0) + live.cards[seat].total));
   }
   const count = games.length - (live ? 1 : 0);
-  $("columns-note").textContent = `${count === 1 ? "1 game" : `${count} games`} finished${live ? ", and the game under way (its totals so far)" : ""}: one column per game per player, and each player's running total.`;
+  $("columns-note").textContent = live
+    ? tn("{n} game finished, and the game under way (its totals so far): one column per game per player, and each player's running total.",
+      "{n} games finished, and the game under way (its totals so far): one column per game per player, and each player's running total.", count)
+    : tn("{n} game finished: one column per game per player, and each player's running total.",
+      "{n} games finished: one column per game per player, and each player's running total.", count);
   const top = el("tr");
   top.append(el("td", { class: "corner" }));
-  games.forEach((g, i) => top.append(el("th", { scope: "colgroup", colspan: String(players.length), class: `game-head${g.live ? " live" : ""}` }, g.live ? `Game ${i + 1} (now)` : `Game ${i + 1}`)));
+  games.forEach((g, i) => top.append(el("th", { scope: "colgroup", colspan: String(players.length), class: `game-head${g.live ? " live" : ""}` }, g.live ? t("Game {number} (now)", { number: i + 1 }) : t("Game {number}", { number: i + 1 }))));
   const names = el("tr");
-  names.append(el("th", { scope: "col", class: "box-col" }, "Box"));
+  // Translators: the heading of the score card's column of box names
+  names.append(el("th", { scope: "col", class: "box-col" }, t("Box")));
   games.forEach((g, i) => players.forEach((name, seat) => {
     const cell = el("th", { scope: "col", class: `player ${playerClass(seat)}${seat === 0 ? " first" : ""}`, title: name });
     cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, name));
-    if (g.winners.includes(seat)) cell.append(el("span", { class: "visually-hidden" }, " (won game " + (i + 1) + ")"));
+    if (g.winners.includes(seat)) cell.append(el("span", { class: "visually-hidden" }, " " + t("(won game {number})", { number: i + 1 })));
     names.append(cell);
   }));
   const row = (label, cls, value, short = label) => {
@@ -83,19 +89,23 @@ function drawColumns() {
     return tr;
   };
   const rows = [];
+  const ruleSet = ruleSetOf((found && found.rules) || undefined);
+  const boxText = (text) => tp(`${(ruleSet && ruleSet.rules.edition) || "american"} box`, text);
   boxesOf((found && found.rules) || undefined).forEach(({ key, label, short, section }, index, all) => {
     if (section === "lower" && index > 0 && all[index - 1].section === "upper") {
-      rows.push(row("Upper", "total upper", (g, seat) => g.cards[seat].upper_subtotal));
-      rows.push(row("Bonus", "total bonus", (g, seat) => g.cards[seat].upper_bonus || null));
+      // Translators: the score card's row of the upper section's subtotal
+      rows.push(row(t("Upper"), "total upper", (g, seat) => g.cards[seat].upper_subtotal));
+      // Translators: the score card's row of the upper section's bonus
+      rows.push(row(t("Bonus"), "total bonus", (g, seat) => g.cards[seat].upper_bonus || null));
     }
-    rows.push(row(label, `${section}-box`, (g, seat) => g.cards[seat].boxes[key], short));
+    rows.push(row(boxText(label), `${section}-box`, (g, seat) => g.cards[seat].boxes[key], boxText(short)));
   });
-  const ruleSet = ruleSetOf((found && found.rules) || undefined);
-  if (!ruleSet || ruleSet.rules.yahtzee_bonus) rows.push(row("Yahtzee bonus", "total ybonus", (g, seat) => g.cards[seat].yahtzee_bonus || null, "Yz. bonus"));
-  rows.push(row("Total", "total grand", (g, seat) => g.cards[seat].total));
-  rows.push(row("Running total", "total running", (g, seat, i) => running[i] ? running[i][seat] : null, "Running"));
+  if (!ruleSet || ruleSet.rules.yahtzee_bonus) rows.push(row(t("Yahtzee bonus"), "total ybonus", (g, seat) => g.cards[seat].yahtzee_bonus || null, t("Yz. bonus")));
+  rows.push(row(t("Total"), "total grand", (g, seat) => g.cards[seat].total));
+  // Translators: the row of each player's running total across the sitting's games, in full and short
+  rows.push(row(t("Running total"), "total running", (g, seat, i) => running[i] ? running[i][seat] : null, t("Running")));
   const table = $("columns-table");
-  table.replaceChildren(el("caption", { class: "visually-hidden" }, "The sitting's games in columns"), el("thead"), el("tbody"));
+  table.replaceChildren(el("caption", { class: "visually-hidden" }, t("The sitting's games in columns")), el("thead"), el("tbody"));
   table.tHead.append(top, names);
   table.tBodies[0].append(...rows);
 }

@@ -3,6 +3,8 @@
 // for it. A device table never reaches the server: the screens ask `onDevice(id)` before
 // any call of theirs for a table.
 
+import { t } from "./i18n.js";
+
 let tables = null;  // local_table.js once loaded
 const loading = import("./local_table.js").then(
   (module) => { tables = module; return module; },
@@ -12,7 +14,7 @@ const loading = import("./local_table.js").then(
 /** local_table.js, or an Error in words when this page cannot play on the device. */
 export async function localTables() {
   const module = await loading;
-  if (!module) throw new Error("This page cannot play on the device: reload it and try again.");
+  if (!module) throw new Error(t("This page cannot play on the device: reload it and try again."));
   return module;
 }
 

@@ -4,6 +4,8 @@
 // that fails its checks is reported, never half used. Where the browser has no IndexedDB
 // (node, for the tests) the records live in memory for the page's life. No DOM.
 
+import { t } from "./i18n.js";
+
 const DATABASE = "yahtzee";
 const STORE = "tables";
 const VERSION = 1;
@@ -13,11 +15,41 @@ const ID = /^device-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 let opened = null;
 const memory = new Map();  // without IndexedDB: the records, as clones
 
+// What failed, in whole sentences (`doing`: "opened", "saved", "read" or "deleted"): the
+// storage full, the database held by another tab, or else (`reason`: the browser's words).
+const FAILED = {
+  opened: {
+    full: () => t("This device's storage is full: the game could not be opened. Free some space (or delete finished games) and try again."),
+    held: () => t("The games on this device could not be opened: close the other tabs of this app and try again."),
+    other: () => t("The games on this device could not be opened."),
+    said: (reason) => t("The games on this device could not be opened ({reason}).", { reason }),
+  },
+  saved: {
+    full: () => t("This device's storage is full: the game could not be saved. Free some space (or delete finished games) and try again."),
+    held: () => t("The games on this device could not be saved: close the other tabs of this app and try again."),
+    other: () => t("The games on this device could not be saved."),
+    said: (reason) => t("The games on this device could not be saved ({reason}).", { reason }),
+  },
+  read: {
+    full: () => t("This device's storage is full: the game could not be read. Free some space (or delete finished games) and try again."),
+    held: () => t("The games on this device could not be read: close the other tabs of this app and try again."),
+    other: () => t("The games on this device could not be read."),
+    said: (reason) => t("The games on this device could not be read ({reason}).", { reason }),
+  },
+  deleted: {
+    full: () => t("This device's storage is full: the game could not be deleted. Free some space (or delete finished games) and try again."),
+    held: () => t("The games on this device could not be deleted: close the other tabs of this app and try again."),
+    other: () => t("The games on this device could not be deleted."),
+    said: (reason) => t("The games on this device could not be deleted ({reason}).", { reason }),
+  },
+};
+
 function failure(doing, error) {
   const name = error && error.name;
-  if (name === "QuotaExceededError") return new Error(`This device's storage is full: the game could not be ${doing}. Free some space (or delete finished games) and try again.`);
-  if (name === "VersionError" || name === "InvalidStateError") return new Error(`The games on this device could not be ${doing}: close the other tabs of this app and try again.`);
-  return new Error(`The games on this device could not be ${doing}${error && error.message ? ` (${error.message})` : ""}.`);
+  const said = FAILED[doing];
+  if (name === "QuotaExceededError") return new Error(said.full());
+  if (name === "VersionError" || name === "InvalidStateError") return new Error(said.held());
+  return new Error(error && error.message ? said.said(error.message) : said.other());
 }
 
 function database() {
@@ -29,7 +61,7 @@ function database() {
       request.onupgradeneeded = () => {
         if (!request.result.objectStoreNames.contains(STORE)) request.result.createObjectStore(STORE, { keyPath: "id" });
       };
-      request.onblocked = () => reject(new Error("The games on this device are held by an older tab of this app: close it and try again."));
+      request.onblocked = () => reject(new Error(t("The games on this device are held by an older tab of this app: close it and try again.")));
       request.onerror = () => reject(failure("opened", request.error));
       request.onsuccess = () => {
         const db = request.result;
@@ -61,18 +93,19 @@ async function transact(mode, doing, work) {
 
 /** Whether `record` is a whole table record; a message saying what is wrong if not. */
 export function recordProblem(record) {
-  if (!record || typeof record !== "object" || Array.isArray(record)) return "it is not a record";
-  if (typeof record.id !== "string" || !ID.test(record.id)) return "its id is not a device table's";
-  if (record.version !== RECORD_VERSION) return `its format (${JSON.stringify(record.version)}) is not this app's`;
-  if (typeof record.rules !== "string" || !record.ruleSet || typeof record.ruleSet !== "object") return "its rules are missing";
-  if (!Array.isArray(record.seats) || record.seats.length < 1 || record.seats.length > 8) return "its players are missing";
+  // Translators: what is wrong with a game kept on the device, said in "The game ... is damaged (...)"
+  if (!record || typeof record !== "object" || Array.isArray(record)) return t("it is not a record");
+  if (typeof record.id !== "string" || !ID.test(record.id)) return t("its id is not a device table's");
+  if (record.version !== RECORD_VERSION) return t("its format ({format}) is not this app's", { format: JSON.stringify(record.version) });
+  if (typeof record.rules !== "string" || !record.ruleSet || typeof record.ruleSet !== "object") return t("its rules are missing");
+  if (!Array.isArray(record.seats) || record.seats.length < 1 || record.seats.length > 8) return t("its players are missing");
   for (const seat of record.seats) {
-    if (!seat || typeof seat.name !== "string" || (seat.bot !== null && typeof seat.bot !== "string")) return "a player is damaged";
-    if (seat.bot === null && typeof seat.token !== "string") return "a player's key is missing";
+    if (!seat || typeof seat.name !== "string" || (seat.bot !== null && typeof seat.bot !== "string")) return t("a player is damaged");
+    if (seat.bot === null && typeof seat.token !== "string") return t("a player's key is missing");
   }
-  if (!Array.isArray(record.events) || !record.events.length || !record.events[0] || record.events[0].type !== "start") return "its moves are missing";
-  if (!record.tray || typeof record.tray.slots !== "string" || !Array.isArray(record.tray.held)) return "its dice are missing";
-  if (typeof record.updated !== "number") return "its date is missing";
+  if (!Array.isArray(record.events) || !record.events.length || !record.events[0] || record.events[0].type !== "start") return t("its moves are missing");
+  if (!record.tray || typeof record.tray.slots !== "string" || !Array.isArray(record.tray.held)) return t("its dice are missing");
+  if (typeof record.updated !== "number") return t("its date is missing");
   return null;
 }
 
@@ -80,7 +113,7 @@ export const RECORD_FORMAT = RECORD_VERSION;
 
 function checked(record, id) {
   const problem = recordProblem(record);
-  if (problem) throw new Error(`The game ${id} on this device is damaged (${problem}): it cannot be played on.`);
+  if (problem) throw new Error(t("The game {id} on this device is damaged ({reason}): it cannot be played on.", { id, reason: problem }));
   return record;
 }
 

@@ -6,6 +6,7 @@
 
 import { $, el, readJson } from "./state.js";
 import { deviceGamesHere, localTables } from "./device.js";
+import { t, tn } from "./i18n.js";
 
 const REFUSED = "yahtzee-upload-refused";  // local storage: {id: {updated, message}}
 const DONE = new Set([200, 201]);
@@ -47,9 +48,9 @@ export async function offerUploads(signed = signedIn) {
   const results = $("upload-results").children.length > 0;
   box.hidden = busy ? box.hidden : (later || games.length === 0) && !results;
   $("upload-keep").hidden = games.length === 0;
-  $("upload-later").textContent = games.length ? "Not now" : "OK";
-  $("upload-offer-text").textContent = games.length === 1 ? "Keep your offline game in your account"
-    : games.length ? `Keep your ${games.length} offline games in your account` : "Your offline games";
+  $("upload-later").textContent = games.length ? t("Not now") : t("OK");
+  $("upload-offer-text").textContent = games.length
+    ? tn("Keep your offline game in your account", "Keep your {n} offline games in your account", games.length) : t("Your offline games");
   return games.length;
 }
 
@@ -63,18 +64,20 @@ async function upload(tables, game) {
     response = await fetch("/api/me/offline-games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     try { data = await response.json(); } catch { data = null; }
   } catch (error) {
-    return { ok: false, stop: !response, text: `${named}: ${response ? error.message : "the server could not be reached: try again later"}.` };
+    const text = response ? t("{players}: {reason}.", { players: named, reason: error.message })
+      : t("{players}: the server could not be reached: try again later.", { players: named });
+    return { ok: false, stop: !response, text };
   }
   if (DONE.has(response.status) && data && data.game) {
     await tables.markUploaded(game.id, data.game);
-    return { ok: true, text: `${named}: kept in your account${response.status === 200 ? " (it was already)" : ""}.` };
+    return { ok: true, text: response.status === 200 ? t("{players}: kept in your account (it was already).", { players: named }) : t("{players}: kept in your account.", { players: named }) };
   }
-  const message = (data && data.message) || `Refused (${response.status}).`;
+  const message = (data && data.message) || t("Refused ({status}).", { status: response.status });
   if (data && KEPT_BACK.has(data.code)) {
     refuse(game, message);
-    return { ok: false, text: `${named}: ${message} It stays on this phone.` };
+    return { ok: false, text: t("{players}: {reason} It stays on this phone.", { players: named, reason: message }) };
   }
-  return { ok: false, stop: true, text: `${named}: ${message}` };  // (signed out, the server busy: all again later)
+  return { ok: false, stop: true, text: t("{players}: {reason}", { players: named, reason: message }) };  // (signed out, the server busy: all again later)
 }
 
 async function keepAll() {

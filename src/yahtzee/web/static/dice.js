@@ -1,9 +1,10 @@
 // The dice tray: five dice as they lie (held dice keep their places: the server says
 // where each die is), holding, rolling and the roll's tumble.
 
-import { $, el, isMyTurn, pluralDice, playerName, say, state, svg, canAct } from "./state.js";
+import { $, el, isMyTurn, playerName, say, state, svg, canAct } from "./state.js";
 import { act, send } from "./net.js";
 import { play } from "./fx.js";
+import { t, tn } from "./i18n.js";
 
 const PIPS = {
   1: [[50, 50]], 2: [[27, 27], [73, 73]], 3: [[27, 27], [50, 50], [73, 73]],
@@ -25,7 +26,7 @@ export function buildDice() {
   const tray = $("dice");
   for (let i = 0; i < 5; i++) {
     const button = el("button", { type: "button", class: "die", "data-focus": `die-${i}`, "aria-pressed": "false" });
-    button.append(dieFace(0), el("span", { class: "tag", "aria-hidden": "true" }, "Held"));
+    button.append(dieFace(0), el("span", { class: "tag", "aria-hidden": "true" }, t("Held")));
     button.onclick = () => toggleDie(i);
     button.addEventListener("animationend", () => button.classList.remove("rolling"));
     tray.append(button);
@@ -98,12 +99,12 @@ export function rollNow(clicks = 1) {
 export function rollLabel() {
   const game = state.game;
   const who = playerName(game.current);
-  if (!isMyTurn()) return game.phase === "playoff" ? `${who} throws` : `${who} is playing`;
-  if (queued || (state.pending && state.pending.message.type === "roll")) return "Rolling...";
-  if (!game.dice) return "Roll the dice";
-  if (game.rolls_left === 0) return "No rolls left: pick a box";
+  if (!isMyTurn()) return game.phase === "playoff" ? t("{name} throws", { name: who }) : t("{name} is playing", { name: who });
+  if (queued || (state.pending && state.pending.message.type === "roll")) return t("Rolling...");
+  if (!game.dice) return t("Roll the dice");
+  if (game.rolls_left === 0) return t("No rolls left: pick a box");
   const throwing = 5 - heldSlots(game).size;
-  return throwing === 0 ? "Hold fewer to roll" : `Roll ${pluralDice(throwing)}`;
+  return throwing === 0 ? t("Hold fewer to roll") : tn("Roll {n} die", "Roll {n} dice", throwing);
 }
 
 export function drawDice() {
@@ -118,7 +119,8 @@ export function drawDice() {
     if (button.dataset.face !== String(face || "")) button.replaceChild(dieFace(face), button.firstChild);
     button.dataset.face = face ? String(face) : "";
     button.setAttribute("aria-pressed", String(isHeld));
-    button.setAttribute("aria-label", face ? `Die ${i + 1}: ${face}${isHeld ? ", held" : ""}` : `Die ${i + 1}: not rolled`);
+    const die = { number: i + 1, face };
+    button.setAttribute("aria-label", face ? (isHeld ? t("Die {number}: {face}, held", die) : t("Die {number}: {face}", die)) : t("Die {number}: not rolled", die));
     button.classList.toggle("held", isHeld);
     button.classList.toggle("blank", !face);
     button.classList.toggle("theirs", !mine);
@@ -133,7 +135,7 @@ export function drawDice() {
   roll.classList.toggle("waiting", !mine);
   roll.hidden = state.seat === null;  // spectators watch
   const left = game.dice ? game.rolls_left : null;
-  $("rolls-left").textContent = left === null ? "" : `Rolls left: ${left}`;
+  $("rolls-left").textContent = left === null ? "" : t("Rolls left: {n}", { n: left });
   $("roll-pips").replaceChildren(...[0, 1, 2].map((i) => el("span", { class: `pip${left !== null && i < 3 - left ? " used" : ""}` })));
   $("roll-pips").hidden = left === null;
 }
@@ -162,8 +164,8 @@ export function tumble(slots) {
 export function explainRollRefusal() {
   const game = state.game;
   if (!game || state.seat === null) return;
-  if (!isMyTurn()) say(`It is ${playerName(game.current)}'s turn: yours comes next.`);
-  else if (!state.online) say("Not connected: the roll goes out once the connection is back.");
-  else if (game.dice && game.rolls_left === 0) say("No rolls left: pick a box on the card.");
-  else if (game.dice && heldSlots(game).size === 5) say("All five dice are held: let go of one to roll.");
+  if (!isMyTurn()) say(t("It is {name}'s turn: yours comes next.", { name: playerName(game.current) }));
+  else if (!state.online) say(t("Not connected: the roll goes out once the connection is back."));
+  else if (game.dice && game.rolls_left === 0) say(t("No rolls left: pick a box on the card."));
+  else if (game.dice && heldSlots(game).size === 5) say(t("All five dice are held: let go of one to roll."));
 }

@@ -5,6 +5,7 @@
 // No DOM.
 
 import { invalid, show } from "./engine_errors.js";
+import { t, tn } from "./i18n.js";
 
 const EMPTY_KEEP_WORDS = new Set(["", "-", "none", "nothing", "no dice", "0 dice"]);
 const SEPARATORS = /[\s,;/]+|(?<=[0-9])-(?=[0-9])/;
@@ -16,18 +17,23 @@ export function diceRules(rules) {
   return { count: rules.dice, faces, digits: new Set(faces.map(String)) };
 }
 
-function notAFace(faces) {
-  return `each die shows ${faces[0]} to ${faces[faces.length - 1]}.`;
+// The refusal of a token that is not a face (`text`: the whole text it came in, or null).
+function notAFace(token, text, faces) {
+  const said = { face: token, text, low: faces[0], high: faces[faces.length - 1] };
+  return text === null ? t("{face} is not a die face: each die shows {low} to {high}.", said)
+    : t("{face} in {text} is not a die face: each die shows {low} to {high}.", said);
 }
 
 function facesFromText(text, what, dice) {
-  if (typeof text !== "string") throw invalid(`${what} must be text like 13356, not ${typeof text}.`);
+  if (typeof text !== "string") {
+    const kind = typeof text;
+    throw invalid(what === "Keep" ? t("Keep must be text like 13356, not {kind}.", { kind }) : t("Dice must be text like 13356, not {kind}.", { kind }));
+  }
   const body = text.trim().replace(BRACKETS, "");
   const tokens = SEPARATORS.test(body) ? body.split(SEPARATORS).filter(Boolean) : Array.from(body);
   for (const token of tokens) {
     if (!dice.digits.has(token)) {
-      const where = token === text.trim() ? "" : ` in ${show(text)}`;
-      throw invalid(`${show(token)}${where} is not a die face: ${notAFace(dice.faces)}`);
+      throw invalid(notAFace(show(token), token === text.trim() ? null : show(text), dice.faces));
     }
   }
   return tokens.map(Number).sort((a, b) => a - b);
@@ -37,10 +43,11 @@ function facesFromText(text, what, dice) {
 export function parseDice(value, dice) {
   const faces = Array.isArray(value) ? checkFaces(value, dice) : facesFromText(value, "Dice", dice);
   if (!faces.length) {
-    throw invalid(`No dice given: write five faces from ${dice.faces[0]} to ${dice.faces[dice.faces.length - 1]}, like 13356.`);
+    throw invalid(t("No dice given: write five faces from {low} to {high}, like 13356.", { low: dice.faces[0], high: dice.faces[dice.faces.length - 1] }));
   }
   if (faces.length !== dice.count) {
-    throw invalid(`${faces.length} dice in ${show(Array.isArray(value) ? faces.join("") : value)}; a roll has exactly five dice, like 13356.`);
+    throw invalid(tn("{n} die in {text}; a roll has exactly five dice, like 13356.", "{n} dice in {text}; a roll has exactly five dice, like 13356.",
+      faces.length, { text: show(Array.isArray(value) ? faces.join("") : value) }));
   }
   return faces.join("");
 }
@@ -50,14 +57,15 @@ export function parseKeep(value, dice) {
   if (typeof value === "string" && EMPTY_KEEP_WORDS.has(value.trim().toLowerCase())) return "";
   const faces = Array.isArray(value) ? checkFaces(value, dice) : facesFromText(value, "Keep", dice);
   if (faces.length > dice.count) {
-    throw invalid(`${faces.length} dice in ${show(Array.isArray(value) ? faces.join("") : value)}; you can keep at most five.`);
+    throw invalid(tn("{n} die in {text}; you can keep at most five.", "{n} dice in {text}; you can keep at most five.",
+      faces.length, { text: show(Array.isArray(value) ? faces.join("") : value) }));
   }
   return faces.join("");
 }
 
 function checkFaces(values, dice) {
   for (const face of values) {
-    if (!Number.isInteger(face) || !dice.faces.includes(face)) throw invalid(`${show(face)} is not a die face: ${notAFace(dice.faces)}`);
+    if (!Number.isInteger(face) || !dice.faces.includes(face)) throw invalid(notAFace(show(face), null, dice.faces));
   }
   return [...values].sort((a, b) => a - b);
 }
@@ -65,7 +73,8 @@ function checkFaces(values, dice) {
 /** A keep as the events write it: "-" for none. */
 export const keepText = (keep) => keep || "-";
 /** Faces spaced as players write them ("3 3 5"; "nothing" for no dice). */
-export const spaced = (faces) => faces.split("").join(" ") || "nothing";
+// Translators: the dice kept when none are ("keep nothing")
+export const spaced = (faces) => faces.split("").join(" ") || t("nothing");
 
 /** How many dice show each face: counts[face - 1]. */
 export function counts(faces, dice) {

@@ -8,7 +8,8 @@
 
 import { illegal, invalid, RuleError, show } from "./engine_errors.js";
 import { contains, keepText, parseDice, parseKeep, spaced, total } from "./engine_dice.js";
-import { allowedText, boxOf, cardTotal, cardView, checkEntry, emptyCard, outOfOrder, placement, placements, ruleBook, withPlacement } from "./engine_rules.js";
+import { t } from "./i18n.js";
+import { allowedText, boxLabel, boxOf, cardTotal, cardView, checkEntry, emptyCard, outOfOrder, placement, placements, ruleBook, withPlacement } from "./engine_rules.js";
 
 const EVENT_VERSION = 1;
 const ENTERED = "entered";
@@ -21,19 +22,19 @@ const bookOf = (rules) => (rules && rules.natural ? rules : ruleBook(rules));
 function checkedPlayers(book, players) {
   const most = book.rules.players;
   if (Number.isInteger(players)) {
-    if (players < 1 || players > most) throw invalid(`A game has 1 to ${most} players, not ${players}.`);
+    if (players < 1 || players > most) throw invalid(t("A game has 1 to {most} players, not {count}.", { most, count: players }));
     players = Array.from({ length: players }, (_, i) => `Player ${i + 1}`);
   }
-  if (!Array.isArray(players)) throw invalid(`Players must be a list of names or a number from 1 to ${most}.`);
+  if (!Array.isArray(players)) throw invalid(t("Players must be a list of names or a number from 1 to {most}.", { most }));
   const names = players.map((name) => (typeof name === "string" ? name.trim() : name));
-  if (names.length < 1 || names.length > most) throw invalid(`A game has 1 to ${most} players, not ${names.length}.`);
+  if (names.length < 1 || names.length > most) throw invalid(t("A game has 1 to {most} players, not {count}.", { most, count: names.length }));
   const longest = book.rules.name_length;
   for (const name of names) {
-    if (typeof name !== "string" || !name || name.length > longest) throw invalid(`Player names are 1 to ${longest} characters: ${show(name)}.`);
-    if (CONTROL.test(name) || SPACE_NOT_BLANK.test(name.replace(/ /g, ""))) throw invalid(`Player name ${show(name)} contains control characters.`);
+    if (typeof name !== "string" || !name || name.length > longest) throw invalid(t("Player names are 1 to {longest} characters: {name}.", { longest, name: show(name) }));
+    if (CONTROL.test(name) || SPACE_NOT_BLANK.test(name.replace(/ /g, ""))) throw invalid(t("Player name {name} contains control characters.", { name: show(name) }));
   }
   if (new Set(names.map((name) => name.toLowerCase())).size !== names.length) {
-    throw invalid("Two players have the same name; give each a different name.");
+    throw invalid(t("Two players have the same name; give each a different name."));
   }
   return names;
 }
@@ -152,14 +153,14 @@ export class Game {
     const thrown = dice === undefined ? this.throwFor(keep) : dice;
     const faces = parseDice(thrown, book.dice);
     if (this.state.playoff !== null) return this.append({ type: "playoff_roll", player: seat, dice: faces }) && faces;
-    if (!contains(faces, keep)) throw invalid(`The dice source threw ${faces}, which does not hold ${keepText(keep)}.`);
+    if (!contains(faces, keep)) throw invalid(t("The dice source threw {dice}, which does not hold {keep}.", { dice: faces, keep: keepText(keep) }));
     this.state = afterRoll(this.state, keep, faces);
     this.log.push({ type: "roll", player: seat, keep: keepText(keep), dice: faces });
     return faces;
   }
 
   throwFor(keep) {
-    if (!this.source || typeof this.source.throw !== "function") throw invalid("No dice given for this roll, and the game has no dice source.");
+    if (!this.source || typeof this.source.throw !== "function") throw invalid(t("No dice given for this roll, and the game has no dice source."));
     return this.source.throw(keep);
   }
 
@@ -212,12 +213,12 @@ export class Game {
   /** Rebuild a game from its events (a rule book or /api/rules rule set for its rules);
    *  a malformed or impossible log is a RuleError of kind invalid_input naming the event. */
   static replay(rules, events, { source = null } = {}) {
-    if (!Array.isArray(events) || !events.length) throw invalid("An event log starts with a start event; this one is empty.");
+    if (!Array.isArray(events) || !events.length) throw invalid(t("An event log starts with a start event; this one is empty."));
     const [first, ...rest] = events;
-    if (!first || first.type !== "start") throw invalid("An event log must begin with the game's start event.");
+    if (!first || first.type !== "start") throw invalid(t("An event log must begin with the game's start event."));
     const book = bookOf(rules);
-    if (first.rules !== book.name) throw invalid(`This log is of the ${show(first.rules)} rules, not ${show(book.name)}.`);
-    if (first.version !== EVENT_VERSION) throw invalid(`Event version ${show(first.version)} is not supported (this is ${EVENT_VERSION}).`);
+    if (first.rules !== book.name) throw invalid(t("This log is of the {logged} rules, not {rules}.", { logged: show(first.rules), rules: show(book.name) }));
+    if (first.version !== EVENT_VERSION) throw invalid(t("Event version {version} is not supported (this is {supported}).", { version: show(first.version), supported: EVENT_VERSION }));
     const game = new Game(book, first.players, { entered: first.dice === ENTERED, source });
     game.extend(rest, 2);
     return game;
@@ -230,8 +231,8 @@ export class Game {
         this.append(event);
       } catch (error) {
         if (!(error instanceof RuleError)) throw error;
-        const said = error.kind === "illegal_move" ? `Event ${number} is not legal here: ` : `Event ${number}: `;
-        throw invalid(said + error.message);
+        const said = { number, message: error.message };
+        throw invalid(error.kind === "illegal_move" ? t("Event {number} is not legal here: {message}", said) : t("Event {number}: {message}", said));
       }
       number += 1;
     }
@@ -254,8 +255,9 @@ function currentOf(state) {
 }
 
 function overMessage(state) {
-  const names = state.winners.map((w) => state.players[w]).join(" and ");
-  return names ? `The game is over: ${names} won.` : "The game is over.";
+  // Translators: two winners' names joined ("Ann and Bob"); more are joined in turn
+  const names = state.winners.map((w) => state.players[w]).reduce((first, second) => t("{first} and {second}", { first, second }), null);
+  return names ? t("The game is over: {names} won.", { names }) : t("The game is over.");
 }
 
 function checkActor(state, player) {
@@ -263,42 +265,42 @@ function checkActor(state, player) {
   if (current === null) throw illegal(overMessage(state), "game_over");
   if (player === null || player === undefined) return current;
   if (!Number.isInteger(player) || player < 0 || player >= state.players.length) {
-    throw invalid(`There is no seat ${show(player)}; seats are 0 to ${state.players.length - 1}.`);
+    throw invalid(t("There is no seat {seat}; seats are 0 to {last}.", { seat: show(player), last: state.players.length - 1 }));
   }
-  if (player !== current) throw illegal(`It is ${state.players[current]}'s turn, not ${state.players[player]}'s.`, "not_your_turn");
+  if (player !== current) throw illegal(t("It is {current}'s turn, not {player}'s.", { current: state.players[current], player: state.players[player] }), "not_your_turn");
   return player;
 }
 
 function checkRoll(book, state, keep, player) {
   checkActor(state, player);
-  if (state.entered) throw illegal("In this game the players roll their own dice: enter the five dice showing.", "dice_entered");
+  if (state.entered) throw illegal(t("In this game the players roll their own dice: enter the five dice showing."), "dice_entered");
   if (state.playoff !== null) {
-    if (keep) throw illegal("A playoff roll throws all five dice.", "playoff_roll");
+    if (keep) throw illegal(t("A playoff roll throws all five dice."), "playoff_roll");
     return;
   }
   const turn = state.turn;
   if (turn.dice === null) {
-    if (keep) throw illegal("The first roll throws all five dice; there is nothing to keep yet.", "keep_before_roll");
+    if (keep) throw illegal(t("The first roll throws all five dice; there is nothing to keep yet."), "keep_before_roll");
     return;
   }
   if (turn.rolls >= book.rules.rolls_per_turn) {
     const card = state.cards[turn.player];
     const allowed = allowedText(book, card, placements(book, card, turn.dice));
-    throw illegal(`You have used all three rolls: score the dice now. ${allowed}`, "no_rolls_left");
+    throw illegal(t("You have used all three rolls: score the dice now. {allowed}", { allowed }), "no_rolls_left");
   }
-  if (!contains(turn.dice, keep)) throw illegal(`You cannot keep ${spaced(keep)}: the dice show ${spaced(turn.dice)}.`, "keep_not_in_dice");
+  if (!contains(turn.dice, keep)) throw illegal(t("You cannot keep {keep}: the dice show {dice}.", { keep: spaced(keep), dice: spaced(turn.dice) }), "keep_not_in_dice");
 }
 
 function checkScore(book, state, box, player) {
   checkActor(state, player);
-  if (state.playoff !== null) throw illegal("Every box is filled; the playoff only rolls.", "playoff_roll");
+  if (state.playoff !== null) throw illegal(t("Every box is filled; the playoff only rolls."), "playoff_roll");
   const turn = state.turn;
-  if (turn.dice === null) throw illegal("Roll the dice before you score.", "roll_first");
+  if (turn.dice === null) throw illegal(t("Roll the dice before you score."), "roll_first");
   return placement(book, state.cards[turn.player], turn.dice, box);
 }
 
 function checkEntered(state, player) {
-  if (!state.entered) throw illegal("The program rolls the dice in this game: roll them instead of entering them.", "dice_rolled");
+  if (!state.entered) throw illegal(t("The program rolls the dice in this game: roll them instead of entering them."), "dice_rolled");
   return checkActor(state, player);
 }
 
@@ -306,18 +308,19 @@ function checkDiceEntry(book, state, faces, roll, player) {
   const seat = checkEntered(state, player);
   const most = book.rules.rolls_per_turn;
   if (roll !== null && roll !== undefined && (!Number.isInteger(roll) || roll < 1 || roll > most)) {
-    throw invalid(`A roll of the turn is 1, 2 or ${most} (or not said), not ${show(roll)}.`, "bad_roll");
+    throw invalid(t("A roll of the turn is 1, 2 or {most} (or not said), not {roll}.", { most, roll: show(roll) }), "bad_roll");
   }
   return seat;
 }
 
 function checkWritten(book, state, box, points, player) {
   const seat = checkEntered(state, player);
-  if (state.playoff !== null) throw illegal("Every box is filled; the playoff only rolls.", "playoff_roll");
+  if (state.playoff !== null) throw illegal(t("Every box is filled; the playoff only rolls."), "playoff_roll");
   const card = state.cards[seat];
   if (card.boxes[box] !== null) {
-    const open = card.boxes.flatMap((p, b) => (p === null ? [book.boxes[b].label] : []));
-    throw illegal(`${book.boxes[box].label} is already filled (${card.boxes[box]}). Open boxes: ${open.join(", ")}.`, "box_filled");
+    const open = card.boxes.flatMap((p, b) => (p === null ? [boxLabel(book, b)] : []));
+    const allowed = t("Open boxes: {boxes}.", { boxes: open.join(", ") });
+    throw illegal(t("{box} is already filled ({points}). {allowed}", { box: boxLabel(book, box), points: card.boxes[box], allowed }), "box_filled");
   }
   if (book.rules.ordered && card.boxes.indexOf(null) !== box) throw outOfOrder(book, card);
   return { box, points: checkEntry(book, box, points), yahtzee_bonus: 0, joker: false };
@@ -326,11 +329,11 @@ function checkWritten(book, state, box, points, player) {
 function checkUndo(state, player) {
   const before = state.before;
   if (before === null) {
-    if (state.phase === "over") throw illegal("The game is over: its last box stays.", "no_undo");
-    throw illegal("There is nothing to take back: a placement can be taken back only until the next roll.", "no_undo");
+    if (state.phase === "over") throw illegal(t("The game is over: its last box stays."), "no_undo");
+    throw illegal(t("There is nothing to take back: a placement can be taken back only until the next roll."), "no_undo");
   }
   const placedBy = before.turn !== null ? before.turn.player : null;
-  if (player !== null && player !== undefined && player !== placedBy) throw illegal("Only the player who filled the box can take it back.", "no_undo");
+  if (player !== null && player !== undefined && player !== placedBy) throw illegal(t("Only the player who filled the box can take it back."), "no_undo");
   return before;
 }
 
@@ -390,35 +393,35 @@ function playoffRoll(state, player, faces) {
 
 function whole(event, key) {
   const value = event[key];
-  if (!Number.isInteger(value) || value < 0) throw invalid(`Event field ${show(key)} must be a whole number, not ${show(value)}.`);
+  if (!Number.isInteger(value) || value < 0) throw invalid(t("Event field {field} must be a whole number, not {value}.", { field: show(key), value: show(value) }));
   return value;
 }
 
 function text(event, key) {
   const value = event[key];
-  if (typeof value !== "string") throw invalid(`Event field ${show(key)} must be text, not ${show(value)}.`);
+  if (typeof value !== "string") throw invalid(t("Event field {field} must be text, not {value}.", { field: show(key), value: show(value) }));
   return value;
 }
 
 /** The state after a recorded event, which must be legal in `state` (core's `apply`). */
 function apply(book, state, event) {
-  if (event === null || typeof event !== "object" || Array.isArray(event)) throw invalid("An event must be a JSON object.");
+  if (event === null || typeof event !== "object" || Array.isArray(event)) throw invalid(t("An event must be a JSON object."));
   switch (event.type) {
     case "roll": {
       const player = whole(event, "player");
       const keep = parseKeep(text(event, "keep"), book.dice);
       const faces = parseDice(text(event, "dice"), book.dice);
       checkActor(state, player);
-      if (state.playoff !== null) throw invalid("A turn roll came during the playoff.");
+      if (state.playoff !== null) throw invalid(t("A turn roll came during the playoff."));
       checkRoll(book, state, keep, player);
-      if (!contains(faces, keep)) throw invalid(`Rolled dice ${faces} do not contain the kept ${keepText(keep)}.`);
+      if (!contains(faces, keep)) throw invalid(t("Rolled dice {dice} do not contain the kept {keep}.", { dice: faces, keep: keepText(keep) }));
       return afterRoll(state, keep, faces);
     }
     case "playoff_roll": {
       const player = whole(event, "player");
       const faces = parseDice(text(event, "dice"), book.dice);
       checkActor(state, player);
-      if (state.playoff === null) throw invalid("A playoff roll came before any playoff.");
+      if (state.playoff === null) throw invalid(t("A playoff roll came before any playoff."));
       checkRoll(book, state, "", player);
       return playoffRoll(state, player, faces);
     }
@@ -429,7 +432,7 @@ function apply(book, state, event) {
       const bonus = whole(event, "yahtzee_bonus");
       const made = checkScore(book, state, box, player);
       if (made.points !== points || made.yahtzee_bonus !== bonus) {
-        throw invalid(`The log says ${book.boxes[box].label} scored ${show(points)} (+${show(bonus)}), but the dice give ${made.points} (+${made.yahtzee_bonus}).`);
+        throw invalid(t("The log says {box} scored {points} (+{bonus}), but the dice give {made} (+{madeBonus}).", { box: boxLabel(book, box), points: show(points), bonus: show(bonus), made: made.points, madeBonus: made.yahtzee_bonus }));
       }
       return afterScore(book, state, made);
     }
@@ -448,8 +451,8 @@ function apply(book, state, event) {
       return afterScore(book, state, checkWritten(book, state, box, whole(event, "points"), player));
     }
     case "start":
-      throw invalid("A game can start only once.");
+      throw invalid(t("A game can start only once."));
     default:
-      throw invalid(`Unknown event type ${show(event.type)}; known types: start, roll, score, playoff_roll, undo, dice, write.`);
+      throw invalid(t("Unknown event type {type}; known types: {types}.", { type: show(event.type), types: "start, roll, score, playoff_roll, undo, dice, write" }));
   }
 }

@@ -8,6 +8,7 @@
 
 import { illegal, invalid, show } from "./engine_errors.js";
 import { allDice, counts, diceRules, isYahtzee, total } from "./engine_dice.js";
+import { t, tp } from "./i18n.js";
 
 /** A rule book from one of GET /api/rules' rule sets ({name, boxes, rules}): the engine's
  *  view of it, with what each roll scores in each box worked out once. */
@@ -31,6 +32,12 @@ export function ruleBook(ruleSet) {
   };
   book.possible = boxes.map((box) => possibleOf(book, box.index));
   return book;
+}
+
+/** A box's name as its edition names it in the player's language (the rules data is
+ *  English; contexts "american box", "yatzy box"). */
+export function boxLabel(book, box) {
+  return tp(`${book.rules.edition || "american"} box`, book.boxes[box].label);
 }
 
 /** The same rules with ties for first place settled by a one-roll playoff (core's
@@ -64,10 +71,10 @@ function scorer(box, dice) {
     case "sum-if-kind": return (faces) => (Math.max(...tally(faces)) >= rule.n ? total(faces) : 0);
     case "kind": return (faces) => { const [face] = facesWith(tally(faces), rule.n); return face ? rule.n * face : 0; };
     case "two-pairs": return (faces) => {
-      const t = tally(faces);
-      const pairs = facesWith(t, PAIR);
+      const tallied = tally(faces);
+      const pairs = facesWith(tallied, PAIR);
       if (pairs.length >= PAIR) return PAIR * (pairs[0] + pairs[1]);
-      const four = rule.also && pairs.length && t[pairs[0] - 1] >= 2 * PAIR;
+      const four = rule.also && pairs.length && tallied[pairs[0] - 1] >= 2 * PAIR;
       return four ? 2 * PAIR * pairs[0] : 0;
     };
     case "full-house": return (faces) => {
@@ -84,7 +91,7 @@ function scorer(box, dice) {
       return (faces) => (faces === wanted ? rule.points : 0);
     }
     case "five-alike": return (faces) => (isYahtzee(faces) ? rule.points : 0);
-    default: throw invalid(`This engine does not know how ${show(box.key)} scores (${show(rule.kind)}).`);
+    default: throw invalid(t("This engine does not know how {box} scores ({kind}).", { box: show(box.key), kind: show(rule.kind) }));
   }
 }
 
@@ -187,34 +194,34 @@ export function placement(book, card, faces, box) {
   if (found) return found;
   if (card.boxes[box] !== null) throw illegal(filledMessage(book, card, box, legal), "box_filled");
   if (book.rules.ordered) throw outOfOrder(book, card);
-  throw illegal(`The Joker rule does not allow ${book.boxes[box].label} now. ${allowedText(book, card, legal)}`, "joker_rule");
+  throw illegal(t("The Joker rule does not allow {box} now. {allowed}", { box: boxLabel(book, box), allowed: allowedText(book, card, legal) }), "joker_rule");
 }
 
 /** The refusal of a box below the first open one, under `ordered` (core's). */
 export function outOfOrder(book, card) {
-  const next = book.boxes[openBoxes(card)[0]].label;
-  return illegal(`Under the ${book.name} rules the boxes are filled top to bottom: the next is ${next}.`, "out_of_order");
+  const next = boxLabel(book, openBoxes(card)[0]);
+  return illegal(t("Under the {rules} rules the boxes are filled top to bottom: the next is {box}.", { rules: book.name, box: next }), "out_of_order");
 }
 
 function filledMessage(book, card, box, legal) {
-  if (isComplete(card)) return "The scorecard is complete: every box is filled.";
-  return `${book.boxes[box].label} is already filled (${card.boxes[box]}). ${allowedText(book, card, legal)}`;
+  if (isComplete(card)) return t("The scorecard is complete: every box is filled.");
+  return t("{box} is already filled ({points}). {allowed}", { box: boxLabel(book, box), points: card.boxes[box], allowed: allowedText(book, card, legal) });
 }
 
 /** "Open boxes: ...", or "Allowed: ..." when a Joker rule narrows them. */
 export function allowedText(book, card, legal) {
   const open = openBoxes(card);
-  const names = (boxes) => boxes.map((box) => book.boxes[box].label).join(", ");
-  if (!legal.length || new Set(legal.map((p) => p.box)).size === open.length) return `Open boxes: ${names(open)}.`;
-  return `Allowed: ${names(legal.map((p) => p.box))}.`;
+  const names = (boxes) => boxes.map((box) => boxLabel(book, box)).join(", ");
+  if (!legal.length || new Set(legal.map((p) => p.box)).size === open.length) return t("Open boxes: {boxes}.", { boxes: names(open) });
+  return t("Allowed: {boxes}.", { boxes: names(legal.map((p) => p.box)) });
 }
 
 /** The box of a key ("full_house") or an index, or a RuleError. */
 export function boxOf(book, value) {
   if (Number.isInteger(value) && value >= 0 && value < book.boxes.length) return value;
   if (typeof value === "string" && value in book.index) return book.index[value];
-  const names = book.boxes.map((box) => box.label).join(", ");
-  throw invalid(`Unknown box ${show(value)}. Boxes: ${names}.`);
+  const names = book.boxes.map((box) => boxLabel(book, box.index)).join(", ");
+  throw invalid(t("Unknown box {name}. Boxes: {boxes}.", { name: show(value), boxes: names }));
 }
 
 // Entries written on a pad --------------------------------------------------------------
@@ -236,10 +243,12 @@ export function pointsText(points) {
   let previous = start;
   for (const value of [...ordered.slice(1), null]) {
     if (value !== null && value === previous + 1) { previous = value; continue; }
-    parts.push(start === previous ? String(start) : `${start} to ${previous}`);
+    // Translators: a range of points a box can hold ("5 to 30")
+    parts.push(start === previous ? String(start) : t("{low} to {high}", { low: start, high: previous }));
     if (value !== null) { start = value; previous = value; }
   }
-  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} or ${parts[parts.length - 1]}`;
+  // Translators: the last of the points a box can hold ("0, 4, 8 or 12": {list} is "0, 4, 8")
+  return parts.length === 1 ? parts[0] : t("{list} or {last}", { list: parts.slice(0, -1).join(", "), last: parts[parts.length - 1] });
 }
 
 /** `points` written in `box`, checked against what the box can hold under the rules. */
@@ -247,7 +256,7 @@ export function checkEntry(book, box, points) {
   const allowed = book.possible[box];
   if (!Number.isInteger(points) || !allowed.has(points)) {
     throw invalid(
-      `${book.boxes[box].label} holds ${pointsText(allowed)} points under the ${book.name} rules, not ${show(points)}.`,
+      t("{box} holds {allowed} points under the {rules} rules, not {points}.", { box: boxLabel(book, box), allowed: pointsText(allowed), rules: book.name, points: show(points) }),
       "points_not_allowed",
     );
   }

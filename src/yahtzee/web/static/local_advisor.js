@@ -9,6 +9,7 @@
 
 import { fetchAdvisorTable, tableCard } from "./advisor_table.js";
 import { Advisor, scoringKey } from "./advisor.js";
+import { t } from "./i18n.js";
 
 export const TABLES = "yahtzee-tables";  // the tables kept on the device (not the app's release)
 const made = new Map();  // scoring key -> Promise<Advisor>
@@ -63,7 +64,7 @@ export function advisorFor(ruleSet) {
       try {
         table = await fetchAdvisorTable(await tableAddress(ruleSet), { scoring: key, card: tableCard(ruleSet) }, keptFetch);
       } catch (error) {
-        throw new Error(`The advisor is not on this device yet (${error.message.replace(/\.$/, "")}): open the app once with a connection to fetch it.`);
+        throw new Error(t("The advisor is not on this device yet ({reason}): open the app once with a connection to fetch it.", { reason: error.message.replace(/\.$/, "") }));
       }
       const advisor = new Advisor(table, ruleSet);
       ready.add(key);

@@ -4,6 +4,8 @@
 
 import { Game } from "./engine_game.js";
 import { spaced } from "./engine_dice.js";
+import { boxLabel } from "./engine_rules.js";
+import { t } from "./i18n.js";
 
 const TIE = 1e-9;
 const HINT_OPTIONS = 5;
@@ -11,8 +13,10 @@ const COSTLIEST = 3;
 
 /** "score Full House" or "keep 3 3" ("keep nothing" rolls all five). */
 export function actionText(book, option) {
-  if (option.score !== undefined) return `score ${book.boxes[book.index[option.score]].label}`;
-  return `keep ${spaced(option.keep)}`;
+  // Translators: an action the advisor names: placing the dice in a box ({box} its name)
+  if (option.score !== undefined) return t("score {box}", { box: boxLabel(book, book.index[option.score]) });
+  // Translators: an action the advisor names: keeping some dice ("keep 3 3", "keep nothing") and rolling the others
+  return t("keep {dice}", { dice: spaced(option.keep) });
 }
 
 /** The situation as the core writes it ("13356 2 fh=25 bonus=100": box codes aside, the

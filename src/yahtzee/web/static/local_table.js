@@ -16,12 +16,12 @@ import { deleteTable, listTables, loadTable, saveTable, RECORD_FORMAT } from "./
 import { EMPTY_TRAY, follow, holding, keptOf, notRolled, checkSlots } from "./local_tray.js";
 import { advisorFor, advisorReady } from "./local_advisor.js";
 import { hintMessage, reviewMessage, situationOf } from "./local_review.js";
+import { t } from "./i18n.js";
 
 const PREFIX = "device-";
 const BOT_DELAY_MS = 600;  // a bot's moves are shown this far apart (the server's pace)
 const INTENTS_KEPT = 32;
 const MAX_MESSAGE = 4096;
-const NO_BOTS_ENTERED = "A computer player cannot sit in a game of real dice (it has no hands to roll them): seat people only, or let the program roll.";
 const CONNECTING = 0, OPEN = 1, CLOSING = 2, CLOSED = 3;
 
 /** Whether `id` names a table of this device ("device-" and a UUID). */
@@ -36,7 +36,7 @@ let catalog = null;
 function ruleSets() {
   if (!catalog) {
     catalog = globalThis.fetch("/api/rules").then(async (answer) => {
-      if (!answer.ok) throw new Error(`The rules could not be read (${answer.status}).`);
+      if (!answer.ok) throw new Error(t("The rules could not be read ({status}).", { status: answer.status }));
       return answer.json();
     });
     catalog.catch(() => { catalog = null; });
@@ -46,13 +46,13 @@ function ruleSets() {
 
 async function ruleSetNamed(name) {
   let known;
-  try { known = await ruleSets(); } catch (error) { throw new Error(`The game's rules are not on this device yet: open the app once with a connection. (${error.message})`); }
+  try { known = await ruleSets(); } catch (error) { throw new Error(t("The game's rules are not on this device yet: open the app once with a connection. ({reason})", { reason: error.message })); }
   const sets = known.rule_sets || [];
   const found = sets.find((s) => s.name === name);
   if (found) return found;
   const base = typeof name === "string" && name.endsWith("+playoff") ? sets.find((s) => s.name === name.slice(0, -"+playoff".length)) : null;
   if (base) return withPlayoff(base);
-  throw new Error(`There are no rules called ${JSON.stringify(name)}: ${sets.map((s) => s.name).join(", ")}.`);
+  throw new Error(t("There are no rules called {name}: {names}.", { name: JSON.stringify(name), names: sets.map((s) => s.name).join(", ") }));
 }
 
 /** A new game on this device, started at once: `players` 1 to 8, each `{name, bot}` (bot
@@ -60,14 +60,14 @@ async function ruleSetNamed(name) {
  *  `{seat, token, name}`, which the caller keeps as the page does (`remember`, `addPadSeat`). */
 export async function createDeviceTable({ rules, players, hints = true, entered = false, botDelay = BOT_DELAY_MS }) {
   const ruleSet = await ruleSetNamed(rules);
-  if (!Array.isArray(players) || players.length < 1 || players.length > 8) throw new Error("A game has 1 to 8 players.");
+  if (!Array.isArray(players) || players.length < 1 || players.length > 8) throw new Error(t("A game has 1 to 8 players."));
   for (const p of players) {
-    if (!p || (p.bot !== null && p.bot !== undefined && !OFFLINE_BOTS.includes(p.bot))) throw new Error(`No computer player ${JSON.stringify(p && p.bot)} on this device: ${OFFLINE_BOTS.join(", ")}.`);
+    if (!p || (p.bot !== null && p.bot !== undefined && !OFFLINE_BOTS.includes(p.bot))) throw new Error(t("No computer player {bot} on this device: {bots}.", { bot: JSON.stringify(p && p.bot), bots: OFFLINE_BOTS.join(", ") }));
   }
   const bots = players.map((p) => p.bot || null);
-  if (entered && bots.some((b) => b !== null)) throw new Error(NO_BOTS_ENTERED);
-  if (bots.every((b) => b !== null)) throw new Error("Seat at least one person: a game of computer players alone has nobody to play it.");
-  if (!Number.isFinite(botDelay) || botDelay < 0) throw new Error("The bots' pace is a number of milliseconds.");
+  if (entered && bots.some((b) => b !== null)) throw new Error(t("A computer player cannot sit in a game of real dice (it has no hands to roll them): seat people only, or let the program roll."));
+  if (bots.every((b) => b !== null)) throw new Error(t("Seat at least one person: a game of computer players alone has nobody to play it."));
+  if (!Number.isFinite(botDelay) || botDelay < 0) throw new Error(t("The bots' pace is a number of milliseconds."));
   let game;
   try { game = new Game(ruleSet, players.map((p) => p.name), { entered }); } catch (error) { throw new Error(error.message); }
   const now = Date.now();
@@ -117,7 +117,7 @@ class Room {
     this.record = record;
     this.book = ruleBook(record.ruleSet);
     try { this.game = Game.replay(this.book, record.events); } catch (error) {
-      throw new Error(`The game ${record.id} on this device is damaged (${error.message}): it cannot be played on.`);
+      throw new Error(t("The game {id} on this device is damaged ({reason}): it cannot be played on.", { id: record.id, reason: error.message }));
     }
     this.tray = record.tray;
     this.sockets = new Set();
@@ -178,21 +178,21 @@ class Room {
       this.run(() => this.hello(socket, message));
       return;
     }
-    if (!message || typeof message !== "object" || Array.isArray(message)) { socket.deliver(error("malformed_json", "The message is not a JSON object.", null)); return; }
+    if (!message || typeof message !== "object" || Array.isArray(message)) { socket.deliver(error("malformed_json", t("The message is not a JSON object."), null)); return; }
     const id = message.id === undefined || message.id === null ? null : message.id;
-    if (id !== null && (typeof id !== "string" || !id.length || id.length > 64)) { socket.deliver(error("bad_message", "An intent's id is text of 1 to 64 characters.", null)); return; }
-    if (message.v !== undefined && message.v !== 1) { socket.deliver(error("bad_version", "This table speaks version 1 of the protocol.", id)); return; }
-    if (text.length > MAX_MESSAGE) { socket.deliver(error("too_large", "The message is too large.", id)); return; }
+    if (id !== null && (typeof id !== "string" || !id.length || id.length > 64)) { socket.deliver(error("bad_message", t("An intent's id is text of 1 to 64 characters."), null)); return; }
+    if (message.v !== undefined && message.v !== 1) { socket.deliver(error("bad_version", t("This table speaks version 1 of the protocol."), id)); return; }
+    if (text.length > MAX_MESSAGE) { socket.deliver(error("too_large", t("The message is too large."), id)); return; }
     if (message.type === "ping") { socket.deliver({ v: 1, type: "pong" }); return; }
     this.run(() => this.intent(socket, message, id)).catch((failure) => {
-      socket.deliver(failure instanceof RuleError ? error(failure.code, failure.message, id) : error("server_error", failure.message || "Something went wrong on this device.", id));
+      socket.deliver(failure instanceof RuleError ? error(failure.code, failure.message, id) : error("server_error", failure.message || t("Something went wrong on this device."), id));
     });
   }
 
   async hello(socket, message) {
     const seat = message && message.type === "hello" && typeof message.token === "string"
       ? this.record.seats.find((s) => !s.bot && s.token === message.token) : null;
-    if (!seat || socket.readyState !== OPEN) { socket.close(4401, "Your seat at this game is not on this device."); return; }
+    if (!seat || socket.readyState !== OPEN) { socket.close(4401, t("Your seat at this game is not on this device.")); return; }
     socket.seat = seat.seat;
     this.sockets.add(socket);
     socket.deliver(this.stateFor(seat.seat));
@@ -214,10 +214,10 @@ class Room {
       case "hint": return this.hint(socket, seat, id);
       case "review": return this.review(socket, id);
       case "resync": socket.deliver(this.stateFor(seat)); return this.ack(socket, id);
-      case "chat": throw illegal("There is no chat at a table on this phone: everyone playing is right here.", "no_chat");
-      case "resign": throw illegal("A game on this phone has no resigning: leave it whenever you like, and come back to it from My games.", "no_resign");
-      case "hello": throw invalid("Hello comes once, as the first message.", "unknown_type");
-      default: throw invalid(`Unknown message type ${JSON.stringify(message.type)}.`, "unknown_type");
+      case "chat": throw illegal(t("There is no chat at a table on this phone: everyone playing is right here."), "no_chat");
+      case "resign": throw illegal(t("A game on this phone has no resigning: leave it whenever you like, and come back to it from My games."), "no_resign");
+      case "hello": throw invalid(t("Hello comes once, as the first message."), "unknown_type");
+      default: throw invalid(t("Unknown message type {type}.", { type: JSON.stringify(message.type) }), "unknown_type");
     }
   }
 
@@ -251,7 +251,7 @@ class Room {
       places = checkSlots(message.held);
       if (places.length && !this.tray.slots) throw notRolled();
       const heldKeep = keptOf(this.tray, places);
-      if (named !== null && named.trim() && keep !== heldKeep) throw invalid(`The dice held (${heldKeep || "-"}) are not the dice named (${keep || "-"}).`);
+      if (named !== null && named.trim() && keep !== heldKeep) throw invalid(t("The dice held ({held}) are not the dice named ({named}).", { held: heldKeep || "-", named: keep || "-" }));
       keep = heldKeep;
     }
     this.game.roll(keep, { dice: throwAround(keep, random), player: seat });
@@ -259,20 +259,20 @@ class Room {
   }
 
   undo(seat) {
-    if (!this.undoOn) throw illegal("Taking back a placement is off in this game.", "undo_off");
+    if (!this.undoOn) throw illegal(t("Taking back a placement is off in this game."), "undo_off");
     const log = this.record.events;
     const last = log[log.length - 1];
-    if (last && last.type === "score" && this.isBot(last.player)) throw illegal("A computer player's placement stays.", "no_undo");
+    if (last && last.type === "score" && this.isBot(last.player)) throw illegal(t("A computer player's placement stays."), "no_undo");
     this.game.undo({ player: seat });
   }
 
   async hold(socket, seat, message, id) {
-    if (this.record.entered) throw illegal("At a table of real dice you hold your own dice: enter the five dice showing.", "dice_entered");
+    if (this.record.entered) throw illegal(t("At a table of real dice you hold your own dice: enter the five dice showing."), "dice_entered");
     const slots = checkSlots(message.held);
     const turn = this.game.turn;
-    if (this.game.isOver || !turn || this.game.currentPlayer !== seat) throw illegal("It is not your turn.", "not_your_turn");
+    if (this.game.isOver || !turn || this.game.currentPlayer !== seat) throw illegal(t("It is not your turn."), "not_your_turn");
     if (turn.dice === null) throw notRolled();
-    if (this.book.rules.rolls_per_turn - turn.rolls === 0) throw illegal("There is no roll left to hold dice for.", "no_rolls_left");
+    if (this.book.rules.rolls_per_turn - turn.rolls === 0) throw illegal(t("There is no roll left to hold dice for."), "no_rolls_left");
     const tray = this.tray;
     this.tray = holding(tray, slots);
     try { await this.commit(); } catch (failure) { this.tray = tray; throw failure; }
@@ -282,14 +282,14 @@ class Room {
 
   // The advisor, waited for with a word to the player when it is not ready yet.
   async advisor(socket, id) {
-    if (!advisorReady(this.record.ruleSet)) socket.deliver(error("advisor_loading", "Loading the advisor...", id));
+    if (!advisorReady(this.record.ruleSet)) socket.deliver(error("advisor_loading", t("Loading the advisor..."), id));
     return advisorFor(this.record.ruleSet);
   }
 
   async hint(socket, seat, id) {
-    if (!this.record.hints) throw illegal("Hints are off for this game.", "hints_off");
+    if (!this.record.hints) throw illegal(t("Hints are off for this game."), "hints_off");
     const situation = situationOf(this.game);
-    if (!situation || this.game.currentPlayer !== seat) throw illegal("Hints are for the player whose dice are showing.", "not_your_turn");
+    if (!situation || this.game.currentPlayer !== seat) throw illegal(t("Hints are for the player whose dice are showing."), "not_your_turn");
     const advisor = await this.advisor(socket, id);
     const now = situationOf(this.game);
     if (!now || this.game.currentPlayer !== seat || now.dice !== situation.dice || now.rollsLeft !== situation.rollsLeft) return;  // moved on meanwhile
@@ -299,7 +299,7 @@ class Room {
   }
 
   async review(socket, id) {
-    if (!this.game.isOver) throw illegal("The review comes when the game is over.", "not_over");
+    if (!this.game.isOver) throw illegal(t("The review comes when the game is over."), "not_over");
     const advisor = await this.advisor(socket, id);
     socket.deliver({ v: 1, ...reviewMessage(advisor, this.book, this.record.events, this.humans()) });
     this.ack(socket, id);
@@ -316,7 +316,7 @@ class Room {
       try {
         while (!this.game.isOver && this.isBot(this.game.currentPlayer) && this.sockets.size) await this.botTurn();
       } catch (failure) {
-        this.tellAll(error("bot_stopped", `The computer player cannot play: ${failure.message}`, null));
+        this.tellAll(error("bot_stopped", t("The computer player cannot play: {reason}", { reason: failure.message }), null));
       } finally {
         this.botsRunning = false;
       }
@@ -366,7 +366,7 @@ function error(code, message, id) { return { v: 1, type: "error", code, message,
 
 function text(message, key) {
   const value = message[key];
-  if (typeof value !== "string") throw invalid(`The ${key} is text, not ${JSON.stringify(value)}.`, "bad_message");
+  if (typeof value !== "string") throw invalid(t("The {field} is text, not {value}.", { field: key, value: JSON.stringify(value) }), "bad_message");
   return value;
 }
 // Five dice from the players' text (bad_dice saying what is allowed), as the server reads them.
@@ -378,7 +378,7 @@ function fiveDice(book, value) {
 }
 function whole(message, key) {
   const value = message[key];
-  if (!Number.isInteger(value)) throw invalid(`The ${key} is a whole number, not ${JSON.stringify(value)}.`, "bad_message");
+  if (!Number.isInteger(value)) throw invalid(t("The {field} is a whole number, not {value}.", { field: key, value: JSON.stringify(value) }), "bad_message");
   return value;
 }
 
@@ -398,7 +398,7 @@ export class LocalSocket {
     this.greeted = false;  // its first message came (the hello, answered in turn)
     roomOf(id).then((room) => {
       if (this.readyState !== CONNECTING) return;
-      if (!room) { this.close(4401, "This game is not on this device (it was played in another browser, or deleted)."); return; }
+      if (!room) { this.close(4401, t("This game is not on this device (it was played in another browser, or deleted).")); return; }
       this.room = room;
       this.readyState = OPEN;
       this.later(() => { if (this.onopen) this.onopen({ type: "open" }); });
@@ -427,7 +427,7 @@ export class LocalSocket {
   }
 
   send(data) {
-    if (this.readyState === CONNECTING) throw new Error("The connection is not open yet.");
+    if (this.readyState === CONNECTING) throw new Error(t("The connection is not open yet."));
     if (this.readyState !== OPEN) return;
     const room = this.room;
     this.later(() => { if (this.readyState === OPEN) room.receive(this, String(data)); });
@@ -462,8 +462,8 @@ export async function deviceGames() {
  *  "Offline games"): its uuid, rules, players, events, end and the first person's seat. */
 export async function uploadBody(id) {
   const record = await loadTable(id);
-  if (!record) throw new Error("This game is not on this device.");
-  if (!record.finished) throw new Error("This game is not over yet: finish it, then keep it in your account.");
+  if (!record) throw new Error(t("This game is not on this device."));
+  if (!record.finished) throw new Error(t("This game is not over yet: finish it, then keep it in your account."));
   return {
     id: record.id.slice(PREFIX.length), rules: record.rules,
     players: record.seats.map((s) => ({ name: s.name, bot: s.bot })),
@@ -475,7 +475,7 @@ export async function uploadBody(id) {
 /** The game `id` was kept in the account as `gameId` (null: offered again). */
 export async function markUploaded(id, gameId) {
   const record = await loadTable(id);
-  if (!record) throw new Error("This game is not on this device.");
+  if (!record) throw new Error(t("This game is not on this device."));
   await saveTable({ ...record, uploaded: gameId });
   const room = rooms.get(id);
   if (room) room.then((r) => { if (r) r.record = { ...r.record, uploaded: gameId }; }, () => {});

@@ -4,19 +4,20 @@
 // {slots: "53613" ("" before the turn's first roll), held: [places, sorted]}. No DOM.
 
 import { illegal, invalid } from "./engine_errors.js";
+import { t } from "./i18n.js";
 
 const SLOTS = [0, 1, 2, 3, 4];
 export const EMPTY_TRAY = Object.freeze({ slots: "", held: Object.freeze([]) });
 
-export const notRolled = () => illegal("Roll the dice before holding any.", "not_rolled");
+export const notRolled = () => illegal(t("Roll the dice before holding any."), "not_rolled");
 
 /** Places 0 to 4, each at most once, sorted (a RuleError invalid_input otherwise). */
 export function checkSlots(slots) {
-  if (!Array.isArray(slots)) throw invalid("The dice held are a list of places, 0 to 4.");
+  if (!Array.isArray(slots)) throw invalid(t("The dice held are a list of places, 0 to 4."));
   for (const slot of slots) {
-    if (!Number.isInteger(slot) || !SLOTS.includes(slot)) throw invalid(`A die's place is 0 to 4, not ${JSON.stringify(slot)}.`);
+    if (!Number.isInteger(slot) || !SLOTS.includes(slot)) throw invalid(t("A die's place is 0 to 4, not {place}.", { place: JSON.stringify(slot) }));
   }
-  if (new Set(slots).size !== slots.length) throw invalid("Each die's place is held at most once.");
+  if (new Set(slots).size !== slots.length) throw invalid(t("Each die's place is held at most once."));
   return [...slots].sort((a, b) => a - b);
 }
 

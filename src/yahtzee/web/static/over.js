@@ -12,37 +12,54 @@ import { showScreen } from "./screens.js";
 import { keepRematch, rematchAll } from "./pad.js";
 import { drawColumnsButtons } from "./columns.js";
 import { drawDailyResult, drawVerify } from "./daily.js";
+import { num, t, tn, tp } from "./i18n.js";
+
+// A box's name as the table's edition names it in the player's language.
+function boxText(text) {
+  const ruleSet = ruleSetOf();
+  return tp(`${(ruleSet && ruleSet.rules.edition) || "american"} box`, text);
+}
+
+// "Ann and Bob" (and "Ann and Bob and Cy"): the winners, named together.
+// Translators: two winners' names joined ("Ann and Bob"); more are joined in turn
+const together = (names) => names.slice(1).reduce((first, second) => t("{first} and {second}", { first, second }), names[0]);
 
 export function drawOver() {
   showScreen("over");
   const game = state.game;
   const standings = game.standings || [];
   const winners = standings.filter((s) => s.winner).map((s) => playerName(s.seat));
-  $("turn").textContent = winners.length === 1 ? `Game over: ${winners[0]} wins` : winners.length ? `Game over: ${winners.join(" and ")} share the win` : "Game over";
+  $("turn").textContent = winners.length === 1 ? t("Game over: {name} wins", { name: winners[0] })
+    : winners.length ? t("Game over: {names} share the win", { names: together(winners) }) : t("Game over");
   $("turn").className = "";
   $("timer").hidden = true;
   $("standings").replaceChildren(...standings.map((s) => {
     const item = el("li", { class: `standing ${playerClass(s.seat)}${s.winner ? " winner" : ""}` });
-    item.append(el("span", { class: "place" }, `${s.place}.`), el("span", { class: "dot", "aria-hidden": "true" }),
+    // Translators: a place in the standings (1., 2., ...)
+    item.append(el("span", { class: "place" }, t("{place}.", { place: s.place })), el("span", { class: "dot", "aria-hidden": "true" }),
                 el("span", { class: "name" }, playerName(s.seat)));
-    if (botOf(s.seat)) item.lastChild.append(el("span", { class: "badge" }, `bot, ${botOf(s.seat)}`));
+    if (botOf(s.seat)) item.lastChild.append(el("span", { class: "badge" }, t("bot, {bot}", { bot: botOf(s.seat) })));
     item.append(el("span", { class: "total" }, String(s.total)));
-    if (s.winner) item.append(el("span", { class: "badge win" }, "winner"));
+    // Translators: a badge beside the winner's name in the standings
+    if (s.winner) item.append(el("span", { class: "badge win" }, t("winner")));
     return item;
   }));
   $("highlights").replaceChildren(...game.cards.map((card, seat) => {
     let best = null;
     for (const { key, label } of boxesOf()) {
       const value = card.boxes[key];
-      if (value !== null && value !== undefined && (!best || value >= best.value)) best = { label, value };
+      if (value !== null && value !== undefined && (!best || value >= best.value)) best = { label: boxText(label), value };
     }
     const five = fiveAlikeBox();  // Yahtzee, Yatzy: the table's rules' box for five alike
     const bonus = ruleSetOf().rules.yahtzee_bonus;
     const yahtzees = (card.boxes[five.key] === five.scoring.points ? 1 : 0) + (bonus && card.yahtzee_bonus > 0 ? Math.round(card.yahtzee_bonus / bonus) : 0);
     const parts = [];
-    if (best && best.value > 0) parts.push(`best box ${best.label} (${best.value})`);
-    parts.push(yahtzees === 0 ? `no ${five.label}` : yahtzees === 1 ? `1 ${five.label}` : `${yahtzees} ${five.label}s`);
-    parts.push(card.upper_bonus ? "upper bonus made" : state.bonusAt === null ? `upper ${card.upper_subtotal}` : `upper ${card.upper_subtotal}/${state.bonusAt}`);
+    const fiveName = boxText(five.label);
+    if (best && best.value > 0) parts.push(t("best box {box} ({points})", { box: best.label, points: best.value }));
+    // Translators: how many of the box of five alike (Yahtzee, Yatzy) a player scored; {box} is its name
+    parts.push(yahtzees === 0 ? t("no {box}", { box: fiveName }) : tn("{n} {box}", "{n} {box}s", yahtzees, { box: fiveName }));
+    parts.push(card.upper_bonus ? t("upper bonus made") : state.bonusAt === null ? t("upper {points}", { points: card.upper_subtotal })
+      : t("upper {points}/{goal}", { points: card.upper_subtotal, goal: state.bonusAt }));
     const item = el("li", { class: playerClass(seat) });
     item.append(el("span", { class: "dot", "aria-hidden": "true" }), el("strong", {}, playerName(seat)), document.createTextNode(`: ${parts.join(", ")}`));
     return item;
@@ -64,10 +81,10 @@ function drawRematch() {
   const offer = state.lobby && state.lobby.rematch;
   button.hidden = state.seat === null || !!(state.lobby && state.lobby.daily);  // one attempt a day
   button.dataset.focus = "rematch";
-  button.textContent = onDevice(state.table) ? "New game" : offer ? "Take your seat at the rematch" : "Rematch";
+  button.textContent = onDevice(state.table) ? t("New game") : offer ? t("Take your seat at the rematch") : t("Rematch");
   const note = $("rematch-note");
   note.hidden = !offer || state.seat === null;
-  note.textContent = offer ? "A rematch is ready at a new table with the same seats: one tap takes yours." : "";
+  note.textContent = offer ? t("A rematch is ready at a new table with the same seats: one tap takes yours.") : "";
 }
 
 // The sitting (this table and the rematches before it): once it has two games, the
@@ -91,14 +108,15 @@ function drawSitting() {
   box.hidden = !sitting || sitting.games.length < 2;
   if (box.hidden) return;
   const count = sitting.games.length;
-  $("sitting-note").textContent = `${count} games at this table and its rematches: the total of each player's games, and the games each won.`;
+  $("sitting-note").textContent = tn("{n} game at this table and its rematches: the total of each player's games, and the games each won.",
+    "{n} games at this table and its rematches: the total of each player's games, and the games each won.", count);
   const ranked = [...sitting.standings].sort((a, b) => b.total - a.total || a.seat - b.seat);
   const best = ranked.length ? ranked[0].total : null;
   $("sitting-standings").replaceChildren(...ranked.map((s, i) => {
     const item = el("li", { class: `standing ${playerClass(s.seat)}${s.total === best ? " winner" : ""}` });
-    item.append(el("span", { class: "place" }, `${i + 1}.`), el("span", { class: "dot", "aria-hidden": "true" }),
+    item.append(el("span", { class: "place" }, t("{place}.", { place: i + 1 })), el("span", { class: "dot", "aria-hidden": "true" }),
                 el("span", { class: "name" }, s.name),
-                el("span", { class: "won" }, s.won === 1 ? "1 game won" : `${s.won} games won`),
+                el("span", { class: "won" }, tn("{n} game won", "{n} games won", s.won)),
                 el("span", { class: "total" }, String(s.total)));
     return item;
   }));
@@ -111,19 +129,21 @@ export function drawReview() {
   if (box.hidden) return;
   const parts = players.map((p) => {
     const part = el("section", { class: `review-player ${playerClass(p.seat)}` });
-    part.append(el("h3", {}, `${p.name}: ${p.total_loss.toFixed(1)} points lost to the best choices (${p.decisions} decisions)`));
+    part.append(el("h3", {}, tn("{name}: {loss} points lost to the best choices ({n} decision)", "{name}: {loss} points lost to the best choices ({n} decisions)",
+      p.decisions, { name: p.name, loss: num(p.total_loss, 1) })));
     const list = el("ol");
     for (const d of p.costliest) {
       // what the choice cost, as the heading says it: points lost (never written negative)
-      const cost = [`${d.loss.toFixed(2)} points lost`];
-      if (typeof d.win_swing === "number") cost.push(d.win_swing < 0.0005 ? "same chance to win" : `${(d.win_swing * 100).toFixed(1)}% less chance to win`);
-      list.append(el("li", {}, `Round ${d.round}, dice ${d.dice}: ${d.chosen}; best was ${d.best} (${cost.join(", ")})`));
+      const cost = [t("{points} points lost", { points: num(d.loss, 2) })];
+      if (typeof d.win_swing === "number") cost.push(d.win_swing < 0.0005 ? t("same chance to win") : t("{percent}% less chance to win", { percent: num(d.win_swing * 100, 1) }));
+      // Translators: one costly decision of the review; {chosen} and {best} are actions ("score Chance", "keep 3 3")
+      list.append(el("li", {}, t("Round {round}, dice {dice}: {chosen}; best was {best} ({cost})", { round: d.round, dice: d.dice, chosen: d.chosen, best: d.best, cost: cost.join(", ") })));
     }
     part.append(list);
     return part;
   });
   const notes = (state.reviewNotes || []).map((n) => el("p", { class: "review-note" }, n));
-  box.replaceChildren(el("h2", {}, "Review"), ...notes, ...parts);
+  box.replaceChildren(el("h2", {}, t("Review")), ...notes, ...parts);
 }
 
 // The first player to ask makes the new table; every later ask (from anyone at this

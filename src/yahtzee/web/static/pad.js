@@ -5,6 +5,7 @@
 
 import { api, playerName, readJson, remember, saved, state } from "./state.js";
 import { connect, disconnect, openSocket } from "./net.js";
+import { t } from "./i18n.js";
 
 const key = (tableId) => `yahtzee-pad:${tableId}`;
 
@@ -14,7 +15,7 @@ export function padSeats(tableId = state.table) {
   const more = readJson(localStorage, key(tableId));
   const seats = own && own.token ? [own] : [];
   for (const s of Array.isArray(more) ? more : []) {
-    if (s && typeof s.token === "string" && Number.isInteger(s.seat) && !seats.some((t) => t.seat === s.seat)) seats.push(s);
+    if (s && typeof s.token === "string" && Number.isInteger(s.seat) && !seats.some((kept) => kept.seat === s.seat)) seats.push(s);
   }
   return seats;
 }
@@ -34,7 +35,7 @@ export function addPadSeat(tableId, seat, token, name) {
 // In the waiting room: another player sits down on this device (through the invite).
 export async function addPlayerHere(name) {
   const invite = state.links && state.links.invite;
-  if (!invite) throw new Error("Only the host's device can seat players on it.");
+  if (!invite) throw new Error(t("Only the host's device can seat players on it."));
   const joined = await api(`/api/join/${encodeURIComponent(invite)}`, { name });
   addPadSeat(joined.table.id, joined.seat, joined.token, name);
   return joined;
@@ -59,12 +60,12 @@ export function followTurn() {
 // the server's answer (an ack or an error).
 export function actAs(seat, message, timeoutMs = 8000) {
   const held = padSeats().find((s) => s.seat === seat);
-  if (!held) return Promise.reject(new Error("That seat is not on this device."));
+  if (!held) return Promise.reject(new Error(t("That seat is not on this device.")));
   const id = `p${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   return new Promise((resolve, reject) => {
     const socket = openSocket(state.table);  // (a device table's: its local room)
     const done = (fn, value) => { clearTimeout(timer); socket.onclose = null; socket.close(); fn(value); };
-    const timer = setTimeout(() => done(reject, new Error("No answer from the server: try again.")), timeoutMs);
+    const timer = setTimeout(() => done(reject, new Error(t("No answer from the server: try again."))), timeoutMs);
     socket.onopen = () => {
       socket.send(JSON.stringify({ v: 1, type: "hello", token: held.token }));
       socket.send(JSON.stringify({ v: 1, ...message, id }));
@@ -74,7 +75,7 @@ export function actAs(seat, message, timeoutMs = 8000) {
       try { answer = JSON.parse(event.data); } catch { return; }
       if (answer && answer.id === id && (answer.type === "ack" || answer.type === "error")) done(resolve, answer);
     };
-    socket.onclose = () => done(reject, new Error("The connection closed: try again."));
+    socket.onclose = () => done(reject, new Error(t("The connection closed: try again.")));
   });
 }
 
