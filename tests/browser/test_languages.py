@@ -89,7 +89,8 @@ def test_the_browser_language_is_spoken(browser: Any, server: ServerProcess) -> 
     assert page.locator("#lang-create").bounding_box()["height"] >= 44
     assert asked == ["de"]  # the first guess was right: one request
     # the English of a marked element is kept: translated again, it is not lost
-    assert page.get_attribute("#create-form fieldset.where legend", "data-i18n-en") == "Where to play"
+    legend = "#create-form fieldset.where legend"
+    assert page.get_attribute(legend, "data-i18n-en") == "Where to play"
 
 
 def test_the_address_wins_over_the_browser_and_is_remembered(
