@@ -145,6 +145,10 @@ def test_the_pickers_choice_is_remembered_across_reloads(
     page.wait_for_selector("#create:not([hidden])")
     assert page.get_attribute("html", "lang") == "sv"
     assert page.input_value("#lang-create") == "sv"
+    page.goto(server.base + "/?account")  # another screen: the picker at the foot
+    page.wait_for_selector("#account:not([hidden])")
+    assert page.locator("#lang-foot").is_visible()
+    assert page.input_value("#lang-foot") == "sv"
 
 
 def test_no_catalog_is_english_at_once(browser: Any, server: ServerProcess) -> None:
