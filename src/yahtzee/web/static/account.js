@@ -9,6 +9,7 @@ import { showBanner } from "./net.js";
 import { showScreen } from "./screens.js";
 import { offline } from "./reach.js";
 import { createPasskey, passkeysPossible, usePasskey } from "./passkey.js";
+import { currentLanguage, t, tn } from "./i18n.js";
 
 const BASE = "/api/account";
 
@@ -21,7 +22,7 @@ async function call(method, path, body) {
   let data = null;
   if (response.status !== 204) { try { data = await response.json(); } catch { data = null; } }
   if (!response.ok) {
-    const error = new Error((data && data.message) || `Refused (${response.status}).`);
+    const error = new Error((data && data.message) || t("Refused ({status}).", { status: response.status }));
     error.code = data && data.code;
     throw error;
   }
@@ -44,7 +45,7 @@ export function heldTokens() {
 // The top bar's link: the account's name when signed in.
 export async function drawAccountLink() {
   try { state.account = (await call("GET", BASE)).account; } catch { state.account = null; }
-  $("account-link").textContent = state.account ? state.account.name : "Sign in";
+  $("account-link").textContent = state.account ? state.account.name : t("Sign in");
   return state.account;
 }
 
@@ -53,8 +54,8 @@ const failed = (error) => { note(error.message); showBanner(error.message, []); 
 
 export async function setupAccount() {
   showScreen("account");
-  document.title = "Account - Yahtzee";
-  $("turn").textContent = "Your account";
+  document.title = t("Account - Yahtzee");
+  $("turn").textContent = t("Your account");
   wireSignedOut();
   wireSignedIn();
   await drawAccount();
@@ -64,32 +65,33 @@ async function drawAccount() {
   let me = null;
   try { me = await call("GET", BASE); } catch { me = null; }
   state.account = me && me.account;
-  $("account-link").textContent = me ? me.account.name : "Sign in";
+  $("account-link").textContent = me ? me.account.name : t("Sign in");
   $("signed-out").hidden = !!me;
   $("signed-in").hidden = !me;
-  if (!me && offline()) note("Accounts need a connection: sign in once this phone is online. Games on this phone are kept on it meanwhile.");
+  if (!me && offline()) note(t("Accounts need a connection: sign in once this phone is online. Games on this phone are kept on it meanwhile."));
   if (!me) return;
-  $("account-title").textContent = `Your account: ${me.account.name}`;
+  $("account-title").textContent = t("Your account: {name}", { name: me.account.name });
   $("account-name").value = me.account.name;
   $("passkey-list").replaceChildren(...me.passkeys.map((k) => {
-    const remove = el("button", { type: "button", class: "small", "aria-label": `Remove the passkey ${k.label}` }, "Remove");
-    remove.onclick = () => act(() => call("DELETE", `${BASE}/passkeys/${encodeURIComponent(k.id)}`), "The passkey was removed.");
+    const remove = el("button", { type: "button", class: "small", "aria-label": t("Remove the passkey {label}", { label: k.label }) }, t("Remove"));
+    remove.onclick = () => act(() => call("DELETE", `${BASE}/passkeys/${encodeURIComponent(k.id)}`), t("The passkey was removed."));
     const item = el("li");
-    item.append(el("span", {}, `${k.label}, added ${day(k.created_at)}${k.used_at ? `, last used ${day(k.used_at)}` : ""}`), remove);
+    item.append(el("span", {}, k.used_at ? t("{label}, added {added}, last used {used}", { label: k.label, added: day(k.created_at), used: day(k.used_at) })
+      : t("{label}, added {added}", { label: k.label, added: day(k.created_at) })), remove);
     return item;
   }));
-  if (!me.passkeys.length) $("passkey-list").append(el("li", {}, "No passkey yet."));
+  if (!me.passkeys.length) $("passkey-list").append(el("li", {}, t("No passkey yet.")));
   $("passkey-add").hidden = !passkeysPossible();
-  $("password-state").textContent = me.password ? "You have a password: set a new one here." : "No password yet: set one to sign in where passkeys cannot work.";
+  $("password-state").textContent = me.password ? t("You have a password: set a new one here.") : t("No password yet: set one to sign in where passkeys cannot work.");
   $("session-list").replaceChildren(...me.sessions.map((s) =>
-    el("li", { class: s.current ? "me" : "" }, `${s.current ? "This browser" : agentName(s.agent)}, signed in ${day(s.created_at)}, last seen ${day(s.seen_at)}`)));
-  $("codes-left").textContent = `${me.recovery_codes_left} unused recovery code${me.recovery_codes_left === 1 ? "" : "s"} left.`;
+    el("li", { class: s.current ? "me" : "" }, t("{browser}, signed in {signed}, last seen {seen}", { browser: s.current ? t("This browser") : agentName(s.agent), signed: day(s.created_at), seen: day(s.seen_at) }))));
+  $("codes-left").textContent = tn("{n} unused recovery code left.", "{n} unused recovery codes left.", me.recovery_codes_left);
 }
 
-const day = (stamp) => new Date(stamp * 1000).toLocaleString();
+const day = (stamp) => new Intl.DateTimeFormat(currentLanguage(), { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "2-digit", second: "2-digit" }).format(new Date(stamp * 1000));
 function agentName(agent) {
   const known = ["Android", "iPhone", "iPad", "Windows", "Mac OS", "Linux", "CrOS"].find((k) => agent && agent.includes(k));
-  return known ? `A browser on ${known}` : "Another browser";
+  return known ? t("A browser on {system}", { system: known }) : t("Another browser");
 }
 
 async function act(work, done) {
@@ -118,7 +120,7 @@ function wireSignedOut() {
       const begun = await call("POST", `${BASE}/passkeys/sign-in/options`, {});
       const credential = await usePasskey(begun.options);
       const made = await call("POST", `${BASE}/passkeys/sign-in`, { ceremony: begun.ceremony, credential, seats: heldTokens() });
-      await signedIn(made, `Signed in as ${made.account.name}.`);
+      await signedIn(made, t("Signed in as {name}.", { name: made.account.name }));
     } catch (error) { failed(error); }
   };
   $("sign-in-form").onsubmit = async (event) => {
@@ -129,7 +131,7 @@ function wireSignedOut() {
     try {
       const made = await call("POST", `${BASE}/sign-in`, { name, ...(code ? { recovery_code: secret } : { password: secret }), seats: heldTokens() });
       $("sign-in-password").value = "";
-      await signedIn(made, `Signed in as ${made.account.name}.`);
+      await signedIn(made, t("Signed in as {name}.", { name: made.account.name }));
     } catch (error) { failed(error); }
   };
   $("sign-up-form").onsubmit = async (event) => {
@@ -139,7 +141,7 @@ function wireSignedOut() {
       const begun = await call("POST", `${BASE}/passkeys/sign-up/options`, { name });
       const credential = await createPasskey(begun.options);
       const made = await call("POST", `${BASE}/passkeys/sign-up`, { ceremony: begun.ceremony, name, credential, seats: heldTokens() });
-      await signedIn(made, `Welcome, ${made.account.name}: your account is made, with this device's passkey.`);
+      await signedIn(made, t("Welcome, {name}: your account is made, with this device's passkey.", { name: made.account.name }));
     } catch (error) { failed(error); }
   };
   $("password-sign-up").onclick = async () => {
@@ -147,7 +149,7 @@ function wireSignedOut() {
     try {
       const made = await call("POST", `${BASE}/sign-up`, { name, password: $("sign-up-password").value, seats: heldTokens() });
       $("sign-up-password").value = "";
-      await signedIn(made, `Welcome, ${made.account.name}: your account is made.`);
+      await signedIn(made, t("Welcome, {name}: your account is made.", { name: made.account.name }));
     } catch (error) { failed(error); }
   };
 }
@@ -155,19 +157,19 @@ function wireSignedOut() {
 function wireSignedIn() {
   $("rename-form").onsubmit = (event) => {
     event.preventDefault();
-    act(() => call("PATCH", BASE, { name: $("account-name").value }), "Your name was changed.");
+    act(() => call("PATCH", BASE, { name: $("account-name").value }), t("Your name was changed."));
   };
   $("passkey-add").onclick = () => act(async () => {
     const begun = await call("POST", `${BASE}/passkeys/options`, {});
     const credential = await createPasskey(begun.options);
     await call("POST", `${BASE}/passkeys`, { ceremony: begun.ceremony, credential });
-  }, "The passkey was added.");
+  }, t("The passkey was added."));
   $("password-form").onsubmit = (event) => {
     event.preventDefault();
-    act(async () => { await call("POST", `${BASE}/password`, { password: $("new-password").value }); $("new-password").value = ""; }, "Your password was set.");
+    act(async () => { await call("POST", `${BASE}/password`, { password: $("new-password").value }); $("new-password").value = ""; }, t("Your password was set."));
   };
-  $("sign-out").onclick = () => act(() => call("POST", `${BASE}/sign-out`), "Signed out.");
-  $("sign-out-everywhere").onclick = () => act(() => call("POST", `${BASE}/sign-out-everywhere`), "Signed out on every device.");
+  $("sign-out").onclick = () => act(() => call("POST", `${BASE}/sign-out`), t("Signed out."));
+  $("sign-out-everywhere").onclick = () => act(() => call("POST", `${BASE}/sign-out-everywhere`), t("Signed out on every device."));
   $("new-codes").onclick = async () => {
     try { showCodes((await call("POST", `${BASE}/recovery-codes`, {})).recovery_codes); await drawAccount(); } catch (error) { failed(error); }
   };
@@ -177,5 +179,5 @@ function wireSignedIn() {
     await call("DELETE", BASE);
     $("delete-sure").checked = false;
     $("delete-account").disabled = true;
-  }, "Your account was deleted. Your games stay as they were played.");
+  }, t("Your account was deleted. Your games stay as they were played."));
 }

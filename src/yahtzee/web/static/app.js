@@ -4,7 +4,7 @@
 // Seat tokens and spectator keys live in local storage, never in the address bar or the
 // console; the WebSocket says who it is in its first message (hello).
 
-import { $, api, boxName, copyButton, el, fiveAlikeBox, fillBotChoices, goTo, isMyTurn, loadBots, loadRules, playerName, ruleSetOf, say, state } from "./state.js";
+import { $, api, boxLabel, boxName, copyButton, el, fiveAlikeBox, fillBotChoices, goTo, isMyTurn, loadBots, loadRules, playerName, ruleSetOf, say, state } from "./state.js";
 import { answered, hideBanner, newTableLink, onMessages, resendPending, send, showBanner } from "./net.js";
 import { enterTable, showScreen } from "./screens.js";
 import { buildDice, drawDice, explainRollRefusal, restoreHold, rollNow, tumble } from "./dice.js";
@@ -21,6 +21,8 @@ import { learnt, showMyGames, titled, watchMyGames } from "./my_games.js";
 import { drawAccountLink, setupAccount } from "./account.js";
 import { drawNotify, wireNotify } from "./notify.js";
 import { wirePwa } from "./pwa.js";
+import { num, t, tn } from "./i18n.js";
+import { startLanguage } from "./language.js";
 
 function receive(message) {
   switch (message.type) {
@@ -105,9 +107,9 @@ function receive(message) {
       if (answered(message.id)) render();
       break;
     case "error":
-      if (state.pending && message.id === state.pending.id && ["write", "dice"].includes(state.pending.message.type)) state.entryNote = message.message || "Refused.";
+      if (state.pending && message.id === state.pending.id && ["write", "dice"].includes(state.pending.message.type)) state.entryNote = message.message || t("Refused.");
       if (message.id) answered(message.id);
-      say(message.message || "Refused.");
+      say(message.message || t("Refused."));
       if (message.code === "advisor_loading") state.advisorNote = message.message;  // the answer follows
       render();
       break;
@@ -150,39 +152,62 @@ function estimateDeadline(message) {
 // A move the turn timer made for a player who ran out of time says so.
 function announce(event, before, after, byTimer) {
   if (!event) return;
-  const who = event.player === state.seat ? "You" : playerName(event.player);
-  const actor = byTimer ? "The timer" : who;
-  const forWhom = byTimer ? ` for ${event.player === state.seat ? "you" : who}` : "";
-  if (event.type === "roll") say(`${actor} rolled ${spaced(event.dice)}${forWhom}.`);
+  const mine = event.player === state.seat;
+  const who = mine ? t("You") : playerName(event.player);
+  const name = playerName(event.player);
+  const dice = spaced(event.dice);
+  const points = event.points + event.yahtzee_bonus;
+  const box = boxName(event.category);
+  if (event.type === "roll") {
+    say(!byTimer ? (mine ? t("You rolled {dice}.", { dice }) : t("{name} rolled {dice}.", { name, dice }))
+      : mine ? t("The timer rolled {dice} for you.", { dice }) : t("The timer rolled {dice} for {name}.", { name, dice }));
+  }
   if (event.type === "score") {
-    say(`${actor} scored ${event.points + event.yahtzee_bonus} in ${boxName(event.category)}${forWhom}.`);
+    say(!byTimer ? (mine ? t("You scored {points} in {box}.", { points, box }) : t("{name} scored {points} in {box}.", { name, points, box }))
+      : mine ? t("The timer scored {points} in {box} for you.", { points, box }) : t("The timer scored {points} in {box} for {name}.", { name, points, box }));
     const card = after.cards[event.player];
     const earlier = before && before.cards[event.player];
     if (event.yahtzee_bonus > 0) celebrate("yahtzee-bonus", who, event.yahtzee_bonus);
-    else if (event.category === fiveAlikeBox().key && event.points > 0) celebrate("yahtzee", who, 0, fiveAlikeBox().label);
+    else if (event.category === fiveAlikeBox().key && event.points > 0) celebrate("yahtzee", who, 0, boxLabel(fiveAlikeBox()));
     else if (card && earlier && card.upper_bonus > 0 && !earlier.upper_bonus) celebrate("upper-bonus", who, card.upper_bonus);
     else play("score");
   }
-  if (event.type === "undo") say(`${who} took back the last placement.`);
-  if (event.type === "dice") say(`${who} entered ${spaced(event.dice)}${event.roll ? ` (roll ${event.roll})` : ""}.`);
+  if (event.type === "undo") say(mine ? t("You took back the last placement.") : t("{name} took back the last placement.", { name }));
+  if (event.type === "dice") {
+    const roll = event.roll;
+    if (event.roll) say(mine ? t("You entered {dice} (roll {roll}).", { dice, roll }) : t("{name} entered {dice} (roll {roll}).", { name, dice, roll }));
+    else say(mine ? t("You entered {dice}.", { dice }) : t("{name} entered {dice}.", { name, dice }));
+  }
   if (event.type === "write") {
-    say(`${who} wrote ${event.points} in ${boxName(event.category)}.`);
+    const written = event.points;
+    say(mine ? t("You wrote {points} in {box}.", { points: written, box }) : t("{name} wrote {points} in {box}.", { name, points: written, box }));
     play("score");
   }
-  if (event.type === "playoff_roll") say(`Playoff: ${actor} threw ${spaced(event.dice)}${forWhom}.`);
-  if (event.type === "start") say("The game has started.");
+  if (event.type === "playoff_roll") {
+    say(!byTimer ? (mine ? t("Playoff: You threw {dice}.", { dice }) : t("Playoff: {name} threw {dice}.", { name, dice }))
+      : mine ? t("Playoff: The timer threw {dice} for you.", { dice }) : t("Playoff: The timer threw {dice} for {name}.", { name, dice }));
+  }
+  if (event.type === "start") say(t("The game has started."));
 }
+
+// Rolls one after another: "1 2 3 4 5, then 2 2 3 4 5".
+function thenJoined(rolls) { return rolls.join(t(", then ")); }
 
 function spaced(dice) { return String(dice).split("").join(" "); }
 
 // A move's time ran out: the table's rule applied (everyone at the table is told).
 function timedOut(message) {
   const mine = message.seat === state.seat;
-  const who = mine ? "Your" : `${message.name || `Seat ${message.seat + 1}`}'s`;
-  const missed = message.missed > 1 ? ` (${message.missed} missed in a row)` : "";
-  const text = `${who} time ran out: a bot played the turn${missed}.`;
+  const name = message.name || t("Seat {number}", { number: message.seat + 1 });
+  const missed = message.missed;
+  const text = missed > 1
+    ? (mine ? tn("Your time ran out: a bot played the turn ({n} missed in a row).", "Your time ran out: a bot played the turn ({n} missed in a row).", missed)
+      : tn("{name}'s time ran out: a bot played the turn ({n} missed in a row).", "{name}'s time ran out: a bot played the turn ({n} missed in a row).", missed, { name }))
+    : mine ? t("Your time ran out: a bot played the turn.") : t("{name}'s time ran out: a bot played the turn.", { name });
   if (!message.out) return text;
-  return `${text} ${mine ? "You are" : `${message.name || "The seat"} is`} out: a bot plays the seat from now on.`;
+  const out = mine ? t("You are out: a bot plays the seat from now on.")
+    : message.name ? t("{name} is out: a bot plays the seat from now on.", { name: message.name }) : t("The seat is out: a bot plays the seat from now on.");
+  return `${text} ${out}`;
 }
 
 // What the timer played for this player while they were away, turn by turn.
@@ -191,15 +216,19 @@ function playedFor(events) {
   let rolls = [];
   for (const event of events) {
     if (event.type === "roll") rolls.push(spaced(event.dice));
-    if (event.type === "playoff_roll") turns.push(`threw ${spaced(event.dice)} in the playoff`);
+    if (event.type === "playoff_roll") turns.push(t("threw {dice} in the playoff", { dice: spaced(event.dice) }));
     if (event.type === "score") {
-      const rolled = rolls.length ? `rolled ${rolls.join(", then ")} and ` : "";
-      turns.push(`${rolled}scored ${event.points + event.yahtzee_bonus} in ${boxName(event.category)}`);
+      const points = event.points + event.yahtzee_bonus;
+      const box = boxName(event.category);
+      // Translators: {rolls} is a list of rolls, "1 2 3 4 5, then 2 2 3 4 5".
+      turns.push(rolls.length ? t("rolled {rolls} and scored {points} in {box}", { rolls: thenJoined(rolls), points, box })
+        : t("scored {points} in {box}", { points, box }));
       rolls = [];
     }
   }
-  if (rolls.length) turns.push(`rolled ${rolls.join(", then ")}`);
-  return `While you were away, the timer played for you: ${turns.join("; ")}.`;
+  if (rolls.length) turns.push(t("rolled {rolls}", { rolls: thenJoined(rolls) }));
+  // Translators: {turns} are the turns played, separated by semicolons.
+  return t("While you were away, the timer played for you: {turns}.", { turns: turns.join("; ") });
 }
 
 // A notice shown while another still is (the timer played for you, then another seat's
@@ -252,7 +281,7 @@ function restoreFocus(key) {
 
 function drawTitle() {
   const mine = isMyTurn();
-  document.title = titled(mine ? "Your turn - Yahtzee" : state.game && state.game.phase === "over" ? "Game over - Yahtzee" : "Yahtzee");
+  document.title = titled(mine ? t("Your turn - Yahtzee") : state.game && state.game.phase === "over" ? t("Game over - Yahtzee") : "Yahtzee");
   if (mine && !state.wasMyTurn) {
     try { if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate([60, 40, 60]); } catch { /* not allowed */ }
   }
@@ -265,9 +294,11 @@ function drawGame() {
   const yours = isMyTurn();
   const who = playerName(game.current);
   const named = isPad() || !yours;  // a pad passed around says whose turn by name
+  const rounds = ruleSetOf().rounds;
   $("turn").textContent = game.phase === "playoff"
-    ? `Playoff: ${named ? `${who} throws` : "your throw"}`
-    : `Round ${game.round} of ${ruleSetOf().rounds}: ${named ? `${who}'s turn` : "your turn"}`;
+    ? (named ? t("Playoff: {name} throws", { name: who }) : t("Playoff: your throw"))
+    : named ? t("Round {round} of {rounds}: {name}'s turn", { round: game.round, rounds, name: who })
+      : t("Round {round} of {rounds}: your turn", { round: game.round, rounds });
   $("turn").className = yours ? "mine" : "";
   document.body.dataset.dice = game.entered ? "entered" : "rolled";
   $("dice").hidden = !!game.entered;
@@ -303,11 +334,12 @@ function drawHint(advice) {
   advice.options.forEach((o, i) => {
     const item = el("li", { class: i === 0 ? "best" : "" });
     item.append(el("span", { class: "action" }, o.action),
-      el("span", { class: "value" }, o.value.toFixed(1)),
-      el("span", { class: "regret" }, o.regret < 1e-9 ? "best" : `-${o.regret.toFixed(2)}`));
+      el("span", { class: "value" }, num(o.value, 1)),
+      // Translators: the advisor's best option, in place of the points it loses.
+      el("span", { class: "regret" }, o.regret < 1e-9 ? t("best") : `-${num(o.regret, 2)}`));
     list.append(item);
   });
-  box.replaceChildren(el("h2", {}, "Advisor"), el("p", { class: "note" }, "Your best choices now, with the final total each leads to on average:"), list);
+  box.replaceChildren(el("h2", {}, t("Advisor")), el("p", { class: "note" }, t("Your best choices now, with the final total each leads to on average:")), list);
 }
 
 function drawHostTools() {
@@ -321,19 +353,19 @@ function drawHostTools() {
   tools.hidden = away.length === 0;
   const chosen = {};
   for (const select of tools.querySelectorAll("select")) chosen[select.dataset.seat] = select.value;
-  const heading = el("h2", {}, away.length === 1 ? "A player has left" : `${away.length} players have left`);
-  const note = el("p", { class: "note" }, "Hand a seat to a bot so the game goes on, or wait for them to come back.");
+  const heading = el("h2", {}, tn("A player has left", "{n} players have left", away.length));
+  const note = el("p", { class: "note" }, t("Hand a seat to a bot so the game goes on, or wait for them to come back."));
   tools.replaceChildren(heading, note, ...away.map((s) => {
     const row = el("div", { class: "host-tool" });
     const id = `hand-bot-${s.seat}`;
     const select = el("select", { id, "data-seat": String(s.seat), "data-focus": `hand-bot-${s.seat}` });
     fillBotChoices(select, chosen[s.seat] || state.bots.default);
-    const button = el("button", { type: "button", "data-seat": String(s.seat), "data-focus": `hand-${s.seat}` }, "Hand to a bot");
+    const button = el("button", { type: "button", "data-seat": String(s.seat), "data-focus": `hand-${s.seat}` }, t("Hand to a bot"));
     button.onclick = async () => {
       try { await api(`/api/tables/${state.table}/seats/${s.seat}/bot`, { bot: select.value }, state.token); }
       catch (error) { say(error.message); }
     };
-    row.append(el("span", { class: "who" }, seatName(s)), el("label", { for: id, class: "visually-hidden" }, `Which bot for ${seatName(s)}`), select, button);
+    row.append(el("span", { class: "who" }, seatName(s)), el("label", { for: id, class: "visually-hidden" }, t("Which bot for {name}", { name: seatName(s) })), select, button);
     return row;
   }));
 }
@@ -351,7 +383,7 @@ function wire() {
   };
   $("hint").onclick = () => { if (isMyTurn() && state.online) send({ type: "hint" }); };
   $("resign").onclick = () => {
-    if (state.online && confirm("Resign? A bot plays your seat for the rest of the game, and you cannot come back to it.")) send({ type: "resign" });
+    if (state.online && confirm(t("Resign? A bot plays your seat for the rest of the game, and you cannot come back to it."))) send({ type: "resign" });
   };
   new MutationObserver(() => { if (!$("hint-box").hidden) $("hint-box").scrollIntoView({ block: "nearest" }); })
     .observe($("hint-box"), { attributes: true, attributeFilter: ["hidden"] });
@@ -375,6 +407,8 @@ function wire() {
 }
 
 async function main() {
+  loadRules().catch(() => {});  // asked at once, while the language's catalog comes
+  await startLanguage();  // (before anything is drawn: every screen speaks it)
   wire();
   watchMyGames();
   const draw = takeAddress();
@@ -405,7 +439,7 @@ function takeAddress() {
     history.replaceState(null, "", "/");
     return () => {
       showScreen(null);
-      showBanner("This spectator link is cut short: it needs both its watch key and its table. Ask for the whole link.", [newTableLink()]);
+      showBanner(t("This spectator link is cut short: it needs both its watch key and its table. Ask for the whole link."), [newTableLink()]);
     };
   }
   const table = params.get("table");
@@ -420,7 +454,7 @@ const SLOW_MS = 500;  // an answer slower than this: "Loading..." (a quick one s
 // drawn: meanwhile no screen shows (nothing half drawn), a slow answer says "Loading...",
 // and one that fails says so, with a button to try again.
 async function rulesLoaded() {
-  const slow = setTimeout(() => { $("turn").textContent = "Loading..."; }, SLOW_MS);
+  const slow = setTimeout(() => { $("turn").textContent = t("Loading..."); }, SLOW_MS);
   try {
     const { limits } = await loadRules();
     for (const id of ["host-name", "daily-name", "join-name", "add-here-name"]) $(id).maxLength = limits.name;
@@ -428,9 +462,9 @@ async function rulesLoaded() {
     return true;
   } catch (error) {
     $("turn").textContent = "";
-    const again = el("button", { type: "button", id: "load-again" }, "Try again");
+    const again = el("button", { type: "button", id: "load-again" }, t("Try again"));
     again.onclick = () => location.reload();
-    showBanner(`The page could not load the game's rules from the server: ${error.message}`, [again]);
+    showBanner(t("The page could not load the game's rules from the server: {error}", { error: error.message }), [again]);
     return false;
   } finally {
     clearTimeout(slow);

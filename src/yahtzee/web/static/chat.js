@@ -2,10 +2,11 @@
 
 import { $, el, playerClass, state } from "./state.js";
 import { send } from "./net.js";
+import { t, tn } from "./i18n.js";
 
 function chatLine(message) {
   const line = el("p", { class: `chat-line ${playerClass(message.seat || 0)}` });
-  line.append(el("span", { class: "dot", "aria-hidden": "true" }), el("strong", {}, `${message.name || "?"}: `), document.createTextNode(message.text));
+  line.append(el("span", { class: "dot", "aria-hidden": "true" }), el("strong", {}, `${t("{name}:", { name: message.name || "?" })} `), document.createTextNode(message.text));
   return line;
 }
 export function drawChat(lines) {
@@ -22,7 +23,7 @@ export function addChatLine(message) {
 export function drawChatBox() {
   const spectator = state.seat === null;
   const watching = state.spectators;
-  $("watchers").textContent = watching ? `${watching} watching` : "";
+  $("watchers").textContent = watching ? tn("{n} watching", "{n} watching", watching) : "";
   $("chat-form").hidden = spectator;
   $("chat-note").hidden = !spectator;
   $("send").disabled = !state.online;
@@ -49,6 +50,6 @@ export function drawTimer() {
 function timeLeft(left) {
   if (left < 3600) return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   const hours = Math.floor(left / 3600);
-  if (hours < 24) return `${hours} h ${String(Math.floor((left % 3600) / 60)).padStart(2, "0")} min`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+  if (hours < 24) return t("{hours} h {minutes} min", { hours, minutes: String(Math.floor((left % 3600) / 60)).padStart(2, "0") });
+  return t("{days} d {hours} h", { days: Math.floor(hours / 24), hours: hours % 24 });
 }

@@ -6,6 +6,7 @@ import { $, api, copyButton, el, goTo, readJson, remember, state } from "./state
 import { showBanner } from "./net.js";
 import { enterTable } from "./screens.js";
 import { offline } from "./reach.js";
+import { num, t, tn } from "./i18n.js";
 
 const dailyKey = (day) => `yahtzee-daily:${day}`;
 
@@ -18,7 +19,7 @@ function unreachable() {
   const box = $("daily");
   box.hidden = !offline();
   box.dataset.offline = "";
-  $("daily-note").textContent = "The daily game needs a connection.";
+  $("daily-note").textContent = t("The daily game needs a connection.");
 }
 
 export async function setupDaily() {
@@ -35,11 +36,11 @@ export async function setupDaily() {
   $("daily-day").textContent = day.day;
   $("daily-commitment").textContent = day.commitment;
   $("daily-tomorrow").textContent = day.tomorrow;
-  $("daily-yesterday").textContent = day.yesterday_seed || `none: no daily game on ${day.yesterday}`;
+  $("daily-yesterday").textContent = day.yesterday_seed || t("none: no daily game on {day}", { day: day.yesterday });
   const mine = readJson(localStorage, dailyKey(day.day));
   if (mine && mine.name) {
     $("daily-name").value = mine.name;
-    $("daily-play").textContent = mine.done ? "See your result" : "Go on with today's game";
+    $("daily-play").textContent = mine.done ? t("See your result") : t("Go on with today's game");
   }
   $("daily-form").onsubmit = async (event) => {
     event.preventDefault();
@@ -71,8 +72,8 @@ export function drawCommitted() {
   const groups = (hash || "").match(/.{1,16}/g) || [];
   $("committed").replaceChildren(...groups.flatMap((g, i) => (i ? [el("wbr"), g] : [g])));
   $("fair-dice-note").textContent = state.lobby && state.lobby.daily
-    ? "The seed is shown when the day (UTC) is over, with the steps to check every roll by it."
-    : "The seed is shown when the game is over, with the steps to check every roll by it.";
+    ? t("The seed is shown when the day (UTC) is over, with the steps to check every roll by it.")
+    : t("The seed is shown when the game is over, with the steps to check every roll by it.");
 }
 
 // --- After the game: verify the dice -----------------------------------------------------
@@ -89,14 +90,14 @@ export async function drawVerify() {
   panel.hidden = !dice || state.screen !== "over";
   if (panel.hidden) return;
   $("verify-commitment").textContent = dice.commitment;
-  $("verify-seed").textContent = dice.seed || "not revealed yet: a daily game's seed is revealed when its day (UTC) is over";
+  $("verify-seed").textContent = dice.seed || t("not revealed yet: a daily game's seed is revealed when its day (UTC) is over");
   $("verify-seed").classList.toggle("prose", !dice.seed);  // words, not a hash: broken between words
   const drawn = dice.draw === "seat"
-    ? "Each seat drew its own dice from it."
-    : "Every seat drew the same dice from it (duplicate dice).";
+    ? t("Each seat drew its own dice from it.")
+    : t("Every seat drew the same dice from it (duplicate dice).");
   $("verify-note").textContent = dice.seed
-    ? `Every roll of this game came from this seed: its SHA-256 is the commitment published before the first roll. ${drawn}`
-    : "Everyone plays today's dice: the seed is shown here, and on the home page, from tomorrow.";
+    ? `${t("Every roll of this game came from this seed: its SHA-256 is the commitment published before the first roll.")} ${drawn}`
+    : t("Everyone plays today's dice: the seed is shown here, and on the home page, from tomorrow.");
   $("verify-steps").replaceChildren(...dice.steps.map((step) => el("li", {}, step)));
   $("verify-command").textContent = dice.verify;
 }
@@ -117,17 +118,17 @@ export async function drawDailyResult() {
   const found = state.daily;
   panel.hidden = !found || state.screen !== "over";
   if (panel.hidden) return;
-  $("turn").textContent = `Daily game: ${found.score} points`;  // its day is the panel's title
-  $("daily-result-title").replaceChildren("Your daily game ", el("span", { class: "daily-day" }, found.day));
-  $("daily-score").textContent = `${found.score} points`;
+  $("turn").textContent = tn("Daily game: {n} point", "Daily game: {n} points", found.score);  // its day is the panel's title
+  $("daily-result-title").replaceChildren(`${t("Your daily game")} `, el("span", { class: "daily-day" }, found.day));
+  $("daily-score").textContent = tn("{n} point", "{n} points", found.score);
   // Skill is one number everywhere, the points lost (never written negative): fewer is better.
-  const lost = found.loss === null ? "" : `${lostPoints(found.loss)} points lost to the best choices (fewer is better)`;
-  const yardstick = found.best === null ? "" : `Optimal play scores ${found.best} on today's dice.`;
-  $("daily-skill").textContent = [lost && `${lost}.`, yardstick].filter(Boolean).join(" ");
+  const lost = found.loss === null ? "" : t("{points} points lost to the best choices (fewer is better).", { points: lostPoints(found.loss) });
+  const yardstick = found.best === null ? "" : t("Optimal play scores {best} on today's dice.", { best: found.best });
+  $("daily-skill").textContent = [lost, yardstick].filter(Boolean).join(" ");
   $("daily-share").value = found.share;
   const board = found.leaderboard;
-  $("board-title").textContent = `Leaderboard of ${board.day}`;
-  $("board-best").textContent = board.best === null ? "" : `The yardstick: optimal play scores ${board.best}.`;
+  $("board-title").textContent = t("Leaderboard of {day}", { day: board.day });
+  $("board-best").textContent = board.best === null ? "" : t("The yardstick: optimal play scores {best}.", { best: board.best });
   const row = (e, text) => {
     const item = el("li", { class: e.name === found.name ? "me" : "" });
     item.append(el("span", { class: "place" }, `${e.place}.`), el("span", { class: "name" }, e.name), el("span", { class: "total" }, text));
@@ -135,12 +136,13 @@ export async function drawDailyResult() {
   };
   $("board-score").replaceChildren(...board.by_score.map((e) => row(e, String(e.score))));
   $("board-skill").replaceChildren(...board.by_skill.map((e) => row(e, e.loss === null ? "?" : lostPoints(e.loss))));
-  $("daily-streak").textContent = found.streak === 1 ? "1 day in a row" : `${found.streak} days in a row`;
+  $("daily-streak").textContent = tn("{n} day in a row", "{n} days in a row", found.streak);
   $("daily-days").replaceChildren(...[...found.days].reverse().map((d) =>
-    el("li", {}, `${d.day}: ${d.score} points${d.loss === null ? "" : `, ${lostPoints(d.loss)} lost`}`)));
+    el("li", {}, d.loss === null ? t("{day}: {score} points", { day: d.day, score: d.score })
+      : t("{day}: {score} points, {lost} lost", { day: d.day, score: d.score, lost: lostPoints(d.loss) }))));
 }
 
-const lostPoints = (loss) => Math.abs(loss).toFixed(1);
+const lostPoints = (loss) => num(Math.abs(loss), 1);
 
 export function wireDaily() {
   copyButton($("copy-share"), $("daily-share"));

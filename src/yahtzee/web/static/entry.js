@@ -4,7 +4,8 @@
 // server's), or writes a box's points (quick score entry). A placement can be taken back
 // until the next player acts.
 
-import { $, boxesOf, el, fiveAlikeBox, isMyTurn, playerName, ruleSetOf, say, state } from "./state.js";
+import { t, tn } from "./i18n.js";
+import { $, boxLabel, boxesOf, el, fiveAlikeBox, isMyTurn, playerName, ruleSetOf, say, state } from "./state.js";
 import { act } from "./net.js";
 import { dieFace } from "./dice.js";
 import { actAs, heldHere, isPad } from "./pad.js";
@@ -24,12 +25,12 @@ export function buildEntry() {
   const faces = $("faces");
   for (let face = 1; face <= 6; face++) {
     const button = el("button", { type: "button", class: "face-pick", "data-face": String(face), "data-focus": `face-${face}` });
-    button.append(dieFace(face), el("span", { class: "visually-hidden" }, `Face ${face}`), el("span", { class: "count" }, ""));
+    button.append(dieFace(face), el("span", { class: "visually-hidden" }, t("Face {face}", { face })), el("span", { class: "count" }, ""));
     button.onclick = () => { if (!canEnter() || entry.picks.length >= 5) return; entry.picks.push(face); changed(); };
     faces.append(button);
   }
   for (const roll of [1, 2, 3]) {
-    const button = el("button", { type: "button", class: "roll-no", "data-roll": String(roll), "data-focus": `roll-${roll}`, "aria-pressed": "false" }, ["1st", "2nd", "3rd"][roll - 1]);
+    const button = el("button", { type: "button", class: "roll-no", "data-roll": String(roll), "data-focus": `roll-${roll}`, "aria-pressed": "false" }, [t("1st"), t("2nd"), t("3rd")][roll - 1]);
     button.onclick = () => { if (!canEnter()) return; entry.roll = entry.roll === roll ? null : roll; changed(); };
     $("roll-no").append(button);
   }
@@ -41,8 +42,9 @@ export function buildEntry() {
     if (open) $("quick-box").focus();
   };
   for (let face = 1; face <= 6; face++) {
-    const button = el("button", { type: "button", class: "small", "data-focus": `yahtzee-of-${face}`, "data-face": String(face) }, `${face}s`);
-    button.setAttribute("aria-label", `${face}s: a Yahtzee of ${face}s, ${String(face).repeat(5)}`);
+    // Translators: a face's dice ("3s": threes), on a button.
+    const button = el("button", { type: "button", class: "small", "data-focus": `yahtzee-of-${face}`, "data-face": String(face) }, t("{face}s", { face }));
+    button.setAttribute("aria-label", t("{face}s: a {box} of {face}s, {dice}", { face, box: "Yahtzee", dice: String(face).repeat(5) }));
     button.onclick = () => { if (!canEnter()) return; entry.picks = [face, face, face, face, face]; $("quick").hidden = true; changed(); };
     $("yahtzee-of").append(button);
   }
@@ -51,7 +53,7 @@ export function buildEntry() {
     if (!canEnter()) return;
     const text = $("quick-points").value.trim();
     const points = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(points)) { note("Type the points as a whole number, like 12."); return; }
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(points)) { note(t("Type the points as a whole number, like 12.")); return; }
     note("");
     act({ type: "write", category: $("quick-box").value, points });
   };
@@ -119,7 +121,7 @@ function takeBack() {
   if (seat === null || seat === undefined || !state.online) return;
   if (seat === state.seat) { act({ type: "undo" }); return; }
   actAs(seat, { type: "undo" })
-    .then((answer) => { if (answer.type === "error") say(answer.message || "Refused."); })
+    .then((answer) => { if (answer.type === "error") say(answer.message || t("Refused.")); })
     .catch((error) => say(error.message));
 }
 
@@ -135,11 +137,11 @@ export function drawEntry() {
   const who = playerName(game.current);
   const whose = $("whose");
   whose.hidden = !isPad() && !mine;
-  whose.textContent = game.phase === "playoff" ? `Playoff: ${who} throws` : `${who}'s turn`;
+  whose.textContent = game.phase === "playoff" ? t("Playoff: {name} throws", { name: who }) : t("{name}'s turn", { name: who });
   whose.className = `whose${mine ? " mine" : ""}`;
   $("whose-note").textContent = mine
-    ? (isPad() ? `${who}: roll your dice, then tap each die's face.` : "Roll your dice, then tap each die's face.")
-    : heldHere(game.current) ? `Passing the pad to ${who}...` : `${who} enters their dice on their own device.`;
+    ? (isPad() ? t("{name}: roll your dice, then tap each die's face.", { name: who }) : t("Roll your dice, then tap each die's face."))
+    : heldHere(game.current) ? t("Passing the pad to {name}...", { name: who }) : t("{name} enters their dice on their own device.", { name: who });
   const counts = [0, 0, 0, 0, 0, 0, 0];
   for (const face of entry.picks) counts[face] += 1;
   [...$("picked").children].forEach((slot, i) => {
@@ -148,7 +150,7 @@ export function drawEntry() {
     slot.dataset.face = face ? String(face) : "";
     slot.classList.toggle("blank", !face);
     slot.disabled = !usable || !face;
-    slot.setAttribute("aria-label", face ? `Die ${i + 1}: ${face}, press to take it away` : `Die ${i + 1}: not entered`);
+    slot.setAttribute("aria-label", face ? t("Die {number}: {face}, press to take it away", { number: i + 1, face }) : t("Die {number}: not entered", { number: i + 1 }));
   });
   [...$("faces").children].forEach((button) => {
     const face = Number(button.dataset.face);
@@ -161,9 +163,12 @@ export function drawEntry() {
   }
   $("clear-dice").disabled = !usable || entry.picks.length === 0;
   const left = 5 - entry.picks.length;
+  const entered = entry.picks.length;
   $("entry-count").textContent = left === 0
-    ? (entrySettled() ? "Entered: pick a box on the card." : "Sending the dice...")
-    : `${left === 5 ? "No dice" : `${entry.picks.length} of 5 dice`} entered: tap ${left === 1 ? "the last die's face" : `${left} more faces`}.`;
+    ? (entrySettled() ? t("Entered: pick a box on the card.") : t("Sending the dice..."))
+    : left === 5 ? t("No dice entered: tap 5 more faces.")
+      : left === 1 ? t("4 of 5 dice entered: tap the last die's face.")
+        : tn("{entered} of 5 dice entered: tap {n} more face.", "{entered} of 5 dice entered: tap {n} more faces.", left, { entered });
   drawUndo(game);
   drawQuick(game, usable);
 }
@@ -173,7 +178,7 @@ function drawUndo(game) {
   const seat = game.undo;
   const ours = seat !== null && seat !== undefined && (seat === state.seat || heldHere(seat));
   button.hidden = !ours;
-  if (ours) button.textContent = seat === state.seat ? "Take back your last entry" : `Take back ${playerName(seat)}'s last entry`;
+  if (ours) button.textContent = seat === state.seat ? t("Take back your last entry") : t("Take back {name}'s last entry", { name: playerName(seat) });
   button.disabled = !state.online || !!state.pending;
 }
 
@@ -186,7 +191,7 @@ function drawQuick(game, usable) {
   const chosen = select.value;
   const shown = [...select.options].map((o) => o.value).join();
   if (shown !== open.map(({ key }) => key).join()) {
-    select.replaceChildren(...open.map(({ key, label }) => el("option", { value: key }, label)));
+    select.replaceChildren(...open.map((box) => el("option", { value: box.key }, boxLabel(box))));
     if (open.some(({ key }) => key === chosen)) select.value = chosen;
   }
   $("quick-toggle").disabled = !usable && $("quick").hidden;
@@ -194,11 +199,13 @@ function drawQuick(game, usable) {
   $("quick-note").textContent = state.entryNote || "";
   const five = fiveAlikeBox();
   if (five && ruleSet) {  // the rules' box for five alike (Yahtzee, Yatzy)
-    const extra = ruleSet.rules.joker !== "none" || ruleSet.rules.yahtzee_bonus ? " (its Joker and bonus follow the rules)" : "";
-    $("yahtzee-of-label").textContent = `A ${five.label}${extra}: enter it as five dice of`;
+    const box = boxLabel(five);
+    $("yahtzee-of-label").textContent = ruleSet.rules.joker !== "none" || ruleSet.rules.yahtzee_bonus
+      ? t("A {box} (its Joker and bonus follow the rules): enter it as five dice of", { box })
+      : t("A {box}: enter it as five dice of", { box });
     for (const button of $("yahtzee-of").querySelectorAll("button")) {
       const face = button.dataset.face;
-      button.setAttribute("aria-label", `${face}s: a ${five.label} of ${face}s, ${face.repeat(5)}`);
+      button.setAttribute("aria-label", t("{face}s: a {box} of {face}s, {dice}", { face, box, dice: face.repeat(5) }));
     }
   }
 }

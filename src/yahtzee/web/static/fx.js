@@ -3,6 +3,7 @@
 // With reduced motion the moments are still said, without movement.
 
 import { $, el } from "./state.js";
+import { t } from "./i18n.js";
 
 const SOUND_KEY = "yahtzee:sound";
 let audio = null;
@@ -77,7 +78,8 @@ export function flashCell(cell) {
 // `named`: the five-alike box's name under the table's rules ("Yatzy"), for a "yahtzee".
 export function celebrate(kind, who, points, named = "Yahtzee") {
   const box = $("celebration");
-  const title = kind === "yahtzee" ? `${named}!` : `${kind === "yahtzee-bonus" ? "Yahtzee bonus" : "Upper bonus"}! +${points}`;
+  const title = kind === "yahtzee" ? t("{box}!", { box: named })
+    : kind === "yahtzee-bonus" ? t("Yahtzee bonus! +{points}", { points }) : t("Upper bonus! +{points}", { points });
   const line = who ? `${who}` : "";
   const dice = el("div", { class: "burst", "aria-hidden": "true" });
   for (let i = 0; i < 10; i++) dice.append(el("span", { class: `spark s${i}` }));

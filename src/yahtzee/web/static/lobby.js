@@ -1,7 +1,7 @@
 // Before the game: the new-table form, the invite's join form, and the waiting room, drawn
 // as a table with its seats around it.
 
-import { $, api, botChoice, botOf, botWhat, el, fillBotChoices, goTo, initial, loadBots, playerClass, playerName, remember, state } from "./state.js";
+import { $, api, botChoice, botWhat, el, fillBotChoices, goTo, initial, loadBots, playerClass, playerName, remember, state } from "./state.js";
 import { showBanner } from "./net.js";
 import { dieFace } from "./dice.js";
 import { enterTable, showScreen } from "./screens.js";
@@ -9,10 +9,11 @@ import { addPadSeat, addPlayerHere, heldHere, isPad } from "./pad.js";
 import { OFFLINE_BOTS } from "./bots.js";
 import { localTables } from "./device.js";
 import { offline, serverReachable } from "./reach.js";
+import { t, tn } from "./i18n.js";
 
 export function setupCreate() {
   showScreen("create");
-  document.title = "New table - Yahtzee";
+  document.title = t("New table - Yahtzee");
   const hero = $("hero-dice");
   hero.replaceChildren(...[5, 2, 6, 3, 1].map((face) => { const d = el("span", { class: "die static" }); d.append(dieFace(face)); return d; }));
   const { rule_sets: offered, default: chosen, limits } = state.rules;  // the server's (GET /api/rules)
@@ -21,7 +22,8 @@ export function setupCreate() {
   const titles = [...new Set(offered.map((r) => r.title))];
   $("rules").replaceChildren(...titles.map((title) => {
     const sets = offered.filter((r) => r.title === title);
-    const group = el("optgroup", { label: `${title}: ${sets[0].rounds} boxes` });
+    // Translators: {title} is the game (Yahtzee, Yatzy).
+    const group = el("optgroup", { label: tn("{title}: {n} box", "{title}: {n} boxes", sets[0].rounds, { title }) });
     group.append(...sets.map((r) => el("option", { value: r.name, title: r.summary }, r.name)));
     return group;
   }));
@@ -39,20 +41,22 @@ export function setupCreate() {
   const botsHere = () => (state.bots && here() ? state.bots.bots.filter((b) => OFFLINE_BOTS.includes(b.bot)) : state.bots && state.bots.bots) || [];
   const draw = (focusKey) => {
     const device = here();
-    $("turn").textContent = device ? "A game on this phone" : "Online tables for friends and bots";
-    $("create-title").textContent = device ? "New game on this phone" : "New table";
-    $("host-name-label").textContent = device ? "Player 1" : "Your name";
-    $("seats-legend").textContent = device ? "Other players" : "Other seats";
-    $("add-human").textContent = device ? "Add a player" : "Add a friend's seat";
-    $("create-table").textContent = device ? "Start the game" : "Create table";
+    $("turn").textContent = device ? t("A game on this phone") : t("Online tables for friends and bots");
+    $("create-title").textContent = device ? t("New game on this phone") : t("New table");
+    $("host-name-label").textContent = device ? t("Player 1") : t("Your name");
+    $("seats-legend").textContent = device ? t("Other players") : t("Other seats");
+    $("add-human").textContent = device ? t("Add a player") : t("Add a friend's seat");
+    $("create-table").textContent = device ? t("Start the game") : t("Create table");
     $("timer-part").hidden = device;  // (no turn timer on a phone)
     for (const s of seats) if (s.kind === "bot" && device && !OFFLINE_BOTS.includes(s.bot)) s.bot = OFFLINE_BOTS[2];  // (not offline: level 3)
     $("seat-list").replaceChildren(...seats.map((s, i) => {
       const item = el("li", { class: "seat-item" });
-      const what = s.kind === "bot" ? "a bot" : device ? "a player" : "a friend (invite link)";
-      const label = el("span", { class: "seat-label" }, `${device ? "Player" : "Seat"} ${i + 2}: ${what}`);
+      const number = i + 2;
+      const label = el("span", { class: "seat-label" }, s.kind === "bot"
+        ? (device ? t("Player {number}: a bot", { number }) : t("Seat {number}: a bot", { number }))
+        : device ? t("Player {number}: a player", { number }) : t("Seat {number}: a friend (invite link)", { number }));
       item.append(el("span", { class: `dot ${playerClass(i + 1)}`, "aria-hidden": "true" }), label);
-      const remove = el("button", { type: "button", class: "small", "data-focus": `remove-${i}`, "aria-label": `Remove ${device ? "player" : "seat"} ${i + 2}` }, "Remove");
+      const remove = el("button", { type: "button", class: "small", "data-focus": `remove-${i}`, "aria-label": device ? t("Remove player {number}", { number }) : t("Remove seat {number}", { number }) }, t("Remove"));
       remove.onclick = () => { seats.splice(i, 1); draw(seats.length ? `remove-${Math.min(i, seats.length - 1)}` : "add-human"); };
       item.append(remove);
       if (s.kind === "human" && device) {
@@ -61,7 +65,7 @@ export function setupCreate() {
         input.value = s.name || "";
         input.oninput = () => { s.name = input.value; };
         const pick = el("div", { class: "bot-pick" });
-        pick.append(el("label", { for: id, class: "visually-hidden" }, `Player ${i + 2}: name`), input);
+        pick.append(el("label", { for: id, class: "visually-hidden" }, t("Player {number}: name", { number })), input);
         item.append(pick);
       }
       if (s.kind === "bot") {
@@ -70,16 +74,16 @@ export function setupCreate() {
         const about = el("p", { id: `bot-about-${i}`, class: "bot-about" });
         const select = el("select", { id, "data-focus": `bot-${i}`, "aria-describedby": about.id });
         fillBotChoices(select, s.bot, botsHere());
-        const tell = () => { const c = botChoice(s.bot); about.textContent = c ? `${c.name}: ${c.about}` : ""; };
+        const tell = () => { const c = botChoice(s.bot); about.textContent = c ? t("{bot}: {about}", { bot: c.name, about: c.about }) : ""; };
         select.onchange = () => { s.bot = select.value; tell(); };
         tell();
         const pick = el("div", { class: "bot-pick" });
-        pick.append(el("label", { for: id, class: "visually-hidden" }, `${device ? "Player" : "Seat"} ${i + 2}: which bot`), select, about);
+        pick.append(el("label", { for: id, class: "visually-hidden" }, device ? t("Player {number}: which bot", { number }) : t("Seat {number}: which bot", { number })), select, about);
         item.append(pick);
       }
       return item;
     }));
-    $("seats-empty").textContent = device ? "Playing alone: add a player to pass the phone to, or a bot to play against." : "Playing alone: add a friend's seat or a bot to play against.";
+    $("seats-empty").textContent = device ? t("Playing alone: add a player to pass the phone to, or a bot to play against.") : t("Playing alone: add a friend's seat or a bot to play against.");
     $("seats-empty").hidden = seats.length > 0;
     const real = $("real-dice").checked;  // real dice: people only, no turn timer
     $("add-human").disabled = seats.length >= otherSeats;
@@ -96,9 +100,9 @@ export function setupCreate() {
   const reached = (yes) => {
     const note = $("where-note");
     note.hidden = yes;
-    note.textContent = yes ? "" : "No connection: this game is played on this phone. Online tables need a connection.";
+    note.textContent = yes ? "" : t("No connection: this game is played on this phone. Online tables need a connection.");
     $("where-online").disabled = !yes;
-    $("where-online-note").textContent = yes ? "Friends join by an invite link, from their own phones." : "Needs a connection.";
+    $("where-online-note").textContent = yes ? t("Friends join by an invite link, from their own phones.") : t("Needs a connection.");
     if (!yes && !here()) $("where-device").checked = true;
     else if (yes && !chosenByHand && here() && whereChosen !== "device") $("where-online").checked = true;
     draw();
@@ -121,7 +125,7 @@ export function setupCreate() {
     draw();
   };
   draw();
-  loadBots().then(() => draw(), (error) => showBanner(`The bots could not be loaded: ${error.message}`, []));
+  loadBots().then(() => draw(), (error) => showBanner(t("The bots could not be loaded: {error}", { error: error.message }), []));
   $("create-form").onsubmit = async (event) => {
     event.preventDefault();
     if (here()) { await startHere(seats); return; }
@@ -165,12 +169,17 @@ export async function openHere(table) {
 
 // A table's time per move and what happens when it runs out, in words.
 function timerText(lobby) {
-  const t = lobby.turn_timer;
-  const per = t % 86400 === 0 ? `${t / 86400} day${t === 86400 ? "" : "s"}` : t % 3600 === 0 ? `${t / 3600} h` : t % 60 === 0 && t >= 120 ? `${t / 60} min` : `${t} s`;
-  if (!lobby.turn_by_turn) return `${per} a decision`;
+  const seconds = lobby.turn_timer;
+  const per = seconds % 86400 === 0 ? tn("{n} day", "{n} days", seconds / 86400)
+    : seconds % 3600 === 0 ? t("{n} h", { n: seconds / 3600 })
+      : seconds % 60 === 0 && seconds >= 120 ? t("{n} min", { n: seconds / 60 }) : t("{n} s", { n: seconds });
+  if (!lobby.turn_by_turn) return t("{time} a decision", { time: per });
   const rule = lobby.timeout || { rule: "bot", level: 3, missed: 3 };
-  const then = rule.rule === "out" ? `a level-${rule.level} bot plays a late turn; ${rule.missed} missed in a row and the seat is out` : `a level-${rule.level} bot plays a late turn`;
-  return `turn by turn, ${per} a move (${then})`;
+  const then = rule.rule === "out"
+    ? tn("a level-{level} bot plays a late turn; {n} missed in a row and the seat is out", "a level-{level} bot plays a late turn; {n} missed in a row and the seat is out", rule.missed, { level: rule.level })
+    : t("a level-{level} bot plays a late turn", { level: rule.level });
+  // Translators: {time} is the time a move ("1 day"), {then} what happens when it runs out.
+  return t("turn by turn, {time} a move ({then})", { time: per, then });
 }
 
 export function openCreated(made, name) {
@@ -182,14 +191,14 @@ export function openCreated(made, name) {
 
 export function setupJoin() {
   showScreen("join");
-  document.title = "Join a table - Yahtzee";
+  document.title = t("Join a table - Yahtzee");
   const invite = sessionStorage.getItem("yahtzee:join");
   if (!invite) {
-    $("turn").textContent = "This invite is no longer in this tab: open the invite link again.";
+    $("turn").textContent = t("This invite is no longer in this tab: open the invite link again.");
     $("join-form").hidden = true;
     return;
   }
-  $("turn").textContent = "You are invited to a table";
+  $("turn").textContent = t("You are invited to a table");
   $("create-instead").onclick = () => sessionStorage.removeItem("yahtzee:join");
   $("join-form").onsubmit = async (event) => {
     event.preventDefault();
@@ -203,16 +212,22 @@ export function setupJoin() {
   };
 }
 
+// A bot's key as the waiting room says it: "level 5" (translated), else the key ("optimal").
+function botShown(key) {
+  const level = /^level(\d+)$/.exec(String(key));
+  return level ? t("level {level}", { level: level[1] }) : botWhat(key);
+}
+
 export function seatName(s) {
-  if (s.open) return s.name ? `${s.name} (not here yet)` : "(waiting for a friend)";
-  return playerName(s.seat) || `Seat ${s.seat + 1}`;
+  if (s.open) return s.name ? t("{name} (not here yet)", { name: s.name }) : t("(waiting for a friend)");
+  return playerName(s.seat) || t("Seat {number}", { number: s.seat + 1 });
 }
 
 export function drawLobby() {
   showScreen("lobby");
   const lobby = state.lobby;
   const open = lobby.seats.filter((s) => s.open).length;
-  const host = lobby.seats[0] ? seatName(lobby.seats[0]) : "the host";
+  const host = lobby.seats[0] ? seatName(lobby.seats[0]) : t("the host");
   const isHost = state.seat === 0;
   const links = state.links;
   $("links").hidden = !links;
@@ -226,13 +241,13 @@ export function drawLobby() {
     const item = el("li", { class: `seat ${playerClass(s.seat)}${s.open ? " open" : ""}${s.seat === state.seat ? " me" : ""}` });
     const avatar = el("span", { class: "avatar", "aria-hidden": "true", "data-initial": s.open && !s.name ? "?" : initial(s.name) });
     const what = [];
-    if (s.seat === 0) what.push("host");
+    if (s.seat === 0) what.push(t("host"));
     const pad = isPad();  // several seats on this device (passed around the table)
-    if (s.seat === state.seat && !pad) what.push("you");
-    if (s.bot) what.push(`bot, ${botOf(s.seat)}`);
-    else if (s.open) what.push(s.reserved ? "kept for the rematch" : "open seat");
-    else if (pad && heldHere(s.seat)) what.push("on this device");
-    else if (s.seat !== state.seat) what.push(s.connected ? "here" : "away");
+    if (s.seat === state.seat && !pad) what.push(t("you"));
+    if (s.bot) what.push(t("bot, {bot}", { bot: botShown(s.bot) }));
+    else if (s.open) what.push(s.reserved ? t("kept for the rematch") : t("open seat"));
+    else if (pad && heldHere(s.seat)) what.push(t("on this device"));
+    else if (s.seat !== state.seat) what.push(s.connected ? t("here") : t("away"));
     item.append(avatar, el("span", { class: "who" }, seatName(s)), el("span", { class: "what" }, what.join(", ")));
     return item;
   }));
@@ -242,16 +257,18 @@ export function drawLobby() {
   start.dataset.focus = "start";
   let note;
   const kept = lobby.seats.filter((s) => s.open && s.reserved).length;
-  if (kept > 0 && kept === open) note = `Waiting for ${kept === 1 ? "one player" : `${kept} players`} of the last game to take their seat${kept === 1 ? "" : "s"}.`;
-  else if (open > 0) note = isHost ? `Waiting for ${open === 1 ? "a friend" : `${open} friends`} to join: send the invite link.` : `Waiting for ${open === 1 ? "one more player" : `${open} more players`} to join.`;
-  else note = isHost ? "Everyone is here: start the game when you are ready." : `Everyone is here: waiting for the host (${host}) to start the game.`;
-  if (!isHost && open > 0) note += ` Then the host (${host}) starts the game.`;
+  if (kept > 0 && kept === open) note = tn("Waiting for one player of the last game to take their seat.", "Waiting for {n} players of the last game to take their seats.", kept);
+  else if (open > 0) note = isHost ? tn("Waiting for a friend to join: send the invite link.", "Waiting for {n} friends to join: send the invite link.", open) : tn("Waiting for one more player to join.", "Waiting for {n} more players to join.", open);
+  else note = isHost ? t("Everyone is here: start the game when you are ready.") : t("Everyone is here: waiting for the host ({host}) to start the game.", { host });
+  if (!isHost && open > 0) note += ` ${t("Then the host ({host}) starts the game.", { host })}`;
   $("lobby-note").textContent = note;
-  const timer = lobby.turn_timer ? `${timerText(lobby)}` : "no turn timer";
-  const dice = lobby.dice === "entered" ? "real dice (the players enter them)" : "dice rolled by the server";
-  $("table-info").textContent = `Rules: ${lobby.rules}, ${dice}, ${lobby.hints_allowed ? "hints allowed" : "no hints"}, ${timer}.`;
+  const timer = lobby.turn_timer ? timerText(lobby) : t("no turn timer");
+  const dice = lobby.dice === "entered" ? t("real dice (the players enter them)") : t("dice rolled by the server");
+  const hints = lobby.hints_allowed ? t("hints allowed") : t("no hints");
+  // Translators: {rules} is the rule set's name; {dice}, {hints} and {timer} say how the table plays.
+  $("table-info").textContent = t("Rules: {rules}, {dice}, {hints}, {timer}.", { rules: lobby.rules, dice, hints, timer });
   drawAddHere(lobby);
-  $("turn").textContent = open > 0 ? "Waiting for players" : isHost ? "Ready to start" : `Waiting for ${host} to start`;
+  $("turn").textContent = open > 0 ? t("Waiting for players") : isHost ? t("Ready to start") : t("Waiting for {host} to start", { host });
 }
 
 // The host's device seats more players on itself (one phone or tablet passed around the table).
@@ -262,11 +279,11 @@ function drawAddHere(lobby) {
   form.onsubmit = async (event) => {
     event.preventDefault();
     const name = $("add-here-name").value.trim();
-    if (!name) { $("add-here-note").textContent = "Type the player's name first."; return; }
+    if (!name) { $("add-here-note").textContent = t("Type the player's name first."); return; }
     try {
       await addPlayerHere(name);
       $("add-here-name").value = "";
-      $("add-here-note").textContent = `${name} plays on this device too: add another, or start the game.`;
+      $("add-here-note").textContent = t("{name} plays on this device too: add another, or start the game.", { name });
       state.refocus = "add-here-name";
       document.dispatchEvent(new Event("yahtzee:redraw"));
     } catch (error) { $("add-here-note").textContent = error.message; }

@@ -10,6 +10,7 @@ import { enterTable, showScreen } from "./screens.js";
 import { deviceGamesHere } from "./device.js";
 import { offerUploads, playersOf, refusalOf, wireUploads } from "./device_upload.js";
 import { offline } from "./reach.js";
+import { currentLanguage, t, tn } from "./i18n.js";
 
 const POLL_MS = 60000;
 const SOON_MS = 5000;  // a change learnt here (a move at this table): asked again after this
@@ -115,16 +116,16 @@ export async function showMyGames() {
   state.table = null;
   showScreen("my-games");
   $("turn").textContent = "";
-  $("my-games-note").textContent = "Loading...";
+  $("my-games-note").textContent = t("Loading...");
   await refreshMyGames();
   document.querySelector(".my-side").hidden = offline();  // (friends: the server's)
   if (offline()) {
-    $("my-games-note").textContent = "Your account's games need a connection.";
+    $("my-games-note").textContent = t("Your account's games need a connection.");
     if (!mine) $("my-games-groups").replaceChildren();
     return;
   }
   if (!mine) {
-    $("my-games-note").textContent = "Sign in to see your games on every device.";
+    $("my-games-note").textContent = t("Sign in to see your games on every device.");
     $("my-games-groups").replaceChildren();
     return;
   }
@@ -137,7 +138,7 @@ export async function showMyGames() {
 function drawDeviceGames() {
   const box = $("device-games");
   box.hidden = here.length === 0;
-  const groups = [["playing", "Playing on this phone"], ["finished", "Finished on this phone"]];
+  const groups = [["playing", t("Playing on this phone")], ["finished", t("Finished on this phone")]];
   box.replaceChildren(...grouped(groups, (status) => here.filter((g) => g.status === status), deviceItem));
 }
 
@@ -148,7 +149,7 @@ function grouped(groups, gamesOf, item) {
     const these = gamesOf(key);
     if (!these.length) return [];
     const group = el("section", { class: "my-group", "aria-label": title });
-    group.append(el("h3", {}, `${title} (${these.length})`), el("ul", { class: "my-list" }));
+    group.append(el("h3", {}, t("{title} ({count})", { title, count: these.length })), el("ul", { class: "my-list" }));
     group.lastChild.append(...these.map(item));
     return [group];
   });
@@ -160,9 +161,10 @@ function deviceItem(game) {
   const who = el("span", { class: "who" });
   who.append(el("span", { class: "dot p0" }), " ", playersOf(game));
   const refused = playing ? null : refusalOf(game);
-  const kept = game.uploaded ? "kept in your account" : refused ? `not kept: ${refused}` : "on this phone only";
-  const what = el("span", { class: refused ? "what refused" : "what" }, `${game.rules} \u00b7 ${playing ? `last played ${when(game.updated)}` : `${when(game.updated)} \u00b7 ${kept}`}`);
-  const button = el("button", { type: "button", class: playing ? "primary act" : "act" }, playing ? "Resume" : "See");
+  const kept = game.uploaded ? t("kept in your account") : refused ? t("not kept: {why}", { why: refused }) : t("on this phone only");
+  const played = playing ? t("last played {when}", { when: when(game.updated) }) : `${when(game.updated)} \u00b7 ${kept}`;
+  const what = el("span", { class: refused ? "what refused" : "what" }, `${game.rules} \u00b7 ${played}`);
+  const button = el("button", { type: "button", class: playing ? "primary act" : "act" }, playing ? t("Resume") : t("See"));
   button.onclick = () => { goTo(game.id); enterTable(game.id, null); };
   item.append(who, what, button);
   return item;
@@ -172,23 +174,25 @@ function when(time) {
   const date = new Date(time);
   if (Number.isNaN(date.getTime())) return "";
   const today = new Date().toDateString() === date.toDateString();
-  return today ? `today ${date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : date.toLocaleDateString([], { day: "numeric", month: "short" });
+  const language = currentLanguage();
+  return today ? t("today {time}", { time: new Intl.DateTimeFormat(language, { hour: "2-digit", minute: "2-digit" }).format(date) })
+    : new Intl.DateTimeFormat(language, { day: "numeric", month: "short" }).format(date);
 }
 
-const GROUPS = [
-  ["your_turn", "Your turn"], ["their_turn", "Their turn"], ["lobby", "Waiting to start"], ["finished", "Finished"],
+const groupsShown = () => [
+  ["your_turn", t("Your turn")], ["their_turn", t("Their turn")], ["lobby", t("Waiting to start")], ["finished", t("Finished")],
 ];
 
 function drawMyGames() {
   const games = mine.games;
-  $("my-games-note").textContent = games.length ? (mine.more ? "Your most recent open games are shown." : "")
-    : "No games yet: start a table, or play again with a friend.";
-  $("my-games-groups").replaceChildren(...grouped(GROUPS, (key) => games.filter((g) => g.group === key), gameItem));
+  $("my-games-note").textContent = games.length ? (mine.more ? t("Your most recent open games are shown.") : "")
+    : t("No games yet: start a table, or play again with a friend.");
+  $("my-games-groups").replaceChildren(...grouped(groupsShown(), (key) => games.filter((g) => g.group === key), gameItem));
 }
 
 function others(game) {
-  const names = game.seats.filter((s) => s.seat !== game.seat).map((s) => s.name || "an open seat");
-  return names.length ? `With ${names.join(", ")}` : "Alone";
+  const names = game.seats.filter((s) => s.seat !== game.seat).map((s) => s.name || t("an open seat"));
+  return names.length ? t("With {names}", { names: names.join(", ") }) : t("Alone");
 }
 
 function gameItem(game) {
@@ -196,16 +200,16 @@ function gameItem(game) {
   const what = el("span", { class: "what" });
   const to = game.to_move === null ? null : game.seats[game.to_move];
   if (game.group === "your_turn") {
-    what.append("Your move");
+    what.append(t("Your move"));
     if (game.deadline !== null) what.append(" \u00b7 ", timeLeft(game.deadline));
   } else if (game.group === "their_turn") {
-    what.textContent = `${to && to.name ? to.name : "The next player"} to move`;
+    what.textContent = to && to.name ? t("{name} to move", { name: to.name }) : t("The next player to move");
   } else if (game.group === "lobby") {
-    what.textContent = game.kept ? "A seat is kept for you" : "Waiting for every seat";
+    what.textContent = game.kept ? t("A seat is kept for you") : t("Waiting for every seat");
   } else {
-    what.textContent = result(game) + (game.rematch ? " \u00b7 rematch asked" : "");
+    what.textContent = result(game) + (game.rematch ? ` \u00b7 ${t("rematch asked")}` : "");
   }
-  const label = game.kept ? "Sit down" : game.group === "your_turn" ? "Play" : game.group === "finished" ? "See" : "Open";
+  const label = game.kept ? t("Sit down") : game.group === "your_turn" ? t("Play") : game.group === "finished" ? t("See") : t("Open");
   const button = el("button", { type: "button", class: game.group === "your_turn" || game.kept ? "primary act" : "act" }, label);
   button.onclick = () => openGame(game, button);
   const who = el("span", { class: "who" });
@@ -216,22 +220,23 @@ function gameItem(game) {
 
 function result(game) {
   const me = game.seats[game.seat];
-  if (!me || me.total === null) return "Over";
+  if (!me || me.total === null) return t("Over");
   const best = Math.max(...game.seats.map((s) => s.total || 0));
   const rivals = game.seats.filter((s) => s.seat !== game.seat && s.total !== null);
-  const score = rivals.length ? `${me.total} to ${Math.max(...rivals.map((s) => s.total))}` : `${me.total}`;
-  if (!rivals.length) return `Your total: ${score}`;
-  return me.total === best ? `You won, ${score}` : `Place ${me.place}, ${score}`;
+  if (!rivals.length) return t("Your total: {total}", { total: me.total });
+  const score = t("{total} to {rival}", { total: me.total, rival: Math.max(...rivals.map((s) => s.total)) });
+  return me.total === best ? t("You won, {score}", { score }) : t("Place {place}, {score}", { place: me.place, score });
 }
 
 function timeLeft(deadline) {
   const seconds = Math.round(deadline - Date.now() / 1000);
   const span = el("span", { class: seconds < 3600 ? "left urgent" : "left" });
-  if (seconds <= 0) { span.textContent = "time is up"; return span; }
+  if (seconds <= 0) { span.textContent = t("time is up"); return span; }
   const days = Math.floor(seconds / 86400);
   const hours = Math.floor((seconds % 86400) / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);
-  span.textContent = days ? `${days} d ${hours} h left` : hours ? `${hours} h ${minutes} min left` : minutes ? `${minutes} min left` : "under a minute left";
+  span.textContent = days ? t("{days} d {hours} h left", { days, hours }) : hours ? t("{hours} h {minutes} min left", { hours, minutes })
+    : minutes ? t("{minutes} min left", { minutes }) : t("under a minute left");
   return span;
 }
 
@@ -261,16 +266,16 @@ async function drawFriends() {
   try { found = await api("/api/me/friends"); } catch { return; }
   const list = $("friends");
   if (!found.friends.length) {
-    list.replaceChildren(el("li", { class: "note" }, "Nobody yet: the people you play with show here."));
+    list.replaceChildren(el("li", { class: "note" }, t("Nobody yet: the people you play with show here.")));
     return;
   }
   list.replaceChildren(...found.friends.map((friend, index) => {
     const item = el("li", { class: "friend" });
     const who = el("span", { class: "who" }, friend.name);
-    who.append(el("span", { class: "what" }, friend.games === 1 ? "1 game together" : `${friend.games} games together`));
+    who.append(el("span", { class: "what" }, tn("{n} game together", "{n} games together", friend.games)));
     const avatar = el("span", { class: `avatar ${playerClass(index + 1)}`, "data-initial": initial(friend.name), "aria-hidden": "true" });
-    const button = el("button", { type: "button" }, "Play again");
-    button.setAttribute("aria-label", `Play again with ${friend.name}`);
+    const button = el("button", { type: "button" }, t("Play again"));
+    button.setAttribute("aria-label", t("Play again with {name}", { name: friend.name }));
     button.onclick = () => playAgain(friend.name, button);
     item.append(avatar, who, button);
     return item;

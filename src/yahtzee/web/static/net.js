@@ -7,15 +7,17 @@
 
 import { $, el, state } from "./state.js";
 import { isDeviceTable, openLocalSocket } from "./local_table.js";
+import { t } from "./i18n.js";
 
-// Close codes after which trying again cannot help: say why and stop.
+// Close codes after which trying again cannot help: say why and stop (in words made when
+// said: the language is chosen after this module is loaded).
 const FATAL = {
-  4401: "This table or seat is not known to the server: the link is wrong, or the table has ended and is gone.",
-  4403: "The server refused this page: open the game at the address the server prints.",
-  4409: "The host handed your seat to a bot: you no longer play at this table.",
-  4429: "Too many connections: close other tabs or devices showing this game, then try again.",
+  4401: () => t("This table or seat is not known to the server: the link is wrong, or the table has ended and is gone."),
+  4403: () => t("The server refused this page: open the game at the address the server prints."),
+  4409: () => t("The host handed your seat to a bot: you no longer play at this table."),
+  4429: () => t("Too many connections: close other tabs or devices showing this game, then try again."),
 };
-const DEVICE_UNKNOWN = "This game is not on this device (it was played in another browser, or deleted).";
+const deviceUnknown = () => t("This game is not on this device (it was played in another browser, or deleted).");
 const RESEND_MS = 4000;
 const PING_MS = 2000;  // a ping this often (the server counts a seat silent for 5 s as away)
 const SILENT_MS = 4000;  // nothing from the server this long, a ping out 2 s: dead
@@ -97,28 +99,28 @@ function lost(code, reason = "") {
   clearTimeout(state.pending && state.pending.timer);  // sent again once connected
   if (FATAL[code]) {
     // a device table's room says why itself (no such game here, a damaged record)
-    const why = isDeviceTable(state.table) && code === 4401 ? reason || DEVICE_UNKNOWN : FATAL[code];
+    const why = isDeviceTable(state.table) && code === 4401 ? reason || deviceUnknown() : FATAL[code]();
     state.fatal = code;
     state.pending = null;
     if (code === 4409) localStorage.removeItem(`yahtzee:${state.table}`);
     const actions = [newTableLink()];
     if (code === 4429) {
-      const again = el("button", { type: "button", id: "retry" }, "Try again");
+      const again = el("button", { type: "button", id: "retry" }, t("Try again"));
       again.onclick = () => { state.fatal = null; hideBanner(); connect(); };
       actions.unshift(again);
     }
     showBanner(why, actions);
-    if (!state.lobby) $("turn").textContent = "Not connected";
+    if (!state.lobby) $("turn").textContent = t("Not connected");
     if (state.lobby) hooks.lostWhileShowing();
     return;
   }
   const wait = Math.min(5000, 250 * 2 ** state.retry++);
-  showBanner("Connection lost. Reconnecting...", []);
+  showBanner(t("Connection lost. Reconnecting..."), []);
   if (state.lobby) hooks.lostWhileShowing();
   state.retryTimer = setTimeout(connect, wait);
 }
 
-export function newTableLink() { return el("a", { href: "/", class: "button-link" }, "New table"); }
+export function newTableLink() { return el("a", { href: "/", class: "button-link" }, t("New table")); }
 
 export function showBanner(message, actions) {
   $("banner-text").textContent = message;

@@ -7,9 +7,8 @@
 
 import { $, api, state } from "./state.js";
 import { registered } from "./pwa.js";
+import { t } from "./i18n.js";
 
-const OFF = "Notify me when it's my turn";
-const ON = "Stop turn notifications";
 
 function supported() {
   return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
@@ -22,7 +21,7 @@ function keyBytes(text) {
 }
 
 function show(button, on) {
-  button.textContent = on ? ON : OFF;
+  button.textContent = on ? t("Stop turn notifications") : t("Notify me when it's my turn");
   button.setAttribute("aria-pressed", on ? "true" : "false");
   $("notify-part").dataset.offered = "";  // this browser can have them
   drawNotify();
@@ -57,11 +56,11 @@ async function toggle(button, registration) {
     });
     await current.unsubscribe();
     show(button, false);
-    tell("Turn notifications are off on this device.");
+    tell(t("Turn notifications are off on this device."));
     return;
   }
   if (await Notification.requestPermission() !== "granted") {
-    tell("Notifications are blocked for this site: allow them in the browser's settings.");
+    tell(t("Notifications are blocked for this site: allow them in the browser's settings."));
     return;
   }
   try {
@@ -71,8 +70,8 @@ async function toggle(button, registration) {
     });
     await api("/api/push/subscriptions", subscription.toJSON());
     show(button, true);
-    tell("You will be notified when it's your turn and this table is not open.");
+    tell(t("You will be notified when it's your turn and this table is not open."));
   } catch (error) {
-    tell(`Turn notifications could not be set up: ${error.message}`);
+    tell(t("Turn notifications could not be set up: {error}", { error: error.message }));
   }
 }

@@ -3,6 +3,8 @@
 // into that JSON form. Passkeys need a secure context (https, or plain http on localhost) and a
 // host name: on an IP address (a plain-http LAN page) the page offers the password.
 
+import { t } from "./i18n.js";
+
 const decode = (text) => {
   const plain = text.replaceAll("-", "+").replaceAll("_", "/");
   return Uint8Array.from(atob(plain + "=".repeat((4 - (plain.length % 4)) % 4)), (c) => c.charCodeAt(0)).buffer;
@@ -51,7 +53,7 @@ export async function usePasskey(options) {
 }
 
 function refusal(error) {
-  if (error && error.name === "NotAllowedError") return "The passkey was not used (cancelled, or it took too long): try again.";
-  if (error && error.name === "InvalidStateError") return "This device has a passkey for this account already.";
-  return `The passkey did not work here: ${error && error.message ? error.message : error}`;
+  if (error && error.name === "NotAllowedError") return t("The passkey was not used (cancelled, or it took too long): try again.");
+  if (error && error.name === "InvalidStateError") return t("This device has a passkey for this account already.");
+  return t("The passkey did not work here: {error}", { error: error && error.message ? error.message : error });
 }

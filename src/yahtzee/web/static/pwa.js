@@ -5,10 +5,11 @@
 // And the install offer: Chromium's `beforeinstallprompt` kept, and an "Install app" button
 // that shows its prompt; none where the app already runs on its own (display-mode
 // standalone) or once it is installed (`appinstalled`).
-// No imports: any module may import this one (notify.js takes its registration).
+// Imports only i18n.js: any module may import this one (notify.js takes its registration).
+
+import { t } from "./i18n.js";
 
 const WORKER = "/sw.js";
-const READY = "A new version is ready";
 
 let registering = null;
 
@@ -97,5 +98,5 @@ function showUpdate(worker, pressed) {
   };
   button.disabled = false;
   bar.hidden = false;
-  document.getElementById("update-text").textContent = READY;  // said once shown (a live region)
+  document.getElementById("update-text").textContent = t("A new version is ready");  // said once shown (a live region)
 }

@@ -5,6 +5,7 @@
 import { $, readJson, saved, state } from "./state.js";
 import { connect, newTableLink, showBanner } from "./net.js";
 import { isDeviceTable } from "./local_table.js";
+import { t } from "./i18n.js";
 
 export function enterTable(tableId, focusKey) {
   state.table = tableId;
@@ -15,12 +16,12 @@ export function enterTable(tableId, focusKey) {
   const local = isDeviceTable(tableId);  // a game of this device: its local room, no server
   if (!state.token && !state.watch) {
     showScreen(null);
-    showBanner(local ? "This game is not on this device (it was played in another browser, or deleted)."
-      : "You have no seat at this table on this device. Open your invite or spectator link, or start a new table.", [newTableLink()]);
+    showBanner(local ? t("This game is not on this device (it was played in another browser, or deleted).")
+      : t("You have no seat at this table on this device. Open your invite or spectator link, or start a new table."), [newTableLink()]);
     return;
   }
   state.refocus = focusKey;
-  $("turn").textContent = local ? "Opening the game..." : "Connecting...";
+  $("turn").textContent = local ? t("Opening the game...") : t("Connecting...");
   connect();
 }
 

@@ -2,6 +2,8 @@
 // small helpers every part of the page draws with. Text from players (names, chat) is
 // always set as text, never as HTML.
 
+import { t, tn, tp } from "./i18n.js";
+
 export const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
 export const state = {
@@ -37,8 +39,8 @@ export function copyButton(button, input) {
   button.onclick = async () => {
     try { await navigator.clipboard.writeText(input.value); }
     catch { input.select(); document.execCommand("copy"); }
-    button.textContent = "Copied";
-    setTimeout(() => { button.textContent = "Copy"; }, 2000);
+    button.textContent = t("Copied");
+    setTimeout(() => { button.textContent = t("Copy"); }, 2000);
   };
 }
 export function say(message) { $("status").textContent = message; }
@@ -100,9 +102,17 @@ export function fiveAlikeBox(name = state.lobby && state.lobby.rules) {
   const found = ruleSetOf(name);
   return found ? found.boxes.find((box) => box.key === found.rules.five_of_a_kind) : null;
 }
+// A box's name in the page's language: /api/rules names it in English (language-neutral
+// data); its translation is by the edition ("american box", "yatzy box": a box's name
+// differs between the printed games).
+export function boxLabel(box, name = state.lobby && state.lobby.rules) {
+  const found = ruleSetOf(name);
+  const edition = found && found.rules ? found.rules.edition : "american";
+  return tp(`${edition} box`, box.label);
+}
 export function boxName(key) {
   const box = boxesOf().find((b) => b.key === key);
-  return box ? box.label : String(key).replaceAll("_", " ");
+  return box ? boxLabel(box) : String(key).replaceAll("_", " ");
 }
 // A select of the bots offered (or of `bots`, some of them), with key chosen.
 export function fillBotChoices(select, key, bots = state.bots ? state.bots.bots : []) {
@@ -111,7 +121,7 @@ export function fillBotChoices(select, key, bots = state.bots ? state.bots.bots 
 }
 export function botChoice(key) { return (state.bots && state.bots.bots.find((b) => b.bot === key)) || null; }
 export function initial(name) { return (name || "?").trim().charAt(0).toUpperCase() || "?"; }
-export function pluralDice(n) { return n === 1 ? "1 die" : `${n} dice`; }
+export function pluralDice(n) { return tn("{n} die", "{n} dice", n); }
 
 const MOVED_TRIES = 5;  // a table moving between server nodes (503 moved): tried again
 
@@ -128,7 +138,7 @@ export async function api(path, body, token) {
   }
   let data = null;
   try { data = await response.json(); } catch { data = null; }
-  if (!response.ok) throw new Error((data && data.message) || `Refused (${response.status}).`);
+  if (!response.ok) throw new Error((data && data.message) || t("Refused ({status}).", { status: response.status }));
   return data;
 }
 export function goTo(tableId) {
