@@ -53,6 +53,7 @@ from .routers import (
     advisor,
     app_shell,
     daily,
+    i18n,
     lobby,
     me,
     offline_games,
@@ -77,6 +78,7 @@ ROUTERS = (
     me,
     offline_games,
     push,
+    i18n,
 )
 """The resources the app serves, each a router of its own."""
 SWITCH_INTERVAL = 0.0005
