@@ -221,7 +221,8 @@ def streak(days: list[date], until: date) -> int:
 
 def share_line(result: records.DailyResult, best: int | None, streak_days: int) -> str:
     """The result to share, without spoilers: no dice, no boxes."""
-    scored = ngettext("{n} point", "{n} points", result.score).format(n=result.score)
+    points = result.score if result.score is not None else 0
+    scored = ngettext("{n} point", "{n} points", points).format(n=result.score)
     if best is not None:
         scored = _("{points} (optimal play: {best})").format(points=scored, best=best)
     lost = ""
