@@ -66,7 +66,10 @@ async def invite(lobby: Lobby, table: Table, token: str | None, name: str) -> Se
         if table.status != records.LOBBY:
             raise IllegalMove(_("The game has started: nobody new can sit down."), code="started")
         if any(s.account == found.id for s in table.seats):
-            raise IllegalMove(f"{found.name} has a seat at this table already.", code="seated")
+            raise IllegalMove(
+                _("{name} has a seat at this table already.").format(name=found.name),
+                code="seated",
+            )
         check_name_free(found.name, [s.name for s in table.seats])
         free = next((s for s in table.seats if s.open and not s.reserved), None)
         if free is None:

@@ -51,7 +51,9 @@ class _Inbound(BaseModel):
     @classmethod
     def _exact_version(cls, value: object) -> object:
         if not speaks_version(value):  # a Literal takes True and 1.0 for 1, strict or not
-            raise ValueError(f"the protocol version is the number {VERSION}")
+            raise ValueError(
+                _("the protocol version is the number {version}").format(version=VERSION)
+            )
         return value
 
 
