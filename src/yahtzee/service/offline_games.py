@@ -75,9 +75,8 @@ class OfflineUpload:
 
 def _refused(message: str) -> InvalidInput:
     # Translators: {reason} says why, as a clause ("it has no events ...").
-    return InvalidInput(
-        _("This game cannot be kept: {reason}").format(reason=message), code="illegal_game"
-    )
+    refusal = _("This game cannot be kept: {reason}")
+    return InvalidInput(refusal.format(reason=message), code="illegal_game")
 
 
 def _rules(name: str) -> RuleSet:
