@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from yahtzee.core import RuleSet
+from yahtzee.core.language import CODES
 from yahtzee.web import shell
 from yahtzee.web.app import create_app
 from yahtzee.web.page_files import REVALIDATE, STATIC, PageFiles
@@ -54,7 +55,10 @@ def test_the_worker_is_served_with_its_release(client: TestClient) -> None:
     release = release_of(answer.text)
     assert release["version"] == version
     assert release["fresh"] == list(APP_ADDRESSES)
-    assert set(APP_ADDRESSES) == {"/", "/manifest.webmanifest", "/api/rules", "/api/bots"}
+    assert set(APP_ADDRESSES) == {
+        "/", "/manifest.webmanifest", "/api/rules", "/api/bots",
+        *(f"/api/i18n/{code}" for code in CODES),
+    }  # fmt: skip
     kept = release["kept"]
     names = sorted(p.name for p in files.folder.iterdir() if p.name not in ("index.html", "sw.js"))
     assert sorted(a.removeprefix(f"/static/{version}/") for a in kept if "/static/" in a) == names

@@ -29,6 +29,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..core import InvalidInput, YahtzeeError, player_name
+from ..core.language import N_, _
 from ..store import Store
 from ..store import accounts as records
 from ..store.names import look_alike_key
@@ -47,7 +48,7 @@ RECOVERY_LENGTH: Final = 10
 SECRET_BYTES: Final = 32
 MAX_AGENT: Final = 200
 
-BAD_CREDENTIALS: Final = "That name and password (or recovery code) do not match an account."
+BAD_CREDENTIALS: Final = N_("That name and password (or recovery code) do not match an account.")
 
 
 class SignedOut(YahtzeeError):
@@ -108,28 +109,30 @@ def _code_key(code: str) -> str:
 
 def new_recovery_codes() -> tuple[str, ...]:
     def one() -> str:
-        text = "".join(secrets.choice(RECOVERY_ALPHABET) for _ in range(RECOVERY_LENGTH))
+        text = "".join(secrets.choice(RECOVERY_ALPHABET) for _index in range(RECOVERY_LENGTH))
         half = RECOVERY_LENGTH // 2
         return f"{text[:half]}-{text[half:]}"
 
-    return tuple(one() for _ in range(RECOVERY_CODES))
+    return tuple(one() for _index in range(RECOVERY_CODES))
 
 
 def check_password(password: str) -> str:
     if len(password) < MIN_PASSWORD:
         raise InvalidInput(
-            f"A password has at least {MIN_PASSWORD} characters.", code="weak_password"
+            _("A password has at least {least} characters.").format(least=MIN_PASSWORD),
+            code="weak_password",
         )
     if len(password) > MAX_PASSWORD:
         raise InvalidInput(
-            f"A password has at most {MAX_PASSWORD} characters.", code="weak_password"
+            _("A password has at most {most} characters.").format(most=MAX_PASSWORD),
+            code="weak_password",
         )
     return password
 
 
 def name_taken() -> InvalidInput:
     return InvalidInput(
-        "That name is taken (or looks just like one that is): choose another.",
+        _("That name is taken (or looks just like one that is): choose another."),
         code="name_taken",
     )
 
@@ -213,7 +216,7 @@ class Accounts:
             ok = self._password_ok(found, password or "")
         if not ok or found is None:
             self.limits.failed(key, address)
-            raise BadCredentials(BAD_CREDENTIALS)
+            raise BadCredentials(_(BAD_CREDENTIALS))
         self.limits.succeeded(key)
         return self.open_session(Account(found.id, found.name), agent)
 
@@ -292,7 +295,7 @@ class Accounts:
     def record(self, account: Account) -> records.AccountRecord:
         found = records.account_by_id(self.store, account.id)
         if found is None:
-            raise SignedOut("This account no longer exists.")
+            raise SignedOut(_("This account no longer exists."))
         return found
 
     def overview(self, account: Account) -> Overview:

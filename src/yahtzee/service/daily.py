@@ -20,6 +20,7 @@ from datetime import UTC, date, datetime, timedelta
 from ..core import Game, IllegalMove, InvalidInput, Keep, RuleSet
 from ..core.committed import commitment
 from ..core.duplicate import DuplicateDice
+from ..core.language import _, ngettext
 from ..store import Seat, Store
 from ..store import daily as records
 from .session import REVIEW_DECIMALS, GameSession
@@ -36,7 +37,9 @@ def parse_day(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except (TypeError, ValueError):
-        raise InvalidInput(f"A day is written 2026-12-02, not {text!r}.") from None
+        raise InvalidInput(
+            _("A day is written 2026-12-02, not {text}.").format(text=repr(text))
+        ) from None
 
 
 def game_dice(store: Store, game_id: str) -> tuple[dict[str, object], str | None]:
@@ -45,7 +48,7 @@ def game_dice(store: Store, game_id: str) -> tuple[dict[str, object], str | None
     the records do not hold."""
     log = store.event_log(game_id) if len(game_id) <= MAX_ID else []
     if not log:
-        raise InvalidInput("No such game in the records.", code="no_game")
+        raise InvalidInput(_("No such game in the records."), code="no_game")
     return log[0], records.revealed_dice_seed(store, game_id, today())
 
 
@@ -66,8 +69,10 @@ def start_daily(store: Store, name: str, day: date | None = None) -> GameSession
         return GameSession.resume(store, found.game_id, dice=DuplicateDice(seed.seed), hints=False)
     if found is not None:
         raise IllegalMove(
-            f"{played_as(name, found.player)} has played the daily game of {day.isoformat()} "
-            f"already ({found.score} points): one attempt a day. Come back tomorrow.",
+            _(
+                "{name} has played the daily game of {day} already ({points} points): one "
+                "attempt a day. Come back tomorrow."
+            ).format(name=played_as(name, found.player), day=day.isoformat(), points=found.score),
             code="daily_played",
         )
     seat = Seat(name)
@@ -81,7 +86,7 @@ def start_daily(store: Store, name: str, day: date | None = None) -> GameSession
 def finish_daily(store: Store, session: GameSession) -> records.DailyResult:
     """Record the finished daily game's score and the points its choices lost."""
     if not session.is_over or session.game_id is None:
-        raise IllegalMove("The daily game is not over yet.", code="not_over")
+        raise IllegalMove(_("The daily game is not over yet."), code="not_over")
     records.finish_attempt(store, session.game_id, session.game.cards[0].total, _loss(session))
     found = records.attempt_of_game(store, session.game_id)
     assert found is not None
@@ -142,8 +147,10 @@ def start_offline_daily(store: Store | None, name: str, day: date | None = None)
                 return GameSession.resume(store, game_id, hints=False, undo=False)
             total = store.load(game_id).cards[0].total
             raise IllegalMove(
-                f"{name} has played the daily game of {day.isoformat()} already ({total} "
-                "points). Come back tomorrow, or play a game: yahtzee play.",
+                _(
+                    "{name} has played the daily game of {day} already ({points} points). "
+                    "Come back tomorrow, or play a game: yahtzee play."
+                ).format(name=name, day=day.isoformat(), points=total),
                 code="daily_played",
             )
     rules, dice = RuleSet.named(DAILY_RULES), DuplicateDice(offline_seed(day))
@@ -214,11 +221,22 @@ def streak(days: list[date], until: date) -> int:
 
 def share_line(result: records.DailyResult, best: int | None, streak_days: int) -> str:
     """The result to share, without spoilers: no dice, no boxes."""
-    lost = f"{result.loss:.1f} points lost to the best choices" if result.loss is not None else ""
-    yardstick = f" (optimal play: {best})" if best is not None else ""
-    days = f", {streak_days} days in a row" if streak_days > 1 else ""
-    return (
-        f"Yahtzee daily {result.day.isoformat()}: {result.score} points{yardstick}, {lost}{days}."
+    points = result.score if result.score is not None else 0
+    scored = ngettext("{n} point", "{n} points", points).format(n=result.score)
+    if best is not None:
+        scored = _("{points} (optimal play: {best})").format(points=scored, best=best)
+    lost = ""
+    if result.loss is not None:
+        lost = _("{loss} points lost to the best choices").format(loss=f"{result.loss:.1f}")
+    parts = [scored, lost]
+    if streak_days > 1:
+        parts.append(
+            ngettext("{n} day in a row", "{n} days in a row", streak_days).format(n=streak_days)
+        )
+    # Translators: {day} is the date (2026-12-02), {result} the points, the points lost and
+    # the days in a row, joined by commas.
+    return _("Yahtzee daily {day}: {result}.").format(
+        day=result.day.isoformat(), result=", ".join(parts)
     )
 
 

@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core import IllegalMove, InvalidInput, player_name
 from ..core.committed import commitment
+from ..core.language import _
 from ..store import Store
 from ..store import daily as records
 from ..store import tables as table_records
@@ -45,8 +46,10 @@ def hidden(table: Table, token: str | None = None) -> bool:
 def refuse_hidden(table: Table, token: str | None = None) -> None:
     if hidden(table, token):
         raise Forbidden(
-            f"A daily game stays hidden until its day is over (after {table.daily} UTC): "
-            "everyone plays the same dice.",
+            _(
+                "A daily game stays hidden until its day is over (after {day} UTC): "
+                "everyone plays the same dice."
+            ).format(day=table.daily),
             code="daily_hidden",
         )
 
@@ -58,12 +61,18 @@ def made_daily(session: GameSession) -> GameSession:
     return session
 
 
-def _played(name: str, day: date, why: str) -> IllegalMove:
-    return IllegalMove(
-        f"{name} has {why} the daily game of {day.isoformat()}: one attempt a day. "
-        "Come back tomorrow.",
-        code="daily_played",
-    )
+def _played(name: str, day: date, *, begun: bool) -> IllegalMove:
+    """The refusal of a second attempt at the day's game (played, or ``begun`` elsewhere)."""
+    if begun:
+        message = _(
+            "{name} has begun (in another browser) the daily game of {day}: one attempt a "
+            "day. Come back tomorrow."
+        )
+    else:
+        message = _(
+            "{name} has played the daily game of {day}: one attempt a day. Come back tomorrow."
+        )
+    return IllegalMove(message.format(name=name, day=day.isoformat()), code="daily_played")
 
 
 async def start(
@@ -80,8 +89,8 @@ async def start(
         if found.score is None and table is not None and table.seat_of(token) == 0:
             assert token is not None
             return table, token
-        why = "played" if found.score is not None else "begun (in another browser)"
-        raise _played(daily.played_as(name, found.player), day, why)
+        begun = found.score is None
+        raise _played(daily.played_as(name, found.player), day, begun=begun)
     await lobby.check_quota(owner)  # before the attempt is recorded
     session = made_daily(await asyncio.to_thread(daily.start_daily, store, name, day))
     game_id = session.game_id or ""
@@ -97,7 +106,7 @@ async def start(
         await lobby._record_new(table)
     except IntegrityError:  # the same attempt begun at the same moment elsewhere
         table.live.close()
-        raise _played(name, day, "begun (in another browser)") from None
+        raise _played(name, day, begun=True) from None
     except Forbidden:  # the quota, reached meanwhile: the attempt was never made
         table.live.close()
         await asyncio.to_thread(records.forget_attempt, store, game_id)
@@ -135,10 +144,13 @@ def check_day_open(store: Store, day: date) -> None:
     today = daily.today()
     if day > today:
         raise IllegalMove(
-            f"The daily game of {day.isoformat()} has not begun yet.", code="day_not_started"
+            _("The daily game of {day} has not begun yet.").format(day=day.isoformat()),
+            code="day_not_started",
         )
     if day < today and records.revealed_seed(store, day, today) is None:
-        raise InvalidInput(f"There was no daily game on {day.isoformat()}.", code="no_day")
+        raise InvalidInput(
+            _("There was no daily game on {day}.").format(day=day.isoformat()), code="no_day"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,12 +166,12 @@ async def outcome(lobby: Lobby, table: Table, token: str | None) -> Outcome:
     """The player's finished daily game: their result (worked out from the game, now if
     the server has not yet), the day's leaderboard, their days, streak and share line."""
     if table.daily is None:
-        raise IllegalMove("This table is not a daily game.", code="not_daily")
+        raise IllegalMove(_("This table is not a daily game."), code="not_daily")
     if table.seat_of(token) != 0:
-        raise Forbidden("Only the player of this daily game sees its result.", code="not_player")
+        raise Forbidden(_("Only the player of this daily game sees its result."), code="not_player")
     session = table.session
     if session is None or not session.is_over:
-        raise IllegalMove("The daily game is not over yet.", code="not_over")
+        raise IllegalMove(_("The daily game is not over yet."), code="not_over")
     store, day = lobby.store, table.daily
 
     def work() -> Outcome:

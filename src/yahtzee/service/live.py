@@ -29,6 +29,7 @@ from ..core import (
     Written,
     YahtzeeError,
 )
+from ..core.language import _
 from ..store import REPEAT
 from .beat import sleep_to_beat
 from .group_commit import Committer
@@ -219,11 +220,11 @@ class LiveGame:
         game = self.committed_game()
         turn = game.turn
         if game.is_over or turn is None or game.current_player != seat:
-            raise IllegalMove("It is not your turn.", code="not_your_turn")
+            raise IllegalMove(_("It is not your turn."), code="not_your_turn")
         if turn.dice is None:
             raise not_rolled()
         if turn.rolls_left == 0:
-            raise IllegalMove("There is no roll left to hold dice for.", code="no_rolls_left")
+            raise IllegalMove(_("There is no roll left to hold dice for."), code="no_rolls_left")
         self.tray = self.tray.holding(slots)
         if self.saves_holds:
             self.session.select(self.tray.held_in_order())
@@ -272,11 +273,11 @@ class LiveGame:
     def _take_back_placement(self, seat: int) -> Undid:
         session = self.session
         if not session.undo_on:
-            raise IllegalMove("Taking back a placement is off in this game.", code="undo_off")
+            raise IllegalMove(_("Taking back a placement is off in this game."), code="undo_off")
         log = session.game.event_log
         last = log[-1] if log else None
         if isinstance(last, Scored | Written) and session.is_bot(last.player):
-            raise IllegalMove("A computer player's placement stays.", code="no_undo")
+            raise IllegalMove(_("A computer player's placement stays."), code="no_undo")
         before = len(log)
         placed = session.game.undo(player=seat)  # else the engine says why not (no_undo)
         after = session.game.event_log
@@ -297,7 +298,7 @@ class LiveGame:
     async def _record(self, apply: Callable[[], _Done], intent: str | None) -> _Done:
         """Under the lock: apply in memory and commit, as `act` says; the move recorded
         (`committed_seq` is still where it began)."""
-        for _ in range(CONFLICT_TRIES):
+        for _try in range(CONFLICT_TRIES):
             base = self.committed_seq
             try:
                 move = apply()
@@ -306,7 +307,7 @@ class LiveGame:
                 raise
             if await self._saved(base, intent):
                 return move
-        raise IllegalMove("The table is busy: try again.", code="busy")
+        raise IllegalMove(_("The table is busy: try again."), code="busy")
 
     async def _saved(self, base: int, intent: str | None) -> bool:
         """Under the lock: commit what was applied in memory after ``base``. False when
@@ -345,7 +346,7 @@ class LiveGame:
             return
         if self.turn_by_turn:  # its deadline is recorded with the table
             return
-        _, at = await asyncio.to_thread(
+        _saved, at = await asyncio.to_thread(
             session.store.events_since, session.game_id, max(0, self.committed_seq - 1)
         )
         if at is not None:

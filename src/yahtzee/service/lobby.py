@@ -45,6 +45,7 @@ from ..core import (
     YahtzeeError,
     player_name,
 )
+from ..core.language import _
 from ..store import Seat, Store
 from ..store import accounts as account_records
 from ..store import daily as daily_records
@@ -372,7 +373,7 @@ class Lobby:
         """A table served now (``no_table`` if there is none)."""
         table = self.tables.get(table_id)
         if table is None or self._idle(table):
-            raise InvalidInput("No such table (or it has ended).", code="no_table")
+            raise InvalidInput(_("No such table (or it has ended)."), code="no_table")
         return table
 
     async def locate(self, table_id: str) -> Table | Elsewhere | None:
@@ -421,7 +422,7 @@ class Lobby:
         """`find`, or ``no_table``."""
         table = await self.find(table_id)
         if table is None:
-            raise InvalidInput("No such table (or it has ended).", code="no_table")
+            raise InvalidInput(_("No such table (or it has ended)."), code="no_table")
         return table
 
     async def by_invite(self, invite: str) -> Table:
@@ -440,7 +441,7 @@ class Lobby:
     @staticmethod
     def _bad_invite() -> InvalidInput:
         return InvalidInput(
-            "This invite link is not valid (or its table has ended).", code="no_table"
+            _("This invite link is not valid (or its table has ended)."), code="no_table"
         )
 
     def watching(self, table: Table, spectate: str | None) -> bool:
@@ -472,7 +473,7 @@ class Lobby:
         when a decision's time runs out (by default a level-3 bot plays that turn);
         ``account``: the signed-in host's account (None: a guest)."""
         if not 1 <= 1 + len(seats) <= MAX_PLAYERS:
-            raise InvalidInput(f"A table has 1 to {MAX_PLAYERS} seats.")
+            raise InvalidInput(_("A table has 1 to {most} seats.").format(most=MAX_PLAYERS))
         check_turn_timer(turn_timer)
         if entered:
             check_entered(seats, turn_timer)
@@ -529,7 +530,7 @@ class Lobby:
 
     def _over_quota(self) -> Forbidden:
         return Forbidden(
-            f"At most {self.max_tables_per_client} open tables per client.",
+            _("At most {most} open tables per client.").format(most=self.max_tables_per_client),
             code="too_many_tables",
         )
 
@@ -547,22 +548,22 @@ class Lobby:
             self._require_open(table)
             if table.status != records.LOBBY:
                 raise IllegalMove(
-                    "The game has started; only its players can come back.", code="started"
+                    _("The game has started; only its players can come back."), code="started"
                 )
             clean = player_name(name)
             check_name_free(clean, [s.name for s in table.seats])
             free = next((s for s in table.seats if s.open and not s.reserved), None)
             if free is None and any(s.reserved for s in table.seats):
                 raise IllegalMove(
-                    "Every seat is kept for the players of the last game.", code="table_full"
+                    _("Every seat is kept for the players of the last game."), code="table_full"
                 )
             if free is None:
-                raise IllegalMove("Every seat is taken.", code="table_full")
+                raise IllegalMove(_("Every seat is taken."), code="table_full")
             token = new_token()
             if not await self.take_seat(
                 table, SeatState(free.seat, clean, None, token_hash(token), account=account)
             ):
-                raise IllegalMove("That seat was just taken: try again.", code="table_full")
+                raise IllegalMove(_("That seat was just taken: try again."), code="table_full")
         await self.room(table).changed()
         return table, free.seat, token
 
@@ -604,24 +605,24 @@ class Lobby:
 
     def _require_host(self, table: Table, token: str | None) -> None:
         if table.seat_of(token) != 0:
-            raise Forbidden("Only the host can do that.", code="not_host")
+            raise Forbidden(_("Only the host can do that."), code="not_host")
 
     def _require_open(self, table: Table) -> None:
         """Nothing changes at a table whose game is over, or that has ended."""
         session = table.session
         if table.status == records.FINISHED or (session is not None and session.is_over):
             raise IllegalMove(
-                "This game is over: its record stays as it was played.", code="finished"
+                _("This game is over: its record stays as it was played."), code="finished"
             )
         if table.status in records.ENDED or self._idle(table):
-            raise InvalidInput("No such table (or it has ended).", code="no_table")
+            raise InvalidInput(_("No such table (or it has ended)."), code="no_table")
 
     async def start(self, table: Table, token: str | None) -> None:
         """The host starts the game once every seat is taken: everyone at the table is
         shown it, then its bots and timer go (`play`)."""
         self._require_host(table, token)
         async with table.lock:
-            for _ in range(START_TRIES):
+            for _try in range(START_TRIES):
                 refused = self._start_refusal(table)
                 if refused is not None:
                     raise refused
@@ -643,7 +644,7 @@ class Lobby:
                     break
                 await self._apply(table, found)  # changed through another node meanwhile
             else:
-                raise IllegalMove("The table changed while starting: try again.", code="busy")
+                raise IllegalMove(_("The table changed while starting: try again."), code="busy")
             self._serve(table, session)
             table.status, table.active_at = records.PLAYING, active_at
         await self.room(table).changed()
@@ -657,15 +658,17 @@ class Lobby:
         except YahtzeeError as error:
             return error
         if table.status != records.LOBBY:
-            return IllegalMove("The game has already started.", code="started")
+            return IllegalMove(_("The game has already started."), code="started")
         waited = [s.name for s in table.seats if s.reserved]
         if waited:
             return IllegalMove(
-                f"{waited[0]} has not taken their seat yet: wait, or hand it to a bot.",
+                _("{name} has not taken their seat yet: wait, or hand it to a bot.").format(
+                    name=waited[0]
+                ),
                 code="seats_open",
             )
         if any(s.open for s in table.seats):
-            return IllegalMove("Every seat needs a player or a bot first.", code="seats_open")
+            return IllegalMove(_("Every seat needs a player or a bot first."), code="seats_open")
         return None
 
     def play(self, table: Table) -> None:
@@ -678,9 +681,9 @@ class Lobby:
         (`TableRoom.seat_to_bot`). Not once the game is over."""
         self._require_host(table, token)
         if not 0 < seat < len(table.seats):
-            raise InvalidInput("No such seat (the host's own seat stays human).")
+            raise InvalidInput(_("No such seat (the host's own seat stays human)."))
         if table.entered:
-            raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
+            raise IllegalMove(_(NO_BOTS_ENTERED), code="bots_need_rolled_dice")
         async with table.lock:
             self._require_open(table)
             await self.room(table).seat_to_bot(seat, bot)
@@ -693,7 +696,9 @@ class Lobby:
         async with table.lock:
             self._require_open(table)
             if table.status != records.LOBBY:
-                raise IllegalMove("The game has started; it ends when it is over.", code="started")
+                raise IllegalMove(
+                    _("The game has started; it ends when it is over."), code="started"
+                )
             await self._end(table, records.CANCELLED)
         await self._gone(table)
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
+from ..core.language import _, ngettext
+
 if TYPE_CHECKING:
     from ..core import Game, RuleSet, Scorecard
     from ..store import Seat
@@ -181,18 +183,35 @@ def play_notes(session: Metered) -> list[str]:
     tables were not ready yet), 12 on exact chances"."""
     from ..solver.interim import EV_METHOD, EXACT_METHOD, INTERIM_METHOD  # noqa: PLC0415
 
-    words = {
-        INTERIM_METHOD: "on estimated chances (its exact tables were not ready yet)",
-        EXACT_METHOD: "on exact chances",
-        EV_METHOD: "for points (nothing to estimate the chances by yet)",
-    }
+    def way(method: str, n: int) -> str:
+        if method == INTERIM_METHOD:
+            text = ngettext(
+                "{n} decision on estimated chances (its exact tables were not ready yet)",
+                "{n} decisions on estimated chances (its exact tables were not ready yet)",
+                n,
+            )
+        elif method == EXACT_METHOD:
+            text = ngettext("{n} decision on exact chances", "{n} decisions on exact chances", n)
+        elif method == EV_METHOD:
+            text = ngettext(
+                "{n} decision for points (nothing to estimate the chances by yet)",
+                "{n} decisions for points (nothing to estimate the chances by yet)",
+                n,
+            )
+        else:
+            # Translators: {method} is the name of a way of deciding, as the program has it.
+            text = ngettext("{n} decision by {method}", "{n} decisions by {method}", n)
+        return text.format(n=n, method=method)
+
     notes = []
     for seat, counts in sorted(session.bot_methods.items()):
-        ways = [
-            f"{n} decision{'s' if n != 1 else ''} {words.get(method, 'by ' + method)}"
-            for method, n in counts.items()
-        ]
-        notes.append(f"{session.seats[seat].name} played to win: {', '.join(ways)}.")
+        ways = [way(method, n) for method, n in counts.items()]
+        # Translators: {ways} lists how many decisions were made on what, joined by commas.
+        notes.append(
+            _("{name} played to win: {ways}.").format(
+                name=session.seats[seat].name, ways=", ".join(ways)
+            )
+        )
     return notes
 
 

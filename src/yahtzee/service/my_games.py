@@ -17,6 +17,7 @@ import asyncio
 from dataclasses import replace
 
 from ..core import IllegalMove, InvalidInput, player_name
+from ..core.language import _
 from ..store import tables as records
 from ..store.accounts import account_by_key
 from ..store.my_games import Friend, MyGames, friends, my_games
@@ -47,7 +48,7 @@ async def friends_of(lobby: Lobby, account: Account) -> list[Friend]:
 
 
 def _no_account() -> InvalidInput:
-    return InvalidInput("No account has that name.", code="no_account")
+    return InvalidInput(_("No account has that name."), code="no_account")
 
 
 async def invite(lobby: Lobby, table: Table, token: str | None, name: str) -> SeatState:
@@ -55,7 +56,7 @@ async def invite(lobby: Lobby, table: Table, token: str | None, name: str) -> Se
     ``name`` (its name as its owner typed it, or any look-alike spelling): it shows in
     that account's "my games", where its owner sits down (`sit`). Returns the seat."""
     if table.seat_of(token) != 0:
-        raise Forbidden("Only the host can do that.", code="not_host")
+        raise Forbidden(_("Only the host can do that."), code="not_host")
     clean = player_name(name)
     found = await asyncio.to_thread(account_by_key, lobby.store, look_alike_key(clean))
     if found is None:
@@ -63,15 +64,18 @@ async def invite(lobby: Lobby, table: Table, token: str | None, name: str) -> Se
     async with table.lock:
         lobby._require_open(table)
         if table.status != records.LOBBY:
-            raise IllegalMove("The game has started: nobody new can sit down.", code="started")
+            raise IllegalMove(_("The game has started: nobody new can sit down."), code="started")
         if any(s.account == found.id for s in table.seats):
-            raise IllegalMove(f"{found.name} has a seat at this table already.", code="seated")
+            raise IllegalMove(
+                _("{name} has a seat at this table already.").format(name=found.name),
+                code="seated",
+            )
         check_name_free(found.name, [s.name for s in table.seats])
         free = next((s for s in table.seats if s.open and not s.reserved), None)
         if free is None:
-            raise IllegalMove("Every seat is taken or kept for someone.", code="table_full")
+            raise IllegalMove(_("Every seat is taken or kept for someone."), code="table_full")
         if not await _record(lobby, table, free, replace(free, name=found.name, account=found.id)):
-            raise IllegalMove("That seat was just taken: try again.", code="table_full")
+            raise IllegalMove(_("That seat was just taken: try again."), code="table_full")
     await lobby.room(table).changed()
     return table.seats[free.seat]
 
@@ -86,10 +90,10 @@ async def sit(lobby: Lobby, table: Table, account: Account) -> tuple[int, str]:
             lobby._require_open(table)
         mine = next((s for s in table.seats if s.account == account.id and s.bot is None), None)
         if mine is None:
-            raise Forbidden("You have no seat at this table.", code="not_your_table")
+            raise Forbidden(_("You have no seat at this table."), code="not_your_table")
         token = new_token()
         if not await _record(lobby, table, mine, replace(mine, token_hash=token_hash(token))):
-            raise IllegalMove("That seat was just taken: try again.", code="table_full")
+            raise IllegalMove(_("That seat was just taken: try again."), code="table_full")
     await lobby.room(table).changed()  # (a device that held the seat is let go)
     return mine.seat, token
 

@@ -32,6 +32,7 @@ from typing import Any, Final
 import urllib3
 
 from ..core import InvalidInput
+from ..core.language import ENGLISH, _, ngettext, speaking
 from ..store import Store
 from ..store import push as records
 from ..store.push import PushSubscription
@@ -44,6 +45,10 @@ from .table import Table
 
 TAG: Final = "yahtzee-your-turn"
 """Every notification's tag: a newer one replaces the one shown."""
+PUSH_LANGUAGE: Final = ENGLISH
+"""The language of the notifications: the records do not keep the language of the page
+that subscribed (that would take a new column), and the turn passes in the language of
+the player who moved, not of the one notified."""
 HTTP_GONE: Final = (404, 410)
 HTTP_OK_BELOW: Final = 300
 
@@ -78,17 +83,21 @@ def notification(table_id: str, others: Sequence[str], waiting: int) -> Notifica
     waiting for the player (this one included)."""
     url = table_page(table_id)
     if waiting > 1:
+        title = ngettext("Your turn in {n} game", "Your turn in {n} games", waiting)
         return Notification(
-            f"Your turn in {waiting} games", "Your friends are waiting for your moves.", url,
+            title.format(n=waiting), _("Your friends are waiting for your moves."), url,
             TAG, waiting,
         )  # fmt: skip
     if not others:
-        against = ""
+        body = _("It is your turn in your game.")
     elif len(others) == 1:
-        against = f" against {others[0]}"
+        body = _("It is your turn in your game against {name}.").format(name=others[0])
     else:
-        against = f" against {', '.join(others[:-1])} and {others[-1]}"
-    return Notification("Your turn", f"It is your turn in your game{against}.", url, TAG, 1)
+        # Translators: {names} are the other players but the last, joined by commas.
+        body = _("It is your turn in your game against {names} and {last}.").format(
+            names=", ".join(others[:-1]), last=others[-1]
+        )
+    return Notification(_("Your turn"), body, url, TAG, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +144,8 @@ class Notifier:
             return
         turn = table.live.committed_seq  # the events recorded: the same on every node
         here = seat in self.presence.seats(table.id)
-        others = [s.name or "a bot" for s in table.seats if s.seat != seat]
+        with speaking(PUSH_LANGUAGE):  # (see `notify`)
+            others = [s.name or _("a bot") for s in table.seats if s.seat != seat]
         self._background(self.notify(table.id, turn, accounts[seat], here=here, others=others))
 
     def _background(self, work: Coroutine[Any, Any, Notified]) -> None:
@@ -160,7 +170,8 @@ class Notifier:
         if not subscriptions:
             return Notified()
         waiting = await asyncio.to_thread(records.waiting_tables, self.store, account)
-        note = notification(table_id, others, max(waiting, 1))
+        with speaking(PUSH_LANGUAGE):  # not the language of the move that passed the turn
+            note = notification(table_id, others, max(waiting, 1))
         return await asyncio.to_thread(self._deliver, subscriptions, note)
 
     def _deliver(self, subscriptions: Sequence[PushSubscription], note: Notification) -> Notified:

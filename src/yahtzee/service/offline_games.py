@@ -26,6 +26,7 @@ from ..core import (
     chosen_bot,
     player_name,
 )
+from ..core.language import _
 from ..store import Store
 from ..store.offline_games import KeptOffline, OfflineRecord, keep_offline
 from ..store.values import Seat
@@ -73,7 +74,9 @@ class OfflineUpload:
 
 
 def _refused(message: str) -> InvalidInput:
-    return InvalidInput(f"This game cannot be kept: {message}", code="illegal_game")
+    # Translators: {reason} says why, as a clause ("it has no events ...").
+    refusal = _("This game cannot be kept: {reason}")
+    return InvalidInput(refusal.format(reason=message), code="illegal_game")
 
 
 def _rules(name: str) -> RuleSet:
@@ -85,7 +88,9 @@ def _rules(name: str) -> RuleSet:
 
 def _seats(players: Sequence[OfflinePlayer]) -> tuple[Seat, ...]:
     if not 1 <= len(players) <= MAX_PLAYERS:
-        raise InvalidInput(f"A game has 1 to {MAX_PLAYERS} players.", code="bad_request")
+        raise InvalidInput(
+            _("A game has 1 to {most} players.").format(most=MAX_PLAYERS), code="bad_request"
+        )
     try:
         return tuple(
             Seat(player_name(p.name), None if p.bot is None else chosen_bot(p.bot)) for p in players
@@ -99,13 +104,15 @@ def _account_seat(seats: Sequence[Seat], seat: int | None) -> int:
     if seat is None:
         if not people:
             raise InvalidInput(
-                "A game of bots alone is nobody's: one seat must be yours.", code="bad_request"
+                _("A game of bots alone is nobody's: one seat must be yours."), code="bad_request"
             )
         return people[0]
     if seat not in people:
         raise InvalidInput(
-            f"Seat {seat} is not yours to claim: it must be a person's seat of the game "
-            f"(seats {', '.join(map(str, people)) or 'none'}).",
+            _(
+                "Seat {seat} is not yours to claim: it must be a person's seat of the game "
+                "(seats {seats})."
+            ).format(seat=seat, seats=", ".join(map(str, people)) or _("none")),
             code="bad_request",
         )
     return seat
@@ -120,8 +127,10 @@ def _start(seats: Sequence[Seat], rules: RuleSet, first: Mapping[str, Any]) -> N
         raise InvalidInput(str(error), code="bad_request") from None
     if dict(first) != expected:
         raise _refused(
-            "event 1 is not this game's start; it must be "
-            f"{json.dumps(expected, separators=(',', ':'))} (the players and rules uploaded)."
+            _(
+                "event 1 is not this game's start; it must be {start} (the players and rules "
+                "uploaded)."
+            ).format(start=json.dumps(expected, separators=(",", ":")))
         )
 
 
@@ -134,10 +143,15 @@ def replayed(upload: OfflineUpload) -> tuple[Game, tuple[Seat, ...], int]:
     mine = _account_seat(seats, upload.seat)
     events = upload.events
     if not events:
-        raise _refused("it has no events (the first is its start).")
+        raise _refused(_("it has no events (the first is its start)."))
     most = max_events(len(seats), rules.rounds)
     if len(events) > most:
-        raise _refused(f"it has {len(events)} events; a game of {len(seats)} has at most {most}.")
+        raise _refused(
+            # Translators: {players} is the number of players of the game.
+            _("it has {events} events; a game of {players} has at most {most}.").format(
+                events=len(events), players=len(seats), most=most
+            )
+        )
     _start(seats, rules, events[0])
     try:
         game = Game.replay([dict(e) for e in events])
@@ -145,9 +159,15 @@ def replayed(upload: OfflineUpload) -> tuple[Game, tuple[Seat, ...], int]:
         raise _refused(f"{error}") from None
     if not game.is_over:
         turn = game.turn
-        where = f"round {turn.round} of {rules.rounds}" if turn is not None else "the playoff"
+        if turn is not None:
+            where = _("round {round} of {rounds}").format(round=turn.round, rounds=rules.rounds)
+        else:
+            where = _("the playoff")
         raise InvalidInput(
-            f"This game is not over (it stopped in {where}): finish it, then upload it.",
+            # Translators: {where} is "round 3 of 13" or "the playoff".
+            _("This game is not over (it stopped in {where}): finish it, then upload it.").format(
+                where=where
+            ),
             code="not_over",
         )
     return game, seats, mine
@@ -181,7 +201,7 @@ def upload(store: Store, account: Account, upload: OfflineUpload) -> KeptOffline
     kept = keep_offline(store, record)
     if kept.digest != fingerprint:
         raise IllegalMove(
-            "You uploaded another game under this id before: a new game needs a new id.",
+            _("You uploaded another game under this id before: a new game needs a new id."),
             code="id_taken",
         )
     return kept

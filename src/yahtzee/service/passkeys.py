@@ -37,6 +37,7 @@ from webauthn.helpers.structs import (
 )
 
 from ..core import IllegalMove, InvalidInput, player_name
+from ..core.language import _
 from ..store import accounts as records
 from ..store.names import look_alike_key
 from .accounts import Account, Accounts, SignedIn, SignedOut, SignedUp, name_taken, secret_hash
@@ -76,14 +77,17 @@ class Ceremony:
 
 def refused(why: str) -> InvalidInput:
     return InvalidInput(
-        f"This passkey was refused ({why}). Try again, or use your password.",
+        # Translators: {reason} says why, as a clause ("it was made for another site").
+        _("This passkey was refused ({reason}). Try again, or use your password.").format(
+            reason=why
+        ),
         code="passkey_refused",
     )
 
 
 def expired() -> InvalidInput:
     return InvalidInput(
-        "This passkey request has expired or was used already: start again.",
+        _("This passkey request has expired or was used already: start again."),
         code="ceremony_expired",
     )
 
@@ -94,7 +98,7 @@ def _check_site(site: Site) -> None:
     except ValueError:
         return
     raise InvalidInput(
-        "Passkeys need the site's name, not an IP address: sign in with a password here.",
+        _("Passkeys need the site's name, not an IP address: sign in with a password here."),
         code="passkeys_unavailable",
     )
 
@@ -243,7 +247,7 @@ class Passkeys:
             self.accounts.clock(),
         )  # fmt: skip
         if not records.add_passkey(self.store, passkey):
-            raise IllegalMove("This passkey is in use already.", code="passkey_known")
+            raise IllegalMove(_("This passkey is in use already."), code="passkey_known")
         return passkey
 
     def sign_in(
@@ -254,7 +258,7 @@ class Passkeys:
         key_id = credential.get("id") if isinstance(credential, dict) else None
         found = records.passkey(self.store, key_id) if isinstance(key_id, str) else None
         if found is None:
-            raise refused("it belongs to no account here: it may have been removed")
+            raise refused(_("it belongs to no account here: it may have been removed"))
         try:
             checked = verify_authentication_response(
                 credential=credential, expected_challenge=base64url_to_bytes(challenge.challenge),
@@ -269,7 +273,7 @@ class Passkeys:
         )
         owner = records.account_by_id(self.store, found.account_id)
         if owner is None:
-            raise refused("it belongs to no account here")
+            raise refused(_("it belongs to no account here"))
         self.accounts.limits.succeeded(look_alike_key(owner.name))
         return self.accounts.open_session(Account(owner.id, owner.name), agent)
 
@@ -278,13 +282,13 @@ class Passkeys:
         passkey: ``last_way_in``)."""
         keys = records.passkeys_of(self.store, account.id)
         if not any(k.credential_id == credential_id for k in keys):
-            raise InvalidInput("This account has no such passkey.", code="no_passkey")
+            raise InvalidInput(_("This account has no such passkey."), code="no_passkey")
         record = records.account_by_id(self.store, account.id)
         if record is None:
-            raise SignedOut("This account no longer exists.")
+            raise SignedOut(_("This account no longer exists."))
         if len(keys) == 1 and record.password_hash is None:
             raise IllegalMove(
-                "This is your only way to sign in: add a password or another passkey first.",
+                _("This is your only way to sign in: add a password or another passkey first."),
                 code="last_way_in",
             )
         records.remove_passkey(self.store, account.id, credential_id)
@@ -294,12 +298,12 @@ def _reason(error: Exception) -> str:
     """Why the library refused an answer, in words a player can pass on."""
     text = str(error).lower()
     if "origin" in text:
-        return "it was made or used on another site"
+        return _("it was made or used on another site")
     if "rp id" in text or "rp_id" in text:
-        return "it was made for another site"
+        return _("it was made for another site")
     if "challenge" in text:
-        return "it answered another request"
-    return "its answer did not check out"
+        return _("it answered another request")
+    return _("its answer did not check out")
 
 
 __all__ = [

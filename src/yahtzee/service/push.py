@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from ..core import InvalidInput
+from ..core.language import _
 from ..store import Store
 from ..store import push as records
 from ..store.push import PushSubscription
@@ -134,12 +135,12 @@ def check_keys(p256dh: str, auth: str) -> None:
             raise ValueError("not 65 bytes")
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except ValueError:
-        raise bad_subscription("its p256dh key is not a P-256 public key.") from None
+        raise bad_subscription(_("its p256dh key is not a P-256 public key.")) from None
     try:
         if len(auth) > MAX_KEY_TEXT or len(from_b64url(auth)) != AUTH_BYTES:
             raise ValueError("not 16 bytes")
     except ValueError:
-        raise bad_subscription("its auth secret is not 16 bytes of base64url.") from None
+        raise bad_subscription(_("its auth secret is not 16 bytes of base64url.")) from None
 
 
 class PushSubscriptions:

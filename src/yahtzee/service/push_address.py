@@ -25,6 +25,7 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from ..core import InvalidInput
+from ..core.language import _
 
 ALLOW_LOCAL_ENV: Final = "YAHTZEE_PUSH_ALLOW_LOCAL"
 MAX_ENDPOINT: Final = 1024
@@ -69,7 +70,9 @@ def resolve_host(host: str, port: int) -> list[str]:
 
 def bad_subscription(reason: str) -> InvalidInput:
     """A subscription refused (`InvalidInput` ``bad_subscription``), for ``reason``."""
-    return InvalidInput(f"This push subscription cannot be used: {reason}", code="bad_subscription")
+    # Translators: {reason} says why, as a clause ("its endpoint is not a URL.").
+    message = _("This push subscription cannot be used: {reason}").format(reason=reason)
+    return InvalidInput(message, code="bad_subscription")
 
 
 def address_allowed(address: IpAddress, allow_local: bool) -> bool:
@@ -86,29 +89,33 @@ def check_endpoint(endpoint: str, *, allow_local: bool, resolve: Resolver) -> Pu
     ``bad_subscription`` for an endpoint that is no push service's URL or that points at
     an address refused (the module's notes)."""
     if len(endpoint) > MAX_ENDPOINT:
-        raise bad_subscription(f"its endpoint is longer than {MAX_ENDPOINT} characters.")
+        raise bad_subscription(
+            _("its endpoint is longer than {most} characters.").format(most=MAX_ENDPOINT)
+        )
     try:
         parts = urlsplit(endpoint)
         port = parts.port
     except ValueError:
-        raise bad_subscription("its endpoint is not a URL.") from None
+        raise bad_subscription(_("its endpoint is not a URL.")) from None
     host = (parts.hostname or "").lower()
     if not host or parts.username is not None or parts.password is not None:
-        raise bad_subscription("its endpoint is not a push service's URL.")
+        raise bad_subscription(_("its endpoint is not a push service's URL."))
     schemes = ("https", "http") if allow_local else ("https",)
     if parts.scheme not in schemes:
-        raise bad_subscription("its endpoint is not an https URL.")
+        raise bad_subscription(_("its endpoint is not an https URL."))
     port = port if port is not None else (443 if parts.scheme == "https" else 80)
     try:
         addresses = [ipaddress.ip_address(a.split("%")[0]) for a in resolve(host, port)]
     except (OSError, UnicodeError, ValueError):
-        raise bad_subscription("the push service's host cannot be found.") from None
+        raise bad_subscription(_("the push service's host cannot be found.")) from None
     if not addresses:
-        raise bad_subscription("the push service's host cannot be found.")
+        raise bad_subscription(_("the push service's host cannot be found."))
     if not all(address_allowed(a, allow_local) for a in addresses):
-        raise bad_subscription("its endpoint points at a private, loopback or link-local address.")
+        raise bad_subscription(
+            _("its endpoint points at a private, loopback or link-local address.")
+        )
     if parts.scheme == "http" and not all(a.is_loopback for a in addresses):
-        raise bad_subscription("its endpoint is not an https URL.")
+        raise bad_subscription(_("its endpoint is not an https URL."))
     path = parts.path or "/"
     if parts.query:
         path = f"{path}?{parts.query}"

@@ -32,6 +32,7 @@ import uuid
 from dataclasses import dataclass
 
 from ..core import IllegalMove
+from ..core.language import _
 from ..store import tables as records
 from .lobby import Forbidden, Lobby
 from .table import TOKEN_BYTES, SeatState, Table, new_token, token_hash
@@ -59,14 +60,16 @@ def rematch_token(token: str, table_id: str) -> str:
 
 def _gone() -> IllegalMove:
     return IllegalMove(
-        "The rematch table has ended (cancelled, or nobody started it in time): "
-        "start a new table instead.",
+        _(
+            "The rematch table has ended (cancelled, or nobody started it in time): "
+            "start a new table instead."
+        ),
         code="rematch_gone",
     )
 
 
 def _seat_gone() -> IllegalMove:
-    return IllegalMove("Your seat at the rematch was handed to a bot.", code="seat_gone")
+    return IllegalMove(_("Your seat at the rematch was handed to a bot."), code="seat_gone")
 
 
 def _over(table: Table) -> bool:
@@ -95,13 +98,15 @@ async def rematch(lobby: Lobby, table: Table, token: str | None) -> Rematch:
     own seat there. Asked again, the same answer."""
     seat = table.seat_of(token)
     if seat is None or token is None:
-        raise Forbidden("Only a player of this table can ask for a rematch.", code="not_player")
+        raise Forbidden(_("Only a player of this table can ask for a rematch."), code="not_player")
     if table.daily is not None:
-        raise IllegalMove("The daily game has one attempt a day: no rematch.", code="daily_played")
+        raise IllegalMove(
+            _("The daily game has one attempt a day: no rematch."), code="daily_played"
+        )
     changed: list[Table] = []
     async with table.lock:
         if not _over(table):
-            raise IllegalMove("A rematch comes once this game is over.", code="not_over")
+            raise IllegalMove(_("A rematch comes once this game is over."), code="not_over")
         if table.rematch is None:
             made = _table_after(lobby, table)
             made.seats[seat].token_hash = token_hash(rematch_token(token, made.id))

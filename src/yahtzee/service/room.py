@@ -36,6 +36,7 @@ from ..core import (
 from ..core import Dice as FiveDice
 from ..core import Score as ScoreBox
 from ..core import Write as WriteBox
+from ..core.language import N_, _
 from ..store import Store
 from ..store import tables as records
 from . import commands
@@ -62,8 +63,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SERVER_ERROR: Final = "Something went wrong on the server; try again."
-NOT_STARTED: Final = "The game has not started yet."
+SERVER_ERROR: Final = N_("Something went wrong on the server; try again.")
+NOT_STARTED: Final = N_("The game has not started yet.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +195,7 @@ class TableRoom:
             return commands.Refused(error.code, str(error))
         except Exception:
             log.exception("a command at table %s failed", self.id)
-            return commands.Refused("server_error", SERVER_ERROR)
+            return commands.Refused("server_error", _(SERVER_ERROR))
 
     async def _carry_out(self, seat: int | None, command: Command, key: str | None) -> Outcome:
         match command:
@@ -202,10 +203,10 @@ class TableRoom:
                 await self.ready()
                 return commands.Resynced(self.seq, self.view(seat))
             case commands.Chat():
-                await self._say(_seated(seat, "Spectators cannot chat."), command.text)
+                await self._say(_seated(seat, _("Spectators cannot chat.")), command.text)
             case commands.Hint():
                 live = self._live()
-                player = _seated(seat, "Spectators cannot ask for hints.")
+                player = _seated(seat, _("Spectators cannot ask for hints."))
                 return commands.Advised(self.seq, await live.hint(player))
             case commands.Review():
                 live = self._live()
@@ -235,7 +236,7 @@ class TableRoom:
     def _live(self) -> LiveGame:
         """The game in play (``not_started`` before it starts)."""
         if self.table.live is None:
-            raise IllegalMove(NOT_STARTED, code="not_started")
+            raise IllegalMove(_(NOT_STARTED), code="not_started")
         return self.table.live
 
     def _hold(self, seat: int | None, held: tuple[int, ...]) -> int:
@@ -243,7 +244,7 @@ class TableRoom:
         the committed sequence number it is for."""
         if self.table.entered:
             raise IllegalMove(
-                "At a table of real dice you hold your own dice: enter the five dice showing.",
+                _("At a table of real dice you hold your own dice: enter the five dice showing."),
                 code="dice_entered",
             )
         player = _player(seat)
@@ -264,7 +265,11 @@ class TableRoom:
             raise not_rolled()
         keep = Keep.of(tray.faces[slot] for slot in held)
         if named is not None and named != keep:
-            raise InvalidInput(f"The dice held ({keep}) are not the dice named ({named}).")
+            raise InvalidInput(
+                _("The dice held ({held}) are not the dice named ({named}).").format(
+                    held=keep, named=named
+                )
+            )
         return keep, held
 
     async def _entry(
@@ -291,7 +296,7 @@ class TableRoom:
         if not line:
             return
         if chats is None:
-            raise IllegalMove("There is no chat at this table.", code="no_chat")
+            raise IllegalMove(_("There is no chat at this table."), code="no_chat")
         await chats.say(self.id, seat, self.table.seats[seat].name, line)
 
     # Seats ---------------------------------------------------------------------------
@@ -354,12 +359,12 @@ class TableRoom:
         live = self._live()
         if self.table.daily is not None:
             raise IllegalMove(
-                "A daily game is yours alone: leave it, and it ends with the day.",
+                _("A daily game is yours alone: leave it, and it ends with the day."),
                 code="daily_alone",
             )
         async with self.table.lock:
             if live.committed_game().is_over:
-                raise IllegalMove("The game is over: its record stays.", code="game_over")
+                raise IllegalMove(_("The game is over: its record stays."), code="game_over")
             await self.seat_to_bot(seat, self.table.timeout.bot)
         await self.changed()  # (the seat's connections are let go)
         live.schedule()
@@ -412,7 +417,7 @@ class TableRoom:
 
 
 def _player(seat: int | None) -> int:
-    return _seated(seat, "Spectators cannot act.")
+    return _seated(seat, _("Spectators cannot act."))
 
 
 def _seated(seat: int | None, refusal: str) -> int:

@@ -41,6 +41,7 @@ from ..core import (
     Write,
     Written,
 )
+from ..core.language import N_, _
 from ..store import Seat, Store
 from ..store.resume import Resumable
 from .meter import MeterReading, read_meter
@@ -61,10 +62,11 @@ happened to use."""
 STAND_IN = BotSpec.at_level(DEFAULT_LEVEL)
 """Who plays for a human whose turn timer ran out."""
 
-NO_BOTS_ENTERED = (
+NO_BOTS_ENTERED = N_(
     "A computer player cannot sit in a game of real dice (it has no hands to roll them): "
     "seat people only, or let the program roll."
 )
+"""(Translated where it is raised, with `_`.)"""
 
 
 def new_game(
@@ -72,7 +74,7 @@ def new_game(
 ) -> Game:
     """The game of these seats (`InvalidInput` for a bot in a game of entered dice)."""
     if entered and any(seat.bot is not None for seat in seats):
-        raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
+        raise IllegalMove(_(NO_BOTS_ENTERED), code="bots_need_rolled_dice")
     return Game([s.name for s in seats], rules, dice, entered=entered)
 
 
@@ -284,11 +286,12 @@ class GameSession:
         show); saved at once, so a game resumed later shows the same selection."""
         turn = self.game.turn
         if turn is None or turn.dice is None or not turn.rolls_left:
-            raise IllegalMove("There are no dice to keep now.", code="no_keep")
+            raise IllegalMove(_("There are no dice to keep now."), code="no_keep")
         flags = tuple(bool(h) for h in held)
         if len(flags) != DICE_COUNT:
             raise IllegalMove(
-                f"Select each of the {DICE_COUNT} dice to keep or not.", code="bad_keep"
+                _("Select each of the {count} dice to keep or not.").format(count=DICE_COUNT),
+                code="bad_keep",
             )
         self._selection = (len(self.game.event_log), flags)
         if self.store is not None and self.game_id is not None:
@@ -320,11 +323,11 @@ class GameSession:
         """Take back the last placement (recorded as an event, and saved): the box is open
         again and the same dice show. Returns the placement taken back."""
         if not self.undo_on:
-            raise IllegalMove("Taking back a placement is off in this game.", code="undo_off")
+            raise IllegalMove(_("Taking back a placement is off in this game."), code="undo_off")
         log = self.game.event_log
         last = log[-1] if log else None
         if isinstance(last, Scored) and self.is_bot(last.player):
-            raise IllegalMove("A computer player's placement stays.", code="no_undo")
+            raise IllegalMove(_("A computer player's placement stays."), code="no_undo")
         placed = self.game.undo()
         self.save()
         return placed
@@ -394,7 +397,7 @@ class GameSession:
         records it, `reload` takes it back if that fails."""
         player = self.current if seat is None else seat
         if player is None:
-            raise IllegalMove("The game is over.", code="game_over")
+            raise IllegalMove(_("The game is over."), code="game_over")
         before = len(self.game.event_log)
         self.game.check(action, player)
         result = self.game.play(action, player=player)
@@ -433,7 +436,7 @@ class GameSession:
         """What the bot at ``seat`` (the player to act by default) does now."""
         player = self.current if seat is None else seat
         if player is None or not self.is_bot(player):
-            raise IllegalMove("It is not a computer player's turn.", code="not_a_bot")
+            raise IllegalMove(_("It is not a computer player's turn."), code="not_a_bot")
         spec = self.seats[player].bot
         assert spec is not None
         if player not in self._bots:
@@ -511,7 +514,7 @@ class GameSession:
         """A seat's player left for good: a bot plays the seat from now on (not in a game
         of entered dice: a bot cannot roll the dice on the table)."""
         if self.game.entered:
-            raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
+            raise IllegalMove(_(NO_BOTS_ENTERED), code="bots_need_rolled_dice")
         self.seats[seat] = Seat(self.seats[seat].name, spec)
         self._bots.pop(seat, None)
 
@@ -620,11 +623,11 @@ class GameSession:
         player used a hint."""
         player = self.current if seat is None else seat
         if not self.hints_allowed:
-            raise IllegalMove("Hints are off for this game.", code="hints_off")
+            raise IllegalMove(_("Hints are off for this game."), code="hints_off")
         situation = self.game.situation()
         if situation is None or player is None or player != self.current:
             raise IllegalMove(
-                "Hints are for the player whose dice are showing.", code="not_your_turn"
+                _("Hints are for the player whose dice are showing."), code="not_your_turn"
             )
         advice = self.solver().advise(situation)
         if player not in self.hinted:
@@ -648,7 +651,7 @@ class GameSession:
         """Each human's decisions against the optimal ones (computed once; again once
         the tables of the chance to win are loaded, for the win column)."""
         if not self.game.is_over:
-            raise IllegalMove("The review comes when the game is over.", code="not_over")
+            raise IllegalMove(_("The review comes when the game is over."), code="not_over")
         with_win = self.review_has_win()
         if self._review is None or (with_win and not self._review_has_win):
             from ..solver.review import review  # noqa: PLC0415

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Final
 
 from ..core import YahtzeeError
+from ..core.language import _
 from ..store import Store
 from ..store import accounts as records
 
@@ -36,8 +37,10 @@ class SlowDown(YahtzeeError):
 
     def __init__(self, retry_after: int) -> None:
         super().__init__(
-            f"Too many failed sign-ins: wait {retry_after} s and try again, or sign in "
-            "with a passkey."
+            _(
+                "Too many failed sign-ins: wait {seconds} s and try again, or sign in "
+                "with a passkey."
+            ).format(seconds=retry_after)
         )
         self.retry_after = retry_after
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core import Game, InvalidInput
+from ..core.language import _
 from ..store import Store
 from ..store import tables as records
 from .table import MAX_ID
@@ -46,11 +47,11 @@ def finished_games(store: Store, sitting_id: str) -> list[tuple[str, Game]]:
     """A sitting's finished games (their ids and games), in order, its last
     `MAX_SITTING_GAMES`; ``no_sitting`` when it has none."""
     if len(sitting_id) > MAX_ID:  # a sitting's id is its first table's
-        raise InvalidInput("No finished game at such a sitting.", code="no_sitting")
+        raise InvalidInput(_("No finished game at such a sitting."), code="no_sitting")
     ids = records.sitting_games(store, sitting_id)[-MAX_SITTING_GAMES:]
     finished = [(one, game) for one in ids if (game := store.load(one)).is_over]
     if not finished:
-        raise InvalidInput("No finished game at such a sitting.", code="no_sitting")
+        raise InvalidInput(_("No finished game at such a sitting."), code="no_sitting")
     return finished
 
 

@@ -13,6 +13,7 @@ from datetime import date
 from typing import Final
 
 from ..core import BotSpec, IllegalMove, InvalidInput, RuleSet, same_name
+from ..core.language import N_, _
 from ..store import tables as records
 from ..store.names import look_alike
 from .live import LiveGame
@@ -156,20 +157,24 @@ def check_name_free(name: str, taken: Sequence[str | None]) -> None:
     holder = same_name(name, taken)
     if holder is not None:
         raise InvalidInput(
-            f"That name is taken at this table ({holder}): names that differ only in "
-            "capitals or letter forms count as the same.",
+            _(
+                "That name is taken at this table ({name}): names that differ only in "
+                "capitals or letter forms count as the same."
+            ).format(name=holder),
             code="name_taken",
         )
     holder = look_alike(name, taken)
     if holder is not None:
         raise InvalidInput(
-            f"That name looks just like {holder}'s, who sits at this table: the others "
-            "could not tell you apart. Choose a name that reads differently.",
+            _(
+                "That name looks just like {name}'s, who sits at this table: the others "
+                "could not tell you apart. Choose a name that reads differently."
+            ).format(name=holder),
             code="name_look_alike",
         )
 
 
-NO_TIMER_ENTERED: Final = (
+NO_TIMER_ENTERED: Final = N_(
     "A table of real dice has no turn timer: nothing can move for a player whose dice are "
     "on the table. Leave the timer off, or let the program roll."
 )
@@ -180,9 +185,9 @@ def check_entered(seats: Sequence[BotSpec | None], turn_timer: int | None) -> No
     turn timer (``timer_needs_rolled_dice``): neither a bot nor the timer's stand-in can
     roll the dice on the table."""
     if any(seat is not None for seat in seats):
-        raise IllegalMove(NO_BOTS_ENTERED, code="bots_need_rolled_dice")
+        raise IllegalMove(_(NO_BOTS_ENTERED), code="bots_need_rolled_dice")
     if turn_timer is not None:
-        raise InvalidInput(NO_TIMER_ENTERED, code="timer_needs_rolled_dice")
+        raise InvalidInput(_(NO_TIMER_ENTERED), code="timer_needs_rolled_dice")
 
 
 __all__ = [

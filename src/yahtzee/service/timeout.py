@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..core import DEFAULT_LEVEL, MAX_LEVEL, MIN_LEVEL, BotSpec, InvalidInput
+from ..core.language import _
 
 TURN_BY_TURN_S: Final = 600
 """A table whose time per decision is above this many seconds is played turn by turn."""
@@ -45,18 +46,24 @@ class TimeoutRule:
     def __post_init__(self) -> None:
         if self.rule not in RULES:
             raise InvalidInput(
-                "The timeout rule is 'bot' (a bot plays the turn whose time ran out) or "
-                "'out' (the same, and the seat is out after missed turns in a row).",
+                _(
+                    "The timeout rule is 'bot' (a bot plays the turn whose time ran out) or "
+                    "'out' (the same, and the seat is out after missed turns in a row)."
+                ),
                 code="bad_timeout_rule",
             )
         if not MIN_LEVEL <= self.level <= MAX_LEVEL:
             raise InvalidInput(
-                f"The timeout bot's level is a whole number from {MIN_LEVEL} to {MAX_LEVEL}.",
+                _("The timeout bot's level is a whole number from {least} to {most}.").format(
+                    least=MIN_LEVEL, most=MAX_LEVEL
+                ),
                 code="bad_timeout_rule",
             )
         if not 1 <= self.missed <= MAX_MISSED:
             raise InvalidInput(
-                f"Missed turns before a seat is out: a whole number from 1 to {MAX_MISSED}.",
+                _("Missed turns before a seat is out: a whole number from 1 to {most}.").format(
+                    most=MAX_MISSED
+                ),
                 code="bad_timeout_rule",
             )
 
@@ -75,8 +82,9 @@ def check_turn_timer(turn_timer: int | None) -> None:
     `MAX_TURN_TIMER_S`."""
     if turn_timer is not None and not 1 <= turn_timer <= MAX_TURN_TIMER_S:
         raise InvalidInput(
-            f"The turn timer is a whole number of seconds from 1 to {MAX_TURN_TIMER_S} "
-            "(three days).",
+            _("The turn timer is a whole number of seconds from 1 to {most} (three days).").format(
+                most=MAX_TURN_TIMER_S
+            ),
             code="bad_turn_timer",
         )
 

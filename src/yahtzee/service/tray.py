@@ -13,13 +13,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..core import DICE_COUNT, Dice, Event, Game, IllegalMove, InvalidInput, Keep, Rolled
+from ..core.language import _
 
 SLOTS = range(DICE_COUNT)
 
 
 def not_rolled() -> IllegalMove:
     """The refusal of holding dice before the turn's first roll."""
-    return IllegalMove("Roll the dice before holding any.", code="not_rolled")
+    return IllegalMove(_("Roll the dice before holding any."), code="not_rolled")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +86,13 @@ def check_slots(slots: Iterable[int]) -> tuple[int, ...]:
     chosen = tuple(slots)
     for slot in chosen:
         if isinstance(slot, bool) or not isinstance(slot, int) or slot not in SLOTS:
-            raise InvalidInput(f"A die's place is 0 to {DICE_COUNT - 1}, not {slot!r}.")
+            raise InvalidInput(
+                _("A die's place is 0 to {last}, not {place}.").format(
+                    last=DICE_COUNT - 1, place=repr(slot)
+                )
+            )
     if len(set(chosen)) != len(chosen):
-        raise InvalidInput("Each die's place is held at most once.")
+        raise InvalidInput(_("Each die's place is held at most once."))
     return tuple(sorted(chosen))
 
 

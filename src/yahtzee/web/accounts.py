@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from fastapi import Depends, Request, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..core.language import N_, _
 from ..service.accounts import Account, Accounts, SignedIn, SignedOut
 from .security import relayed, send_refusal
 
@@ -34,7 +35,7 @@ COOKIE_MAX_AGE_S: Final = 400 * 24 * 60 * 60
 sooner (`service.accounts.SESSION_IDLE_S`)."""
 UNSAFE: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 HTTP_FORBIDDEN: Final = 403
-SIGNED_OUT: Final = "Sign in first (or your session has ended: sign in again)."
+SIGNED_OUT: Final = N_("Sign in first (or your session has ended: sign in again).")
 
 
 async def accounts_of(request: Request) -> Accounts:
@@ -65,7 +66,7 @@ async def account_of(request: Request, accounts: AccountsDep) -> Account | None:
 async def signed_in(account: Annotated[Account | None, Depends(account_of)]) -> Account:
     """The signed-in account, or ``401 signed_out``."""
     if account is None:
-        raise SignedOut(SIGNED_OUT)
+        raise SignedOut(_(SIGNED_OUT))
     return account
 
 
@@ -145,7 +146,7 @@ class CrossSiteCheck:
             send,
             HTTP_FORBIDDEN,
             "cross_site",
-            "This request comes from another site: nothing was changed.",
+            _("This request comes from another site: nothing was changed."),
         )
 
 

@@ -28,6 +28,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, IllegalMove, YahtzeeError
+from ..core.language import N_, _, speaking
 from ..service import (
     LOBBY_IDLE_S,
     MAX_TABLES_PER_CLIENT,
@@ -38,6 +39,7 @@ from ..service import (
 )
 from ..service.accounts import Accounts, BadCredentials, SignedOut
 from ..service.pushing import Pushing, open_pushing
+from ..service.room import SERVER_ERROR
 from ..service.sign_in_limits import SlowDown
 from ..service.timeout import MAX_MISSED, MAX_TURN_TIMER_S
 from ..store import Store
@@ -53,6 +55,7 @@ from .routers import (
     advisor,
     app_shell,
     daily,
+    i18n,
     lobby,
     me,
     offline_games,
@@ -63,6 +66,7 @@ from .routers import (
     rules,
 )
 from .security import SECURITY_HEADERS, AllowedHosts, HostCheck, SecurityHeaders
+from .speaking import SpeakLanguage, chosen_language
 
 ROUTERS = (
     pages,
@@ -77,6 +81,7 @@ ROUTERS = (
     me,
     offline_games,
     push,
+    i18n,
 )
 """The resources the app serves, each a router of its own."""
 SWITCH_INTERVAL = 0.0005
@@ -116,88 +121,122 @@ def _refusal(status: int, code: str, message: str, headers: Any = None) -> JSONR
     )
 
 
+def _server_error(request: Request) -> str:
+    """The refusal of a request that failed, in its language (the last-resort handler
+    answers from outside `SpeakLanguage`)."""
+    with speaking(chosen_language(request)):
+        return _(SERVER_ERROR)
+
+
 # Validation errors in words ------------------------------------------------------------
 
 _FIELDS = {
-    "host": "Your name",
-    "name": "Your name",
-    "rules": "The rules",
-    "seats": "The list of seats",
-    "hints": "Hints allowed",
-    "turn_timer": "The turn timer",
-    "timeout_rule": "The timeout rule",
-    "timeout_level": "The timeout bot's level",
-    "timeout_missed": "Missed turns before a seat is out",
-    "dice": "The dice",
-    "level": "The bot level",
-    "kind": "The kind of seat",
-    "seat": "The seat",
-    "table_id": "The table",
-    "invite": "The invite",
-    "authorization": "The Authorization header",
+    "host": N_("Your name"),
+    "name": N_("Your name"),
+    "rules": N_("The rules"),
+    "seats": N_("The list of seats"),
+    "hints": N_("Hints allowed"),
+    "turn_timer": N_("The turn timer"),
+    "timeout_rule": N_("The timeout rule"),
+    "timeout_level": N_("The timeout bot's level"),
+    "timeout_missed": N_("Missed turns before a seat is out"),
+    "dice": N_("The dice"),
+    "level": N_("The bot level"),
+    "kind": N_("The kind of seat"),
+    "seat": N_("The seat"),
+    "table_id": N_("The table"),
+    "invite": N_("The invite"),
+    "authorization": N_("The Authorization header"),
 }
-_RANGES = {
-    "turn_timer": f"a whole number of seconds from 1 to {MAX_TURN_TIMER_S} (three days)",
-    "timeout_level": f"a whole number from {MIN_LEVEL} to {MAX_LEVEL}",
-    "timeout_missed": f"a whole number from 1 to {MAX_MISSED}",
-    "level": f"a whole number from {MIN_LEVEL} to {MAX_LEVEL}",
-}
+"""What a player calls each field (translated where shown)."""
+
+
+def _range(field: str) -> str | None:
+    """What a field with a range must be, in words (None: it has none)."""
+    if field == "turn_timer":
+        return _("a whole number of seconds from 1 to {most} (three days)").format(
+            most=MAX_TURN_TIMER_S
+        )
+    if field in ("timeout_level", "level"):
+        return _("a whole number from {least} to {most}").format(least=MIN_LEVEL, most=MAX_LEVEL)
+    if field == "timeout_missed":
+        return _("a whole number from 1 to {most}").format(most=MAX_MISSED)
+    return None
 
 
 def _label(loc: Sequence[Any]) -> tuple[str, str]:
     """What a player calls the field at ``loc`` (and the field's own name)."""
     parts = [p for p in loc if p not in ("body", "path", "query", "header")]
     field = next((str(p) for p in reversed(parts) if isinstance(p, str)), "")
-    label = _FIELDS.get(field, f"The field {field!r}" if field else "The request")
+    if field in _FIELDS:
+        label = _(_FIELDS[field])
+    elif field:
+        # Translators: {field} is the name of a field of the request, as sent ('dice').
+        label = _("The field {field}").format(field=repr(field))
+    else:
+        label = _("The request")
     if "seats" in parts and field != "seats":
         index = next((p for p in parts if isinstance(p, int)), None)
         if index is not None:  # the host is seat 1, the others follow
-            label = f"{label} of seat {index + 2}"
+            # Translators: {label} is what is wrong ("The bot level"), {seat} a number.
+            label = _("{label} of seat {seat}").format(label=label, seat=index + 2)
     return label, field
 
 
 def plain_message(errors: Sequence[Any]) -> str:
-    """One sentence a player understands, for the first of pydantic's errors."""
+    """One sentence a player understands, for the first of pydantic's errors (in the
+    language in force)."""
     if not errors:
-        return "The request is not valid."
+        return _("The request is not valid.")
     error = errors[0]
     kind = str(error.get("type", ""))
     ctx = error.get("ctx") or {}
     label, field = _label(error.get("loc", ()))
     if kind == "json_invalid":
         reason = ctx.get("error", "")
-        return f"The request is not valid JSON{f' ({reason})' if reason else ''}."
+        if reason:
+            return _("The request is not valid JSON ({reason}).").format(reason=reason)
+        return _("The request is not valid JSON.")
     if kind in ("model_attributes_type", "dict_type", "model_type") and not field:
-        return "The request must be a JSON object."
+        return _("The request must be a JSON object.")
+    # (In the sentences below, {label} is what a player calls the field: "Your name".)
     if kind == "missing":
-        return f"{label} is missing."
+        return _("{label} is missing.").format(label=label)
     if kind == "string_too_short":
-        return f"{label} is empty." if ctx.get("min_length") == 1 else f"{label} is too short."
+        if ctx.get("min_length") == 1:
+            return _("{label} is empty.").format(label=label)
+        return _("{label} is too short.").format(label=label)
     if kind == "string_too_long":
-        return f"{label} is too long (at most {ctx.get('max_length')} characters)."
+        most = ctx.get("max_length")
+        return _("{label} is too long (at most {most} characters).").format(label=label, most=most)
     if kind == "too_long" and field == "seats":
-        return f"A table has at most {MAX_PLAYERS} seats, the host's included."
-    if field in _RANGES and kind not in ("missing",):
-        return f"{label} must be {_RANGES[field]}."
+        return _("A table has at most {most} seats, the host's included.").format(most=MAX_PLAYERS)
+    allowed = _range(field)
+    if allowed is not None and kind != "missing":
+        return _("{label} must be {allowed}.").format(label=label, allowed=allowed)
     if kind in ("int_parsing", "int_type", "int_from_float"):
-        return f"{label} must be a whole number."
+        return _("{label} must be a whole number.").format(label=label)
     if kind == "finite_number":
-        return f"{label} must be a finite number."
+        return _("{label} must be a finite number.").format(label=label)
     if kind in ("string_type", "string_unicode"):
-        return f"{label} must be text."
+        return _("{label} must be text.").format(label=label)
     if kind in ("bool_parsing", "bool_type"):
-        return f"{label} must be true or false."
+        return _("{label} must be true or false.").format(label=label)
     if kind == "literal_error":
-        return f"{label} must be {ctx.get('expected', 'one of the choices')}."
+        expected = ctx.get("expected")
+        if expected:
+            # Translators: {allowed} lists the values allowed, as sent ("'bot' or 'out'").
+            return _("{label} must be {allowed}.").format(label=label, allowed=expected)
+        return _("{label} must be one of the choices.").format(label=label)
     if kind == "list_type":
-        return f"{label} must be a list."
+        return _("{label} must be a list.").format(label=label)
     if kind in ("model_attributes_type", "dict_type", "model_type"):
-        return f"{label} must be a JSON object."
+        return _("{label} must be a JSON object.").format(label=label)
     if kind in ("greater_than_equal", "greater_than"):
-        return f"{label} is too small."
+        return _("{label} is too small.").format(label=label)
     if kind in ("less_than_equal", "less_than"):
-        return f"{label} is too large."
-    return f"{label} is not valid."
+        return _("{label} is too large.").format(label=label)
+    return _("{label} is not valid.").format(label=label)
 
 
 async def _push_turns(store: Store, lobby: Lobby, allow_local: bool | None) -> Pushing:
@@ -291,23 +330,23 @@ def create_app(
     app.state.allowed_hosts = allowed
 
     @app.exception_handler(YahtzeeError)
-    async def _refused(_: Request, error: YahtzeeError) -> JSONResponse:
+    async def _refused(_request: Request, error: YahtzeeError) -> JSONResponse:
         wait = {"retry-after": str(error.retry_after)} if isinstance(error, SlowDown) else None
         return _refusal(_status(error), error.code, str(error), wait)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+    async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
         return _refusal(HTTP_BAD_REQUEST, "bad_request", plain_message(error.errors()))
 
     @app.exception_handler(HTTPException)
-    async def _http(_: Request, error: HTTPException) -> JSONResponse:
+    async def _http(_request: Request, error: HTTPException) -> JSONResponse:
         if error.status_code == HTTP_NOT_FOUND:
-            code, message = "not_found", "There is nothing at this address."
+            code, message = "not_found", _("There is nothing at this address.")
         elif error.status_code == HTTP_METHOD_NOT_ALLOWED:
-            code, message = "method_not_allowed", "This address does not take that method."
+            code, message = "method_not_allowed", _("This address does not take that method.")
         else:
             code = "bad_request" if error.status_code == HTTP_BAD_REQUEST else "refused"
-            message = str(error.detail) if isinstance(error.detail, str) else "Refused."
+            message = str(error.detail) if isinstance(error.detail, str) else _("Refused.")
         return _refusal(error.status_code, code, message, error.headers)
 
     @app.exception_handler(Exception)
@@ -316,19 +355,25 @@ def create_app(
         return _refusal(
             HTTP_SERVER_ERROR,
             "server_error",
-            "Something went wrong on the server; try again.",
+            _server_error(request),
             SECURITY_HEADERS,  # this answer comes from outside the middleware below
         )
 
-    app.add_middleware(CrossSiteCheck)  # inside the ones below (the origin checked first)
-    app.add_middleware(BodyLimit)  # inside the two below: its refusal is checked and dressed
-    app.add_middleware(HostCheck, allowed=allowed)
-    app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
+    _guard(app, allowed, node)
     app.state.page_files = mount_page_files(app, PageFiles())
     for resource in ROUTERS:
         app.include_router(resource.router)
     _relay_to_owners(app, node)
     return app
+
+
+def _guard(app: FastAPI, allowed: AllowedHosts, node: Cluster) -> None:
+    """The middleware around every route (the last added is the outermost)."""
+    app.add_middleware(CrossSiteCheck)  # inside the ones below (the origin checked first)
+    app.add_middleware(BodyLimit)  # inside the two below: its refusal is checked and dressed
+    app.add_middleware(HostCheck, allowed=allowed)
+    app.add_middleware(SecurityHeaders, node=node.node_id if node.clustered else None)
+    app.add_middleware(SpeakLanguage)  # outermost: every answer in the player's language
 
 
 async def _leave(app: FastAPI, node: Cluster) -> None:

@@ -6,12 +6,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..core import MAX_NAME_LENGTH, Draw, GameStarted, check_steps, draw_of
 from ..core.events import event_from_dict
+from ..core.language import N_, _
 from ..service import daily
 from ..service.daily_table import DayView, Outcome
 from ..store.daily import DailyResult
 from .models import LobbyView
 
-PROGRAM_STEP = "Or let the program check every roll of the record: yahtzee verify GAME_ID."
+PROGRAM_STEP = N_("Or let the program check every roll of the record: yahtzee verify GAME_ID.")
 
 
 class StartDaily(BaseModel):
@@ -141,6 +142,6 @@ class GameDice(BaseModel):
             committed, draw = opening.commitment, draw_of(opening)
         return cls(
             game_id=game_id, commitment=committed, draw=draw,
-            seed=seed, steps=[*check_steps(draw), PROGRAM_STEP] if draw else [],
+            seed=seed, steps=[*check_steps(draw), _(PROGRAM_STEP)] if draw else [],
             verify=f"yahtzee verify {game_id}",
         )  # fmt: skip

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Request, Response, WebSocket
 from fastapi.routing import APIRoute
 
+from ..core.language import _
 from ..service import Lobby
 from .hub import Hub
 
@@ -56,14 +57,18 @@ TokenDep = Annotated[str | None, Depends(bearer)]
 # Strict JSON ------------------------------------------------------------------------
 
 
+class _NotJSON(ValueError):
+    """A number JSON does not allow (its message says which)."""
+
+
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise _NotJSON(_("{name} is not a number JSON allows").format(name=name))
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text[:20]} is too large a number")
+        raise _NotJSON(_("{number} is too large a number").format(number=text[:20]))
     return value
 
 
@@ -76,10 +81,11 @@ def strict_json(body: bytes | str) -> Any:
     except json.JSONDecodeError:
         raise
     except RecursionError:
-        raise json.JSONDecodeError("it is nested too deeply", text[:200], 0) from None
-    except ValueError as error:  # the two above, or an integer of thousands of digits
-        reason = str(error) if "JSON allows" in str(error) or "too large" in str(error) else ""
-        reason = reason or "a number has too many digits"
+        raise json.JSONDecodeError(_("it is nested too deeply"), text[:200], 0) from None
+    except _NotJSON as error:  # the two above
+        raise json.JSONDecodeError(str(error), text[:200], 0) from None
+    except ValueError:  # an integer of thousands of digits
+        reason = _("a number has too many digits")
         raise json.JSONDecodeError(reason, text[:200], 0) from None
 
 

@@ -12,6 +12,7 @@ from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..core.language import _
 from .security import send_refusal
 
 MAX_BODY_BYTES: Final = 16 * 1024
@@ -85,7 +86,7 @@ class BodyLimit:
             send,
             HTTP_TOO_LARGE,
             "too_large",
-            f"A request's body is at most {limit} bytes.",
+            _("A request's body is at most {most} bytes.").format(most=limit),
             close=True,
         )
 

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core import MAX_NAME_LENGTH, InvalidInput
+from ..core.language import _
 from ..store.account_records import Cursor, HistoryPage
 from ..store.my_games import Friend, GameSeat, MyGame, MyGames
 from ..store.values import GameSummary
@@ -172,7 +173,7 @@ def parse_cursor(text: str | None) -> Cursor | None:
     found = _CURSOR.fullmatch(text)
     if found is None:
         raise InvalidInput(
-            "That is not where a page of history ends: pass the 'next' of the page before.",
+            _("That is not where a page of history ends: pass the 'next' of the page before."),
             code="bad_cursor",
         )
     micros = int(found.group(1))
@@ -181,5 +182,5 @@ def parse_cursor(text: str | None) -> Cursor | None:
             microsecond=micros % 1_000_000
         )
     except (OverflowError, OSError, ValueError):
-        raise InvalidInput("That page of history is out of range.", code="bad_cursor") from None
+        raise InvalidInput(_("That page of history is out of range."), code="bad_cursor") from None
     return Cursor(at, found.group(2))

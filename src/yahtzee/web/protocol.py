@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from ..core import DICE_COUNT, YahtzeeError
+from ..core.language import _
 from ..service import commands
 from ..service.chat import MAX_CHAT
 
@@ -50,7 +51,9 @@ class _Inbound(BaseModel):
     @classmethod
     def _exact_version(cls, value: object) -> object:
         if not speaks_version(value):  # a Literal takes True and 1.0 for 1, strict or not
-            raise ValueError(f"the protocol version is the number {VERSION}")
+            raise ValueError(
+                _("the protocol version is the number {version}").format(version=VERSION)
+            )
         return value
 
 
@@ -229,13 +232,16 @@ class ProtocolError(YahtzeeError):
 def _object(raw: str | bytes) -> dict[str, Any]:
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"Messages are at most {MAX_MESSAGE_BYTES} bytes.", code="too_large")
+        raise ProtocolError(
+            _("Messages are at most {most} bytes.").format(most=MAX_MESSAGE_BYTES),
+            code="too_large",
+        )
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        raise ProtocolError("That message is not valid JSON.", code="malformed_json") from None
+        raise ProtocolError(_("That message is not valid JSON."), code="malformed_json") from None
     if not isinstance(data, dict):
-        raise ProtocolError("A message is a JSON object.", code="bad_message")
+        raise ProtocolError(_("A message is a JSON object."), code="bad_message")
     return data
 
 
@@ -248,13 +254,13 @@ def parse_hello(raw: str | bytes) -> Hello:
     """A connection's first message: exactly one of ``token`` and ``watch``."""
     data = _object(raw)
     if data.get("type") != "hello":
-        raise ProtocolError("The first message is a hello.", code="hello_first")
+        raise ProtocolError(_("The first message is a hello."), code="hello_first")
     try:
         hello = Hello.model_validate(data)
     except ValidationError:
-        raise ProtocolError("A hello names a token or a spectator key.") from None
+        raise ProtocolError(_("A hello names a token or a spectator key.")) from None
     if (hello.token is None) == (hello.watch is None):
-        raise ProtocolError("A hello names a token or a spectator key, not both.")
+        raise ProtocolError(_("A hello names a token or a spectator key, not both."))
     return hello
 
 
@@ -265,13 +271,13 @@ def parse_intent(raw: str | bytes) -> AnyIntent:
     if kind not in INTENT_TYPES:
         known = ", ".join(INTENT_TYPES)
         raise ProtocolError(
-            f"Unknown message type; known types: {known}.",
+            _("Unknown message type; known types: {known}.").format(known=known),
             code="unknown_type",
             id=_readable_id(data),
         )
     if not speaks_version(data.get("v", VERSION)):
         raise ProtocolError(
-            f"This server speaks protocol version {VERSION}.",
+            _("This server speaks protocol version {version}.").format(version=VERSION),
             code="bad_version",
             id=_readable_id(data),
         )
@@ -281,7 +287,9 @@ def parse_intent(raw: str | bytes) -> AnyIntent:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "message"
         raise ProtocolError(
-            f"Bad {where}: {first.get('msg', 'invalid')}.",
+            # Translators: {where} is the field of the message, as sent ("keep"); {reason}
+            # says what is wrong with it (in English: it comes from the validating library).
+            _("Bad {where}: {reason}.").format(where=where, reason=first.get("msg", "invalid")),
             code="bad_message",
             id=_readable_id(data),
         ) from None

@@ -37,11 +37,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from ..core.language import _, current
 from ..service.cluster import CLIENT_HEADER, RELAY_HEADER, RELAY_KEY_HEADER, Elsewhere, Moved
 from ..service.cluster.node import RedisCluster
 from .connection import CLOSE_MOVED, Connection
 from .models import Refusal
 from .security import RELAYED, relayed
+from .speaking import PARAMETER
 
 log = logging.getLogger("yahtzee.web")
 
@@ -106,7 +108,7 @@ def _relay_headers(cluster: RedisCluster, client: str) -> dict[str, str]:
 def _moved() -> JSONResponse:
     return JSONResponse(
         Refusal(
-            code="moved", message="This table is moving to another server node: try again."
+            code="moved", message=_("This table is moving to another server node: try again.")
         ).model_dump(),
         status_code=HTTP_UNAVAILABLE,
         headers={"retry-after": RETRY_AFTER_S},
@@ -193,7 +195,8 @@ class Relay:
             value = socket.headers.get(name)
             if value is not None:
                 headers[name] = value
-        url = f"ws://{owned.address}{socket.url.path}"
+        # (the owner answers in the language this connection speaks: it has no cookies)
+        url = f"ws://{owned.address}{socket.url.path}?{PARAMETER}={current()}"
         try:
             upstream = await connect(
                 url,

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..core.language import _
 from ..service.cluster import NODE_HEADER
 
 DEFAULT_PORTS: Final = {"http": 80, "https": 443}
@@ -293,7 +294,7 @@ class HostCheck:
             send,
             HTTP_FORBIDDEN,
             "bad_origin",
-            "This server does not answer for that address (see --allowed-host).",
+            _("This server does not answer for that address (see --allowed-host)."),
         )
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..core import RuleSet
+from ..core.language import CODES
 from .page_files import PageFiles
 from .routers.advisor import table_address
 
@@ -27,7 +28,15 @@ RELEASE_LINE: Final = (
 )
 """The line of ``static/sw.js`` that the server replaces with the current release."""
 
-APP_ADDRESSES: Final = ("/", "/manifest.webmanifest", "/api/rules", "/api/bots")
+CATALOG_ADDRESSES: Final = tuple(f"/api/i18n/{code}" for code in CODES)
+"""Every language's translations (small): a page offline can still switch language."""
+APP_ADDRESSES: Final = (
+    "/",
+    "/manifest.webmanifest",
+    "/api/rules",
+    "/api/bots",
+    *CATALOG_ADDRESSES,
+)
 """The page and the app's answers kept for offline use, asked from the server first."""
 
 
@@ -130,6 +139,7 @@ def service_worker(files: PageFiles) -> bytes:
 
 __all__ = [
     "APP_ADDRESSES",
+    "CATALOG_ADDRESSES",
     "DARK_SURFACE",
     "ICONS",
     "LIGHT_BACKGROUND",

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ...core import YahtzeeError
+from ...core.language import _
 
 if TYPE_CHECKING:
     from .wire import Incarnation
@@ -43,7 +44,7 @@ class Moved(YahtzeeError):
     default_code = "moved"
 
     def __init__(self, elsewhere: Elsewhere) -> None:
-        super().__init__("This table is served by another server node: try again.")
+        super().__init__(_("This table is served by another server node: try again."))
         self.elsewhere = elsewhere
 
 

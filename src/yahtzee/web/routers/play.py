@@ -16,6 +16,7 @@ from typing import Any, assert_never
 from fastapi import APIRouter, WebSocket
 from starlette.types import Message
 
+from ...core.language import _
 from ...service import Lobby, Table, TableRoom, commands
 from ...service.cluster import NODE_HEADER, Elsewhere
 from ..connection import (
@@ -174,7 +175,7 @@ async def _receive(hub: Hub, room: TableRoom, connection: Connection, data: str 
     except ProtocolError as error:
         key, refused = error.id, error
     if not hub.rate_limit(connection).allow():
-        message = "Too many messages: slow down."
+        message = _("Too many messages: slow down.")
         hub.send(connection, ErrorMessage(code="rate_limited", message=message, id=key))
         return
     if intent is None:
@@ -185,7 +186,7 @@ async def _receive(hub: Hub, room: TableRoom, connection: Connection, data: str 
         connection.close(CLOSE_SEAT_GONE, "this seat was handed to a bot")
         return
     if key is None:
-        answer, _ = await _answer(hub, room, connection, intent)
+        answer, _done = await _answer(hub, room, connection, intent)
         if answer is not None:
             hub.send(connection, answer)
         return
@@ -195,7 +196,7 @@ async def _receive(hub: Hub, room: TableRoom, connection: Connection, data: str 
         text = earlier if isinstance(earlier, str) else await asyncio.shield(earlier)
     else:
         future = answers.begin(key)
-        failed = ErrorMessage(code="server_error", message="The server stopped.", id=key)
+        failed = ErrorMessage(code="server_error", message=_("The server stopped."), id=key)
         text, done = failed.model_dump_json(), False
         try:
             answer, done = await _answer(hub, room, connection, intent)
