@@ -1,6 +1,6 @@
 // The page's language (issue 55). Every string the page shows is written in English in
-// its module and marked: t("Roll"), tn("{n} die", "{n} dice", n), tp("american box",
-// "Chance"); placeholders are named, in braces, filled from the params object:
+// its module and marked: t("Roll"), tn("{n} die", "{n} dice", n), tp(context, message)
+// (a box's name: the context "american box" or "yatzy box"); placeholders are named, in braces, filled from the params object:
 // t("{name} scored {points}", {name, points}). The translations are the same gettext
 // catalogs the terminal and the command line read, served by the server as data
 // (GET /api/i18n/{code}: {language, languages, messages}); no list of strings is kept
