@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import Game, InvalidInput, RuleSet
 from ..core.errors import show
+from ..core.language import _
 from ..render.pad_html import MAX_PAD_GAMES, MAX_PAD_PLAYERS
 from ._io import add_database_option, add_rules_option, print_json, whole_number
 
@@ -55,95 +56,97 @@ def _date(text: str) -> datetime:
 
 
 def register(commands: Any) -> None:
-    p = commands.add_parser("history", help="list recorded games, newest first")
-    p.add_argument("--player", metavar="NAME", help="only games this player sat in")
-    add_rules_option(p, default=None, what="only games under this rule set")
-    p.add_argument("--since", type=_date, metavar="DATE", help="started on or after DATE")
-    p.add_argument("--until", type=_date, metavar="DATE", help="started before DATE")
-    p.add_argument("--unfinished", action="store_true", help="only games still in progress")
+    p = commands.add_parser("history", help=_("list recorded games, newest first"))
+    p.add_argument("--player", metavar="NAME", help=_("only games this player sat in"))
+    add_rules_option(p, default=None, what=_("only games under this rule set"))
+    p.add_argument("--since", type=_date, metavar="DATE", help=_("started on or after DATE"))
+    p.add_argument("--until", type=_date, metavar="DATE", help=_("started before DATE"))
+    p.add_argument("--unfinished", action="store_true", help=_("only games still in progress"))
     p.add_argument(
         "--sitting", metavar="ID",
-        help="only the games of this sitting (its id or its first characters), in order",
+        help=_("only the games of this sitting (its id or its first characters), in order"),
     )  # fmt: skip
-    p.add_argument("--dice", choices=DICE, help="only games of dice rolled or entered")
+    p.add_argument("--dice", choices=DICE, help=_("only games of dice rolled or entered"))
     p.add_argument(
         "--limit", type=whole_number(1, MAX_LIMIT), default=50, metavar="N",
-        help=f"at most N games, 1 to {MAX_LIMIT} (default 50)",
+        help=_("at most N games, 1 to {most} (default 50)").format(most=MAX_LIMIT),
     )  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     add_database_option(p)
     p.set_defaults(run=history)
 
-    p = commands.add_parser("stats", help="statistics per player")
-    p.add_argument("player", nargs="?", help="one player (default: everyone)")
-    add_rules_option(p, default=None, what="only games under this rule set")
+    p = commands.add_parser("stats", help=_("statistics per player"))
+    p.add_argument("player", nargs="?", help=_("one player (default: everyone)"))
+    add_rules_option(p, default=None, what=_("only games under this rule set"))
     p.add_argument(
         "--dice", choices=DICE,
-        help="only games whose dice the program rolled, or that players entered (real dice)",
+        help=_("only games whose dice the program rolled, or that players entered (real dice)"),
     )  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     add_database_option(p)
     p.set_defaults(run=stats)
 
-    p = commands.add_parser("highscores", help="the best totals under a rule set")
-    add_rules_option(p, what="the rule set whose scores to rank")
+    p = commands.add_parser("highscores", help=_("the best totals under a rule set"))
+    add_rules_option(p, what=_("the rule set whose scores to rank"))
     p.add_argument(
         "--limit", type=whole_number(1, MAX_LIMIT), default=10, metavar="N",
-        help=f"the best N totals, 1 to {MAX_LIMIT} (default 10)",
+        help=_("the best N totals, 1 to {most} (default 10)").format(most=MAX_LIMIT),
     )  # fmt: skip
     p.add_argument(
         "--dice", choices=(*DICE, ALL_DICE), default="rolled",
-        help="rolled: games whose dice the program rolled (the default: a total typed in "
-        "from real dice cannot be checked); entered: games of real dice; all: both",
+        help=_("rolled: games whose dice the program rolled (the default: a total typed in "
+        "from real dice cannot be checked); entered: games of real dice; all: both"),
     )  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     add_database_option(p)
     p.set_defaults(run=highscores)
 
-    p = commands.add_parser("export", help="write every recorded game as JSON or CSV")
+    p = commands.add_parser("export", help=_("write every recorded game as JSON or CSV"))
     p.add_argument(
         "--format", choices=FORMATS, default="json",
-        help="json (every event, for import) or csv (one row per player and game)",
+        help=_("json (every event, for import) or csv (one row per player and game)"),
     )  # fmt: skip
-    p.add_argument("--out", metavar="FILE", help="write to FILE (default: standard output)")
+    p.add_argument("--out", metavar="FILE", help=_("write to FILE (default: standard output)"))
     add_database_option(p)
     p.set_defaults(run=export)
 
-    p = commands.add_parser("import", help="read games from an export (JSON or CSV)")
-    p.add_argument("file", metavar="FILE", help="an export written by 'yahtzee export'")
+    p = commands.add_parser("import", help=_("read games from an export (JSON or CSV)"))
+    p.add_argument("file", metavar="FILE", help=_("an export written by 'yahtzee export'"))
     add_database_option(p)
     p.set_defaults(run=import_)
 
-    p = commands.add_parser("replay", help="print a recorded game turn by turn")
-    p.add_argument("game_id", metavar="GAME_ID", help="a game id or its first characters")
+    p = commands.add_parser("replay", help=_("print a recorded game turn by turn"))
+    p.add_argument("game_id", metavar="GAME_ID", help=_("a game id or its first characters"))
     add_database_option(p)
     p.set_defaults(run=replay)
 
     p = commands.add_parser(
         "card",
-        help="the printable scorecard of a game, its sitting's pad, or a blank pad",
-        description="Write a page that prints on one A4 or Letter page: a recorded game's "
-        "scorecard; with --sitting, the pad of every game of its sitting (one column per "
-        "game per player, a running total); with --blank, an empty pad for real dice.",
+        help=_("the printable scorecard of a game, its sitting's pad, or a blank pad"),
+        description=_(
+            "Write a page that prints on one A4 or Letter page: a recorded game's "
+            "scorecard; with --sitting, the pad of every game of its sitting (one column per "
+            "game per player, a running total); with --blank, an empty pad for real dice."
+        ),
     )
     p.add_argument(
-        "game_id", metavar="GAME_ID", nargs="?", help="a game id or its first characters"
+        "game_id", metavar="GAME_ID", nargs="?", help=_("a game id or its first characters")
     )
-    p.add_argument("--html", metavar="FILE", required=True, help="write the page to FILE")
+    p.add_argument("--html", metavar="FILE", required=True, help=_("write the page to FILE"))
     p.add_argument(
-        "--sitting", action="store_true", help="the pad of every game of GAME_ID's sitting"
+        "--sitting", action="store_true", help=_("the pad of every game of GAME_ID's sitting")
     )
-    p.add_argument("--blank", action="store_true", help="an empty pad to fill in by hand")
+    p.add_argument("--blank", action="store_true", help=_("an empty pad to fill in by hand"))
     p.add_argument(
         "--players", type=whole_number(1, MAX_PAD_PLAYERS), default=1, metavar="N",
-        help=f"with --blank: players, 1 to {MAX_PAD_PLAYERS} (default 1)",
+        help=_("with --blank: players, 1 to {most} (default 1)").format(most=MAX_PAD_PLAYERS),
     )  # fmt: skip
     p.add_argument(
         "--games", type=whole_number(1, MAX_PAD_GAMES), default=MAX_PAD_GAMES, metavar="N",
-        help=f"with --blank: columns (games) per player, 1 to {MAX_PAD_GAMES} "
-        f"(default {MAX_PAD_GAMES})",
+        help=_("with --blank: columns (games) per player, 1 to {most} (default {most})").format(
+            most=MAX_PAD_GAMES),
     )  # fmt: skip
-    add_rules_option(p, what="with --blank: the rule set its notes state")
+    add_rules_option(p, what=_("with --blank: the rule set its notes state"))
     add_database_option(p)
     p.set_defaults(run=card)
 

@@ -11,6 +11,7 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 from ..core import InvalidInput
+from ..core.language import _
 
 if TYPE_CHECKING:
     from ..service.cluster import Cluster
@@ -29,21 +30,25 @@ MAX_HEADER_TIMEOUT_S = 600.0
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "serve",
-        help="serve online tables for friends to play in their browsers",
+        help=_("serve online tables for friends to play in their browsers"),
         description=(
-            "Start the Yahtzee server (FastAPI + uvicorn) and print the URL to open. It "
-            "answers only for the address it listens on (and localhost, 127.0.0.1 and [::1] "
-            "when that is a loopback or every address): name the others players use with "
-            "--allowed-host."
+            _(
+                "Start the Yahtzee server (FastAPI + uvicorn) and print the URL to open. It "
+                "answers only for the address it listens on (and localhost, 127.0.0.1 and [::1] "
+                "when that is a loopback or every address): name the others players use with "
+                "--allowed-host."
+            )
         ),
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--host", default="127.0.0.1", help=_("address to listen on"))
+    parser.add_argument(
+        "--port", type=int, default=8000, help=_("port to listen on (default 8000)")
+    )
     add_database_option(parser)
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, metavar="SECONDS",
-        help="pause before each bot action, so players see it (default 0.6; it ends on the "
-        "server's next 50 ms beat, shared by every table)",
+        help=_("pause before each bot action, so players see it (default 0.6; it ends on the "
+        "server's next 50 ms beat, shared by every table)"),
     )  # fmt: skip
     parser.add_argument(
         "--header-timeout", type=float, default=HEADER_TIMEOUT_S, metavar="SECONDS",
@@ -58,9 +63,11 @@ def register(commands: Any) -> None:
         default=[],
         metavar="HOST[:PORT]",
         help=(
-            "another address browsers reach this server by (repeatable): HOST[:PORT] for "
-            "http (this server's port when none is given) or https://HOST[:PORT] behind a "
-            "TLS proxy; pages and WebSockets from other origins are refused"
+            _(
+                "another address browsers reach this server by (repeatable): HOST[:PORT] for "
+                "http (this server's port when none is given) or https://HOST[:PORT] behind a "
+                "TLS proxy; pages and WebSockets from other origins are refused"
+            )
         ),
     )
     parser.add_argument(
@@ -68,9 +75,11 @@ def register(commands: Any) -> None:
         default=None,
         metavar="ADDRS",
         help=(
-            "comma-separated addresses (or networks) of reverse proxies whose "
-            "X-Forwarded-For and X-Forwarded-Proto are trusted; by default nobody's, and "
-            "each client is counted by the address it connects from"
+            _(
+                "comma-separated addresses (or networks) of reverse proxies whose "
+                "X-Forwarded-For and X-Forwarded-Proto are trusted; by default nobody's, and "
+                "each client is counted by the address it connects from"
+            )
         ),
     )
     cluster = parser.add_argument_group(
@@ -82,32 +91,41 @@ def register(commands: Any) -> None:
         "--redis-url",
         default=None,
         metavar="URL",
-        help="redis://HOST:PORT/DB joining this node to the others (needs a postgresql:// "
-        "--database-url)",
+        help=_(
+            "redis://HOST:PORT/DB joining this node to the others (needs a postgresql:// "
+            "--database-url)"
+        ),
     )
     cluster.add_argument(
-        "--node-id", default=None, metavar="NAME", help="this node's name (default HOST:PORT:PID)"
+        "--node-id",
+        default=None,
+        metavar="NAME",
+        help=_("this node's name (default HOST:PORT:PID)"),
     )
     cluster.add_argument(
         "--node-address",
         default=None,
         metavar="HOST:PORT",
-        help="where the other nodes reach this one, to relay a table's connections to its "
-        "owner (default: --host and --port; required when --host is 0.0.0.0 or ::)",
+        help=_(
+            "where the other nodes reach this one, to relay a table's connections to its "
+            "owner (default: --host and --port; required when --host is 0.0.0.0 or ::)"
+        ),
     )
     cluster.add_argument(
         "--lease-ttl",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="a node silent this long is taken for dead and its tables move to the "
-        "others (default: 1.5 seconds, see docs/deploy.md)",
+        help=_(
+            "a node silent this long is taken for dead and its tables move to the "
+            "others (default: 1.5 seconds, see docs/deploy.md)"
+        ),
     )
     cluster.add_argument(
         "--redis-prefix",
         default=None,
         metavar="TEXT",
-        help="prefix of this site's Redis keys (default yz:)",
+        help=_("prefix of this site's Redis keys (default yz:)"),
     )
     parser.set_defaults(run=run)
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, BotSpec, InvalidInput, RuleSet, Scorecard
+from ..core.language import _
+from ..render.numbers import decimal
 from ._io import add_rules_option, print_json, seed, whole_number
 from .progress import compile_first, solver_progress
 from .tables import build_left
@@ -37,20 +39,24 @@ FEWEST_SHOWN = 0.5  # games the exact distribution expects on a line with no gam
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "simulate",
-        help="play many games with a strategy and print statistics",
-        description="Play N games per seat and print mean, deviation, percentiles, bonus and "
-        "Yahtzee rates (and win rates with several seats). The winning strategy plays each "
-        "decision for the best chance to finish first; with it the seats play turn by turn, "
-        "and its two tables take minutes to build the first time (cached after). With "
-        "--plot and an optimal seat, the plot also shows the exact distribution of optimal "
-        "play (about a minute to compute the first time, cached after).",
+        help=_("play many games with a strategy and print statistics"),
+        description=_(
+            "Play N games per seat and print mean, deviation, percentiles, bonus and "
+            "Yahtzee rates (and win rates with several seats). The winning strategy plays each "
+            "decision for the best chance to finish first; with it the seats play turn by turn, "
+            "and its two tables take minutes to build the first time (cached after). With "
+            "--plot and an optimal seat, the plot also shows the exact distribution of optimal "
+            "play (about a minute to compute the first time, cached after)."
+        ),
     )
     parser.add_argument(
         "--strategy",
         default="optimal",
         metavar="NAME[,NAME...]",
-        help=f"random, greedy, heuristic, optimal, winning, level{MIN_LEVEL}-level{MAX_LEVEL}; "
-        "a list gives one seat each",
+        help=_(
+            "random, greedy, heuristic, optimal, winning, level{low}-level{high}; "
+            "a list gives one seat each"
+        ).format(low=MIN_LEVEL, high=MAX_LEVEL),
     )
     parser.add_argument(
         "-n",
@@ -58,23 +64,27 @@ def register(commands: Any) -> None:
         type=whole_number(1, MAX_GAMES),
         default=10_000,
         metavar="N",
-        help=f"games to play, 1 to {MAX_GAMES:,} (default 10,000)",
+        help=_("games to play, 1 to {most} (default {default})").format(
+            most=decimal(MAX_GAMES, 0), default=decimal(10_000, 0)
+        ),
     )
-    parser.add_argument("--seed", type=seed, default=0, help="a whole number (default 0)")
+    parser.add_argument("--seed", type=seed, default=0, help=_("a whole number (default 0)"))
     parser.add_argument(
         "--players",
         type=whole_number(1, MAX_PLAYERS),
         metavar="K",
-        help=f"seats (1-{MAX_PLAYERS}; default: one per strategy)",
+        help=_("seats (1-{most}; default: one per strategy)").format(most=MAX_PLAYERS),
     )
     parser.add_argument(
         "--plot",
         metavar="FILE.png",
-        help="plot the score distribution (with the exact one of optimal play when a seat "
-        "plays optimal)",
+        help=_(
+            "plot the score distribution (with the exact one of optimal play when a seat "
+            "plays optimal)"
+        ),
     )
     add_rules_option(parser)
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--json", action="store_true", help=_("print JSON"))
     parser.set_defaults(run=run)
 
 

@@ -20,6 +20,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ..core import RuleSet
+from ..core.language import _
 from ..solver.builds import LOG_NAME, MB, BuildState, Job, JobProgress, read_state
 from ..solver.cache import cache_dir
 from ..solver.win_tables import TableInfo, clear_tables, ensure_tables, tables_status
@@ -34,28 +35,30 @@ EXIT_STOPPED = 130
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "tables",
-        help="see, build or clear the win-chance tables",
+        help=_("see, build or clear the win-chance tables"),
         description=(
-            "The tables behind the win-chance meter and the 'winning' bot: built once per "
-            "machine (a few minutes, about 150 MB), by one builder in the background."
+            _(
+                "The tables behind the win-chance meter and the 'winning' bot: built once per "
+                "machine (a few minutes, about 150 MB), by one builder in the background."
+            )
         ),
     )
     parser.set_defaults(run=_status, json=False)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
-    status = actions.add_parser("status", help="each rule set's tables and the build under way")
-    status.add_argument("--json", action="store_true", help="as JSON")
+    status = actions.add_parser("status", help=_("each rule set's tables and the build under way"))
+    status.add_argument("--json", action="store_true", help=_("as JSON"))
     status.set_defaults(run=_status)
     build = actions.add_parser(
-        "build", help="build a rule set's tables (or join the build under way)"
+        "build", help=_("build a rule set's tables (or join the build under way)")
     )
     build.add_argument("--rules", default="official", metavar="NAME", help=rules_help())
     build.set_defaults(run=_build)
-    clear = actions.add_parser("clear", help="remove tables (every rule set's by default)")
+    clear = actions.add_parser("clear", help=_("remove tables (every rule set's by default)"))
     clear.add_argument(
         "--rules",
         default=None,
         metavar="NAME",
-        help=rules_help("only this rule set's tables", None),
+        help=rules_help(_("only this rule set's tables"), None),
     )
     clear.set_defaults(run=_clear)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..core import Draw, InvalidInput, check_rolls, check_steps, commitment
 from ..core.errors import show
+from ..core.language import _
 from ._io import add_database_option
 
 DRAWN = {
@@ -22,18 +23,20 @@ DRAWN = {
 def register(commands: Any) -> None:
     p = commands.add_parser(
         "verify",
-        help="check that a game's dice came from the seed it committed to",
-        description="Check that every roll of an online game came from the secret seed whose "
-        "SHA-256 the game published before its first roll (the seed is revealed when the "
-        "game is over; a daily game's when its day is over). The dice are drawn as the game's "
-        "start event says: each seat its own (a table's games), or duplicate dice, the same "
-        "for every seat (the daily game, and games recorded before the start event said). "
-        "An offline daily game (yahtzee daily) verifies too, but its seed comes from its "
-        "date: it was never secret, and its hash never published. "
-        "GAME is a game id (or its first characters) in the records, or an export file "
-        "(yahtzee export).",
+        help=_("check that a game's dice came from the seed it committed to"),
+        description=_(
+            "Check that every roll of an online game came from the secret seed whose "
+            "SHA-256 the game published before its first roll (the seed is revealed when the "
+            "game is over; a daily game's when its day is over). The dice are drawn as the game's "
+            "start event says: each seat its own (a table's games), or duplicate dice, the same "
+            "for every seat (the daily game, and games recorded before the start event said). "
+            "An offline daily game (yahtzee daily) verifies too, but its seed comes from its "
+            "date: it was never secret, and its hash never published. "
+            "GAME is a game id (or its first characters) in the records, or an export file "
+            "(yahtzee export)."
+        ),
     )
-    p.add_argument("game", metavar="GAME_ID|FILE", help="a recorded game, or an export file")
+    p.add_argument("game", metavar="GAME_ID|FILE", help=_("a recorded game, or an export file"))
     add_database_option(p)
     p.set_defaults(run=run)
 
