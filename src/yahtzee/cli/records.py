@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import Game, InvalidInput, RuleSet
 from ..core.errors import show
-from ..core.language import _
+from ..core.language import N_, _, ngettext
+from ..render.numbers import decimal, percent
 from ..render.pad_html import MAX_PAD_GAMES, MAX_PAD_PLAYERS
 from ._io import add_database_option, add_rules_option, print_json, whole_number
 
@@ -24,7 +25,9 @@ FORMATS = ("json", "csv")
 DICE = ("rolled", "entered")
 """A game's dice: rolled by the program, or entered by the players (real dice)."""
 ALL_DICE = "all"
-DICE_WORDS = {"rolled": "dice the program rolled", "entered": "real dice", ALL_DICE: "any dice"}
+DICE_WORDS = {
+    "rolled": N_("dice the program rolled"), "entered": N_("real dice"), ALL_DICE: N_("any dice")
+}  # fmt: skip
 IN_MEMORY = "sqlite://"
 
 
@@ -51,7 +54,9 @@ def _date(text: str) -> datetime:
     try:
         stamp = datetime.fromisoformat(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-11-29") from None
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a date like 2026-11-29").format(text=repr(text))
+        ) from None
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
@@ -174,23 +179,32 @@ def history(args: argparse.Namespace) -> int:
     if not found:
         keys = ("player", "rules", "since", "until", "sitting", "dice")
         filtered = any(vars(args).get(k) for k in keys)
-        print("No games match." if filtered or args.unfinished else "No games recorded yet.")
+        print(_("No games match.") if filtered or args.unfinished else _("No games recorded yet."))
         return 0
     for g in found:
         totals: tuple[int | None, ...] = g.totals
         mark = ""
         if g.status == "active":
             reached = now.get(g.id)
-            mark = f"  (unfinished, {reached.stage if reached else 'unreadable'})"
+            stage = reached.stage if reached else _("unreadable")
+            mark = "  " + _("(unfinished, {stage})").format(stage=stage)
             totals = reached.totals if reached else totals
         scores = ", ".join(
             f"{name} {'-' if total is None else total}"
             for name, total in zip(g.players, totals or (None,) * len(g.players), strict=False)
         )
-        won = f"  won by {' and '.join(g.winners)}" if g.winners and len(g.players) > 1 else ""
+        won = (
+            "  " + _("won by {names}").format(names=_(" and ").join(g.winners))
+            if g.winners and len(g.players) > 1
+            else ""
+        )
         number, count = places[g.id]
-        real = ", real dice" if g.dice == "entered" else ""
-        where = f"  [sitting {(g.sitting or g.id)[:8]}, game {number} of {count}{real}]"
+        where = (
+            _("[sitting {sitting}, game {number} of {count}, real dice]")
+            if g.dice == "entered"
+            else _("[sitting {sitting}, game {number} of {count}]")
+        ).format(sitting=(g.sitting or g.id)[:8], number=number, count=count)
+        where = "  " + where
         print(f"{g.id[:8]}  {g.created_at:%Y-%m-%d %H:%M}  {g.rules:<18} {scores}{won}{where}"
               f"{mark}")  # fmt: skip
     return 0
@@ -218,39 +232,53 @@ def stats(args: argparse.Namespace) -> int:
         print_json([s.to_dict() for s in found])
         return 0
     if not found:
-        who = f" for {args.player}" if args.player else ""
-        print(f"No finished games{who} yet.")
+        if args.player:
+            print(_("No finished games for {player} yet.").format(player=args.player))
+        else:
+            print(_("No finished games yet."))
         return 0
     for s in found:
         loss = ("" if s.loss_per_decision is None
-                else f", advisor loss {s.loss_per_decision:.2f} per decision "
-                     f"({s.loss_per_game:.1f} per game, {s.reviewed_games} reviewed)")  # fmt: skip
-        print(f"{s.player}: {_games_and_wins(s)}, average {s.average:.1f} "
-              f"(sd {s.std_dev:.1f}), best {s.best}")  # fmt: skip
-        print(f"  upper bonus {s.upper_bonus_rate:.0%}, Yahtzee {s.yahtzee_rate:.0%}, "
-              f"Yahtzee bonuses {s.yahtzee_bonuses}{loss}")  # fmt: skip
+                else _(", advisor loss {per_decision} per decision ({per_game} per game, "
+                       "{reviewed} reviewed)").format(
+                    per_decision=decimal(s.loss_per_decision, 2, grouping=False),
+                    per_game=decimal(s.loss_per_game or 0.0, 1, grouping=False),
+                    reviewed=s.reviewed_games))  # fmt: skip
+        print(_("{player}: {games}, average {average} (sd {sd}), best {best}").format(
+            player=s.player, games=_games_and_wins(s),
+            average=decimal(s.average, 1, grouping=False),
+            sd=decimal(s.std_dev, 1, grouping=False), best=s.best))  # fmt: skip
+        print("  " + _("upper bonus {upper}, Yahtzee {yahtzee}, Yahtzee bonuses {bonuses}{loss}")
+              .format(upper=percent(s.upper_bonus_rate, 0), yahtzee=percent(s.yahtzee_rate, 0),
+                      bonuses=s.yahtzee_bonuses, loss=loss))  # fmt: skip
         if s.hinted_games:
-            print(f"  used hints in {s.hinted_games} of {s.games} games")
+            print("  " + _("used hints in {count} of {games} games").format(
+                count=s.hinted_games, games=s.games))  # fmt: skip
         if s.entered_games:
-            print(f"  {s.entered_games} of {s.games} games with real dice")
+            print("  " + _("{count} of {games} games with real dice").format(
+                count=s.entered_games, games=s.games))  # fmt: skip
         if s.offline_games:
-            print(f"  {s.offline_games} of {s.games} games played offline (unranked)")
+            print("  " + _("{count} of {games} games played offline (unranked)").format(
+                count=s.offline_games, games=s.games))  # fmt: skip
         if s.sittings:
-            print(f"  sittings (two games or more): {s.sittings} played, {s.sittings_won} won")
+            print("  " + _("sittings (two games or more): {played} played, {won} won").format(
+                played=s.sittings, won=s.sittings_won))  # fmt: skip
     return 0
 
 
 def _games_and_wins(s: PlayerStats) -> str:
     """A player's games and wins, where a game played alone is no win: "5 games, 2 wins",
     "5 games, 1 win of 3 against others", "2 games, played alone"."""
-    games = f"{s.games} game{'s' if s.games != 1 else ''}"
-    wins = f"{s.wins} win{'s' if s.wins != 1 else ''}"
+    games = ngettext("{n} game", "{n} games", s.games).format(n=s.games)
+    wins = ngettext("{n} win", "{n} wins", s.wins).format(n=s.wins)
     against = s.games - s.solo_games
     if not s.solo_games:
-        return f"{games}, {wins}"
+        return _("{games}, {wins}").format(games=games, wins=wins)
     if not against:
-        return f"{games}, played alone"
-    return f"{games}, {wins} of {against} against others"
+        return _("{games}, played alone").format(games=games)
+    return _("{games}, {wins} of {against} against others").format(
+        games=games, wins=wins, against=against
+    )
 
 
 def highscores(args: argparse.Namespace) -> int:
@@ -265,13 +293,14 @@ def highscores(args: argparse.Namespace) -> int:
                      "finished_at": h.finished_at.isoformat(), "dice": h.dice}
                     for h in found])  # fmt: skip
         return 0
-    print(f"High scores ({rules.name} rules, {DICE_WORDS[args.dice]})")
+    print(_("High scores ({rules} rules, {dice})").format(
+        rules=rules.name, dice=_(DICE_WORDS[args.dice])))  # fmt: skip
     for h in found:
         when = f"{h.finished_at:%Y-%m-%d}"
-        real = "  real dice" if dice is None and h.dice == "entered" else ""
+        real = "  " + _("real dice") if dice is None and h.dice == "entered" else ""
         print(f"  {h.rank:2d}. {h.total:4d}  {h.player:<20} {when}  {h.game_id[:8]}{real}")
     if not found:
-        print("  none yet")
+        print("  " + _("none yet"))
     return 0
 
 
@@ -282,7 +311,7 @@ def export(args: argparse.Namespace) -> int:
         text = export_json(store) if args.format == "json" else export_csv(store)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
-        print(f"Wrote {args.out}")
+        print(_("Wrote {file}").format(file=args.out))
     else:
         print(text, end="" if text.endswith("\n") else "\n")
     return 0
@@ -293,16 +322,19 @@ def import_(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     if not path.is_file():
-        raise InvalidInput(f"No file at {show(args.file)}.")
+        raise InvalidInput(_("No file at {file}.").format(file=show(args.file)))
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise InvalidInput(f"{show(args.file)} is not a yahtzee export (not UTF-8 text).") from None
+        raise InvalidInput(
+            _("{file} is not a yahtzee export (not UTF-8 text).").format(file=show(args.file))
+        ) from None
     suffix = path.suffix.lower().lstrip(".")
     games = parse_export(text, suffix if suffix in FORMATS else None)  # before any database
     with open_store(args) as store:
         imported, skipped = import_parsed(store, games)
-    print(f"Imported {imported} games ({skipped} already recorded).")
+    print(_("Imported {imported} games ({skipped} already recorded).").format(
+        imported=imported, skipped=skipped))  # fmt: skip
     return 0
 
 
@@ -323,7 +355,7 @@ def _sitting(args: argparse.Namespace) -> list[Game]:
         ids = tables.sitting_games(store, sitting) if sitting else [game_id]
         games = [store.load(one) for one in ids[-MAX_PAD_GAMES:]]
     if any(game.players != games[0].players for game in games):
-        raise InvalidInput("The sitting's games do not have the same players.")
+        raise InvalidInput(_("The sitting's games do not have the same players."))
     return games
 
 
@@ -331,7 +363,9 @@ def replay(args: argparse.Namespace) -> int:
     from ..render.replay_text import replay_lines  # noqa: PLC0415
 
     game_id, summary, game = _recorded(args)
-    print(f"Game {game_id} ({summary.rules} rules), started {summary.created_at:%Y-%m-%d %H:%M}")
+    started = f"{summary.created_at:%Y-%m-%d %H:%M}"
+    print(_("Game {game} ({rules} rules), started {started}").format(
+        game=game_id, rules=summary.rules, started=started))  # fmt: skip
     for line in replay_lines(game):
         print(line)
     return 0
@@ -342,7 +376,7 @@ def card(args: argparse.Namespace) -> int:
     from ..render.scorecard_html import render_scorecard  # noqa: PLC0415
 
     if args.blank == (args.game_id is not None):
-        raise InvalidInput("Name a GAME_ID, or ask for a --blank pad (not both).")
+        raise InvalidInput(_("Name a GAME_ID, or ask for a --blank pad (not both)."))
     if args.blank:
         page = render_pad(RuleSet.named(args.rules), args.players, args.games)
     elif args.sitting:
@@ -352,5 +386,5 @@ def card(args: argparse.Namespace) -> int:
         game_id, summary, game = _recorded(args)
         page = render_scorecard(game, game_id=game_id, played=summary.created_at)
     Path(args.html).write_text(page, encoding="utf-8")
-    print(f"Wrote {args.html}")
+    print(_("Wrote {file}").format(file=args.html))
     return 0
