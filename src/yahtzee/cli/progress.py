@@ -42,7 +42,7 @@ def solver_progress(label: str) -> Iterator[Progress | None]:
     try:
         yield report
     finally:
-        for bar, _ in shown:
+        for bar, _task in shown:
             bar.stop()
 
 

@@ -232,7 +232,7 @@ def listen(host: str, port: int) -> list[socket.socket]:
         ) from None
     sockets: list[socket.socket] = []
     try:
-        for family, kind, proto, _, address in dict.fromkeys(found):
+        for family, kind, proto, _name, address in dict.fromkeys(found):
             sock = socket.socket(family, kind, proto)
             sockets.append(sock)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

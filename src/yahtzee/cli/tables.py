@@ -160,7 +160,7 @@ def _build(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_STOPPED
-    infos, _ = tables_status([rules])
+    infos, _others = tables_status([rules])
     size = sum(i.size or 0 for i in infos)
     print(f"The {rules.name} tables are ready ({_mb(size)} in {cache_dir()}).")
     return 0
