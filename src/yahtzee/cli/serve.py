@@ -11,7 +11,7 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 from ..core import InvalidInput
-from ..core.language import _
+from ..core.language import N_, _
 
 if TYPE_CHECKING:
     from ..service.cluster import Cluster
@@ -135,31 +135,39 @@ def _cluster(args: argparse.Namespace) -> Cluster | None:
     if args.redis_url is None:
         for name in ("node_id", "redis_prefix", "lease_ttl", "node_address"):
             if getattr(args, name) is not None:
-                raise InvalidInput(f"--{name.replace('_', '-')} needs --redis-url.")
+                raise InvalidInput(
+                    _("{option} needs --redis-url.").format(option="--" + name.replace("_", "-"))
+                )
         return None
     from ..service.cluster.node import LEASE_TTL_S, PREFIX, RedisCluster  # noqa: PLC0415
 
     ttl = LEASE_TTL_S if args.lease_ttl is None else args.lease_ttl
     if not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
-        raise InvalidInput("--redis-url takes redis://HOST:PORT/DB (or rediss://, unix://).")
+        raise InvalidInput(_("--redis-url takes redis://HOST:PORT/DB (or rediss://, unix://)."))
     if not str(args.database_url or "").startswith("postgresql"):
         raise InvalidInput(
-            "Several nodes share a PostgreSQL database: give --database-url postgresql://..."
+            _("Several nodes share a PostgreSQL database: give --database-url postgresql://...")
         )
     if not MIN_LEASE_S <= ttl <= MAX_LEASE_S:
-        raise InvalidInput(f"--lease-ttl takes {MIN_LEASE_S:g} to {MAX_LEASE_S:g} seconds.")
+        raise InvalidInput(
+            _("--lease-ttl takes {low} to {high} seconds.").format(
+                low=f"{MIN_LEASE_S:g}", high=f"{MAX_LEASE_S:g}"
+            )
+        )
     node = args.node_id or f"{socket.gethostname()}:{args.port}:{os.getpid()}"
     if not 0 < len(node) <= MAX_NODE_ID:
-        raise InvalidInput(f"--node-id takes 1 to {MAX_NODE_ID} characters.")
+        raise InvalidInput(_("--node-id takes 1 to {most} characters.").format(most=MAX_NODE_ID))
     try:
         import redis  # noqa: F401, PLC0415
     except ImportError:
         raise InvalidInput(
-            "Several nodes need: pip install '.[web,cluster]' in the project's folder."
+            _("Several nodes need: pip install '.[web,cluster]' in the project's folder.")
         ) from None
     prefix = PREFIX if args.redis_prefix is None else args.redis_prefix
     if not 0 < len(prefix) <= MAX_NODE_ID:
-        raise InvalidInput(f"--redis-prefix takes 1 to {MAX_NODE_ID} characters.")
+        raise InvalidInput(
+            _("--redis-prefix takes 1 to {most} characters.").format(most=MAX_NODE_ID)
+        )
     return RedisCluster(
         args.redis_url, node, address=_node_address(args), prefix=prefix, lease_ttl=ttl
     )
@@ -171,16 +179,20 @@ def _node_address(args: argparse.Namespace) -> str:
     if text is None:
         if args.host in ("0.0.0.0", "::", ""):
             raise InvalidInput(
-                "A node listening on every address needs --node-address HOST:PORT, where the "
-                "other nodes reach it."
+                _(
+                    "A node listening on every address needs --node-address HOST:PORT, where "
+                    "the other nodes reach it."
+                )
             )
         host = f"[{args.host}]" if ":" in args.host else args.host
         return f"{host}:{args.port}"
     host, colon, port = str(text).rpartition(":")
     if not colon or not host or not port.isdigit() or not 0 < int(port) <= MAX_PORT:
-        raise InvalidInput("--node-address takes HOST:PORT, e.g. 10.0.0.5:8000.")
+        raise InvalidInput(_("--node-address takes HOST:PORT, e.g. 10.0.0.5:8000."))
     if len(text) > MAX_NODE_ID:
-        raise InvalidInput(f"--node-address takes at most {MAX_NODE_ID} characters.")
+        raise InvalidInput(
+            _("--node-address takes at most {most} characters.").format(most=MAX_NODE_ID)
+        )
     return str(text)
 
 
@@ -188,7 +200,7 @@ def _proxies(text: str) -> str:
     """``--forwarded-allow-ips`` checked: addresses or networks, comma-separated, or *."""
     entries = [e.strip() for e in text.split(",") if e.strip()]
     if not entries:
-        raise InvalidInput("--forwarded-allow-ips takes addresses, e.g. 127.0.0.1,10.0.0.0/8.")
+        raise InvalidInput(_("--forwarded-allow-ips takes addresses, e.g. 127.0.0.1,10.0.0.0/8."))
     for entry in entries:
         if entry == "*":
             continue
@@ -197,7 +209,9 @@ def _proxies(text: str) -> str:
         except ValueError:
             shown = entry if len(entry) <= SHOWN else entry[:SHOWN] + "..."
             raise InvalidInput(
-                f"--forwarded-allow-ips: {shown!r} is not an address or a network."
+                _("--forwarded-allow-ips: {entry} is not an address or a network.").format(
+                    entry=repr(shown)
+                )
             ) from None
     return ",".join(entries)
 
@@ -225,10 +239,12 @@ def listen(host: str, port: int) -> list[socket.socket]:
             host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )
     except (socket.gaierror, UnicodeError) as error:
-        reason = error.strerror if isinstance(error, socket.gaierror) else "not a host name"
+        reason = error.strerror if isinstance(error, socket.gaierror) else _("not a host name")
         raise InvalidInput(
-            f"Cannot listen on {where}: no such address ({reason}); give --host an "
-            "address of this machine, like 127.0.0.1 or 0.0.0.0."
+            _(
+                "Cannot listen on {where}: no such address ({reason}); give --host an "
+                "address of this machine, like 127.0.0.1 or 0.0.0.0."
+            ).format(where=where, reason=reason)
         ) from None
     sockets: list[socket.socket] = []
     try:
@@ -242,14 +258,18 @@ def listen(host: str, port: int) -> list[socket.socket]:
     except OSError as error:
         for sock in sockets:
             sock.close()
-        hint = _BIND_HINTS.get(error.errno or 0, "")
-        raise InvalidInput(f"Cannot listen on {where}: {error.strerror or error}{hint}.") from None
+        hint = _(_BIND_HINTS[error.errno]) if error.errno in _BIND_HINTS else ""
+        raise InvalidInput(
+            _("Cannot listen on {where}: {reason}{hint}.").format(
+                where=where, reason=error.strerror or error, hint=hint
+            )
+        ) from None
     return sockets
 
 
 _BIND_HINTS = {
-    errno.EADDRINUSE: " (another server listens there: stop it, or choose another --port)",
-    errno.EACCES: " (ports below 1024 need privileges: choose another --port)",
+    errno.EADDRINUSE: N_(" (another server listens there: stop it, or choose another --port)"),
+    errno.EACCES: N_(" (ports below 1024 need privileges: choose another --port)"),
     errno.EADDRNOTAVAIL: " (not an address of this machine: see --host)",
 }
 
@@ -265,19 +285,23 @@ def run(args: argparse.Namespace) -> int:
         from ..web.serving import websocket_options  # noqa: PLC0415
     except ImportError:
         raise InvalidInput(
-            "The server needs: pip install '.[web]' in the project's folder (its PyICU builds "
-            "on the system's ICU: apt install libicu-dev pkg-config g++)."
+            _(
+                "The server needs: pip install '.[web]' in the project's folder (its PyICU "
+                "builds on the system's ICU: apt install libicu-dev pkg-config g++)."
+            )
         ) from None
     if not 0 < args.port <= MAX_PORT:
-        raise InvalidInput(f"--port takes a number from 1 to {MAX_PORT}.")
+        raise InvalidInput(_("--port takes a number from 1 to {most}.").format(most=MAX_PORT))
     if not 0 < args.header_timeout <= MAX_HEADER_TIMEOUT_S:
         raise InvalidInput(
-            f"--header-timeout takes more than 0 and at most {MAX_HEADER_TIMEOUT_S:g} seconds."
+            _("--header-timeout takes more than 0 and at most {most} seconds.").format(
+                most=f"{MAX_HEADER_TIMEOUT_S:g}"
+            )
         )
     try:
         allowed = AllowedHosts.for_server(args.host, args.port, args.allowed_host)
     except ValueError as error:
-        raise InvalidInput(f"--allowed-host: {error}.") from None
+        raise InvalidInput(_("--allowed-host: {error}.").format(error=error)) from None
     proxies = _proxies(args.forwarded_allow_ips) if args.forwarded_allow_ips is not None else None
     cluster = _cluster(args)
     _check_reachable(args.database_url, cluster)
@@ -288,10 +312,16 @@ def run(args: argparse.Namespace) -> int:
     address = f"[{args.host}]" if ":" in args.host else args.host
     sockets = listen(args.host, args.port)  # before a word: a taken port is one line
     try:
-        print(f"Yahtzee server: open http://{address}:{args.port}/ (Ctrl+C stops it)", flush=True)
-        print(f"It answers for {allowed}.", flush=True)
+        url = f"http://{address}:{args.port}/"
+        print(_("Yahtzee server: open {url} (Ctrl+C stops it)").format(url=url), flush=True)
+        print(_("It answers for {hosts}.").format(hosts=allowed), flush=True)
         if cluster is not None:
-            print(f"Node {cluster.node_id!r} of the site at {args.redis_url}.", flush=True)
+            print(
+                _("Node {node} of the site at {url}.").format(
+                    node=repr(cluster.node_id), url=args.redis_url
+                ),
+                flush=True,
+            )
         config = uvicorn.Config(
             app,
             host=args.host,
