@@ -12,6 +12,8 @@ from typing import Any
 
 from ..core import InvalidInput, RuleSet, Scorecard
 from ..core.errors import show
+from ..core.language import _
+from ..render.numbers import decimal
 
 SHOWN = 40
 """The most characters of a player's input that a message quotes back."""
@@ -29,12 +31,16 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
         digits = digits.removeprefix("-")
         if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
             raise argparse.ArgumentTypeError(
-                f"takes a whole number from {low:,} to {high:,}, not {show(text)}"
+                _("takes a whole number from {low} to {high}, not {value}").format(
+                    low=decimal(low, 0), high=decimal(high, 0), value=show(text)
+                )
             )
         value = -int(digits) if negative else int(digits)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"takes a whole number from {low:,} to {high:,}, not {value:,}"
+                _("takes a whole number from {low} to {high}, not {value}").format(
+                    low=decimal(low, 0), high=decimal(high, 0), value=decimal(value, 0)
+                )
             )
         return value
 
@@ -46,32 +52,41 @@ def seed(text: str) -> int:
     digits = text.strip()
     if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
         raise argparse.ArgumentTypeError(
-            f"a seed is a whole number of 1 to {MAX_DIGITS} digits (like 42), not {show(text)}"
+            _("a seed is a whole number of 1 to {most} digits (like 42), not {value}").format(
+                most=MAX_DIGITS, value=show(text)
+            )
         )
     return int(digits)
 
 
-def rules_help(what: str = "rule set", default: str | None = "official") -> str:
-    """The help of a ``--rules`` option: every rule set's name, and ``+playoff``."""
-    after = f"default: {default}" if default else "default: every rule set"
-    return (
-        f"{what}: {', '.join(RuleSet.names())}; add +playoff (official+playoff) to settle a "
-        f"tie for first by a roll-off ({after})"
-    )
+def rules_help(what: str | None = None, default: str | None = "official") -> str:
+    """The help of a ``--rules`` option: every rule set's name, and ``+playoff``
+    (``what``: what the option chooses, translated; "rule set" by default)."""
+    after = _("default: {name}").format(name=default) if default else _("default: every rule set")
+    # Translators: {what} says what --rules chooses ("rule set"); {names}: rule set names
+    return _(
+        "{what}: {names}; add +playoff (official+playoff) to settle a tie for first by a "
+        "roll-off ({default})"
+    ).format(what=what or _("rule set"), names=", ".join(RuleSet.names()), default=after)
 
 
 def add_rules_option(
-    parser: Any, *, default: str | None = "official", what: str = "rule set"
+    parser: Any, *, default: str | None = "official", what: str | None = None
 ) -> None:
-    parser.add_argument("--rules", default=default, metavar="NAME", help=rules_help(what, default))
+    """``--rules NAME`` (``what``: what it chooses, translated; "rule set" by default)."""
+    parser.add_argument(
+        "--rules", default=default, metavar=_("NAME"), help=rules_help(what, default)
+    )
 
 
 def add_database_option(parser: Any) -> None:
     parser.add_argument(
         "--database-url",
         metavar="URL",
-        help="where games are kept: sqlite:///FILE or postgresql://... (default: "
-        "$YAHTZEE_DATABASE_URL, else the SQLite file in the user data folder)",
+        help=_(
+            "where games are kept: sqlite:///FILE or postgresql://... (default: "
+            "$YAHTZEE_DATABASE_URL, else the SQLite file in the user data folder)"
+        ),
     )
 
 
@@ -85,7 +100,7 @@ def read_card(path: str | None, rules: RuleSet | None = None) -> Scorecard:
     else:
         file = Path(path)
         if not file.is_file():
-            raise InvalidInput(f"No card file at {show(path)}.")
+            raise InvalidInput(_("No card file at {path}.").format(path=show(path)))
         data = file.read_bytes()
     return Scorecard.from_json(data, rules=rules)
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..core import (
     Box,
+    Dice,
     DiceEntered,
     Event,
     Game,
@@ -30,6 +31,8 @@ from ..core import (
     Written,
     YahtzeeError,
 )
+from ..core.language import N_, _, ngettext
+from ..render.numbers import decimal
 from ..service import commands
 from ..service.local_room import LocalRoom
 from ..service.room_events import Played, RoomEvent
@@ -45,7 +48,7 @@ HINT_OPTIONS = 5
 YES = frozenset({"y", "yes"})
 ANSWERS = YES | {"n", "no"}
 
-HELP = """Commands:
+HELP = N_("""Commands:
   keep DICE    keep these dice and roll the others (k 335); 'roll' re-rolls all five
   score BOX    fill a box with the dice showing (s fh, score aces, s 3k)
   boxes        what the dice score in each legal box
@@ -54,9 +57,9 @@ HELP = """Commands:
                it (a game of one player, or one started with --undo)
   card         your scorecard;  cards: everyone's totals
   help         this text (h);  quit: stop playing, the game is saved (q)
-A box that would score 0 asks first: answer y to score it, anything else to keep it open."""
+A box that would score 0 asks first: answer y to score it, anything else to keep it open.""")
 
-HELP_ENTERED = """Commands (real dice: roll them at the table, then type what they show):
+HELP_ENTERED = N_("""Commands (real dice: roll them at the table, then type what they show):
   dice 33356   the five dice showing (also 'dice 3 3 3 5 6'); each open box's points follow
                (a forced Joker included). After dice said to be roll 1 or 2, new dice are
                the next roll; otherwise, typed again, they correct the dice
@@ -74,12 +77,12 @@ HELP_ENTERED = """Commands (real dice: roll them at the table, then type what th
   hint         the advisor's best options for the dice entered
   card         your scorecard;  cards: everyone's totals
   help         this text (h);  quit: stop playing, the game is saved (q)
-A box that would score 0 asks first: answer y to score it, anything else to keep it open."""
+A box that would score 0 asks first: answer y to score it, anything else to keep it open.""")
 
 MAX_DIGITS = 6  # points longer than this are no box's (and not echoed back whole)
 DICE_THEN_ROLL = 2  # 'dice 33356 2': the dice as one word, then the roll
 
-ENTER_HOW = "type the five dice showing, like 'dice 33356', or 'write BOX POINTS'"
+ENTER_HOW = N_("type the five dice showing, like 'dice 33356', or 'write BOX POINTS'")
 UNTIL_ANSWERED: Final = 366 * 24 * 3600.0
 """A bot waits this long (for good) while the placement before its turn may be taken back:
 until the player answers (Enter goes on, 'undo' takes it back)."""
@@ -111,9 +114,12 @@ class PlainGame:
 
     async def _play(self, resumed: bool) -> bool:
         self._moved = asyncio.Event()  # (this loop's)
-        dice = "real dice: roll them and type them" if self.game.entered else "the program rolls"
+        entered = self.game.entered
+        dice = _("real dice: roll them and type them") if entered else _("the program rolls")
         rules = self.game.rules
-        self.write(f"{rules.edition.title} ({rules.name} rules, {dice}). Type 'help' for commands.")
+        # Translators: {title} is the edition ("Yahtzee"), {dice} who rolls the dice
+        start = _("{title} ({rules} rules, {dice}). Type 'help' for commands.")
+        self.write(start.format(title=rules.edition.title, rules=rules.name, dice=dice))
         if resumed:
             self._show_where()
         self.room.start()
@@ -123,7 +129,7 @@ class PlainGame:
                 if self.game.is_over:
                     break
                 if not await self._step():
-                    self.write("Game stopped.")
+                    self.write(_("Game stopped."))
                     return False
         finally:
             self.room.close()
@@ -194,7 +200,8 @@ class PlainGame:
         assert isinstance(last, Scored | Written)
         name = _current_name(self.game)
         box = last.category.display_name
-        line = await self._read(f"{name} plays next. Enter goes on, 'undo' takes back {box}> ")
+        asked = _("{name} plays next. Enter goes on, 'undo' takes back {box}> ")
+        line = await self._read(asked.format(name=name, box=box))
         if line is None:
             return False
         if not line.strip():
@@ -209,10 +216,12 @@ class PlainGame:
         if not self.game.entered:
             return f"{name}> "
         turn = self.game.turn
-        whose = "Your" if name == DEFAULT_NAME else f"{name}'s"
+        you = name == DEFAULT_NAME
         if turn is None:
-            return f"{whose} playoff roll> "
-        return f"{whose} turn, round {turn.round}> "
+            prompt = _("Your playoff roll> ") if you else _("{name}'s playoff roll> ")
+            return prompt.format(name=name)
+        prompt = _("Your turn, round {round}> ") if you else _("{name}'s turn, round {round}> ")
+        return prompt.format(name=name, round=turn.round)
 
     def _announce(self) -> None:
         """In a game of real dice, each turn starts with a line saying whose it is."""
@@ -224,17 +233,25 @@ class PlainGame:
         self.write("")
         name = self.game.players[seat]
         if turn is None:
-            self.write(f"Playoff: {name}, roll all five dice once and type them: dice 33356.")
+            self.write(
+                _("Playoff: {name}, roll all five dice once and type them: dice 33356.").format(
+                    name=name
+                )
+            )
             return
         total = self.game.cards[seat].total
-        self.write(f"Round {turn.round} of {self.game.rules.rounds}: {name} (total {total}).")
-        self.write(f"  Roll the dice, then {ENTER_HOW}.")
+        self.write(
+            _("Round {round} of {rounds}: {name} (total {total}).").format(
+                round=turn.round, rounds=self.game.rules.rounds, name=name, total=total
+            )
+        )
+        self.write("  " + _("Roll the dice, then {how}.").format(how=_(ENTER_HOW)))
         if turn.dice is not None:
-            self.write(f"  Dice entered: {turn.dice.spaced()}")
+            self.write("  " + _("Dice entered: {dice}").format(dice=turn.dice.spaced()))
             self._show_boxes()
 
     async def _command(self, line: str) -> bool:
-        verb, _, rest = line.partition(" ")
+        verb, _space, rest = line.partition(" ")
         verb = verb.lower()
         try:
             if verb in {"quit", "exit", "q"}:
@@ -248,11 +265,11 @@ class PlainGame:
 
     async def _run(self, verb: str, rest: str) -> None:
         if verb in {"help", "?", "h"}:
-            self.write(HELP_ENTERED if self.game.entered else HELP)
+            self.write(_(HELP_ENTERED) if self.game.entered else _(HELP))
         elif verb in {"keep", "k"}:
             if not rest.strip():
                 raise InvalidInput(
-                    "Say which dice to keep, like 'keep 335', or 'roll' for all five."
+                    _("Say which dice to keep, like 'keep 335', or 'roll' for all five.")
                 )
             await self._do(commands.Roll(rest))
         elif verb in {"roll", "r"}:
@@ -278,28 +295,34 @@ class PlainGame:
                 self.write(f"  {name}: {card.total}")
         elif not verb:
             self.write(
-                "Type a command: dice 33356, score BOX, write BOX POINTS, undo, hint, card, help."
+                _(
+                    "Type a command: dice 33356, score BOX, write BOX POINTS, undo, hint, "
+                    "card, help."
+                )
                 if self.game.entered
-                else "Type a command: keep DICE, roll, score BOX, boxes, hint, card, help."
+                else _("Type a command: keep DICE, roll, score BOX, boxes, hint, card, help.")
             )
         elif verb in ANSWERS:
-            self.write("There is no question to answer now. Type 'help' for the commands.")
+            self.write(_("There is no question to answer now. Type 'help' for the commands."))
         else:
-            self.write(short_message(f"Unknown command {verb!r}. Type 'help' for the commands."))
+            unknown = _("Unknown command {command}. Type 'help' for the commands.")
+            self.write(short_message(unknown.format(command=repr(verb))))
 
     def _plain_words(self, error: IllegalMove) -> str:
         """The engine's refusal, with the plain-mode command that does what is allowed."""
         if error.code == "dice_entered":
-            return f"In this game the players roll their own dice: {ENTER_HOW}."
+            return _("In this game the players roll their own dice: {how}.").format(
+                how=_(ENTER_HOW)
+            )
         if error.code == "dice_rolled":
-            return (
+            return _(
                 "The program rolls the dice in this game: 'roll' or 'keep DICE' rolls them "
                 "(start a game of real dice with 'yahtzee play --real-dice')."
             )
         if error.code == "playoff_roll" and self.game.entered:
-            return "Every box is filled: the playoff is one roll of all five dice: dice 33356."
+            return _("Every box is filled: the playoff is one roll of all five dice: dice 33356.")
         if error.code == "roll_first" and self.game.entered:
-            return f"No dice entered yet: {ENTER_HOW}."
+            return _("No dice entered yet: {how}.").format(how=_(ENTER_HOW))
         return str(error)
 
     # Real dice -----------------------------------------------------------------------
@@ -313,7 +336,9 @@ class PlainGame:
         again = self.game.dice is not None and self.game.entered
         if correct:
             if not again or playoff:
-                raise IllegalMove(f"There are no dice to correct yet: {ENTER_HOW}.")
+                raise IllegalMove(
+                    _("There are no dice to correct yet: {how}.").format(how=_(ENTER_HOW))
+                )
             roll = self.session.said_roll
         elif roll is None:
             roll = self.session.next_roll
@@ -322,25 +347,31 @@ class PlainGame:
         event = self.game.event_log[-1]
         assert isinstance(event, DiceEntered)
         if playoff:
-            name = self.game.players[event.player]
-            self.write(
-                f"Playoff: {_does(name, 'throws')} {event.dice.spaced()} (sum {event.dice.total})."
-            )
+            self.write(_throws(self.game.players[event.player], event.dice))
             return
-        said = f" (roll {event.roll})" if event.roll is not None else ""
         corrected = again and event.roll == before
-        self.write(f"  {'Corrected' if corrected else 'Dice entered'}: {event.dice.spaced()}{said}")
+        if event.roll is None:
+            line = _("Corrected: {dice}") if corrected else _("Dice entered: {dice}")
+        else:
+            line = (
+                _("Corrected: {dice} (roll {roll})")
+                if corrected
+                else _("Dice entered: {dice} (roll {roll})")
+            )
+        self.write("  " + line.format(dice=event.dice.spaced(), roll=event.roll))
         self._show_boxes()
 
     async def _write(self, rest: str) -> None:
         """``write BOX POINTS``: the box's name may have spaces (``write 4 of a kind 24``)."""
-        box, _, points = rest.strip().rpartition(" ")
+        box, _space, points = rest.strip().rpartition(" ")
         if not box or not points.strip():
-            raise InvalidInput("Write a box and its points, like 'write fours 12'.")
+            raise InvalidInput(_("Write a box and its points, like 'write fours 12'."))
         category = self.game.rules.edition.parse_box(box)
         if not points.isdigit() or len(points) > MAX_DIGITS:
             raise InvalidInput(
-                f"Points are a whole number, like 'write {category.key} 12', not {points[:12]!r}."
+                _("Points are a whole number, like 'write {box} 12', not {points}.").format(
+                    box=category.key, points=repr(points[:12])
+                )
             )
         await self._do(commands.Write(category.key, int(points)))
 
@@ -351,18 +382,24 @@ class PlainGame:
             if error.code != "undo_off":
                 raise
             raise IllegalMove(
-                f"{error} Start the game with 'yahtzee play --undo' to allow it.", code=error.code
+                _("{reason} Start the game with 'yahtzee play --undo' to allow it.").format(
+                    reason=error
+                ),
+                code=error.code,
             ) from error
         placed = self.game.event_log[-2]  # (then the taking back)
         assert isinstance(placed, Scored | Written)
         name = self.game.players[placed.player]
-        whose = "your" if name == DEFAULT_NAME else f"{name}'s"
-        category = placed.category
-        self.write(f"Taken back: {whose} {category.display_name}; the box is open again.")
+        box = placed.category.display_name
+        if name == DEFAULT_NAME:
+            self.write(_("Taken back: your {box}; the box is open again.").format(box=box))
+        else:
+            taken = _("Taken back: {name}'s {box}; the box is open again.")
+            self.write(taken.format(name=name, box=box))
         turn = self.game.turn
         self._announced = (0 if turn is None else turn.round, placed.player)
         if self.game.dice is not None:
-            self.write(f"  Dice showing: {self.game.dice.spaced()}")
+            self.write("  " + _("Dice showing: {dice}").format(dice=self.game.dice.spaced()))
             self._show_boxes()
 
     # Shared --------------------------------------------------------------------------
@@ -372,10 +409,11 @@ class PlainGame:
         category = self.game.rules.edition.parse_box(box)
         option = self.session.placements().get(category)
         if option is not None and option.total == 0:
-            asked = f"{category.display_name} scores 0 here. Score it anyway? [y/N] "
+            box = category.display_name
+            asked = _("{box} scores 0 here. Score it anyway? [y/N] ").format(box=box)
             answer = await self._read(asked)
             if (answer or "").strip().lower() not in YES:
-                self.write(f"Not scored: {category.display_name} is still open.")
+                self.write(_("Not scored: {box} is still open.").format(box=box))
                 return
         await self._do(commands.Score(category.key))
 
@@ -395,8 +433,7 @@ class PlainGame:
     def _show(self, event: Event, game: Game) -> None:
         """What a move did, as lines of text (``game``: as it was after it)."""
         if isinstance(event, PlayoffRolled):
-            name, dice = game.players[event.player], event.dice
-            self.write(f"Playoff: {_does(name, 'throws')} {dice.spaced()} (sum {dice.total}).")
+            self.write(_throws(game.players[event.player], event.dice))
         elif isinstance(event, Scored | Written):
             self._show_placement(event, game)
         elif isinstance(event, Rolled):
@@ -406,13 +443,23 @@ class PlainGame:
         name = game.players[placed.player]
         chosen = self._options.get(placed.category) if isinstance(placed, Scored) else None
         bonus = placed.yahtzee_bonus if isinstance(placed, Scored) else 0
-        joker = " (a Joker)" if chosen is not None and chosen.joker else ""
-        said = f" and a {bonus}-point Yahtzee bonus" if bonus else ""
+        # Translators: added after the box's name in "You score 25 in Full House (a Joker)."
+        joker = _(" (a Joker)") if chosen is not None and chosen.joker else ""
+        # Translators: added in "You score 25 in Full House and a 100-point Yahtzee bonus."
+        said = _(" and a {bonus}-point Yahtzee bonus").format(bonus=bonus) if bonus else ""
         total = game.cards[placed.player].total
-        self.write(
-            f"{_does(name, 'scores')} {placed.points} in {placed.category.display_name}{joker}"
-            f"{said}. Total {total}."
+        # Translators: {joker} and {bonus} are empty or the two additions above
+        line = (
+            _("You score {points} in {box}{joker}{bonus}. Total {total}.")
+            if name == DEFAULT_NAME
+            else _("{name} scores {points} in {box}{joker}{bonus}. Total {total}.")
         )
+        self.write(
+            line.format(
+                name=name, points=placed.points, box=placed.category.display_name,
+                joker=joker, bonus=said, total=total,
+            )
+        )  # fmt: skip
 
     def _show_roll(self, rolled: Rolled, game: Game) -> None:
         turn, name = game.turn, game.players[rolled.player]
@@ -420,11 +467,19 @@ class PlainGame:
         if turn.rolls == 1:
             card = game.cards[rolled.player]
             self.write("")
-            self.write(f"Round {turn.round} of {game.rules.rounds}: {name} (total {card.total})")
+            self.write(
+                _("Round {round} of {rounds}: {name} (total {total})").format(
+                    round=turn.round, rounds=game.rules.rounds, name=name, total=card.total
+                )
+            )
         elif self.session.is_bot(rolled.player):
-            self.write(f"{_does(name, 'keeps')} {rolled.keep.spaced()}.")
-        plural = "roll" if turn.rolls_left == 1 else "rolls"
-        self.write(f"Roll {turn.rolls}: {rolled.dice.spaced()}  ({turn.rolls_left} {plural} left)")
+            keeps = _("You keep {dice}.") if name == DEFAULT_NAME else _("{name} keeps {dice}.")
+            self.write(keeps.format(name=name, dice=rolled.keep.spaced()))
+        line = ngettext(
+            "Roll {roll}: {dice}  ({n} roll left)", "Roll {roll}: {dice}  ({n} rolls left)",
+            turn.rolls_left,
+        )  # fmt: skip
+        self.write(line.format(roll=turn.rolls, dice=rolled.dice.spaced(), n=turn.rolls_left))
         self._show_boxes(game)
 
     def _show_where(self) -> None:
@@ -435,8 +490,16 @@ class PlainGame:
             return  # a game of real dice says it as its turn starts (`_announce`)
         name = self.game.players[seat]
         total = self.game.cards[seat].total
-        self.write(f"Round {turn.round} of {self.game.rules.rounds}: {name} (total {total})")
-        self.write(f"Roll {turn.rolls}: {turn.dice.spaced()}  ({turn.rolls_left} left)")
+        self.write(
+            _("Round {round} of {rounds}: {name} (total {total})").format(
+                round=turn.round, rounds=self.game.rules.rounds, name=name, total=total
+            )
+        )
+        self.write(
+            _("Roll {roll}: {dice}  ({n} left)").format(
+                roll=turn.rolls, dice=turn.dice.spaced(), n=turn.rolls_left
+            )
+        )
         self._show_boxes()
 
     async def _show_hint(self) -> None:
@@ -445,11 +508,13 @@ class PlainGame:
             raise IllegalMove(outcome.message, code=outcome.code)
         assert isinstance(outcome, commands.Advised)
         advice = outcome.advice
-        self.write("  Advisor (expected final total with optimal play):")
+        self.write("  " + _("Advisor (expected final total with optimal play):"))
         for option in advice.options[:HINT_OPTIONS]:
             loss = advice.best.value - option.value
-            tag = f"-{loss:.2f}" if round(loss, 2) else "best"
-            self.write(f"  {option.value:8.2f} {tag:>7}  {option.text}")
+            # Translators: an option as good as the best one, in the column of points lost
+            tag = "-" + decimal(loss, 2, grouping=False) if round(loss, 2) else _("best")
+            value = decimal(option.value, 2, grouping=False)
+            self.write(f"  {value:>8} {tag:>7}  {option.text}")
 
     def _show_boxes(self, game: Game | None = None) -> None:
         """What the dice showing score in each box they may fill (``game``: the game's
@@ -457,7 +522,7 @@ class PlainGame:
         game = self.game if game is None else game
         placements = game.placements()
         if not placements and game.entered:
-            self.write(f"  No dice entered yet: {ENTER_HOW}.")
+            self.write("  " + _("No dice entered yet: {how}.").format(how=_(ENTER_HOW)))
             return
         options = ", ".join(
             f"{p.category.display_name} {p.points}"
@@ -466,21 +531,30 @@ class PlainGame:
         )
         seat = game.current_player
         open_boxes = len(game.cards[seat].open_boxes) if seat is not None else 0
-        forced = "Joker: " if any(p.joker for p in placements) else ""
+        joker = any(p.joker for p in placements)
+        line = _("Boxes: Joker: {options}") if joker else _("Boxes: {options}")
         narrowed = 0 < len(placements) < open_boxes
-        self.write(f"  Boxes: {forced}{options}" + ("  (the rules allow only these)" * narrowed))
+        only = "  " + _("(the rules allow only these)") if narrowed else ""
+        self.write("  " + line.format(options=options) + only)
 
     def _show_card(self, card: Scorecard) -> None:
         for category, points in card:
             shown = "-" if points is None else str(points)
             self.write(f"  {category.display_name:<16}{shown:>4}")
         edition = self.game.rules.edition
-        five = f"{edition.five_of_a_kind.display_name} bonus {card.yahtzee_bonus}, "
+        line = (
+            _("Upper {upper} (bonus {bonus}, {to_go} to go), {five} bonus {five_bonus}, "
+              "total {total}")
+            if edition.extra_rules
+            else _("Upper {upper} (bonus {bonus}, {to_go} to go), total {total}")
+        )  # fmt: skip
         self.write(
-            f"  Upper {card.upper_subtotal} (bonus {card.upper_bonus}, "
-            f"{card.points_to_upper_bonus} to go), {five * edition.extra_rules}"
-            f"total {card.total}"
-        )
+            "  " + line.format(
+                upper=card.upper_subtotal, bonus=card.upper_bonus,
+                to_go=card.points_to_upper_bonus, five=edition.five_of_a_kind.display_name,
+                five_bonus=card.yahtzee_bonus, total=card.total,
+            )
+        )  # fmt: skip
 
 
 def _dice_and_roll(rest: str) -> tuple[str, int | None]:
@@ -488,14 +562,14 @@ def _dice_and_roll(rest: str) -> tuple[str, int | None]:
     ``33356 roll 2`` or ``3 3 3 5 6 roll 2``."""
     words = rest.split()
     if not words:
-        raise InvalidInput("Type the five dice showing, like 'dice 33356' (each 1 to 6).")
+        raise InvalidInput(_("Type the five dice showing, like 'dice 33356' (each 1 to 6)."))
     lowered = [w.lower() for w in words]
     roll: str | None = None
     if "roll" in lowered:
         at = lowered.index("roll")
         words, after = words[:at], words[at + 1 :]
         if len(after) != 1:
-            raise InvalidInput("Say the roll as one number, like 'dice 33356 roll 2'.")
+            raise InvalidInput(_("Say the roll as one number, like 'dice 33356 roll 2'."))
         roll = after[0]
     elif len(words) == DICE_THEN_ROLL and len(words[0]) > 1:
         words, roll = words[:1], words[1]
@@ -503,7 +577,9 @@ def _dice_and_roll(rest: str) -> tuple[str, int | None]:
         return " ".join(words), None
     if roll not in {"1", "2", "3"}:
         raise InvalidInput(
-            f"A roll of the turn is 1, 2 or 3 (or not said), not {short_message(repr(roll))}."
+            _("A roll of the turn is 1, 2 or 3 (or not said), not {roll}.").format(
+                roll=short_message(repr(roll))
+            )
         )
     return " ".join(words), int(roll)
 
@@ -524,9 +600,15 @@ def _settle(
         answer.set_result(line)
 
 
-def _does(name: str, verb: str) -> str:
-    """``"Ann scores"``, but ``"You score"``: the default player is spoken to."""
-    return f"{name} {verb.removesuffix('s') if name == DEFAULT_NAME else verb}"
+def _throws(name: str, dice: Dice) -> str:
+    """A playoff roll: ``"Ann throws ..."``, but ``"You throw ..."``: the default player
+    is spoken to."""
+    line = (
+        _("Playoff: You throw {dice} (sum {sum}).")
+        if name == DEFAULT_NAME
+        else _("Playoff: {name} throws {dice} (sum {sum}).")
+    )
+    return line.format(name=name, dice=dice.spaced(), sum=dice.total)
 
 
 def _current_name(game: Game) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..core import Game
+from ..core.language import _, ngettext
 from ..service import GameSession
 from ..service.sitting import Sitting, running_totals, sitting_from, sitting_of
 from ..store import tables as records
@@ -51,7 +52,11 @@ class PlainSitting:
             self.session = self.session.rematch(seed=seed)
             resumed = False
             self.write("")
-            self.write(f"Game {number} of {self._name(sitting)}.")
+            if sitting.id:
+                line = _("Game {number} of sitting {sitting}.")
+            else:
+                line = _("Game {number} of this sitting.")
+            self.write(line.format(number=number, sitting=sitting.id[:8]))
 
     def _say_resumed(self) -> None:
         session = self.session
@@ -61,8 +66,9 @@ class PlainSitting:
         if len(games) > 1 and session.game_id in games:
             number = games.index(session.game_id) + 1
             self.write(
-                f"Resumed game {session.game_id[:8]}: game {number} of sitting "
-                f"{session.sitting[:8]}."
+                _("Resumed game {game}: game {number} of sitting {sitting}.").format(
+                    game=session.game_id[:8], number=number, sitting=session.sitting[:8]
+                )
             )
 
     def _sitting(self) -> Sitting:
@@ -72,20 +78,16 @@ class PlainSitting:
         self._in_memory.append((str(len(self._in_memory) + 1), session.game))
         return sitting_from("", self._in_memory)
 
-    @staticmethod
-    def _name(sitting: Sitting) -> str:
-        return f"sitting {sitting.id[:8]}" if sitting.id else "this sitting"
-
     def _finish(self) -> Sitting:
         """The game's standings, then (from its second game on) the sitting's."""
         game = self.game
         self.write("")
-        self.write("Game over.")
+        self.write(_("Game over."))
         if len(game.players) == 1:  # a solo game has a score, not a winner
-            self.write(f"  Final score: {game.cards[0].total}")
+            self.write("  " + _("Final score: {total}").format(total=game.cards[0].total))
         else:
             for standing in game.standings():
-                mark = "  (winner)" if standing.winner else ""
+                mark = "  " + _("(winner)") if standing.winner else ""
                 self.write(f"  {standing.place}. {standing.name}: {standing.total}{mark}")
         sitting = self._sitting()
         if len(sitting.games) > 1:
@@ -98,16 +100,23 @@ class PlainSitting:
 
     def _show_sitting(self, sitting: Sitting) -> None:
         count = len(sitting.games)
-        name = self._name(sitting)
-        self.write(f"{name[0].upper()}{name[1:]} after {count} games:")
+        if sitting.id:
+            after = ngettext(
+                "Sitting {sitting} after {n} game:", "Sitting {sitting} after {n} games:", count
+            )
+        else:
+            after = ngettext("This sitting after {n} game:", "This sitting after {n} games:", count)
+        self.write(after.format(sitting=sitting.id[:8], n=count))
         solo = len(sitting.standings) == 1  # one player: a total, no games won
         for place, standing in _places(sitting.standings):
-            won = "game" if standing.won == 1 else "games"
-            tally = "" if solo else f", {standing.won} {won} won"
+            won = ngettext(", {n} game won", ", {n} games won", standing.won)
+            tally = "" if solo else won.format(n=standing.won)
             self.write(f"  {place}. {standing.name}: {standing.total}{tally}")
-        self.write("  The columns (each game's points, then the running total):")
+        self.write("  " + _("The columns (each game's points, then the running total):"))
         width = max(len(s.name) for s in sitting.standings) + 2
-        heads = "".join(f"{'Game ' + str(i + 1):>{COLUMN}}" for i in range(count))
+        # Translators: a column's head in a sitting's table: "Game 2"
+        head = _("Game {number}")
+        heads = "".join(f"{head.format(number=i + 1):>{COLUMN}}" for i in range(count))
         self.write(f"  {'':<{width}}{heads}")
         running = running_totals(sitting)
         for standing in sitting.standings:
@@ -120,9 +129,13 @@ class PlainSitting:
 
     def _wants_next(self, number: int) -> bool:
         """``next`` starts the sitting's next game; ``quit`` (or the end of the input) stops."""
-        self.write(f"Type 'next' for game {number} of this sitting, or 'quit' to stop.")
+        self.write(
+            _("Type 'next' for game {number} of this sitting, or 'quit' to stop.").format(
+                number=number
+            )
+        )
         while True:
-            line = self.read("next or quit> ")
+            line = self.read(_("next or quit> "))
             if line is None:
                 return False
             answer = line.strip().lower()
@@ -130,7 +143,7 @@ class PlainSitting:
                 return True
             if answer in STOP:
                 return False
-            self.write("The game is over: type 'next' for the sitting's next game, or 'quit'.")
+            self.write(_("The game is over: type 'next' for the sitting's next game, or 'quit'."))
 
 
 def _places(standings: tuple[SittingStanding, ...]) -> list[tuple[int, SittingStanding]]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import BotSpec, Game, InvalidInput, RuleSet
 from ..core.errors import show
+from ..core.language import N_, _
 from ._io import add_database_option, add_rules_option, seed
 from .plain import DEFAULT_NAME
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from ..store import Seat
 
 
-NO_BOTS_REAL_DICE = (
+NO_BOTS_REAL_DICE = N_(
     "--real-dice is for people at a table: a computer player cannot roll real dice "
     "(leave out --bot, or let the program roll)."
 )
@@ -29,45 +30,58 @@ NO_BOTS_REAL_DICE = (
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "play",
-        help="play a game in the terminal (the default)",
-        description="Play Yahtzee: the terminal game on a terminal, line-based prompts with "
-        "--plain or off a terminal; one player or up to eight.",
+        help=_("play a game in the terminal (the default)"),
+        description=_(
+            "Play Yahtzee: the terminal game on a terminal, line-based prompts with "
+            "--plain or off a terminal; one player or up to eight."
+        ),
     )
     parser.add_argument(
-        "names", nargs="*", metavar="NAME", help="player names in seat order (default: You)"
+        "names", nargs="*", metavar=_("NAME"), help=_("player names in seat order (default: You)")
     )
     add_rules_option(parser)
-    parser.add_argument("--seed", type=seed, help="a whole number: the same seed, the same dice")
+    parser.add_argument(
+        "--seed", type=seed, metavar=_("SEED"),
+        help=_("a whole number: the same seed, the same dice"),
+    )  # fmt: skip
     parser.add_argument(
         "--bot",
         action="append",
         default=[],
-        metavar="STRATEGY",
-        help="add a computer player: 1-5 (difficulty, the same as level1-level5), random, "
-        "greedy, heuristic, optimal or winning (plays to finish first) (repeatable)",
+        metavar=_("STRATEGY"),
+        help=_(
+            "add a computer player: 1-5 (difficulty, the same as level1-level5), random, "
+            "greedy, heuristic, optimal or winning (plays to finish first) (repeatable)"
+        ),
     )
     parser.add_argument(
         "--real-dice",
         action="store_true",
-        help="the players roll real dice at the table and type what they show (or write "
-        "each box's points, as on a paper pad); people only, no --bot",
+        help=_(
+            "the players roll real dice at the table and type what they show (or write "
+            "each box's points, as on a paper pad); people only, no --bot"
+        ),
     )
     parser.add_argument(
         "--undo",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="let players take back their last placement until the next player rolls (a "
-        "bot waits for the player to go on); by default on alone and with real dice, off "
-        "against others",
+        help=_(
+            "let players take back their last placement until the next player rolls (a "
+            "bot waits for the player to go on); by default on alone and with real dice, off "
+            "against others"
+        ),
     )
-    parser.add_argument("--resume", metavar="GAME_ID", help="go on with a recorded game")
+    parser.add_argument("--resume", metavar=_("GAME_ID"), help=_("go on with a recorded game"))
     parser.add_argument(
         "--plain",
         action="store_true",
-        help="line-based mode for screen readers and scripts (the default off a terminal)",
+        help=_("line-based mode for screen readers and scripts (the default off a terminal)"),
     )
-    parser.add_argument("--light", action="store_true", help="light colours in the terminal game")
-    parser.add_argument("--no-record", action="store_true", help="do not keep this game")
+    parser.add_argument(
+        "--light", action="store_true", help=_("light colours in the terminal game")
+    )
+    parser.add_argument("--no-record", action="store_true", help=_("do not keep this game"))
     add_database_option(parser)
     parser.set_defaults(run=run)
 
@@ -114,11 +128,11 @@ def _seats(args: argparse.Namespace) -> list[Seat]:
 def _check_real_dice(args: argparse.Namespace) -> None:
     """--real-dice with the options it cannot go with: one line each, before either mode."""
     if args.bot:
-        raise InvalidInput(NO_BOTS_REAL_DICE)
+        raise InvalidInput(_(NO_BOTS_REAL_DICE))
     if args.resume:
-        raise InvalidInput("A resumed game keeps its dice: leave out --real-dice.")
+        raise InvalidInput(_("A resumed game keeps its dice: leave out --real-dice."))
     if args.seed is not None:
-        raise InvalidInput("A seed makes the program's dice; with --real-dice leave out --seed.")
+        raise InvalidInput(_("A seed makes the program's dice; with --real-dice leave out --seed."))
 
 
 def _recorded_game(args: argparse.Namespace) -> str:
@@ -127,11 +141,13 @@ def _recorded_game(args: argparse.Namespace) -> str:
     from ..store.engine import database_exists  # noqa: PLC0415
 
     if args.no_record:
-        raise InvalidInput("--resume needs the records: leave out --no-record.")
+        raise InvalidInput(_("--resume needs the records: leave out --no-record."))
     if args.names or args.bot:
-        raise InvalidInput("A resumed game keeps its players: leave out the names and --bot.")
+        raise InvalidInput(_("A resumed game keeps its players: leave out the names and --bot."))
     if not database_exists(args.database_url):
-        raise InvalidInput(f"No games are recorded yet: there is no game {show(args.resume)}.")
+        raise InvalidInput(
+            _("No games are recorded yet: there is no game {game}.").format(game=show(args.resume))
+        )
     with Store(args.database_url) as store:
         return store.resolve(args.resume)
 
@@ -145,8 +161,10 @@ def _wants_terminal_game(args: argparse.Namespace) -> bool:
         import textual  # noqa: F401, PLC0415
     except ImportError:
         print(
-            "(The terminal game needs: pip install '.[tui]' in the project's folder. Plain "
-            "mode follows.)"
+            _(
+                "(The terminal game needs: pip install '.[tui]' in the project's folder. Plain "
+                "mode follows.)"
+            )
         )
         return False
     return True
@@ -170,8 +188,9 @@ def run_plain(args: argparse.Namespace, rules: RuleSet, seats: list[Seat]) -> in
             session = GameSession.resume(store, args.resume, seed=args.seed, undo=args.undo)
         else:
             if store is not None and (waiting := unfinished(store)):
-                print(f"You have {len(waiting)} unfinished game(s); the latest goes on with "
-                      f"'yahtzee play --resume {waiting[0].id[:8]}'.")  # fmt: skip
+                print(_("You have {count} unfinished game(s); the latest goes on with "
+                        "'yahtzee play --resume {game}'.").format(
+                    count=len(waiting), game=waiting[0].id[:8]))  # fmt: skip
             session = GameSession.new(
                 seats, rules, store=store, seed=args.seed, entered=args.real_dice, undo=args.undo
             )
@@ -179,14 +198,18 @@ def run_plain(args: argparse.Namespace, rules: RuleSet, seats: list[Seat]) -> in
         try:
             sitting.play(resumed=bool(args.resume))
         except KeyboardInterrupt:  # Ctrl-C: stopped as 'quit' stops it (every move is saved)
-            print("\nGame stopped.")
+            print("\n" + _("Game stopped."))
             status = EXIT_INTERRUPTED
         session = sitting.session
     finally:
         if store is not None:
             store.close()
     if session.game_id and not session.is_over:
-        print(f"Saved: go on later with 'yahtzee play --resume {session.game_id[:8]}'.")
+        print(
+            _("Saved: go on later with 'yahtzee play --resume {game}'.").format(
+                game=session.game_id[:8]
+            )
+        )
     return status
 
 

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from ..core.language import _
+
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
@@ -40,7 +42,7 @@ def solver_progress(label: str) -> Iterator[Progress | None]:
     try:
         yield report
     finally:
-        for bar, _ in shown:
+        for bar, _task in shown:
             bar.stop()
 
 
@@ -73,5 +75,8 @@ def compile_first(kind: Kind, what: str) -> None:
     if compiling.cached(kind):
         return
     seconds = compiling.COMPILE_SECONDS[kind]
-    with working(f"Compiling {what} (first run only, about {seconds} s)", always=True):
+    label = _("Compiling {what} (first run only, about {seconds} s)").format(
+        what=what, seconds=seconds
+    )
+    with working(label, always=True):
         compiling.compile_aside(kind)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import Game, InvalidInput, RuleSet
 from ..core.errors import show
+from ..core.language import N_, _, ngettext
+from ..render.numbers import decimal, percent
 from ..render.pad_html import MAX_PAD_GAMES, MAX_PAD_PLAYERS
 from ._io import add_database_option, add_rules_option, print_json, whole_number
 
@@ -23,7 +25,9 @@ FORMATS = ("json", "csv")
 DICE = ("rolled", "entered")
 """A game's dice: rolled by the program, or entered by the players (real dice)."""
 ALL_DICE = "all"
-DICE_WORDS = {"rolled": "dice the program rolled", "entered": "real dice", ALL_DICE: "any dice"}
+DICE_WORDS = {
+    "rolled": N_("dice the program rolled"), "entered": N_("real dice"), ALL_DICE: N_("any dice")
+}  # fmt: skip
 IN_MEMORY = "sqlite://"
 
 
@@ -50,100 +54,104 @@ def _date(text: str) -> datetime:
     try:
         stamp = datetime.fromisoformat(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-11-29") from None
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a date like 2026-11-29").format(text=repr(text))
+        ) from None
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
 def register(commands: Any) -> None:
-    p = commands.add_parser("history", help="list recorded games, newest first")
-    p.add_argument("--player", metavar="NAME", help="only games this player sat in")
-    add_rules_option(p, default=None, what="only games under this rule set")
-    p.add_argument("--since", type=_date, metavar="DATE", help="started on or after DATE")
-    p.add_argument("--until", type=_date, metavar="DATE", help="started before DATE")
-    p.add_argument("--unfinished", action="store_true", help="only games still in progress")
+    p = commands.add_parser("history", help=_("list recorded games, newest first"))
+    p.add_argument("--player", metavar="NAME", help=_("only games this player sat in"))
+    add_rules_option(p, default=None, what=_("only games under this rule set"))
+    p.add_argument("--since", type=_date, metavar="DATE", help=_("started on or after DATE"))
+    p.add_argument("--until", type=_date, metavar="DATE", help=_("started before DATE"))
+    p.add_argument("--unfinished", action="store_true", help=_("only games still in progress"))
     p.add_argument(
         "--sitting", metavar="ID",
-        help="only the games of this sitting (its id or its first characters), in order",
+        help=_("only the games of this sitting (its id or its first characters), in order"),
     )  # fmt: skip
-    p.add_argument("--dice", choices=DICE, help="only games of dice rolled or entered")
+    p.add_argument("--dice", choices=DICE, help=_("only games of dice rolled or entered"))
     p.add_argument(
         "--limit", type=whole_number(1, MAX_LIMIT), default=50, metavar="N",
-        help=f"at most N games, 1 to {MAX_LIMIT} (default 50)",
+        help=_("at most N games, 1 to {most} (default 50)").format(most=MAX_LIMIT),
     )  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     add_database_option(p)
     p.set_defaults(run=history)
 
-    p = commands.add_parser("stats", help="statistics per player")
-    p.add_argument("player", nargs="?", help="one player (default: everyone)")
-    add_rules_option(p, default=None, what="only games under this rule set")
+    p = commands.add_parser("stats", help=_("statistics per player"))
+    p.add_argument("player", nargs="?", help=_("one player (default: everyone)"))
+    add_rules_option(p, default=None, what=_("only games under this rule set"))
     p.add_argument(
         "--dice", choices=DICE,
-        help="only games whose dice the program rolled, or that players entered (real dice)",
+        help=_("only games whose dice the program rolled, or that players entered (real dice)"),
     )  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     add_database_option(p)
     p.set_defaults(run=stats)
 
-    p = commands.add_parser("highscores", help="the best totals under a rule set")
-    add_rules_option(p, what="the rule set whose scores to rank")
+    p = commands.add_parser("highscores", help=_("the best totals under a rule set"))
+    add_rules_option(p, what=_("the rule set whose scores to rank"))
     p.add_argument(
         "--limit", type=whole_number(1, MAX_LIMIT), default=10, metavar="N",
-        help=f"the best N totals, 1 to {MAX_LIMIT} (default 10)",
+        help=_("the best N totals, 1 to {most} (default 10)").format(most=MAX_LIMIT),
     )  # fmt: skip
     p.add_argument(
         "--dice", choices=(*DICE, ALL_DICE), default="rolled",
-        help="rolled: games whose dice the program rolled (the default: a total typed in "
-        "from real dice cannot be checked); entered: games of real dice; all: both",
+        help=_("rolled: games whose dice the program rolled (the default: a total typed in "
+        "from real dice cannot be checked); entered: games of real dice; all: both"),
     )  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     add_database_option(p)
     p.set_defaults(run=highscores)
 
-    p = commands.add_parser("export", help="write every recorded game as JSON or CSV")
+    p = commands.add_parser("export", help=_("write every recorded game as JSON or CSV"))
     p.add_argument(
         "--format", choices=FORMATS, default="json",
-        help="json (every event, for import) or csv (one row per player and game)",
+        help=_("json (every event, for import) or csv (one row per player and game)"),
     )  # fmt: skip
-    p.add_argument("--out", metavar="FILE", help="write to FILE (default: standard output)")
+    p.add_argument("--out", metavar="FILE", help=_("write to FILE (default: standard output)"))
     add_database_option(p)
     p.set_defaults(run=export)
 
-    p = commands.add_parser("import", help="read games from an export (JSON or CSV)")
-    p.add_argument("file", metavar="FILE", help="an export written by 'yahtzee export'")
+    p = commands.add_parser("import", help=_("read games from an export (JSON or CSV)"))
+    p.add_argument("file", metavar="FILE", help=_("an export written by 'yahtzee export'"))
     add_database_option(p)
     p.set_defaults(run=import_)
 
-    p = commands.add_parser("replay", help="print a recorded game turn by turn")
-    p.add_argument("game_id", metavar="GAME_ID", help="a game id or its first characters")
+    p = commands.add_parser("replay", help=_("print a recorded game turn by turn"))
+    p.add_argument("game_id", metavar="GAME_ID", help=_("a game id or its first characters"))
     add_database_option(p)
     p.set_defaults(run=replay)
 
     p = commands.add_parser(
         "card",
-        help="the printable scorecard of a game, its sitting's pad, or a blank pad",
-        description="Write a page that prints on one A4 or Letter page: a recorded game's "
-        "scorecard; with --sitting, the pad of every game of its sitting (one column per "
-        "game per player, a running total); with --blank, an empty pad for real dice.",
+        help=_("the printable scorecard of a game, its sitting's pad, or a blank pad"),
+        description=_(
+            "Write a page that prints on one A4 or Letter page: a recorded game's "
+            "scorecard; with --sitting, the pad of every game of its sitting (one column per "
+            "game per player, a running total); with --blank, an empty pad for real dice."
+        ),
     )
     p.add_argument(
-        "game_id", metavar="GAME_ID", nargs="?", help="a game id or its first characters"
+        "game_id", metavar="GAME_ID", nargs="?", help=_("a game id or its first characters")
     )
-    p.add_argument("--html", metavar="FILE", required=True, help="write the page to FILE")
+    p.add_argument("--html", metavar="FILE", required=True, help=_("write the page to FILE"))
     p.add_argument(
-        "--sitting", action="store_true", help="the pad of every game of GAME_ID's sitting"
+        "--sitting", action="store_true", help=_("the pad of every game of GAME_ID's sitting")
     )
-    p.add_argument("--blank", action="store_true", help="an empty pad to fill in by hand")
+    p.add_argument("--blank", action="store_true", help=_("an empty pad to fill in by hand"))
     p.add_argument(
         "--players", type=whole_number(1, MAX_PAD_PLAYERS), default=1, metavar="N",
-        help=f"with --blank: players, 1 to {MAX_PAD_PLAYERS} (default 1)",
+        help=_("with --blank: players, 1 to {most} (default 1)").format(most=MAX_PAD_PLAYERS),
     )  # fmt: skip
     p.add_argument(
         "--games", type=whole_number(1, MAX_PAD_GAMES), default=MAX_PAD_GAMES, metavar="N",
-        help=f"with --blank: columns (games) per player, 1 to {MAX_PAD_GAMES} "
-        f"(default {MAX_PAD_GAMES})",
+        help=_("with --blank: columns (games) per player, 1 to {most} (default {most})").format(
+            most=MAX_PAD_GAMES),
     )  # fmt: skip
-    add_rules_option(p, what="with --blank: the rule set its notes state")
+    add_rules_option(p, what=_("with --blank: the rule set its notes state"))
     add_database_option(p)
     p.set_defaults(run=card)
 
@@ -171,23 +179,32 @@ def history(args: argparse.Namespace) -> int:
     if not found:
         keys = ("player", "rules", "since", "until", "sitting", "dice")
         filtered = any(vars(args).get(k) for k in keys)
-        print("No games match." if filtered or args.unfinished else "No games recorded yet.")
+        print(_("No games match.") if filtered or args.unfinished else _("No games recorded yet."))
         return 0
     for g in found:
         totals: tuple[int | None, ...] = g.totals
         mark = ""
         if g.status == "active":
             reached = now.get(g.id)
-            mark = f"  (unfinished, {reached.stage if reached else 'unreadable'})"
+            stage = reached.stage if reached else _("unreadable")
+            mark = "  " + _("(unfinished, {stage})").format(stage=stage)
             totals = reached.totals if reached else totals
         scores = ", ".join(
             f"{name} {'-' if total is None else total}"
             for name, total in zip(g.players, totals or (None,) * len(g.players), strict=False)
         )
-        won = f"  won by {' and '.join(g.winners)}" if g.winners and len(g.players) > 1 else ""
+        won = (
+            "  " + _("won by {names}").format(names=_(" and ").join(g.winners))
+            if g.winners and len(g.players) > 1
+            else ""
+        )
         number, count = places[g.id]
-        real = ", real dice" if g.dice == "entered" else ""
-        where = f"  [sitting {(g.sitting or g.id)[:8]}, game {number} of {count}{real}]"
+        where = (
+            _("[sitting {sitting}, game {number} of {count}, real dice]")
+            if g.dice == "entered"
+            else _("[sitting {sitting}, game {number} of {count}]")
+        ).format(sitting=(g.sitting or g.id)[:8], number=number, count=count)
+        where = "  " + where
         print(f"{g.id[:8]}  {g.created_at:%Y-%m-%d %H:%M}  {g.rules:<18} {scores}{won}{where}"
               f"{mark}")  # fmt: skip
     return 0
@@ -215,39 +232,53 @@ def stats(args: argparse.Namespace) -> int:
         print_json([s.to_dict() for s in found])
         return 0
     if not found:
-        who = f" for {args.player}" if args.player else ""
-        print(f"No finished games{who} yet.")
+        if args.player:
+            print(_("No finished games for {player} yet.").format(player=args.player))
+        else:
+            print(_("No finished games yet."))
         return 0
     for s in found:
         loss = ("" if s.loss_per_decision is None
-                else f", advisor loss {s.loss_per_decision:.2f} per decision "
-                     f"({s.loss_per_game:.1f} per game, {s.reviewed_games} reviewed)")  # fmt: skip
-        print(f"{s.player}: {_games_and_wins(s)}, average {s.average:.1f} "
-              f"(sd {s.std_dev:.1f}), best {s.best}")  # fmt: skip
-        print(f"  upper bonus {s.upper_bonus_rate:.0%}, Yahtzee {s.yahtzee_rate:.0%}, "
-              f"Yahtzee bonuses {s.yahtzee_bonuses}{loss}")  # fmt: skip
+                else _(", advisor loss {per_decision} per decision ({per_game} per game, "
+                       "{reviewed} reviewed)").format(
+                    per_decision=decimal(s.loss_per_decision, 2, grouping=False),
+                    per_game=decimal(s.loss_per_game or 0.0, 1, grouping=False),
+                    reviewed=s.reviewed_games))  # fmt: skip
+        print(_("{player}: {games}, average {average} (sd {sd}), best {best}").format(
+            player=s.player, games=_games_and_wins(s),
+            average=decimal(s.average, 1, grouping=False),
+            sd=decimal(s.std_dev, 1, grouping=False), best=s.best))  # fmt: skip
+        print("  " + _("upper bonus {upper}, Yahtzee {yahtzee}, Yahtzee bonuses {bonuses}{loss}")
+              .format(upper=percent(s.upper_bonus_rate, 0), yahtzee=percent(s.yahtzee_rate, 0),
+                      bonuses=s.yahtzee_bonuses, loss=loss))  # fmt: skip
         if s.hinted_games:
-            print(f"  used hints in {s.hinted_games} of {s.games} games")
+            print("  " + _("used hints in {count} of {games} games").format(
+                count=s.hinted_games, games=s.games))  # fmt: skip
         if s.entered_games:
-            print(f"  {s.entered_games} of {s.games} games with real dice")
+            print("  " + _("{count} of {games} games with real dice").format(
+                count=s.entered_games, games=s.games))  # fmt: skip
         if s.offline_games:
-            print(f"  {s.offline_games} of {s.games} games played offline (unranked)")
+            print("  " + _("{count} of {games} games played offline (unranked)").format(
+                count=s.offline_games, games=s.games))  # fmt: skip
         if s.sittings:
-            print(f"  sittings (two games or more): {s.sittings} played, {s.sittings_won} won")
+            print("  " + _("sittings (two games or more): {played} played, {won} won").format(
+                played=s.sittings, won=s.sittings_won))  # fmt: skip
     return 0
 
 
 def _games_and_wins(s: PlayerStats) -> str:
     """A player's games and wins, where a game played alone is no win: "5 games, 2 wins",
     "5 games, 1 win of 3 against others", "2 games, played alone"."""
-    games = f"{s.games} game{'s' if s.games != 1 else ''}"
-    wins = f"{s.wins} win{'s' if s.wins != 1 else ''}"
+    games = ngettext("{n} game", "{n} games", s.games).format(n=s.games)
+    wins = ngettext("{n} win", "{n} wins", s.wins).format(n=s.wins)
     against = s.games - s.solo_games
     if not s.solo_games:
-        return f"{games}, {wins}"
+        return _("{games}, {wins}").format(games=games, wins=wins)
     if not against:
-        return f"{games}, played alone"
-    return f"{games}, {wins} of {against} against others"
+        return _("{games}, played alone").format(games=games)
+    return _("{games}, {wins} of {against} against others").format(
+        games=games, wins=wins, against=against
+    )
 
 
 def highscores(args: argparse.Namespace) -> int:
@@ -262,13 +293,14 @@ def highscores(args: argparse.Namespace) -> int:
                      "finished_at": h.finished_at.isoformat(), "dice": h.dice}
                     for h in found])  # fmt: skip
         return 0
-    print(f"High scores ({rules.name} rules, {DICE_WORDS[args.dice]})")
+    print(_("High scores ({rules} rules, {dice})").format(
+        rules=rules.name, dice=_(DICE_WORDS[args.dice])))  # fmt: skip
     for h in found:
         when = f"{h.finished_at:%Y-%m-%d}"
-        real = "  real dice" if dice is None and h.dice == "entered" else ""
+        real = "  " + _("real dice") if dice is None and h.dice == "entered" else ""
         print(f"  {h.rank:2d}. {h.total:4d}  {h.player:<20} {when}  {h.game_id[:8]}{real}")
     if not found:
-        print("  none yet")
+        print("  " + _("none yet"))
     return 0
 
 
@@ -279,7 +311,7 @@ def export(args: argparse.Namespace) -> int:
         text = export_json(store) if args.format == "json" else export_csv(store)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
-        print(f"Wrote {args.out}")
+        print(_("Wrote {file}").format(file=args.out))
     else:
         print(text, end="" if text.endswith("\n") else "\n")
     return 0
@@ -290,16 +322,19 @@ def import_(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     if not path.is_file():
-        raise InvalidInput(f"No file at {show(args.file)}.")
+        raise InvalidInput(_("No file at {file}.").format(file=show(args.file)))
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise InvalidInput(f"{show(args.file)} is not a yahtzee export (not UTF-8 text).") from None
+        raise InvalidInput(
+            _("{file} is not a yahtzee export (not UTF-8 text).").format(file=show(args.file))
+        ) from None
     suffix = path.suffix.lower().lstrip(".")
     games = parse_export(text, suffix if suffix in FORMATS else None)  # before any database
     with open_store(args) as store:
         imported, skipped = import_parsed(store, games)
-    print(f"Imported {imported} games ({skipped} already recorded).")
+    print(_("Imported {imported} games ({skipped} already recorded).").format(
+        imported=imported, skipped=skipped))  # fmt: skip
     return 0
 
 
@@ -320,7 +355,7 @@ def _sitting(args: argparse.Namespace) -> list[Game]:
         ids = tables.sitting_games(store, sitting) if sitting else [game_id]
         games = [store.load(one) for one in ids[-MAX_PAD_GAMES:]]
     if any(game.players != games[0].players for game in games):
-        raise InvalidInput("The sitting's games do not have the same players.")
+        raise InvalidInput(_("The sitting's games do not have the same players."))
     return games
 
 
@@ -328,7 +363,9 @@ def replay(args: argparse.Namespace) -> int:
     from ..render.replay_text import replay_lines  # noqa: PLC0415
 
     game_id, summary, game = _recorded(args)
-    print(f"Game {game_id} ({summary.rules} rules), started {summary.created_at:%Y-%m-%d %H:%M}")
+    started = f"{summary.created_at:%Y-%m-%d %H:%M}"
+    print(_("Game {game} ({rules} rules), started {started}").format(
+        game=game_id, rules=summary.rules, started=started))  # fmt: skip
     for line in replay_lines(game):
         print(line)
     return 0
@@ -339,7 +376,7 @@ def card(args: argparse.Namespace) -> int:
     from ..render.scorecard_html import render_scorecard  # noqa: PLC0415
 
     if args.blank == (args.game_id is not None):
-        raise InvalidInput("Name a GAME_ID, or ask for a --blank pad (not both).")
+        raise InvalidInput(_("Name a GAME_ID, or ask for a --blank pad (not both)."))
     if args.blank:
         page = render_pad(RuleSet.named(args.rules), args.players, args.games)
     elif args.sitting:
@@ -349,5 +386,5 @@ def card(args: argparse.Namespace) -> int:
         game_id, summary, game = _recorded(args)
         page = render_scorecard(game, game_id=game_id, played=summary.created_at)
     Path(args.html).write_text(page, encoding="utf-8")
-    print(f"Wrote {args.html}")
+    print(_("Wrote {file}").format(file=args.html))
     return 0

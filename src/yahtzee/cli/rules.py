@@ -6,15 +6,18 @@ import argparse
 from typing import Any
 
 from ..core import RuleSet
+from ..core.language import _
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "rules",
-        help="print a rule set in words",
-        description="Print a rule set in words (the official rules by default).",
+        help=_("print a rule set in words"),
+        description=_("Print a rule set in words (the official rules by default)."),
     )
-    parser.add_argument("name", nargs="?", default="official", help="rule set name")
+    parser.add_argument(
+        "name", nargs="?", default="official", metavar=_("name"), help=_("rule set name")
+    )
     parser.set_defaults(run=run)
 
 
@@ -23,6 +26,10 @@ def run(args: argparse.Namespace) -> int:
     print(rules.describe())
     others = [name for name in RuleSet.names() if name != rules.name]
     print()
-    print(f"Other rule sets: {', '.join(others)}. Add '+playoff' to any name to settle ties")
-    print("for first place by a one-roll playoff.")
+    print(
+        _(
+            "Other rule sets: {names}. Add '+playoff' to any name to settle ties\n"
+            "for first place by a one-roll playoff."
+        ).format(names=", ".join(others))
+    )
     return 0

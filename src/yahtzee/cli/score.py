@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
-from ..core import Dice, RuleSet
+from ..core import Dice, Placement, RuleSet
+from ..core.language import _, speaking
 from ._io import add_rules_option, print_json, read_card
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "score",
-        help="show what a roll scores in each legal box",
-        description="Show every legal box for a roll with its points and any Yahtzee bonus.",
+        help=_("show what a roll scores in each legal box"),
+        description=_("Show every legal box for a roll with its points and any Yahtzee bonus."),
     )
-    parser.add_argument("dice", nargs="+", help="five dice, like 13356 or 1 3 3 5 6")
-    parser.add_argument("--box", metavar="BOX", help="show only this box (fh, 3k, aces, ...)")
-    parser.add_argument("--card", metavar="FILE", help="scorecard JSON (- for stdin)")
+    parser.add_argument(
+        "dice", nargs="+", metavar=_("dice"), help=_("five dice, like 13356 or 1 3 3 5 6")
+    )
+    parser.add_argument("--box", metavar=_("BOX"), help=_("show only this box (fh, 3k, aces, ...)"))
+    parser.add_argument("--card", metavar=_("FILE"), help=_("scorecard JSON (- for stdin)"))
     add_rules_option(parser)
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--json", action="store_true", help=_("print JSON"))
     parser.set_defaults(run=run)
 
 
@@ -31,29 +35,46 @@ def run(args: argparse.Namespace) -> int:
     if args.box is not None:
         options = (card.placement(dice, rules.edition.parse_box(args.box), rules),)
     if args.json:
-        print_json(
-            {
-                "dice": str(dice),
-                "rules": rules.name,
-                "placements": [
-                    {
-                        "category": p.category.key,
-                        "name": p.category.display_name,
-                        "points": p.points,
-                        "yahtzee_bonus": p.yahtzee_bonus,
-                        "joker": p.joker,
-                    }
-                    for p in options
-                ],
-            }
-        )
+        with speaking("en"):  # (a box's name in the JSON stays English)
+            _print_json(dice, rules, options)
         return 0
-    where = "an empty card" if not card.filled_boxes else "this card"
-    print(f"{dice.spaced()} on {where} ({rules.name} rules):")
+    if not card.filled_boxes:
+        print(
+            _("{dice} on an empty card ({rules} rules):").format(
+                dice=dice.spaced(), rules=rules.name
+            )
+        )
+    else:
+        print(
+            _("{dice} on this card ({rules} rules):").format(dice=dice.spaced(), rules=rules.name)
+        )
     if not options:
-        print("  no open box: the card is complete.")
+        print("  " + _("no open box: the card is complete."))
     for p in options:
-        extra = f"  +{p.yahtzee_bonus} Yahtzee bonus" if p.yahtzee_bonus else ""
-        joker = "  (Joker)" if p.joker else ""
+        extra = (
+            "  " + _("+{points} Yahtzee bonus").format(points=p.yahtzee_bonus)
+            if p.yahtzee_bonus
+            else ""
+        )
+        joker = "  " + _("(Joker)") if p.joker else ""
         print(f"  {p.category.display_name:<16}{p.points:>4}{extra}{joker}")
     return 0
+
+
+def _print_json(dice: Dice, rules: RuleSet, options: Sequence[Placement]) -> None:
+    print_json(
+        {
+            "dice": str(dice),
+            "rules": rules.name,
+            "placements": [
+                {
+                    "category": p.category.key,
+                    "name": p.category.display_name,
+                    "points": p.points,
+                    "yahtzee_bonus": p.yahtzee_bonus,
+                    "joker": p.joker,
+                }
+                for p in options
+            ],
+        }
+    )

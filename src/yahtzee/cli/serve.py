@@ -11,6 +11,7 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 from ..core import InvalidInput
+from ..core.language import N_, _
 
 if TYPE_CHECKING:
     from ..service.cluster import Cluster
@@ -29,21 +30,25 @@ MAX_HEADER_TIMEOUT_S = 600.0
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "serve",
-        help="serve online tables for friends to play in their browsers",
+        help=_("serve online tables for friends to play in their browsers"),
         description=(
-            "Start the Yahtzee server (FastAPI + uvicorn) and print the URL to open. It "
-            "answers only for the address it listens on (and localhost, 127.0.0.1 and [::1] "
-            "when that is a loopback or every address): name the others players use with "
-            "--allowed-host."
+            _(
+                "Start the Yahtzee server (FastAPI + uvicorn) and print the URL to open. It "
+                "answers only for the address it listens on (and localhost, 127.0.0.1 and [::1] "
+                "when that is a loopback or every address): name the others players use with "
+                "--allowed-host."
+            )
         ),
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--host", default="127.0.0.1", help=_("address to listen on"))
+    parser.add_argument(
+        "--port", type=int, default=8000, help=_("port to listen on (default 8000)")
+    )
     add_database_option(parser)
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, metavar="SECONDS",
-        help="pause before each bot action, so players see it (default 0.6; it ends on the "
-        "server's next 50 ms beat, shared by every table)",
+        help=_("pause before each bot action, so players see it (default 0.6; it ends on the "
+        "server's next 50 ms beat, shared by every table)"),
     )  # fmt: skip
     parser.add_argument(
         "--header-timeout", type=float, default=HEADER_TIMEOUT_S, metavar="SECONDS",
@@ -58,9 +63,11 @@ def register(commands: Any) -> None:
         default=[],
         metavar="HOST[:PORT]",
         help=(
-            "another address browsers reach this server by (repeatable): HOST[:PORT] for "
-            "http (this server's port when none is given) or https://HOST[:PORT] behind a "
-            "TLS proxy; pages and WebSockets from other origins are refused"
+            _(
+                "another address browsers reach this server by (repeatable): HOST[:PORT] for "
+                "http (this server's port when none is given) or https://HOST[:PORT] behind a "
+                "TLS proxy; pages and WebSockets from other origins are refused"
+            )
         ),
     )
     parser.add_argument(
@@ -68,9 +75,11 @@ def register(commands: Any) -> None:
         default=None,
         metavar="ADDRS",
         help=(
-            "comma-separated addresses (or networks) of reverse proxies whose "
-            "X-Forwarded-For and X-Forwarded-Proto are trusted; by default nobody's, and "
-            "each client is counted by the address it connects from"
+            _(
+                "comma-separated addresses (or networks) of reverse proxies whose "
+                "X-Forwarded-For and X-Forwarded-Proto are trusted; by default nobody's, and "
+                "each client is counted by the address it connects from"
+            )
         ),
     )
     cluster = parser.add_argument_group(
@@ -82,32 +91,41 @@ def register(commands: Any) -> None:
         "--redis-url",
         default=None,
         metavar="URL",
-        help="redis://HOST:PORT/DB joining this node to the others (needs a postgresql:// "
-        "--database-url)",
+        help=_(
+            "redis://HOST:PORT/DB joining this node to the others (needs a postgresql:// "
+            "--database-url)"
+        ),
     )
     cluster.add_argument(
-        "--node-id", default=None, metavar="NAME", help="this node's name (default HOST:PORT:PID)"
+        "--node-id",
+        default=None,
+        metavar="NAME",
+        help=_("this node's name (default HOST:PORT:PID)"),
     )
     cluster.add_argument(
         "--node-address",
         default=None,
         metavar="HOST:PORT",
-        help="where the other nodes reach this one, to relay a table's connections to its "
-        "owner (default: --host and --port; required when --host is 0.0.0.0 or ::)",
+        help=_(
+            "where the other nodes reach this one, to relay a table's connections to its "
+            "owner (default: --host and --port; required when --host is 0.0.0.0 or ::)"
+        ),
     )
     cluster.add_argument(
         "--lease-ttl",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="a node silent this long is taken for dead and its tables move to the "
-        "others (default: 1.5 seconds, see docs/deploy.md)",
+        help=_(
+            "a node silent this long is taken for dead and its tables move to the "
+            "others (default: 1.5 seconds, see docs/deploy.md)"
+        ),
     )
     cluster.add_argument(
         "--redis-prefix",
         default=None,
         metavar="TEXT",
-        help="prefix of this site's Redis keys (default yz:)",
+        help=_("prefix of this site's Redis keys (default yz:)"),
     )
     parser.set_defaults(run=run)
 
@@ -117,31 +135,39 @@ def _cluster(args: argparse.Namespace) -> Cluster | None:
     if args.redis_url is None:
         for name in ("node_id", "redis_prefix", "lease_ttl", "node_address"):
             if getattr(args, name) is not None:
-                raise InvalidInput(f"--{name.replace('_', '-')} needs --redis-url.")
+                raise InvalidInput(
+                    _("{option} needs --redis-url.").format(option="--" + name.replace("_", "-"))
+                )
         return None
     from ..service.cluster.node import LEASE_TTL_S, PREFIX, RedisCluster  # noqa: PLC0415
 
     ttl = LEASE_TTL_S if args.lease_ttl is None else args.lease_ttl
     if not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
-        raise InvalidInput("--redis-url takes redis://HOST:PORT/DB (or rediss://, unix://).")
+        raise InvalidInput(_("--redis-url takes redis://HOST:PORT/DB (or rediss://, unix://)."))
     if not str(args.database_url or "").startswith("postgresql"):
         raise InvalidInput(
-            "Several nodes share a PostgreSQL database: give --database-url postgresql://..."
+            _("Several nodes share a PostgreSQL database: give --database-url postgresql://...")
         )
     if not MIN_LEASE_S <= ttl <= MAX_LEASE_S:
-        raise InvalidInput(f"--lease-ttl takes {MIN_LEASE_S:g} to {MAX_LEASE_S:g} seconds.")
+        raise InvalidInput(
+            _("--lease-ttl takes {low} to {high} seconds.").format(
+                low=f"{MIN_LEASE_S:g}", high=f"{MAX_LEASE_S:g}"
+            )
+        )
     node = args.node_id or f"{socket.gethostname()}:{args.port}:{os.getpid()}"
     if not 0 < len(node) <= MAX_NODE_ID:
-        raise InvalidInput(f"--node-id takes 1 to {MAX_NODE_ID} characters.")
+        raise InvalidInput(_("--node-id takes 1 to {most} characters.").format(most=MAX_NODE_ID))
     try:
         import redis  # noqa: F401, PLC0415
     except ImportError:
         raise InvalidInput(
-            "Several nodes need: pip install '.[web,cluster]' in the project's folder."
+            _("Several nodes need: pip install '.[web,cluster]' in the project's folder.")
         ) from None
     prefix = PREFIX if args.redis_prefix is None else args.redis_prefix
     if not 0 < len(prefix) <= MAX_NODE_ID:
-        raise InvalidInput(f"--redis-prefix takes 1 to {MAX_NODE_ID} characters.")
+        raise InvalidInput(
+            _("--redis-prefix takes 1 to {most} characters.").format(most=MAX_NODE_ID)
+        )
     return RedisCluster(
         args.redis_url, node, address=_node_address(args), prefix=prefix, lease_ttl=ttl
     )
@@ -153,16 +179,20 @@ def _node_address(args: argparse.Namespace) -> str:
     if text is None:
         if args.host in ("0.0.0.0", "::", ""):
             raise InvalidInput(
-                "A node listening on every address needs --node-address HOST:PORT, where the "
-                "other nodes reach it."
+                _(
+                    "A node listening on every address needs --node-address HOST:PORT, where "
+                    "the other nodes reach it."
+                )
             )
         host = f"[{args.host}]" if ":" in args.host else args.host
         return f"{host}:{args.port}"
     host, colon, port = str(text).rpartition(":")
     if not colon or not host or not port.isdigit() or not 0 < int(port) <= MAX_PORT:
-        raise InvalidInput("--node-address takes HOST:PORT, e.g. 10.0.0.5:8000.")
+        raise InvalidInput(_("--node-address takes HOST:PORT, e.g. 10.0.0.5:8000."))
     if len(text) > MAX_NODE_ID:
-        raise InvalidInput(f"--node-address takes at most {MAX_NODE_ID} characters.")
+        raise InvalidInput(
+            _("--node-address takes at most {most} characters.").format(most=MAX_NODE_ID)
+        )
     return str(text)
 
 
@@ -170,7 +200,7 @@ def _proxies(text: str) -> str:
     """``--forwarded-allow-ips`` checked: addresses or networks, comma-separated, or *."""
     entries = [e.strip() for e in text.split(",") if e.strip()]
     if not entries:
-        raise InvalidInput("--forwarded-allow-ips takes addresses, e.g. 127.0.0.1,10.0.0.0/8.")
+        raise InvalidInput(_("--forwarded-allow-ips takes addresses, e.g. 127.0.0.1,10.0.0.0/8."))
     for entry in entries:
         if entry == "*":
             continue
@@ -179,7 +209,9 @@ def _proxies(text: str) -> str:
         except ValueError:
             shown = entry if len(entry) <= SHOWN else entry[:SHOWN] + "..."
             raise InvalidInput(
-                f"--forwarded-allow-ips: {shown!r} is not an address or a network."
+                _("--forwarded-allow-ips: {entry} is not an address or a network.").format(
+                    entry=repr(shown)
+                )
             ) from None
     return ",".join(entries)
 
@@ -207,14 +239,16 @@ def listen(host: str, port: int) -> list[socket.socket]:
             host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )
     except (socket.gaierror, UnicodeError) as error:
-        reason = error.strerror if isinstance(error, socket.gaierror) else "not a host name"
+        reason = error.strerror if isinstance(error, socket.gaierror) else _("not a host name")
         raise InvalidInput(
-            f"Cannot listen on {where}: no such address ({reason}); give --host an "
-            "address of this machine, like 127.0.0.1 or 0.0.0.0."
+            _(
+                "Cannot listen on {where}: no such address ({reason}); give --host an "
+                "address of this machine, like 127.0.0.1 or 0.0.0.0."
+            ).format(where=where, reason=reason)
         ) from None
     sockets: list[socket.socket] = []
     try:
-        for family, kind, proto, _, address in dict.fromkeys(found):
+        for family, kind, proto, _name, address in dict.fromkeys(found):
             sock = socket.socket(family, kind, proto)
             sockets.append(sock)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -224,14 +258,18 @@ def listen(host: str, port: int) -> list[socket.socket]:
     except OSError as error:
         for sock in sockets:
             sock.close()
-        hint = _BIND_HINTS.get(error.errno or 0, "")
-        raise InvalidInput(f"Cannot listen on {where}: {error.strerror or error}{hint}.") from None
+        hint = _(_BIND_HINTS[error.errno]) if error.errno in _BIND_HINTS else ""
+        raise InvalidInput(
+            _("Cannot listen on {where}: {reason}{hint}.").format(
+                where=where, reason=error.strerror or error, hint=hint
+            )
+        ) from None
     return sockets
 
 
 _BIND_HINTS = {
-    errno.EADDRINUSE: " (another server listens there: stop it, or choose another --port)",
-    errno.EACCES: " (ports below 1024 need privileges: choose another --port)",
+    errno.EADDRINUSE: N_(" (another server listens there: stop it, or choose another --port)"),
+    errno.EACCES: N_(" (ports below 1024 need privileges: choose another --port)"),
     errno.EADDRNOTAVAIL: " (not an address of this machine: see --host)",
 }
 
@@ -247,19 +285,23 @@ def run(args: argparse.Namespace) -> int:
         from ..web.serving import websocket_options  # noqa: PLC0415
     except ImportError:
         raise InvalidInput(
-            "The server needs: pip install '.[web]' in the project's folder (its PyICU builds "
-            "on the system's ICU: apt install libicu-dev pkg-config g++)."
+            _(
+                "The server needs: pip install '.[web]' in the project's folder (its PyICU "
+                "builds on the system's ICU: apt install libicu-dev pkg-config g++)."
+            )
         ) from None
     if not 0 < args.port <= MAX_PORT:
-        raise InvalidInput(f"--port takes a number from 1 to {MAX_PORT}.")
+        raise InvalidInput(_("--port takes a number from 1 to {most}.").format(most=MAX_PORT))
     if not 0 < args.header_timeout <= MAX_HEADER_TIMEOUT_S:
         raise InvalidInput(
-            f"--header-timeout takes more than 0 and at most {MAX_HEADER_TIMEOUT_S:g} seconds."
+            _("--header-timeout takes more than 0 and at most {most} seconds.").format(
+                most=f"{MAX_HEADER_TIMEOUT_S:g}"
+            )
         )
     try:
         allowed = AllowedHosts.for_server(args.host, args.port, args.allowed_host)
     except ValueError as error:
-        raise InvalidInput(f"--allowed-host: {error}.") from None
+        raise InvalidInput(_("--allowed-host: {error}.").format(error=error)) from None
     proxies = _proxies(args.forwarded_allow_ips) if args.forwarded_allow_ips is not None else None
     cluster = _cluster(args)
     _check_reachable(args.database_url, cluster)
@@ -270,10 +312,16 @@ def run(args: argparse.Namespace) -> int:
     address = f"[{args.host}]" if ":" in args.host else args.host
     sockets = listen(args.host, args.port)  # before a word: a taken port is one line
     try:
-        print(f"Yahtzee server: open http://{address}:{args.port}/ (Ctrl+C stops it)", flush=True)
-        print(f"It answers for {allowed}.", flush=True)
+        url = f"http://{address}:{args.port}/"
+        print(_("Yahtzee server: open {url} (Ctrl+C stops it)").format(url=url), flush=True)
+        print(_("It answers for {hosts}.").format(hosts=allowed), flush=True)
         if cluster is not None:
-            print(f"Node {cluster.node_id!r} of the site at {args.redis_url}.", flush=True)
+            print(
+                _("Node {node} of the site at {url}.").format(
+                    node=repr(cluster.node_id), url=args.redis_url
+                ),
+                flush=True,
+            )
         config = uvicorn.Config(
             app,
             host=args.host,

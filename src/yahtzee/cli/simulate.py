@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core import MAX_LEVEL, MAX_PLAYERS, MIN_LEVEL, BotSpec, InvalidInput, RuleSet, Scorecard
+from ..core.language import _
+from ..render.numbers import decimal, percent
 from ._io import add_rules_option, print_json, seed, whole_number
 from .progress import compile_first, solver_progress
 from .tables import build_left
@@ -37,20 +39,24 @@ FEWEST_SHOWN = 0.5  # games the exact distribution expects on a line with no gam
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "simulate",
-        help="play many games with a strategy and print statistics",
-        description="Play N games per seat and print mean, deviation, percentiles, bonus and "
-        "Yahtzee rates (and win rates with several seats). The winning strategy plays each "
-        "decision for the best chance to finish first; with it the seats play turn by turn, "
-        "and its two tables take minutes to build the first time (cached after). With "
-        "--plot and an optimal seat, the plot also shows the exact distribution of optimal "
-        "play (about a minute to compute the first time, cached after).",
+        help=_("play many games with a strategy and print statistics"),
+        description=_(
+            "Play N games per seat and print mean, deviation, percentiles, bonus and "
+            "Yahtzee rates (and win rates with several seats). The winning strategy plays each "
+            "decision for the best chance to finish first; with it the seats play turn by turn, "
+            "and its two tables take minutes to build the first time (cached after). With "
+            "--plot and an optimal seat, the plot also shows the exact distribution of optimal "
+            "play (about a minute to compute the first time, cached after)."
+        ),
     )
     parser.add_argument(
         "--strategy",
         default="optimal",
         metavar="NAME[,NAME...]",
-        help=f"random, greedy, heuristic, optimal, winning, level{MIN_LEVEL}-level{MAX_LEVEL}; "
-        "a list gives one seat each",
+        help=_(
+            "random, greedy, heuristic, optimal, winning, level{low}-level{high}; "
+            "a list gives one seat each"
+        ).format(low=MIN_LEVEL, high=MAX_LEVEL),
     )
     parser.add_argument(
         "-n",
@@ -58,23 +64,27 @@ def register(commands: Any) -> None:
         type=whole_number(1, MAX_GAMES),
         default=10_000,
         metavar="N",
-        help=f"games to play, 1 to {MAX_GAMES:,} (default 10,000)",
+        help=_("games to play, 1 to {most} (default {default})").format(
+            most=decimal(MAX_GAMES, 0), default=decimal(10_000, 0)
+        ),
     )
-    parser.add_argument("--seed", type=seed, default=0, help="a whole number (default 0)")
+    parser.add_argument("--seed", type=seed, default=0, help=_("a whole number (default 0)"))
     parser.add_argument(
         "--players",
         type=whole_number(1, MAX_PLAYERS),
         metavar="K",
-        help=f"seats (1-{MAX_PLAYERS}; default: one per strategy)",
+        help=_("seats (1-{most}; default: one per strategy)").format(most=MAX_PLAYERS),
     )
     parser.add_argument(
         "--plot",
         metavar="FILE.png",
-        help="plot the score distribution (with the exact one of optimal play when a seat "
-        "plays optimal)",
+        help=_(
+            "plot the score distribution (with the exact one of optimal play when a seat "
+            "plays optimal)"
+        ),
     )
     add_rules_option(parser)
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--json", action="store_true", help=_("print JSON"))
     parser.set_defaults(run=run)
 
 
@@ -87,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     played = _play(seats, specs, rules, args)
     if played is None:
-        print("\nStopped (Ctrl-C) before any game was finished: nothing kept.", file=sys.stderr)
+        print("\n" + _("Stopped (Ctrl-C) before any game was finished: nothing kept."),
+              file=sys.stderr)  # fmt: skip
         return EXIT_INTERRUPTED
     result, stopped = played
     data = result.to_dict()
@@ -100,14 +111,14 @@ def run(args: argparse.Namespace) -> int:
             distribution = exact_distribution(rules)
             data["exact"] = {"strategy": "optimal", **distribution.to_dict()}
         except KeyboardInterrupt:  # the games are kept: they follow, without it
-            print("\nStopped (Ctrl-C) computing the exact distribution: the games played "
-                  "follow without it.", file=sys.stderr)  # fmt: skip
+            print("\n" + _("Stopped (Ctrl-C) computing the exact distribution: the games "
+                            "played follow without it."), file=sys.stderr)  # fmt: skip
             stopped = True
             data["interrupted"] = True
     if args.plot:
         data["plot"] = plot(result, Path(args.plot), distribution)
     if args.json:
-        print_json(data)
+        print_json(data)  # (numbers and keys only)
     else:
         _report(data, result, distribution, args)
     return EXIT_INTERRUPTED if stopped else 0
@@ -117,12 +128,12 @@ def _seats(args: argparse.Namespace) -> list[str]:
     """The strategy of each seat, from --strategy and --players."""
     names = [s for s in args.strategy.split(",") if s.strip()]
     if not names:
-        raise InvalidInput("--strategy names a strategy, or several separated by commas.")
+        raise InvalidInput(_("--strategy names a strategy, or several separated by commas."))
     players = len(names) if args.players is None else args.players
     if not 1 <= players <= MAX_PLAYERS:
-        raise InvalidInput(f"--players takes 1 to {MAX_PLAYERS} seats.")
+        raise InvalidInput(_("--players takes 1 to {most} seats.").format(most=MAX_PLAYERS))
     if len(names) not in (1, players):
-        raise InvalidInput(f"Give one strategy, or one per seat ({players}).")
+        raise InvalidInput(_("Give one strategy, or one per seat ({seats}).").format(seats=players))
     return names * players if len(names) == 1 else names
 
 
@@ -137,7 +148,7 @@ def _play(
 
     winning = any(spec.kind == "winning" for spec in specs)
     try:
-        with solver_progress(f"Solving {rules.name}") as progress:
+        with solver_progress(_("Solving {rules}").format(rules=rules.name)) as progress:
             exact = any(spec.kind in {"optimal", "level", "winning"} for spec in specs)
             if progress is not None and exact:
                 from ..solver import cached_solver  # noqa: PLC0415
@@ -145,20 +156,24 @@ def _play(
                 cached_solver(rules, progress=progress)  # any table to build, with its bar
         if winning:
             _winning_tables(rules)
-        compile_first("match" if winning else "simulate", "the simulator")
-        with solver_progress(f"Simulating {args.games:,} games") as played:
+        compile_first("match" if winning else "simulate", _("the simulator"))
+        label = _("Simulating {count} games").format(count=decimal(args.games, 0))
+        with solver_progress(label) as played:
             return simulate(seats, args.games, args.seed, rules, played=played), False
     except SimulationInterrupted as stop:
         if stop.partial is None:
             return None
         done = stop.partial.games
-        print(f"\nStopped (Ctrl-C) after {done:,} of {args.games:,} games: the statistics "
-              "are those of the games played.", file=sys.stderr, flush=True)  # fmt: skip
+        stopped = _(
+            "Stopped (Ctrl-C) after {done} of {asked} games: the statistics are "
+            "those of the games played."
+        ).format(done=decimal(done, 0), asked=decimal(args.games, 0))
+        print("\n" + stopped, file=sys.stderr, flush=True)  # fmt: skip
         return stop.partial, True
     except KeyboardInterrupt:
         if winning:
-            print(f"\nStopped (Ctrl-C) while the win tables were made ready: {build_left()}.",
-                  file=sys.stderr)  # fmt: skip
+            stopped = _("Stopped (Ctrl-C) while the win tables were made ready: {left}.")
+            print("\n" + stopped.format(left=build_left()), file=sys.stderr)
         return None
 
 
@@ -171,23 +186,32 @@ def _report(
     """The statistics as text: each seat's, the exact distribution's, the histogram."""
     edition = result.rules.edition
     five = edition.five_of_a_kind.display_name  # "Yahtzee", "Yatzy"
-    print(f"{result.games} games, {result.rules.name} rules, seed {args.seed}, "
-          f"{data['seconds']:.2f} s")  # fmt: skip
+    print(_("{games} games, {rules} rules, seed {seed}, {seconds} s").format(
+        games=result.games, rules=result.rules.name, seed=args.seed,
+        seconds=_number(data["seconds"], 2)))  # fmt: skip
     for index, seat in enumerate(data["seats"]):
         p = seat["percentiles"]
-        win = f"  wins {seat['win_rate']:.1%}" if "win_rate" in seat else ""
-        print(f"seat {index + 1} {seat['strategy']}: mean {seat['mean']:.2f} "
-              f"(± {seat['std_error']:.2f}), sd {seat['std']:.2f}{win}")  # fmt: skip
-        print(f"  percentiles 5/25/50/75/95: {p['5']:.0f} / {p['25']:.0f} / {p['50']:.0f} / "
-              f"{p['75']:.0f} / {p['95']:.0f}; min {seat['min']}, max {seat['max']}")  # fmt: skip
-        print(f"  upper bonus {seat['upper_bonus_rate']:.1%}, {five} {seat['yahtzee_rate']:.1%}"
-              + (f", {five} bonuses per game {seat['yahtzee_bonuses_per_game']:.3f}"
-                 if edition.extra_rules else ""))  # fmt: skip
+        win = ("  " + _("wins {share}").format(share=percent(seat["win_rate"], 1))
+               if "win_rate" in seat else "")  # fmt: skip
+        print(_("seat {number} {strategy}: mean {mean} (± {error}), sd {sd}{wins}").format(
+            number=index + 1, strategy=seat["strategy"], mean=_number(seat["mean"], 2),
+            error=_number(seat["std_error"], 2), sd=_number(seat["std"], 2), wins=win))  # fmt: skip
+        shown = " / ".join(_number(p[k], 0) for k in ("5", "25", "50", "75", "95"))
+        print("  " + _("percentiles 5/25/50/75/95: {values}; min {low}, max {high}").format(
+            values=shown, low=seat["min"], high=seat["max"]))  # fmt: skip
+        rates = _("upper bonus {upper}, {five} {rate}").format(
+            upper=percent(seat["upper_bonus_rate"], 1), five=five,
+            rate=percent(seat["yahtzee_rate"], 1))  # fmt: skip
+        if edition.extra_rules:
+            rates += _(", {five} bonuses per game {count}").format(
+                five=five, count=_number(seat["yahtzee_bonuses_per_game"], 3))  # fmt: skip
+        print("  " + rates)
     if distribution is not None:
         p = distribution.percentiles()
-        print(f"exact, optimal play: mean {distribution.mean:.2f}, sd {distribution.std:.2f}; "
-              f"percentiles 5/25/50/75/95: {p['5']} / {p['25']} / {p['50']} / {p['75']} / "
-              f"{p['95']}")  # fmt: skip
+        print(_("exact, optimal play: mean {mean}, sd {sd}; percentiles 5/25/50/75/95: "
+                "{values}").format(
+            mean=_number(distribution.mean, 2), sd=_number(distribution.std, 2),
+            values=" / ".join(str(p[k]) for k in ("5", "25", "50", "75", "95"))))  # fmt: skip
     if not args.plot:
         print(seat_histograms(result))
     elif data["plot"] != str(args.plot):
@@ -209,14 +233,21 @@ def _winning_tables(rules: RuleSet) -> None:
     from ..solver.win_tables import ensure_tables  # noqa: PLC0415
 
     if may_detach(rules):  # both in the one background build (it goes on after a Ctrl-C)
-        with solver_progress(f"Building the win tables ({rules.name})") as bar:
+        with solver_progress(
+            _("Building the win tables ({rules})").format(rules=rules.name)
+        ) as bar:
             ensure_tables(
                 rules,
                 progress=(lambda job, done, total: bar(done, total)) if bar else None,
                 on_notice=lambda message: print(f"yahtzee: {message}", file=sys.stderr),
             )
     for kind in ("distribution", "target"):
-        with solver_progress(f"Building the {kind} table ({rules.name})") as progress:
+        label = (
+            _("Building the distribution table ({rules})")
+            if kind == "distribution"
+            else _("Building the target table ({rules})")
+        )
+        with solver_progress(label.format(rules=rules.name)) as progress:
             cached_table(kind, rules, progress=progress)
 
 
@@ -226,7 +257,7 @@ def exact_distribution(rules: RuleSet, card: Scorecard | None = None) -> ScoreDi
     from ..solver import cached_solver  # noqa: PLC0415
 
     solver = cached_solver(rules)
-    with solver_progress(f"Exact distribution ({rules.name})") as progress:
+    with solver_progress(_("Exact distribution ({rules})").format(rules=rules.name)) as progress:
         return solver.distribution(card or Scorecard.empty(rules), progress=progress)
 
 
@@ -234,14 +265,16 @@ def _check_plot(path: Path) -> None:
     """Before any game is played: ``--plot`` writes a PNG, drawn with matplotlib (an
     optional part)."""
     if path.suffix.lower() != ".png":
-        raise InvalidInput("--plot writes a PNG file: give a name ending in .png.")
+        raise InvalidInput(_("--plot writes a PNG file: give a name ending in .png."))
     try:
         import matplotlib  # noqa: F401, PLC0415 - optional
     except ImportError:
         raise InvalidInput(
-            "--plot draws the picture with matplotlib, which is not installed: "
-            "pip install '.[plot]' in the project's folder (or leave out --plot for a text "
-            "histogram)."
+            _(
+                "--plot draws the picture with matplotlib, which is not installed: "
+                "pip install '.[plot]' in the project's folder (or leave out --plot for a text "
+                "histogram)."
+            )
         ) from None
 
 
@@ -255,13 +288,20 @@ def plot(result: Simulation, path: Path, exact: ScoreDistribution | None = None)
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt  # noqa: PLC0415
     except ImportError:
-        return "matplotlib is not installed; the distribution:\n" + histogram(
-            result.seats[0].totals, exact=exact
+        return (
+            _("matplotlib is not installed; the distribution:")
+            + "\n"
+            + histogram(result.seats[0].totals, exact=exact)
         )
     figure, axes = plt.subplots(figsize=PLOT_SIZE, dpi=PLOT_DPI)
     bins = range(0, PLOT_MAX_SCORE, PLOT_BIN)
     for number, seat in enumerate(result.seats, 1):
-        axes.hist(seat.totals, bins=bins, alpha=0.6, label=f"seat {number} {seat.strategy}")
+        axes.hist(
+            seat.totals,
+            bins=bins,
+            alpha=0.6,
+            label=_("seat {number} {strategy}").format(number=number, strategy=seat.strategy),
+        )
     if exact is not None:
         edges = np.arange(0, PLOT_MAX_SCORE, PLOT_BIN)
         axes.stairs(
@@ -269,13 +309,17 @@ def plot(result: Simulation, path: Path, exact: ScoreDistribution | None = None)
             edges,
             color="black",
             linewidth=1.2,
-            label=f"exact, optimal play (mean {exact.mean:.1f}, sd {exact.std:.1f})",
+            label=_("exact, optimal play (mean {mean}, sd {sd})").format(
+                mean=_number(exact.mean, 1), sd=_number(exact.std, 1)
+            ),
         )
     highest = int(max(s.totals.max() for s in result.seats))
     axes.set_xlim(0, max(highest + PLOT_MARGIN, PLOT_MIN_WIDTH))
     axes.set_xlabel("final score")
     axes.set_ylabel("games")
-    axes.set_title(f"{result.games} games, {result.rules.name} rules")
+    axes.set_title(
+        _("{games} games, {rules} rules").format(games=result.games, rules=result.rules.name)
+    )
     axes.legend()
     figure.tight_layout()
     figure.savefig(path)
@@ -289,7 +333,7 @@ def expected_counts(
     """The games out of ``games`` that the exact distribution expects in each bin (the
     edges ``bins``; a bin holds its low edge, not its high one)."""
     points = np.arange(len(exact.pmf))
-    counts, _ = np.histogram(points, bins=bins, weights=exact.pmf)
+    counts, _edges = np.histogram(points, bins=bins, weights=exact.pmf)
     return games * np.asarray(counts, dtype=np.float64)
 
 
@@ -308,9 +352,16 @@ def seat_histograms(result: Simulation, width: int = HISTOGRAM_WIDTH) -> str:
     counts = [np.histogram(seat.totals, bins=edges)[0] for seat in seats]
     top = max(int(c.max()) for c in counts)
     legend = ", ".join(
-        f"{SEAT_MARKS[i]} seat {i + 1} {seat.strategy}" for i, seat in enumerate(seats)
+        SEAT_MARKS[i]
+        + " "
+        + _("seat {number} {strategy}").format(number=i + 1, strategy=seat.strategy)
+        for i, seat in enumerate(seats)
     )
-    lines = [f"Games per {HISTOGRAM_BIN} points of final score: {legend}"]
+    lines = [
+        _("Games per {bin} points of final score: {legend}").format(
+            bin=HISTOGRAM_BIN, legend=legend
+        )
+    ]
     for index, low in enumerate(edges[:-1].tolist()):
         if not any(c[index] for c in counts):
             continue
@@ -332,7 +383,7 @@ def histogram(
     games it expects there."""
     highest = max(int(totals.max()), 0 if exact is None else len(exact.pmf) - 1)
     edges = np.arange(0, highest + HISTOGRAM_BIN + 1, HISTOGRAM_BIN)
-    counts, _ = np.histogram(totals, bins=edges)
+    counts, _edges = np.histogram(totals, bins=edges)
     expected = None if exact is None else expected_counts(exact, len(totals), edges)
     top = max(counts.max(), 0 if expected is None else expected.max())
     lines = []
@@ -349,5 +400,12 @@ def histogram(
         mark = max(1, round(width * wanted / top))
         bar = bar.ljust(mark)
         bar = f"{bar[: mark - 1]}{EXACT_MARK}{bar[mark:]}"
-        lines.append(f"{line}{bar.ljust(width)} {count} (exact {wanted:.0f})")
+        said = _("(exact {count})").format(count=_number(wanted, 0))
+        lines.append(f"{line}{bar.ljust(width)} {count} {said}")
     return "\n".join(lines)
+
+
+def _number(value: float, places: int) -> str:
+    """A statistic with ``places`` decimals, as the language writes it (no grouping, as
+    ever)."""
+    return decimal(value, places, grouping=False)

@@ -20,6 +20,8 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ..core import RuleSet
+from ..core.language import _, ngettext
+from ..render.numbers import decimal
 from ..solver.builds import LOG_NAME, MB, BuildState, Job, JobProgress, read_state
 from ..solver.cache import cache_dir
 from ..solver.win_tables import TableInfo, clear_tables, ensure_tables, tables_status
@@ -34,28 +36,30 @@ EXIT_STOPPED = 130
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "tables",
-        help="see, build or clear the win-chance tables",
+        help=_("see, build or clear the win-chance tables"),
         description=(
-            "The tables behind the win-chance meter and the 'winning' bot: built once per "
-            "machine (a few minutes, about 150 MB), by one builder in the background."
+            _(
+                "The tables behind the win-chance meter and the 'winning' bot: built once per "
+                "machine (a few minutes, about 150 MB), by one builder in the background."
+            )
         ),
     )
     parser.set_defaults(run=_status, json=False)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
-    status = actions.add_parser("status", help="each rule set's tables and the build under way")
-    status.add_argument("--json", action="store_true", help="as JSON")
+    status = actions.add_parser("status", help=_("each rule set's tables and the build under way"))
+    status.add_argument("--json", action="store_true", help=_("as JSON"))
     status.set_defaults(run=_status)
     build = actions.add_parser(
-        "build", help="build a rule set's tables (or join the build under way)"
+        "build", help=_("build a rule set's tables (or join the build under way)")
     )
     build.add_argument("--rules", default="official", metavar="NAME", help=rules_help())
     build.set_defaults(run=_build)
-    clear = actions.add_parser("clear", help="remove tables (every rule set's by default)")
+    clear = actions.add_parser("clear", help=_("remove tables (every rule set's by default)"))
     clear.add_argument(
         "--rules",
         default=None,
         metavar="NAME",
-        help=rules_help("only this rule set's tables", None),
+        help=rules_help(_("only this rule set's tables"), None),
     )
     clear.set_defaults(run=_clear)
 
@@ -68,28 +72,35 @@ def _status(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_as_json(infos, state), indent=2))
         return 0
-    print(f"Win-chance tables in {cache_dir()}:")
+    print(_("Win-chance tables in {folder}:").format(folder=cache_dir()))
     width = max(len(i.rules) for i in infos)
     for info in infos:
         print(f"  {info.rules:<{width}}  {info.kind:<12}  {_state_of(info)}")
     if state is not None and not state.live and state.ended is None:
-        print(f"The build of process {state.pid} was stopped before its end: the next asks again.")
+        print(
+            _("The build of process {pid} was stopped before its end: the next asks again.").format(
+                pid=state.pid
+            )
+        )
     elif state is not None and not state.live and state.error:
-        print(f"The last build stopped: {state.error}")
+        print(_("The last build stopped: {error}").format(error=state.error))
     log = cache_dir() / LOG_NAME
     if log.exists():
-        print(f"The builders' log: {log}")
+        print(_("The builders' log: {file}").format(file=log))
     return 0
 
 
 def _state_of(info: TableInfo) -> str:
     if info.building is not None:
         job = info.building
-        layers = f"layer {job.done} of {job.total}" if job.total else "starting"
-        return f"building: {layers} (process {info.builder})"
+        if job.total:
+            return _("building: layer {done} of {total} (process {pid})").format(
+                done=job.done, total=job.total, pid=info.builder
+            )
+        return _("building: starting (process {pid})").format(pid=info.builder)
     if info.size is None:
-        return "not built"
-    return f"ready, {_mb(info.size)}"
+        return _("not built")
+    return _("ready, {size}").format(size=_mb(info.size))
 
 
 def _as_json(infos: list[TableInfo], state: BuildState | None) -> dict[str, object]:
@@ -129,7 +140,8 @@ def _as_json(infos: list[TableInfo], state: BuildState | None) -> dict[str, obje
 
 
 def _mb(size: int) -> str:
-    return f"{size / MB:.0f} MB" if size >= MB else f"{size / MB:.1f} MB"
+    megabytes = decimal(size / MB, 0 if size >= MB else 1, grouping=False)
+    return _("{size} MB").format(size=megabytes)
 
 
 # build --------------------------------------------------------------------------------
@@ -140,26 +152,42 @@ def _build(args: argparse.Namespace) -> int:
     infos, state = tables_status([rules])
     if all(i.size is not None for i in infos):
         size = sum(i.size or 0 for i in infos)
-        print(f"The {rules.name} tables are there ({_mb(size)} in {cache_dir()}).")
+        print(
+            _("The {rules} tables are there ({size} in {folder}).").format(
+                rules=rules.name, size=_mb(size), folder=cache_dir()
+            )
+        )
         return 0
     if state is not None and state.live and state.current is not None:
-        print(f"Joining the build under way (process {state.pid}).", file=sys.stderr)
+        print(
+            _("Joining the build under way (process {pid}).").format(pid=state.pid),
+            file=sys.stderr,
+        )
     try:
         with _bars(rules.name) as progress:
             # a player waits for these: every core (a game's or a server's build uses one)
             ensure_tables(rules, progress=progress, on_notice=_tell, threads=os.cpu_count() or 1)
     except KeyboardInterrupt:
         now = read_state()
-        who = f" (process {now.pid})" if now is not None and now.live else ""
-        print(
-            f"\nStopped watching; the build goes on in the background{who}. "
-            "'yahtzee tables status' shows how far it is.",
-            file=sys.stderr,
-        )
+        if now is not None and now.live:
+            line = _(
+                "Stopped watching; the build goes on in the background (process {pid}). "
+                "'yahtzee tables status' shows how far it is."
+            )
+        else:
+            line = _(
+                "Stopped watching; the build goes on in the background. "
+                "'yahtzee tables status' shows how far it is."
+            )
+        print("\n" + line.format(pid=now.pid if now is not None else 0), file=sys.stderr)
         return EXIT_STOPPED
-    infos, _ = tables_status([rules])
+    infos, _others = tables_status([rules])
     size = sum(i.size or 0 for i in infos)
-    print(f"The {rules.name} tables are ready ({_mb(size)} in {cache_dir()}).")
+    print(
+        _("The {rules} tables are ready ({size} in {folder}).").format(
+            rules=rules.name, size=_mb(size), folder=cache_dir()
+        )
+    )
     return 0
 
 
@@ -168,11 +196,11 @@ def build_left() -> str:
     the background build going on (it is kept), or nothing kept."""
     now = read_state()
     if now is not None and now.live:
-        return (
-            f"the tables' build goes on in the background (process {now.pid}) and is kept; "
+        return _(
+            "the tables' build goes on in the background (process {pid}) and is kept; "
             "'yahtzee tables status' shows how far it is"
-        )
-    return "nothing kept: the next run builds it again"
+        ).format(pid=now.pid)
+    return _("nothing kept: the next run builds it again")
 
 
 def _tell(message: str) -> None:
@@ -185,7 +213,10 @@ def _bars(name: str) -> Iterator[JobProgress]:
     if not sys.stderr.isatty():
 
         def line(job: Job, done: int, total: int) -> None:
-            print(f"{name} {job.kind} table: {done} of {total} layers", file=sys.stderr, flush=True)
+            line = _("{table}: {done} of {total} layers").format(
+                table=_table(name, job.kind), done=done, total=total
+            )
+            print(line, file=sys.stderr, flush=True)
 
         yield line
         return
@@ -197,7 +228,7 @@ def _bars(name: str) -> Iterator[JobProgress]:
 
         def report(job: Job, done: int, total: int) -> None:
             if job.kind not in tasks:
-                tasks[job.kind] = bar.add_task(f"{name} {job.kind} table", total=total)
+                tasks[job.kind] = bar.add_task(_table(name, job.kind), total=total)
             bar.update(tasks[job.kind], completed=done, total=total)
 
         yield report
@@ -211,9 +242,23 @@ def _clear(args: argparse.Namespace) -> int:
     rules = RuleSet.named(args.rules) if args.rules else None
     removed = clear_tables(rules)
     if not removed:
-        print("No tables to clear.")
+        print(_("No tables to clear."))
         return 0
     size = sum(i.size or 0 for i in removed)
     names = ", ".join(f"{i.rules} {i.kind}" for i in removed)
-    print(f"Removed {len(removed)} table{'s' * (len(removed) != 1)} ({_mb(size)}): {names}.")
+    removed_line = ngettext(
+        "Removed {n} table ({size}): {names}.",
+        "Removed {n} tables ({size}): {names}.",
+        len(removed),
+    )
+    print(removed_line.format(n=len(removed), size=_mb(size), names=names))
     return 0
+
+
+def _table(rules: str, kind: str) -> str:
+    """A table's name for a player: "official distribution table"."""
+    if kind == "distribution":
+        return _("{rules} distribution table").format(rules=rules)
+    if kind == "target":
+        return _("{rules} target table").format(rules=rules)
+    return f"{rules} {kind} table"

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from html import escape
 
 from ..core import MAX_PLAYERS, Game, InvalidInput, RuleSet
+from ..core.language import _, current
 from .scorecard_html import STYLE, Column, card_rows
 
 MAX_PAD_PLAYERS = MAX_PLAYERS
@@ -63,9 +64,11 @@ def render_pad(
     played = list(games) if not isinstance(games, int) else []
     count = len(played) if played else _count(games, "games", MAX_PAD_GAMES)
     if not 1 <= count <= MAX_PAD_GAMES:
-        raise InvalidInput(f"A pad has 1 to {MAX_PAD_GAMES} games, not {count}.")
+        raise InvalidInput(
+            _("A pad has 1 to {most} games, not {count}.").format(most=MAX_PAD_GAMES, count=count)
+        )
     if any(len(game.players) != len(names) for game in played):
-        raise InvalidInput("Every game of a pad has the same players.")
+        raise InvalidInput(_("Every game of a pad has the same players."))
     columns: list[Column] = []
     winners: set[int] = set()
     for p in range(len(names)):
@@ -77,26 +80,35 @@ def render_pad(
     rows = card_rows(rules, columns, frozenset(winners))
     rows.append(_running(columns, count))
     wide = len(columns) > PORTRAIT_COLUMNS
+    blank = f"<span class=note>{escape(_('Name'))}</span>"
     head = "".join(
         f'<th class="player" scope="colgroup" colspan="{count}">'
-        f"{escape(name) if name else '<span class=note>Name</span>'}</th>"
+        f"{escape(name) if name else blank}</th>"
         for name in names
     )
-    game = "G" if wide else "Game "
+    # Translators: a game's column on a pad: "Game 2", and its short form "G2" (narrow)
+    game = _("G{number}") if wide else _("Game {number}")
     sub = "".join(
-        f'<th class="game" scope="col">{game}{g + 1}</th>' for _ in names for g in range(count)
+        f'<th class="game" scope="col">{escape(game.format(number=g + 1))}</th>'
+        for _name in names
+        for g in range(count)
     )
     # a heavier line between players: before each player's first game
     groups = f"tbody td:nth-child({count}n+2) {{ border-left: 0.8mm solid #000; }}"
     crowded = len(columns) > CROWDED_COLUMNS
     style = STYLE + PAD_STYLE + groups + (WIDE_STYLE if wide else "")
     style += CROWDED_STYLE if crowded else ""
-    meta = [f"Rules: {escape(rules.name)}", "one column per game; keep a running total"]
+    meta = [
+        _("Rules: {rules}").format(rules=rules.name),
+        _("one column per game; keep a running total"),
+    ]
+    page_title = _("{title} scorepad").format(title=title)
+    box = escape(_("Box"))
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{escape(title)} scorepad</title><style>{style}</style></head><body>"
-        f'<h1>{escape(title)}</h1><p class="meta">{" · ".join(meta)}</p>'
-        f'<table><thead><tr><th class="box" rowspan="2" scope="col">Box</th>{head}</tr>'
+        f'<!DOCTYPE html>\n<html lang="{current()}"><head><meta charset="utf-8">'
+        f"<title>{escape(page_title)}</title><style>{style}</style></head><body>"
+        f'<h1>{escape(title)}</h1><p class="meta">{" · ".join(map(escape, meta))}</p>'
+        f'<table><thead><tr><th class="box" rowspan="2" scope="col">{box}</th>{head}</tr>'
         f"<tr>{sub}</tr></thead><tbody>{''.join(rows)}</tbody></table></body></html>\n"
     )
 
@@ -106,13 +118,22 @@ def _names(players: Sequence[str] | int) -> list[str]:
         return [""] * _count(players, "players", MAX_PAD_PLAYERS)
     names = list(players)
     if not 1 <= len(names) <= MAX_PAD_PLAYERS:
-        raise InvalidInput(f"A pad has 1 to {MAX_PAD_PLAYERS} players, not {len(names)}.")
+        raise InvalidInput(
+            _("A pad has 1 to {most} players, not {count}.").format(
+                most=MAX_PAD_PLAYERS, count=len(names)
+            )
+        )
     return names
 
 
 def _count(value: int | Sequence[Game], what: str, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
-        raise InvalidInput(f"A pad has 1 to {most} {what}, not {value!r}.")
+        line = (
+            _("A pad has 1 to {most} games, not {count}.")
+            if what == "games"
+            else _("A pad has 1 to {most} players, not {count}.")
+        )
+        raise InvalidInput(line.format(most=most, count=repr(value)))
     return value
 
 
@@ -128,7 +149,7 @@ def _running(columns: Sequence[Column], games: int) -> str:
             continue
         total += card.total
         cells.append(f"<td>{total}</td>")
-    label = '<th class="box" scope="row">Running total</th>'
+    label = f'<th class="box" scope="row">{escape(_("Running total"))}</th>'
     return f'<tr class="running">{label}{"".join(cells)}</tr>'
 
 

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..core import DiceEntered, Game, GameStarted, PlayoffRolled, Rolled, Scored, Undone, Written
+from ..core import (
+    Dice,
+    DiceEntered,
+    Game,
+    GameStarted,
+    PlayoffRolled,
+    Rolled,
+    Scored,
+    Undone,
+    Written,
+)
 from ..core import state as machine
+from ..core.language import _
 
 
 def replay_lines(game: Game) -> Iterator[str]:
@@ -19,32 +30,61 @@ def replay_lines(game: Game) -> Iterator[str]:
         match event:
             case Rolled(player, keep, dice):
                 if before is not None and before.rolls == 0:
-                    yield f"Round {before.round}, {names[player]}: rolls {dice.spaced()}"
+                    yield _("Round {round}, {name}: rolls {dice}").format(
+                        round=before.round, name=names[player], dice=dice.spaced()
+                    )
                 else:
-                    yield f"    keeps {keep.spaced()}, rolls {dice.spaced()}"
+                    yield "    " + _("keeps {kept}, rolls {dice}").format(
+                        kept=keep.spaced(), dice=dice.spaced()
+                    )
             case Scored(player, category, points, bonus):
-                extra = f" + {bonus} Yahtzee bonus" if bonus else ""
-                yield (f"    scores {points} in {category.display_name}{extra} "
-                       f"(total {state.cards[player].total})")  # fmt: skip
+                line = (
+                    _("scores {points} in {box} + {bonus} Yahtzee bonus (total {total})")
+                    if bonus
+                    else _("scores {points} in {box} (total {total})")
+                )
+                yield "    " + line.format(
+                    points=points, box=category.display_name, bonus=bonus,
+                    total=state.cards[player].total,
+                )  # fmt: skip
             case Undone(player):
-                yield f"    {names[player]} takes that placement back"
+                yield "    " + _("{name} takes that placement back").format(name=names[player])
             case PlayoffRolled(player, dice):
-                yield f"Playoff: {names[player]} throws {dice.spaced()} (sum {dice.total})"
+                yield _playoff(names[player], dice)
             case DiceEntered(player, dice, roll):
-                said = f" (roll {roll})" if roll is not None else ""
                 if before is None:  # the playoff's throw
-                    yield f"Playoff: {names[player]} throws {dice.spaced()} (sum {dice.total})"
+                    yield _playoff(names[player], dice)
                 elif before.dice is None:
-                    yield f"Round {before.round}, {names[player]}: dice {dice.spaced()}{said}"
+                    line = (
+                        _("Round {round}, {name}: dice {dice}")
+                        if roll is None
+                        else _("Round {round}, {name}: dice {dice} (roll {roll})")
+                    )
+                    yield line.format(
+                        round=before.round, name=names[player], dice=dice.spaced(), roll=roll
+                    )
                 else:
-                    yield f"    dice corrected or rolled again: {dice.spaced()}{said}"
+                    line = (
+                        _("dice corrected or rolled again: {dice}")
+                        if roll is None
+                        else _("dice corrected or rolled again: {dice} (roll {roll})")
+                    )
+                    yield "    " + line.format(dice=dice.spaced(), roll=roll)
             case Written(player, category, points):
-                yield (f"Round {before.round if before else '-'}, {names[player]}: writes "
-                       f"{points} in {category.display_name} "
-                       f"(total {state.cards[player].total})")  # fmt: skip
+                yield _("Round {round}, {name}: writes {points} in {box} (total {total})").format(
+                    round=before.round if before else "-", name=names[player], points=points,
+                    box=category.display_name, total=state.cards[player].total,
+                )  # fmt: skip
     if game.is_over:
-        yield "Final standings:"
+        yield _("Final standings:")
         for s in game.standings():
-            yield f"  {s.place}. {s.name} {s.total}{'  (winner)' if s.winner else ''}"
+            mark = "  " + _("(winner)") if s.winner else ""
+            yield f"  {s.place}. {s.name} {s.total}{mark}"
     else:
-        yield "The game is still in progress."
+        yield _("The game is still in progress.")
+
+
+def _playoff(name: str, dice: Dice) -> str:
+    return _("Playoff: {name} throws {dice} (sum {sum})").format(
+        name=name, dice=dice.spaced(), sum=dice.total
+    )

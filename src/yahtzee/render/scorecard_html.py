@@ -13,6 +13,7 @@ from datetime import datetime
 from html import escape
 
 from ..core import Box, Game, RuleSet, Scorecard
+from ..core.language import _, current
 
 STYLE = """
 @page { margin: 12mm; }
@@ -64,24 +65,29 @@ def card_rows(
         return ["" if card is None else pick(card) for card in columns]
 
     edition = rules.edition
-    section("Upper section")
+    section(escape(_("Upper section")))
     for category in edition.upper:
-        line(f"{category.display_name} <span class=note>(count {category.face}s)</span>",
+        # Translators: a note beside an upper box: "(count 3s)", the threes' points
+        count = escape(_("(count {face}s)").format(face=category.face))
+        line(f"{escape(category.display_name)} <span class=note>{count}</span>",
              each(_box(category)))  # fmt: skip
-    line("Upper total", each(lambda c: str(c.upper_subtotal)), "total")
-    bonus = f"{edition.upper_bonus} at {edition.upper_bonus_threshold} or more"
-    line(f"Bonus <span class=note>({bonus})</span>", each(_bonus))
-    line("Upper section total", each(lambda c: str(c.upper_total)), "total")
-    section("Lower section")
+    line(escape(_("Upper total")), each(lambda c: str(c.upper_subtotal)), "total")
+    bonus = _("({points} at {threshold} or more)").format(
+        points=edition.upper_bonus, threshold=edition.upper_bonus_threshold
+    )
+    line(f"{escape(_('Bonus'))} <span class=note>{escape(bonus)}</span>", each(_bonus))
+    line(escape(_("Upper section total")), each(lambda c: str(c.upper_total)), "total")
+    section(escape(_("Lower section")))
     for category in edition.lower:
-        line(category.display_name, each(_box(category)))
+        line(escape(category.display_name), each(_box(category)))
     if edition.extra_rules:
-        five = f"{edition.five_of_a_kind.display_name} bonus"
-        line(f"{five} <span class=note>({_yahtzee_bonus_note(rules)})</span>",
+        # Translators: {box} is the five of a kind's box ("Yahtzee")
+        five = escape(_("{box} bonus").format(box=edition.five_of_a_kind.display_name))
+        line(f"{five} <span class=note>{escape(_yahtzee_bonus_note(rules))}</span>",
              each(lambda c: _cell(c.yahtzee_bonus or None)))  # fmt: skip
-    line("Lower section total", each(lambda c: str(c.lower_total)), "total")
-    line("Upper section total", each(lambda c: str(c.upper_total)))
-    line("Grand total", each(lambda c: str(c.total)), "grand")
+    line(escape(_("Lower section total")), each(lambda c: str(c.lower_total)), "total")
+    line(escape(_("Upper section total")), each(lambda c: str(c.upper_total)))
+    line(escape(_("Grand total")), each(lambda c: str(c.total)), "grand")
     return rows
 
 
@@ -99,20 +105,21 @@ def render_scorecard(
     winners = frozenset(game.winners)
     rows = card_rows(game.rules, game.cards, winners)
     head = "".join(f'<th scope="col">{escape(name)}</th>' for name in names)
-    meta = [f"Rules: {escape(game.rules.name)}"]
+    meta = [_("Rules: {rules}").format(rules=game.rules.name)]
     if played is not None:
-        meta.append(f"Played {played:%Y-%m-%d %H:%M} UTC")
+        meta.append(_("Played {when} UTC").format(when=f"{played:%Y-%m-%d %H:%M}"))
     if game_id:
-        meta.append(f"Game {escape(game_id)}")
+        meta.append(_("Game {game}").format(game=game_id))
     if game.is_over:
-        won = " and ".join(escape(names[w]) for w in sorted(winners))
-        meta.append(f"Winner: {won}")
+        won = _(" and ").join(names[w] for w in sorted(winners))
+        meta.append(_("Winner: {names}").format(names=won))
+    page_title = _("{title} scorecard").format(title=title)
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{escape(title)} scorecard</title><style>{STYLE}</style></head><body>"
-        f'<h1>{escape(title)}</h1><p class="meta">{" · ".join(meta)}</p>'
-        f'<table><thead><tr><th class="box" scope="col">Box</th>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></body></html>\n"
+        f'<!DOCTYPE html>\n<html lang="{current()}"><head><meta charset="utf-8">'
+        f"<title>{escape(page_title)}</title><style>{STYLE}</style></head><body>"
+        f'<h1>{escape(title)}</h1><p class="meta">{" · ".join(map(escape, meta))}</p>'
+        f'<table><thead><tr><th class="box" scope="col">{escape(_("Box"))}</th>{head}</tr>'
+        f"</thead><tbody>{''.join(rows)}</tbody></table></body></html>\n"
     )
 
 
@@ -121,7 +128,9 @@ def _box(category: Box) -> Callable[[Scorecard], str]:
 
 
 def _yahtzee_bonus_note(rules: RuleSet) -> str:
-    return f"{rules.yahtzee_bonus} each" if rules.yahtzee_bonus else "none under these rules"
+    if rules.yahtzee_bonus:
+        return _("({points} each)").format(points=rules.yahtzee_bonus)
+    return _("(none under these rules)")
 
 
 def _bonus(card: Scorecard) -> str:
