@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InvalidInput, show
+from .language import _
 from .players import DEFAULT_LEVEL, BotSpec
 
 
@@ -56,14 +57,18 @@ def bot_choice(key: str) -> BotChoice:
         if choice.key == key:
             return choice
     offered = ", ".join(c.key for c in BOT_CHOICES)
-    raise InvalidInput(f"There is no bot {show(key)} to choose: the bots are {offered}.")
+    raise InvalidInput(
+        _("There is no bot {key} to choose: the bots are {offered}.").format(
+            key=show(key), offered=offered
+        )
+    )
 
 
 def chosen_bot(key: str | None = None, level: int | None = None) -> BotSpec:
     """The bot asked for by its key (`bot_choice`) or by its level (1-5), not both;
     `DEFAULT_BOT` with neither. `InvalidInput` for anything else."""
     if key is not None and level is not None:
-        raise InvalidInput("Choose a bot by its name or by its level, not both.")
+        raise InvalidInput(_("Choose a bot by its name or by its level, not both."))
     if key is not None:
         return bot_choice(key).spec
     return DEFAULT_BOT if level is None else BotSpec.at_level(level)

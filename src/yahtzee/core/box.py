@@ -17,6 +17,7 @@ from typing import ClassVar, Self
 
 from .dice import FACES
 from .errors import InvalidInput, show
+from .language import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +105,9 @@ class Box(IntEnum):
         """The upper box of a die face: ``Category.for_face(3) is Category.THREES``."""
         if isinstance(face, bool) or not isinstance(face, int) or face not in FACES:
             raise InvalidInput(
-                f"{show(face)} is not a die face: each die shows {FACES[0]} to {FACES[-1]}."
+                _("{face} is not a die face: each die shows {FACES} to {FACES2}.").format(
+                    face=show(face), FACES=FACES[0], FACES2=FACES[-1]
+                )
             )
         return cls.upper()[FACES.index(face)]
 
@@ -115,15 +118,20 @@ class Box(IntEnum):
             return value
         if isinstance(value, Box):
             raise InvalidInput(
-                f"{value.display_name} is a box of {value.edition_title()}, "
-                f"not of {cls.edition_title()}."
+                _("{display_name} is a box of {edition_title}, not of {edition_title2}.").format(
+                    display_name=value.display_name,
+                    edition_title=value.edition_title(),
+                    edition_title2=cls.edition_title(),
+                )
             )
         if isinstance(value, str):
             return cls.parse(value)
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(cls):
             return cls(value)
         raise InvalidInput(
-            f"{show(value)} is not a box: give a name like 'fh' or a number 0-{len(cls) - 1}."
+            _("{value} is not a box: give a name like 'fh' or a number 0-{count}.").format(
+                value=show(value), count=len(cls) - 1
+            )
         )
 
     @classmethod
@@ -134,9 +142,15 @@ class Box(IntEnum):
         ``"ls"``, ``"five of a kind"``, ``"full_house"``, ``"Chance"``, ...
         """
         if not isinstance(text, str):
-            raise InvalidInput(f"A box name must be text, not {type(text).__name__}.")
+            raise InvalidInput(
+                _("A box name must be text, not {type}.").format(type=type(text).__name__)
+            )
         if _NUMBER_LIKE.search(text):  # "-1" is not box 1 ("1" is): no sign, no decimals
-            raise InvalidInput(f"Unknown box {show(text.strip())}. {cls._boxes_text()}")
+            raise InvalidInput(
+                _("Unknown box {text}. {boxes_text}").format(
+                    text=show(text.strip()), boxes_text=cls._boxes_text()
+                )
+            )
         aliases = cls._table.aliases
         key = _normalise(text, aliases)
         found = aliases.get(key)

@@ -11,6 +11,7 @@ from .box import Box
 from .category import Category
 from .dice import Dice
 from .errors import InvalidInput, show
+from .language import _
 from .yatzy_boxes import YatzyBox
 
 _PAIR, _FOUR, _FIVE = 2, 4, 5
@@ -164,7 +165,9 @@ class Edition:
         found = _EDITIONS.get(name) if isinstance(name, str) else None
         if found is None:
             raise InvalidInput(
-                f"Unknown edition {show(name)}. Editions: {', '.join(_EDITIONS)}.",
+                _("Unknown edition {name}. Editions: {join}.").format(
+                    name=show(name), join=", ".join(_EDITIONS)
+                ),
                 code="unknown_edition",
             )
         return found
@@ -185,7 +188,11 @@ class Edition:
             if option.key == key:
                 return option
         known = ", ".join(o.key for o in self.house_rules) or "none"
-        raise InvalidInput(f"{self.title} has no house rule {show(key)} (house rules: {known}).")
+        raise InvalidInput(
+            _("{title} has no house rule {key} (house rules: {known}).").format(
+                title=self.title, key=show(key), known=known
+            )
+        )
 
     def scoring(self, house: tuple[str, ...] = ()) -> tuple[BoxRule, ...]:
         """Each box's rule, in card order, with the house rules ``house`` in force."""

@@ -9,6 +9,7 @@ from functools import lru_cache
 from .box import Box
 from .dice import Dice
 from .errors import InvalidInput, show
+from .language import _
 from .rules import JokerRule, RuleSet
 from .scoring import joker_score, score
 
@@ -48,8 +49,14 @@ def check_entry(category: Box, points: object, rules: RuleSet) -> int:
     name = category.display_name
     if isinstance(points, bool) or not isinstance(points, int) or points not in allowed:
         raise InvalidInput(
-            f"{name} holds {allowed_text(allowed)} points under the {rules.name} rules,"
-            f" not {show(points)}.",
+            _(
+                "{name} holds {allowed_text} points under the {rules_name} rules, not {points}."
+            ).format(
+                name=name,
+                allowed_text=allowed_text(allowed),
+                rules_name=rules.name,
+                points=show(points),
+            ),
             code="points_not_allowed",
         )
     return points

@@ -12,6 +12,7 @@ from typing import Any, Self
 from .box import Box
 from .editions import AMERICAN, YATZY, BoxRule, Edition
 from .errors import InvalidInput, show
+from .language import _
 
 UPPER_BONUS = AMERICAN.upper_bonus
 UPPER_BONUS_THRESHOLD = AMERICAN.upper_bonus_threshold
@@ -69,25 +70,35 @@ class RuleSet:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
             raise InvalidInput(
-                f"A rule-set name is lower-case letters, digits, hyphens and '+' options, "
-                f"not {show(self.name)}."
+                _(
+                    "A rule-set name is lower-case letters, digits, hyphens and '+' options, "
+                    "not {name}."
+                ).format(name=show(self.name))
             )
         if self.yahtzee_bonus not in (0, YAHTZEE_BONUS) or isinstance(self.yahtzee_bonus, bool):
-            raise InvalidInput(f"The Yahtzee bonus is 0 or {YAHTZEE_BONUS} points.")
+            raise InvalidInput(
+                _("The Yahtzee bonus is 0 or {YAHTZEE_BONUS} points.").format(
+                    YAHTZEE_BONUS=YAHTZEE_BONUS
+                )
+            )
         if not isinstance(self.joker, JokerRule) or not isinstance(self.tie_break, TieBreak):
-            raise InvalidInput("joker and tie_break take JokerRule and TieBreak values.")
+            raise InvalidInput(_("joker and tie_break take JokerRule and TieBreak values."))
         edition = self.edition
         if not isinstance(edition, Edition):
-            raise InvalidInput("edition takes an Edition (Edition.named('yatzy')).")
+            raise InvalidInput(_("edition takes an Edition (Edition.named('yatzy'))."))
         if not edition.extra_rules and (self.joker is not JokerRule.NONE or self.yahtzee_bonus):
-            raise InvalidInput(f"{edition.title} has no Joker rule and no extra bonus.")
+            raise InvalidInput(
+                _("{title} has no Joker rule and no extra bonus.").format(title=edition.title)
+            )
         if not isinstance(self.house, tuple) or not isinstance(self.ordered, bool):
-            raise InvalidInput("house takes a tuple of house-rule keys; ordered true or false.")
+            raise InvalidInput(_("house takes a tuple of house-rule keys; ordered true or false."))
         known = [option.key for option in edition.house_rules]
         if list(self.house) != [key for key in known if key in self.house]:
             for key in self.house:
                 edition.house_rule(key)  # names an unknown one
-            raise InvalidInput(f"House rules are given once each, in the order {known}.")
+            raise InvalidInput(
+                _("House rules are given once each, in the order {known}.").format(known=known)
+            )
         key = f"joker={self.joker.value};bonus={self.yahtzee_bonus}"
         if edition is not AMERICAN:
             key += f";edition={edition.name}"
@@ -109,7 +120,9 @@ class RuleSet:
     def named(cls, name: str) -> RuleSet:
         """A registered rule set by name; ``NAME+playoff`` settles ties by a playoff."""
         if not isinstance(name, str):
-            raise InvalidInput(f"A rule-set name must be text, not {type(name).__name__}.")
+            raise InvalidInput(
+                _("A rule-set name must be text, not {type}.").format(type=type(name).__name__)
+            )
         key = _normalise(name)
         found = _REGISTRY.get(key)
         if found is not None:
@@ -118,7 +131,9 @@ class RuleSet:
             return _REGISTRY[key[: -len(_PLAYOFF_SUFFIX)]].with_playoff()
         names = ", ".join(_REGISTRY)
         raise InvalidInput(
-            f"Unknown rule set {show(name)}. Rule sets: {names} (add '+playoff' to any of them)."
+            _(
+                "Unknown rule set {name}. Rule sets: {names} (add '+playoff' to any of them)."
+            ).format(name=show(name), names=names)
         )
 
     @classmethod
@@ -130,9 +145,15 @@ class RuleSet:
     def register(cls, rules: RuleSet) -> RuleSet:
         """Add a rule set to the registry (its name must be new; ties are shared in it)."""
         if rules.name in _REGISTRY:
-            raise InvalidInput(f"A rule set named {rules.name!r} is already registered.")
+            raise InvalidInput(
+                _("A rule set named {rules_name!r} is already registered.").format(
+                    rules_name=rules.name
+                )
+            )
         if rules.tie_break is not TieBreak.SHARED or rules.name.endswith(_PLAYOFF_SUFFIX):
-            raise InvalidInput("Register a rule set with shared ties; NAME+playoff adds a playoff.")
+            raise InvalidInput(
+                _("Register a rule set with shared ties; NAME+playoff adds a playoff.")
+            )
         _REGISTRY[rules.name] = rules
         return rules
 
@@ -192,17 +213,17 @@ class RuleSet:
     def from_dict(cls, data: object) -> Self:
         """A rule set from ``to_dict``'s JSON form (``InvalidInput`` says what is wrong)."""
         if not isinstance(data, dict):
-            raise InvalidInput("A rule set must be a JSON object.")
+            raise InvalidInput(_("A rule set must be a JSON object."))
         try:
             bonus = data.get("yahtzee_bonus", YAHTZEE_BONUS)
             if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0:
-                raise InvalidInput("yahtzee_bonus must be a whole number of points, 0 or more.")
+                raise InvalidInput(_("yahtzee_bonus must be a whole number of points, 0 or more."))
             house = data.get("house", [])
             if not isinstance(house, list) or not all(isinstance(k, str) for k in house):
-                raise InvalidInput("house must be a list of house-rule keys.")
+                raise InvalidInput(_("house must be a list of house-rule keys."))
             ordered = data.get("ordered", False)
             if not isinstance(ordered, bool):
-                raise InvalidInput("ordered must be true or false.")
+                raise InvalidInput(_("ordered must be true or false."))
             return cls(
                 name=data["name"],
                 summary=data["summary"] if isinstance(data.get("summary"), str) else "",
@@ -214,12 +235,12 @@ class RuleSet:
                 ordered=ordered,
             )
         except KeyError:
-            raise InvalidInput("A rule set needs a 'name' field.") from None
+            raise InvalidInput(_("A rule set needs a 'name' field.")) from None
         except ValueError as bad:
             if isinstance(bad, InvalidInput):
                 raise
             raise InvalidInput(
-                "Bad rule-set data: joker or tie_break is not a known option."
+                _("Bad rule-set data: joker or tie_break is not a known option.")
             ) from None
 
     def describe(self) -> str:

@@ -16,6 +16,7 @@ from .editions import AMERICAN, Edition
 from .entries import possible_points as _possible_under
 from .errors import IllegalMove, InvalidInput, show
 from .frozen import fast_init
+from .language import _
 from .rules import YAHTZEE_BONUS, RuleSet
 from .scoring import (
     Placement,
@@ -44,20 +45,28 @@ class Scorecard:
     def __post_init__(self) -> None:
         edition = self.edition
         if not isinstance(edition, Edition):
-            raise InvalidInput("A scorecard's edition is an Edition (Edition.named('yatzy')).")
+            raise InvalidInput(_("A scorecard's edition is an Edition (Edition.named('yatzy'))."))
         count = len(edition.boxes)
         if not isinstance(self.boxes, tuple) or len(self.boxes) != count:
             raise InvalidInput(
-                f"A {edition.title} scorecard has {count} boxes, each a whole number or None."
+                _("A {title} scorecard has {count} boxes, each a whole number or None.").format(
+                    title=edition.title, count=count
+                )
             )
         if not _PLAIN_BOX_TYPES.issuperset(map(type, self.boxes)):  # else look closer
             for points in self.boxes:
                 if points is not None and (isinstance(points, bool) or not isinstance(points, int)):
-                    raise InvalidInput(f"A box holds a whole number or None, not {show(points)}.")
+                    raise InvalidInput(
+                        _("A box holds a whole number or None, not {points}.").format(
+                            points=show(points)
+                        )
+                    )
         bonus = self.yahtzee_bonus
         if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0:
             raise InvalidInput(
-                f"yahtzee_bonus must be a whole number of points, not {show(bonus)}."
+                _("yahtzee_bonus must be a whole number of points, not {bonus}.").format(
+                    bonus=show(bonus)
+                )
             )
 
     @classmethod
@@ -191,8 +200,9 @@ class Scorecard:
             return _default_rules(self.edition)
         if rules.edition is not self.edition:
             raise InvalidInput(
-                f"This is a {self.edition.title} card; the {rules.name} rules are "
-                f"{rules.edition.title}'s.",
+                _("This is a {title} card; the {rules_name} rules are {title2}'s.").format(
+                    title=self.edition.title, rules_name=rules.name, title2=rules.edition.title
+                ),
                 code="wrong_edition",
             )
         return rules
@@ -262,23 +272,29 @@ class Scorecard:
         """Read a card written by `to_dict`, of the rules' edition (without rules: the one
         the data names, the American if none); anything impossible is `InvalidInput`."""
         if not isinstance(data, Mapping):
-            raise InvalidInput("Card data must be a JSON object with a 'boxes' object.")
+            raise InvalidInput(_("Card data must be a JSON object with a 'boxes' object."))
         edition = Edition.named(data.get("edition", AMERICAN.name))  # none named: American
         if rules is not None and _edition_of(rules) is not edition:
             raise InvalidInput(
-                f"This card is a {edition.title} card; the game is {_edition_of(rules).title}.",
+                _("This card is a {title} card; the game is {title2}.").format(
+                    title=edition.title, title2=_edition_of(rules).title
+                ),
                 code="wrong_edition",
             )
         raw = data.get("boxes")
         if not isinstance(raw, Mapping):
-            raise InvalidInput("Card data needs a 'boxes' object mapping box names to points.")
+            raise InvalidInput(_("Card data needs a 'boxes' object mapping box names to points."))
         boxes: list[int | None] = [None] * len(edition.boxes)
         seen: set[Box] = set()
         checked = rules if isinstance(rules, RuleSet) else None
         for name, value in raw.items():
             category = edition.box_type.parse(str(name))
             if category in seen:
-                raise InvalidInput(f"Card data names {category.display_name} twice.")
+                raise InvalidInput(
+                    _("Card data names {display_name} twice.").format(
+                        display_name=category.display_name
+                    )
+                )
             seen.add(category)
             if value is not None:
                 _check_box_points(category, value, edition, checked)
@@ -288,8 +304,9 @@ class Scorecard:
         for key in ("upper_subtotal", "upper_bonus", "lower_total", "total"):
             if key in data and data[key] != getattr(card, key):
                 raise InvalidInput(
-                    f"Card data says {key} is {show(data[key])}, but its boxes give "
-                    f"{getattr(card, key)}."
+                    _("Card data says {key} is {data}, but its boxes give {getattr}.").format(
+                        key=key, data=show(data[key]), getattr=getattr(card, key)
+                    )
                 )
         return card
 
@@ -299,15 +316,17 @@ class Scorecard:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise InvalidInput(f"Card data is not valid JSON: {error}.") from None
+            raise InvalidInput(
+                _("Card data is not valid JSON: {error}.").format(error=error)
+            ) from None
         except UnicodeDecodeError:
-            raise InvalidInput("Card data is not UTF-8 text.") from None
+            raise InvalidInput(_("Card data is not UTF-8 text.")) from None
         except (ValueError, TypeError, RecursionError):
-            raise InvalidInput("Card data is not valid JSON for a scorecard.") from None
+            raise InvalidInput(_("Card data is not valid JSON for a scorecard.")) from None
         try:
             return cls.from_dict(data, rules=rules)
         except RecursionError:
-            raise InvalidInput("Card data is nested too deeply.") from None
+            raise InvalidInput(_("Card data is nested too deeply.")) from None
 
     def __iter__(self) -> Iterator[tuple[Box, int | None]]:
         return iter(zip(self.edition.boxes, self.boxes, strict=True))
@@ -377,27 +396,41 @@ def _check_box_points(
     category: Box, value: object, edition: Edition, rules: RuleSet | None
 ) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{category.display_name} must hold a whole number, not {show(value)}.")
+        raise InvalidInput(
+            _("{display_name} must hold a whole number, not {value}.").format(
+                display_name=category.display_name, value=show(value)
+            )
+        )
     if value not in possible_points(category, rules):
         raise InvalidInput(
-            f"{category.display_name} cannot hold {show(value)} points in any {edition.title} game."
+            _("{display_name} cannot hold {value} points in any {title} game.").format(
+                display_name=category.display_name, value=show(value), title=edition.title
+            )
         )
 
 
 def _check_bonus(value: object, boxes: list[int | None], edition: Edition) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"yahtzee_bonus must be a whole number of points, not {show(value)}.")
+        raise InvalidInput(
+            _("yahtzee_bonus must be a whole number of points, not {value}.").format(
+                value=show(value)
+            )
+        )
     if value and not edition.extra_rules:
-        raise InvalidInput(f"{edition.title} has no extra {edition.title} bonus.")
+        raise InvalidInput(_("{title} has no extra {title} bonus.").format(title=edition.title))
     five = edition.five_of_a_kind
     if value and boxes[five] != edition.box_rules[five].points:
         raise InvalidInput(
-            f"A Yahtzee bonus needs {edition.box_rules[five].points} in the Yahtzee box."
+            _("A Yahtzee bonus needs {points} in the Yahtzee box.").format(
+                points=edition.box_rules[five].points
+            )
         )
     filled_others = sum(1 for points in boxes if points is not None) - 1
     if value % YAHTZEE_BONUS or value // YAHTZEE_BONUS > max(filled_others, 0):
         raise InvalidInput(
-            f"yahtzee_bonus {show(value)} is impossible: {YAHTZEE_BONUS} points per extra "
-            "Yahtzee, each filling one box besides the Yahtzee box."
+            _(
+                "yahtzee_bonus {value} is impossible: {YAHTZEE_BONUS} points per extra "
+                "Yahtzee, each filling one box besides the Yahtzee box."
+            ).format(value=show(value), YAHTZEE_BONUS=YAHTZEE_BONUS)
         )
     return value

@@ -11,6 +11,7 @@ from .category import Category
 from .dice import Dice
 from .editions import AMERICAN
 from .errors import IllegalMove
+from .language import _
 from .rules import JokerRule, RuleSet
 
 _AMERICAN_RULES = AMERICAN.box_rules
@@ -156,7 +157,9 @@ def placements(
     if any(type(c) is not box_type for c in open_set):
         stray = next(c for c in open_set if type(c) is not box_type)
         raise IllegalMove(
-            f"{stray} is not a box of {rules.edition.title} (the {rules.name} rules).",
+            _("{stray} is not a box of {title} (the {rules_name} rules).").format(
+                stray=stray, title=rules.edition.title, rules_name=rules.name
+            ),
             code="unknown_box",
         )
     boxes = sorted(open_set, key=int)

@@ -10,6 +10,7 @@ from .dice import Keep
 from .duplicate import DuplicateDice
 from .errors import InvalidInput
 from .events import Draw, GameStarted, PlayoffRolled, Rolled, event_from_dict
+from .language import _
 from .seat_dice import SeatDice
 from .state import apply, start
 
@@ -52,7 +53,7 @@ def committed_dice(seed: str, opening: object) -> CommittedDice:
     going on: resumed, or taken over by another server node)."""
     started = event_from_dict(opening)
     if not isinstance(started, GameStarted):
-        raise InvalidInput("An event log begins with the game's start event.")
+        raise InvalidInput(_("An event log begins with the game's start event."))
     return _SOURCES[draw_of(started)](seed)
 
 
@@ -68,11 +69,13 @@ def check_rolls(seed: str, events: Iterable[object]) -> Draw:
     items = iter(events)
     opening = event_from_dict(next(items, None))
     if not isinstance(opening, GameStarted):
-        raise InvalidInput("An event log begins with the game's start event.")
+        raise InvalidInput(_("An event log begins with the game's start event."))
     if opening.commitment is not None and opening.commitment != commitment(seed):
         raise InvalidInput(
-            "This seed is not the one the game committed to before its first roll: its "
-            f"SHA-256 is {commitment(seed)}, the game committed to {opening.commitment}.",
+            _(
+                "This seed is not the one the game committed to before its first roll: "
+                "its SHA-256 is {commitment}, the game committed to {commitment2}."
+            ).format(commitment=commitment(seed), commitment2=opening.commitment),
             code="seed_mismatch",
         )
     draw = draw_of(opening)
@@ -96,8 +99,12 @@ def check_rolls(seed: str, events: Iterable[object]) -> Draw:
             where += f", seat {seat}"
         if event.dice != expected:
             raise InvalidInput(
-                f"Event {number} ({where}) shows {event.dice.spaced()}, but the seed gives "
-                f"{expected.spaced()}: these dice did not come from this seed.",
+                _(
+                    "Event {number} ({where}) shows {dice}, but the seed gives {expected}: "
+                    "these dice did not come from this seed."
+                ).format(
+                    number=number, where=where, dice=event.dice.spaced(), expected=expected.spaced()
+                ),
                 code="dice_mismatch",
             )
         state = apply(state, event)

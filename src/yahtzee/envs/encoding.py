@@ -44,6 +44,7 @@ from ..core import (
     Score,
     Scorecard,
 )
+from ..core.language import _
 from ..core.scorecard import possible_points
 
 KEEPS = Keep.all()
@@ -113,11 +114,19 @@ def action_number(action: object, encoding: Encoding = AMERICAN) -> int:
         index = index.item()
     if isinstance(index, bool) or not isinstance(index, int | np.integer):
         raise IllegalMove(
-            f"An action is a whole number 0 to {n_actions - 1}, not {index!r}.", code="bad_action"
+            _("An action is a whole number 0 to {n_actions}, not {index!r}.").format(
+                n_actions=n_actions - 1, index=index
+            ),
+            code="bad_action",
         )
     index = int(index)
     if not 0 <= index < n_actions:
-        raise IllegalMove(f"Actions are 0 to {n_actions - 1}, not {index}.", code="bad_action")
+        raise IllegalMove(
+            _("Actions are 0 to {n_actions}, not {index}.").format(
+                n_actions=n_actions - 1, index=index
+            ),
+            code="bad_action",
+        )
     return index
 
 

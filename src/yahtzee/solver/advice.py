@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import Action, Box, Category, IllegalMove, Keep, RuleSet, Score, Situation
+from ..core.language import _
 from .layout import KEEP_CODE, MAX_OPTIONS
 from .tables import card_shape
 
@@ -122,9 +123,9 @@ class Advice:
     @property
     def best(self) -> Option:
         """The best option (the first listed on a tie)."""
-        _, rules, options, ranked = self._fields
+        _unused, rules, options, ranked = self._fields
         if options is None and ranked is not None:
-            out, at, _ = ranked
+            out, at, _unused = ranked
             return Option(actions_for(rules)[int(out[at + MAX_OPTIONS])], float(out[at]))
         return self.options[0]
 
@@ -169,7 +170,10 @@ class Advice:
         for option in self.options:
             if option.action == wanted:
                 return option.value
-        raise IllegalMove(f"{_describe(wanted)} is not an option here.", code="not_an_option")
+        raise IllegalMove(
+            _("{describe} is not an option here.").format(describe=_describe(wanted)),
+            code="not_an_option",
+        )
 
     def regret(self, action: Action | str) -> float:
         """The expected points given up by ``action`` against the best option (0 or more)."""
@@ -201,7 +205,7 @@ def _action(action: Action | str, rules: RuleSet) -> Action:
     (a box of the rules' edition)."""
     if isinstance(action, Keep | Score):
         return action
-    verb, _, rest = str(action).strip().partition(" ")
+    verb, _sep, rest = str(action).strip().partition(" ")
     if verb.lower() in {"keep", "k"}:
         return Keep.parse(rest)
     if verb.lower() in {"score", "s"}:

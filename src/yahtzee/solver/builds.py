@@ -42,6 +42,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..core import RuleSet, YahtzeeError
+from ..core.language import _
 from .cache import CACHE_ENV, cache_dir
 from .child import python_child
 from .curve_build import Kind, Progress
@@ -268,7 +269,9 @@ def _take_lock(directory: Path) -> int | None:
         fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as error:
         raise CacheNotWritable(
-            f"Cannot write to the table cache {directory}: {error.strerror or error}."
+            _("Cannot write to the table cache {directory}: {value}.").format(
+                directory=directory, value=error.strerror or error
+            )
         ) from error
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -287,8 +290,10 @@ def check_room(directory: Path, jobs: Sequence[Job]) -> None:
         return
     if free < need:
         raise TableBuildError(
-            f"Not enough disk space for the tables: they need about {need // MB} MB and "
-            f"{directory} has {free // MB} MB free."
+            _(
+                "Not enough disk space for the tables: they need about {need} MB and "
+                "{directory} has {free} MB free."
+            ).format(need=need // MB, directory=directory, free=free // MB)
         )
 
 
@@ -474,6 +479,8 @@ def _may_start(folder: Path, missing: Sequence[Job], starts: int, mine: int) -> 
         raise TableBuildError(last.error)
     if starts >= MAX_STARTS:
         raise TableBuildError(
-            f"The table builder stopped {starts} times before the end (see {folder / LOG_NAME})."
+            _("The table builder stopped {starts} times before the end (see {folder}).").format(
+                starts=starts, folder=folder / LOG_NAME
+            )
         )
     check_room(folder, missing)
