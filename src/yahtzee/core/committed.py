@@ -37,16 +37,16 @@ def check_seed(seed: object) -> bytes:
     """The seed's bytes (`InvalidInput` unless it is 64 hexadecimal digits)."""
     if not isinstance(seed, str) or len(seed) != SEED_DIGITS:
         raise InvalidInput(
-            _("A dice seed is {SEED_DIGITS} hexadecimal digits, not {seed}.").format(
-                SEED_DIGITS=SEED_DIGITS, seed=show(seed)
+            _("A dice seed is {digits} hexadecimal digits, not {seed}.").format(
+                digits=SEED_DIGITS, seed=show(seed)
             )
         )
     try:
         return bytes.fromhex(seed)
     except ValueError:
         raise InvalidInput(
-            _("A dice seed is {SEED_DIGITS} hexadecimal digits, not {seed}.").format(
-                SEED_DIGITS=SEED_DIGITS, seed=show(seed)
+            _("A dice seed is {digits} hexadecimal digits, not {seed}.").format(
+                digits=SEED_DIGITS, seed=show(seed)
             )
         ) from None
 

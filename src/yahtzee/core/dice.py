@@ -23,7 +23,6 @@ _SEPARATORS = re.compile(r"[\s,;/]+|(?<=[0-9])-(?=[0-9])")
 _BRACKETS = "[](){}"
 _EMPTY_KEEP_WORDS = frozenset({"", "-", "none", "nothing", "no dice", "0 dice"})
 _FACE_DIGITS = frozenset(map(str, FACES))
-_NOT_A_FACE = f"is not a die face: each die shows {FACES[0]} to {FACES[-1]}."
 
 
 def _faces_from_text(text: str, what: str) -> tuple[int, ...]:
@@ -39,14 +38,21 @@ def _faces_from_text(text: str, what: str) -> tuple[int, ...]:
     faces: list[int] = []
     for token in tokens:
         if token not in _FACE_DIGITS:
-            where = "" if token == text.strip() else f" in {show(text)}"
+            if token == text.strip():
+                raise InvalidInput(_not_a_face(token))
             raise InvalidInput(
-                _("{token}{where} {NOT_A_FACE}").format(
-                    token=show(token), where=where, NOT_A_FACE=_NOT_A_FACE
+                _("{token} in {text} is not a die face: each die shows {low} to {high}.").format(
+                    token=show(token), text=show(text), low=FACES[0], high=FACES[-1]
                 )
             )
         faces.append(int(token))
     return tuple(faces)
+
+
+def _not_a_face(face: object) -> str:
+    return _("{face} is not a die face: each die shows {low} to {high}.").format(
+        face=show(face), low=FACES[0], high=FACES[-1]
+    )
 
 
 def _check_faces(faces: object, what: str) -> tuple[int, ...]:
@@ -69,9 +75,7 @@ def _check_faces(faces: object, what: str) -> tuple[int, ...]:
     checked: list[int] = []
     for face in items:
         if isinstance(face, bool) or not isinstance(face, int) or face not in FACES:
-            raise InvalidInput(
-                _("{face} {NOT_A_FACE}").format(face=show(face), NOT_A_FACE=_NOT_A_FACE)
-            )
+            raise InvalidInput(_not_a_face(face))
         checked.append(face)
     return tuple(sorted(checked))
 
@@ -134,8 +138,8 @@ class Dice(_Faces):
         _Faces.__post_init__(self)
         if len(self.faces) != DICE_COUNT:
             raise InvalidInput(
-                _("{count} dice given ({self}); a roll has exactly five dice.").format(
-                    count=len(self.faces), self=self
+                _("{count} dice given ({dice}); a roll has exactly five dice.").format(
+                    count=len(self.faces), dice=self
                 )
             )
 
@@ -145,8 +149,8 @@ class Dice(_Faces):
         faces = _faces_from_text(text, "Dice")
         if not faces:
             raise InvalidInput(
-                _("No dice given: write five faces from {FACES} to {FACES2}, like 13356.").format(
-                    FACES=FACES[0], FACES2=FACES[-1]
+                _("No dice given: write five faces from {low} to {high}, like 13356.").format(
+                    low=FACES[0], high=FACES[-1]
                 )
             )
         if len(faces) != DICE_COUNT:

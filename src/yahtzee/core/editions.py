@@ -11,7 +11,7 @@ from .box import Box
 from .category import Category
 from .dice import Dice
 from .errors import InvalidInput, show
-from .language import _
+from .language import NP_, _, pgettext
 from .yatzy_boxes import YatzyBox
 
 _PAIR, _FOUR, _FIVE = 2, 4, 5
@@ -151,6 +151,12 @@ class Edition:
     upper: tuple[Box, ...] = field(init=False)
     lower: tuple[Box, ...] = field(init=False)
 
+    @property
+    def display_title(self) -> str:
+        """The game's name as players of the language in force know it (``title`` is the
+        English one, for data)."""
+        return pgettext("edition", self.title)
+
     def __post_init__(self) -> None:
         boxes = tuple(self.box_type)
         if len(boxes) != len(self.box_rules):
@@ -165,8 +171,8 @@ class Edition:
         found = _EDITIONS.get(name) if isinstance(name, str) else None
         if found is None:
             raise InvalidInput(
-                _("Unknown edition {name}. Editions: {join}.").format(
-                    name=show(name), join=", ".join(_EDITIONS)
+                _("Unknown edition {name}. Editions: {editions}.").format(
+                    name=show(name), editions=", ".join(_EDITIONS)
                 ),
                 code="unknown_edition",
             )
@@ -190,7 +196,7 @@ class Edition:
         known = ", ".join(o.key for o in self.house_rules) or "none"
         raise InvalidInput(
             _("{title} has no house rule {key} (house rules: {known}).").format(
-                title=self.title, key=show(key), known=known
+                title=self.display_title, key=show(key), known=known
             )
         )
 
@@ -223,7 +229,7 @@ class Edition:
 C = Category
 AMERICAN = Edition(
     name="american",
-    title="Yahtzee",
+    title=NP_("edition", "Yahtzee"),
     box_type=Category,
     box_rules=(
         *(BoxRule(Scoring.FACE, n=face) for face in range(1, 7)),
@@ -244,7 +250,7 @@ AMERICAN = Edition(
 Y = YatzyBox
 YATZY = Edition(
     name="yatzy",
-    title="Yatzy",
+    title=NP_("edition", "Yatzy"),
     box_type=YatzyBox,
     box_rules=(
         *(BoxRule(Scoring.FACE, n=face) for face in range(1, 7)),

@@ -49,12 +49,10 @@ def check_entry(category: Box, points: object, rules: RuleSet) -> int:
     name = category.display_name
     if isinstance(points, bool) or not isinstance(points, int) or points not in allowed:
         raise InvalidInput(
-            _(
-                "{name} holds {allowed_text} points under the {rules_name} rules, not {points}."
-            ).format(
+            _("{name} holds {allowed} points under the {rules} rules, not {points}.").format(
                 name=name,
-                allowed_text=allowed_text(allowed),
-                rules_name=rules.name,
+                allowed=allowed_text(allowed),
+                rules=rules.name,
                 points=show(points),
             ),
             code="points_not_allowed",

@@ -176,8 +176,8 @@ def _start(data: Mapping[str, Any], boxes: type[Box]) -> GameStarted:
     version = _int(data, "version")
     if version != EVENT_VERSION:
         raise InvalidInput(
-            _("Event version {version} is not supported (this is {EVENT_VERSION}).").format(
-                version=show(version), EVENT_VERSION=EVENT_VERSION
+            _("Event version {version} is not supported (this is {supported}).").format(
+                version=show(version), supported=EVENT_VERSION
             )
         )
     dice = data.get("dice", "rolled")
@@ -196,8 +196,8 @@ def _start(data: Mapping[str, Any], boxes: type[Box]) -> GameStarted:
     if draw is not None:
         if draw not in _DRAWS:
             raise InvalidInput(
-                _("A start event's 'draw' is {join}, not {draw}.").format(
-                    join=" or ".join(map(repr, _DRAWS)), draw=show(draw)
+                _("A start event's 'draw' is {draws}, not {draw}.").format(
+                    draws=" or ".join(map(repr, _DRAWS)), draw=show(draw)
                 )
             )
         draw = Draw(draw)

@@ -167,15 +167,15 @@ class Game:
         if isinstance(players, int) and not isinstance(players, bool):
             if not 1 <= players <= machine.MAX_PLAYERS:
                 raise InvalidInput(
-                    _("A game has 1 to {MAX_PLAYERS} players, not {players}.").format(
-                        MAX_PLAYERS=machine.MAX_PLAYERS, players=players
+                    _("A game has 1 to {most} players, not {players}.").format(
+                        most=machine.MAX_PLAYERS, players=players
                     )
                 )
             players = [f"Player {i + 1}" for i in range(players)]
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise InvalidInput(
-                _("Players must be a list of names or a number from 1 to {MAX_PLAYERS}.").format(
-                    MAX_PLAYERS=machine.MAX_PLAYERS
+                _("Players must be a list of names or a number from 1 to {most}.").format(
+                    most=machine.MAX_PLAYERS
                 )
             )
         rule_set = _rules(rules)

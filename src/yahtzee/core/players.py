@@ -69,11 +69,7 @@ def player_name(text: str) -> str:
     """A player's name as typed, cleaned; `InvalidInput` if nothing is left."""
     name = clean_text(text, MAX_NAME_LENGTH)
     if not name:
-        raise InvalidInput(
-            _("Give a name of 1 to {MAX_NAME_LENGTH} characters.").format(
-                MAX_NAME_LENGTH=MAX_NAME_LENGTH
-            )
-        )
+        raise InvalidInput(_("Give a name of 1 to {most} characters.").format(most=MAX_NAME_LENGTH))
     return name
 
 
@@ -103,8 +99,8 @@ class BotSpec:
         if self.kind == LEVEL:
             if self.level not in LEVELS or isinstance(self.level, bool):
                 raise InvalidInput(
-                    _("A bot has a level from {MIN_LEVEL} to {MAX_LEVEL}, not {level}.").format(
-                        MIN_LEVEL=MIN_LEVEL, MAX_LEVEL=MAX_LEVEL, level=show(self.level)
+                    _("A bot has a level from {lowest} to {highest}, not {level}.").format(
+                        lowest=MIN_LEVEL, highest=MAX_LEVEL, level=show(self.level)
                     )
                 )
         elif self.kind not in STRATEGY_KINDS or self.level is not None:

@@ -77,9 +77,7 @@ class RuleSet:
             )
         if self.yahtzee_bonus not in (0, YAHTZEE_BONUS) or isinstance(self.yahtzee_bonus, bool):
             raise InvalidInput(
-                _("The Yahtzee bonus is 0 or {YAHTZEE_BONUS} points.").format(
-                    YAHTZEE_BONUS=YAHTZEE_BONUS
-                )
+                _("The Yahtzee bonus is 0 or {bonus} points.").format(bonus=YAHTZEE_BONUS)
             )
         if not isinstance(self.joker, JokerRule) or not isinstance(self.tie_break, TieBreak):
             raise InvalidInput(_("joker and tie_break take JokerRule and TieBreak values."))
@@ -88,7 +86,9 @@ class RuleSet:
             raise InvalidInput(_("edition takes an Edition (Edition.named('yatzy'))."))
         if not edition.extra_rules and (self.joker is not JokerRule.NONE or self.yahtzee_bonus):
             raise InvalidInput(
-                _("{title} has no Joker rule and no extra bonus.").format(title=edition.title)
+                _("{title} has no Joker rule and no extra bonus.").format(
+                    title=edition.display_title
+                )
             )
         if not isinstance(self.house, tuple) or not isinstance(self.ordered, bool):
             raise InvalidInput(_("house takes a tuple of house-rule keys; ordered true or false."))

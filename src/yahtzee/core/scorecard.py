@@ -50,7 +50,7 @@ class Scorecard:
         if not isinstance(self.boxes, tuple) or len(self.boxes) != count:
             raise InvalidInput(
                 _("A {title} scorecard has {count} boxes, each a whole number or None.").format(
-                    title=edition.title, count=count
+                    title=edition.display_title, count=count
                 )
             )
         if not _PLAIN_BOX_TYPES.issuperset(map(type, self.boxes)):  # else look closer
@@ -200,8 +200,10 @@ class Scorecard:
             return _default_rules(self.edition)
         if rules.edition is not self.edition:
             raise InvalidInput(
-                _("This is a {title} card; the {rules_name} rules are {title2}'s.").format(
-                    title=self.edition.title, rules_name=rules.name, title2=rules.edition.title
+                _("This is a {card} card; the {rules} rules are {edition}'s.").format(
+                    card=self.edition.display_title,
+                    rules=rules.name,
+                    edition=rules.edition.display_title,
                 ),
                 code="wrong_edition",
             )
@@ -276,8 +278,8 @@ class Scorecard:
         edition = Edition.named(data.get("edition", AMERICAN.name))  # none named: American
         if rules is not None and _edition_of(rules) is not edition:
             raise InvalidInput(
-                _("This card is a {title} card; the game is {title2}.").format(
-                    title=edition.title, title2=_edition_of(rules).title
+                _("This card is a {card} card; the game is {game}.").format(
+                    card=edition.display_title, game=_edition_of(rules).display_title
                 ),
                 code="wrong_edition",
             )
@@ -291,9 +293,7 @@ class Scorecard:
             category = edition.box_type.parse(str(name))
             if category in seen:
                 raise InvalidInput(
-                    _("Card data names {display_name} twice.").format(
-                        display_name=category.display_name
-                    )
+                    _("Card data names {box} twice.").format(box=category.display_name)
                 )
             seen.add(category)
             if value is not None:
@@ -304,8 +304,8 @@ class Scorecard:
         for key in ("upper_subtotal", "upper_bonus", "lower_total", "total"):
             if key in data and data[key] != getattr(card, key):
                 raise InvalidInput(
-                    _("Card data says {key} is {data}, but its boxes give {getattr}.").format(
-                        key=key, data=show(data[key]), getattr=getattr(card, key)
+                    _("Card data says {key} is {said}, but its boxes give {total}.").format(
+                        key=key, said=show(data[key]), total=getattr(card, key)
                     )
                 )
         return card
@@ -397,14 +397,14 @@ def _check_box_points(
 ) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(
-            _("{display_name} must hold a whole number, not {value}.").format(
-                display_name=category.display_name, value=show(value)
+            _("{box} must hold a whole number, not {value}.").format(
+                box=category.display_name, value=show(value)
             )
         )
     if value not in possible_points(category, rules):
         raise InvalidInput(
-            _("{display_name} cannot hold {value} points in any {title} game.").format(
-                display_name=category.display_name, value=show(value), title=edition.title
+            _("{box} cannot hold {value} points in any {edition} game.").format(
+                box=category.display_name, value=show(value), edition=edition.display_title
             )
         )
 
@@ -417,7 +417,9 @@ def _check_bonus(value: object, boxes: list[int | None], edition: Edition) -> in
             )
         )
     if value and not edition.extra_rules:
-        raise InvalidInput(_("{title} has no extra {title} bonus.").format(title=edition.title))
+        raise InvalidInput(
+            _("{title} has no extra {title} bonus.").format(title=edition.display_title)
+        )
     five = edition.five_of_a_kind
     if value and boxes[five] != edition.box_rules[five].points:
         raise InvalidInput(
@@ -429,8 +431,8 @@ def _check_bonus(value: object, boxes: list[int | None], edition: Edition) -> in
     if value % YAHTZEE_BONUS or value // YAHTZEE_BONUS > max(filled_others, 0):
         raise InvalidInput(
             _(
-                "yahtzee_bonus {value} is impossible: {YAHTZEE_BONUS} points per extra "
+                "yahtzee_bonus {value} is impossible: {bonus} points per extra "
                 "Yahtzee, each filling one box besides the Yahtzee box."
-            ).format(value=show(value), YAHTZEE_BONUS=YAHTZEE_BONUS)
+            ).format(value=show(value), bonus=YAHTZEE_BONUS)
         )
     return value

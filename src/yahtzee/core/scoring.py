@@ -158,7 +158,7 @@ def placements(
         stray = next(c for c in open_set if type(c) is not box_type)
         raise IllegalMove(
             _("{stray} is not a box of {title} (the {rules_name} rules).").format(
-                stray=stray, title=rules.edition.title, rules_name=rules.name
+                stray=stray, title=rules.edition.display_title, rules_name=rules.name
             ),
             code="unknown_box",
         )

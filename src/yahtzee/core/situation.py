@@ -39,8 +39,8 @@ class Situation:
         rolls = self.rolls_left
         if isinstance(rolls, bool) or not isinstance(rolls, int) or not 0 <= rolls < ROLLS_PER_TURN:
             raise InvalidInput(
-                _("Rolls left is {ROLLS_TEXT}, not {rolls}.").format(
-                    ROLLS_TEXT=_ROLLS_TEXT, rolls=show(rolls)
+                _("Rolls left is {allowed}, not {given}.").format(
+                    allowed=_ROLLS_TEXT, given=show(rolls)
                 )
             )
         if not isinstance(self.card, Scorecard):
@@ -73,8 +73,8 @@ class Situation:
         rolls = tokens[1].lower().removeprefix("rolls=").removeprefix("r")
         if rolls not in _ROLLS_LEFT:
             raise InvalidInput(
-                _("Rolls left is {ROLLS_TEXT}, not {tokens}.").format(
-                    ROLLS_TEXT=_ROLLS_TEXT, tokens=show(tokens[1])
+                _("Rolls left is {allowed}, not {given}.").format(
+                    allowed=_ROLLS_TEXT, given=show(tokens[1])
                 )
             )
         boxes: dict[str, object] = {}
@@ -93,9 +93,7 @@ class Situation:
             else:
                 box = box_type.parse(key)
                 if box.key in boxes:
-                    raise InvalidInput(
-                        _("{display_name} is given twice.").format(display_name=box.display_name)
-                    )
+                    raise InvalidInput(_("{box} is given twice.").format(box=box.display_name))
                 name = box.key
                 boxes[name] = int(value)
         data = {"boxes": boxes, "yahtzee_bonus": bonus}

@@ -111,15 +111,15 @@ def start(event: GameStarted) -> GameState:
     players = tuple(name.strip() if isinstance(name, str) else name for name in event.players)
     if not 1 <= len(players) <= MAX_PLAYERS:
         raise InvalidInput(
-            _("A game has 1 to {MAX_PLAYERS} players, not {count}.").format(
-                MAX_PLAYERS=MAX_PLAYERS, count=len(players)
+            _("A game has 1 to {most} players, not {count}.").format(
+                most=MAX_PLAYERS, count=len(players)
             )
         )
     for name in players:
         if not isinstance(name, str) or not name or len(name) > MAX_NAME_LENGTH:
             raise InvalidInput(
-                _("Player names are 1 to {MAX_NAME_LENGTH} characters: {name}.").format(
-                    MAX_NAME_LENGTH=MAX_NAME_LENGTH, name=show(name)
+                _("Player names are 1 to {most} characters: {name}.").format(
+                    most=MAX_NAME_LENGTH, name=show(name)
                 )
             )
         if not name.isprintable():
@@ -156,8 +156,8 @@ def check_actor(state: GameState, player: int | None) -> int:
         )
     if player != current:
         raise IllegalMove(
-            _("It is {players}'s turn, not {players2}'s.").format(
-                players=state.players[current], players2=state.players[player]
+            _("It is {player}'s turn, not {other}'s.").format(
+                player=state.players[current], other=state.players[player]
             ),
             code="not_your_turn",
         )
@@ -259,8 +259,8 @@ def check_dice_entry(
         isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= ROLLS_PER_TURN
     ):
         raise InvalidInput(
-            _("A roll of the turn is 1, 2 or {ROLLS_PER_TURN} (or not said), not {roll}.").format(
-                ROLLS_PER_TURN=ROLLS_PER_TURN, roll=show(roll)
+            _("A roll of the turn is 1, 2 or {last} (or not said), not {roll}.").format(
+                last=ROLLS_PER_TURN, roll=show(roll)
             ),
             code="bad_roll",
         )
@@ -293,19 +293,18 @@ def check_written(
     category = state.rules.edition.parse_box(category)
     if not card.is_open(category):
         raise IllegalMove(
-            _("{display_name} is already filled ({card}). Open boxes: {join}.").format(
-                display_name=category.display_name,
-                card=card[category],
-                join=", ".join(c.display_name for c in card.open_boxes),
+            _("{box} is already filled ({points}). Open boxes: {boxes}.").format(
+                box=category.display_name,
+                points=card[category],
+                boxes=", ".join(c.display_name for c in card.open_boxes),
             ),
             code="box_filled",
         )
     if state.rules.ordered and category is not card.open_boxes[0]:
         raise IllegalMove(
             _(
-                "Under the {rules_name} rules the boxes are filled top to bottom: the "
-                "next is {display_name}."
-            ).format(rules_name=state.rules.name, display_name=card.open_boxes[0].display_name),
+                "Under the {rules} rules the boxes are filled top to bottom: the next is {box}."
+            ).format(rules=state.rules.name, box=card.open_boxes[0].display_name),
             code="out_of_order",
         )
     return Placement(category, check_entry(category, points, state.rules))
@@ -337,14 +336,14 @@ def apply(state: GameState, event: Event) -> GameState:
             if (placement.points, placement.yahtzee_bonus) != (points, bonus):
                 raise InvalidInput(
                     _(
-                        "The log says {display_name} scored {points} (+{bonus}), but the dice "
-                        "give {points2} (+{yahtzee_bonus})."
+                        "The log says {box} scored {points} (+{bonus}), but the dice "
+                        "give {dice_points} (+{dice_bonus})."
                     ).format(
-                        display_name=category.display_name,
+                        box=category.display_name,
                         points=show(points),
                         bonus=show(bonus),
-                        points2=placement.points,
-                        yahtzee_bonus=placement.yahtzee_bonus,
+                        dice_points=placement.points,
+                        dice_bonus=placement.yahtzee_bonus,
                     )
                 )
             return after_score(state, placement)

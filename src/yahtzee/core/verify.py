@@ -74,8 +74,8 @@ def check_rolls(seed: str, events: Iterable[object]) -> Draw:
         raise InvalidInput(
             _(
                 "This seed is not the one the game committed to before its first roll: "
-                "its SHA-256 is {commitment}, the game committed to {commitment2}."
-            ).format(commitment=commitment(seed), commitment2=opening.commitment),
+                "its SHA-256 is {seed_hash}, the game committed to {committed}."
+            ).format(seed_hash=commitment(seed), committed=opening.commitment),
             code="seed_mismatch",
         )
     draw = draw_of(opening)

@@ -171,7 +171,7 @@ class Advice:
             if option.action == wanted:
                 return option.value
         raise IllegalMove(
-            _("{describe} is not an option here.").format(describe=_describe(wanted)),
+            _("{option} is not an option here.").format(option=_describe(wanted)),
             code="not_an_option",
         )
 

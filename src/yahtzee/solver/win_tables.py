@@ -213,9 +213,7 @@ def clear_tables(rules: RuleSet | None = None, directory: Path | None = None) ->
             continue
         except OSError as error:
             raise TableBuildError(
-                _("Cannot remove {path}: {describe}").format(
-                    path=info.path, describe=describe(error)
-                )
+                _("Cannot remove {path}: {reason}").format(path=info.path, reason=describe(error))
             ) from error
         removed.append(info)
     return removed

@@ -111,9 +111,9 @@ def start_attempt(store: Store, day: date, game_id: str, game: Game, seat: Seat)
     except IntegrityError:
         raise IllegalMove(
             _(
-                "{seat_name} has played the daily game of {isoformat} already: one "
+                "{player} has played the daily game of {day} already: one "
                 "attempt a day. Come back tomorrow."
-            ).format(seat_name=seat.name, isoformat=day.isoformat()),
+            ).format(player=seat.name, day=day.isoformat()),
             code="daily_played",
         ) from None
 

@@ -99,8 +99,8 @@ def check_location(url: str | None = None) -> None:
         raise InvalidInput(
             _(
                 "Cannot keep the records at {path}: {there} is a file, not a folder "
-                "(choose another place with --database-url or ${DATABASE_ENV})."
-            ).format(path=path, there=there, DATABASE_ENV=DATABASE_ENV)
+                "(choose another place with --database-url or ${variable})."
+            ).format(path=path, there=there, variable=DATABASE_ENV)
         )
     try:
         os.rmdir(tempfile.mkdtemp(prefix=".yahtzee-", dir=there))
@@ -109,8 +109,8 @@ def check_location(url: str | None = None) -> None:
         raise InvalidInput(
             _(
                 "Cannot keep the records at {path}: nothing can be made in {there} "
-                "({reason}; choose another place with --database-url or ${DATABASE_ENV})."
-            ).format(path=path, there=there, reason=reason, DATABASE_ENV=DATABASE_ENV)
+                "({reason}; choose another place with --database-url or ${variable})."
+            ).format(path=path, there=there, reason=reason, variable=DATABASE_ENV)
         ) from None
 
 

@@ -162,8 +162,8 @@ def history(
 def _dice_kind(dice: str) -> str:
     if dice not in DICE_KINDS:
         raise InvalidInput(
-            _("A game's dice are {ROLLED} or {ENTERED}, not {dice}.").format(
-                ROLLED=ROLLED, ENTERED=ENTERED, dice=show(dice)
+            _("A game's dice are {rolled} or {entered}, not {dice}.").format(
+                rolled=ROLLED, entered=ENTERED, dice=show(dice)
             )
         )
     return dice

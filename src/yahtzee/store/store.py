@@ -235,9 +235,9 @@ class Store:
         prefix = game_id.strip().lower()
         if len(prefix) < MIN_ID_PREFIX or not all(c in "0123456789abcdef-" for c in prefix):
             raise InvalidInput(
-                _(
-                    "{game_id!r} is not a game id (at least {MIN_ID_PREFIX} of its characters)."
-                ).format(game_id=game_id, MIN_ID_PREFIX=MIN_ID_PREFIX)
+                _("{game_id!r} is not a game id (at least {least} of its characters).").format(
+                    game_id=game_id, least=MIN_ID_PREFIX
+                )
             )
         with reading(self.engine) as connection:
             found = connection.execute(

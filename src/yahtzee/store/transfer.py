@@ -242,8 +242,8 @@ def _from_json(text: str) -> list[dict[str, Any]]:
         )
     if data.get("version") != VERSION:
         raise InvalidInput(
-            _("Export version {version} is not supported (only {VERSION}).").format(
-                version=show(data.get("version")), VERSION=VERSION
+            _("Export version {version} is not supported (only {supported}).").format(
+                version=show(data.get("version")), supported=VERSION
             )
         )
     games_ = data.get("games")
@@ -313,12 +313,12 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
         raise InvalidInput(
             _(
                 "it says it is a game of {title} ({edition_name}), but its rules "
-                "{rules_name!r} are {title2}'s."
+                "{rules_name!r} are {edition}'s."
             ).format(
-                title=edition.title,
+                title=edition.display_title,
                 edition_name=edition.name,
                 rules_name=game.rules.name,
-                title2=game.rules.edition.title,
+                edition=game.rules.edition.display_title,
             )
         )
     seats_ = sorted(item["seats"], key=lambda s: s["seat"])
@@ -338,9 +338,7 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
     sitting = item.get("sitting") or game_id
     if not isinstance(sitting, str) or len(sitting) > MAX_SITTING_ID:
         raise InvalidInput(
-            _("its sitting is an id of at most {MAX_SITTING_ID} characters.").format(
-                MAX_SITTING_ID=MAX_SITTING_ID
-            )
+            _("its sitting is an id of at most {most} characters.").format(most=MAX_SITTING_ID)
         )
     created, updated = _stamp(item["created_at"]), _stamp(item["updated_at"])
     finished = _stamp(item["finished_at"]) if item.get("finished_at") else None
