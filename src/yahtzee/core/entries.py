@@ -36,10 +36,17 @@ def allowed_text(points: frozenset[int]) -> str:
         if value is not None and value == previous + 1:
             previous = value
             continue
-        parts.append(str(start) if start == previous else f"{start} to {previous}")
+        parts.append(
+            str(start)
+            if start == previous
+            else _("{low} to {high}").format(low=start, high=previous)
+        )
         if value is not None:
             start = previous = value
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
+    if len(parts) == 1:
+        return parts[0]
+    # Translators: the last of several choices: "0, 4, 8 or 12" ({some} is "0, 4, 8").
+    return _("{some} or {last}").format(some=", ".join(parts[:-1]), last=parts[-1])
 
 
 def check_entry(category: Box, points: object, rules: RuleSet) -> int:

@@ -225,28 +225,30 @@ class Scorecard:
 
     def _filled_message(self, category: Box, legal: tuple[Placement, ...]) -> str:
         if self.is_complete:
-            return "The scorecard is complete: every box is filled."
-        return (
-            f"{category.display_name} is already filled ({self.boxes[category]}). "
-            f"{self.allowed_text(legal)}"
+            return _("The scorecard is complete: every box is filled.")
+        return _("{box} is already filled ({points}). {allowed}").format(
+            box=category.display_name, points=self.boxes[category], allowed=self.allowed_text(legal)
         )
 
     def allowed_text(self, legal: tuple[Placement, ...]) -> str:
         """``"Open boxes: ..."``, or ``"Allowed: ..."`` when a Joker rule narrows them."""
         if not legal or {p.category for p in legal} == set(self.open_boxes):
-            return f"Open boxes: {', '.join(c.display_name for c in self.open_boxes)}."
-        return f"Allowed: {', '.join(p.category.display_name for p in legal)}."
+            return _("Open boxes: {boxes}.").format(
+                boxes=", ".join(c.display_name for c in self.open_boxes)
+            )
+        return _("Allowed: {boxes}.").format(
+            boxes=", ".join(p.category.display_name for p in legal)
+        )
 
     def _refusal(self, category: Box, legal: tuple[Placement, ...], rules: RuleSet) -> str:
         if not self.is_open(category):
             return self._filled_message(category, legal)
         if rules.ordered:
-            return (
-                f"Under the {rules.name} rules the boxes are filled top to bottom: "
-                f"the next is {self.open_boxes[0].display_name}."
-            )
-        return (
-            f"The Joker rule does not allow {category.display_name} now. {self.allowed_text(legal)}"
+            return _(
+                "Under the {rules} rules the boxes are filled top to bottom: the next is {box}."
+            ).format(rules=rules.name, box=self.open_boxes[0].display_name)
+        return _("The Joker rule does not allow {box} now. {allowed}").format(
+            box=category.display_name, allowed=self.allowed_text(legal)
         )
 
     # Data --------------------------------------------------------------------------

@@ -94,9 +94,16 @@ class Placement:
         return self.points + self.yahtzee_bonus
 
     def __str__(self) -> str:
-        bonus = f" +{self.yahtzee_bonus} Yahtzee bonus" if self.yahtzee_bonus else ""
-        joker = " (Joker)" if self.joker else ""
-        return f"{self.category.display_name}: {self.points}{bonus}{joker}"
+        box, points, bonus = self.category.display_name, self.points, self.yahtzee_bonus
+        if bonus and self.joker:
+            text = _("{box}: {points} +{bonus} Yahtzee bonus (Joker)")
+        elif bonus:
+            text = _("{box}: {points} +{bonus} Yahtzee bonus")
+        elif self.joker:
+            text = _("{box}: {points} (Joker)")
+        else:
+            text = _("{box}: {points}")
+        return text.format(box=box, points=points, bonus=bonus)
 
 
 _placement = lru_cache(maxsize=None, typed=True)(Placement)

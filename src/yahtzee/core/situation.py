@@ -20,9 +20,13 @@ from .scorecard import Scorecard
 from .state import ROLLS_PER_TURN
 
 _ROLLS_LEFT = tuple(str(n) for n in range(ROLLS_PER_TURN))
-_ROLLS_TEXT = f"{', '.join(_ROLLS_LEFT[:-1])} or {_ROLLS_LEFT[-1]}"
 _MIN_TOKENS = 2  # the dice and the rolls left
 _MAX_DIGITS = 6  # in a box's or the bonus's points
+
+
+def _rolls_text() -> str:
+    """``0, 1 or 2``, in the language in force."""
+    return _("{some} or {last}").format(some=", ".join(_ROLLS_LEFT[:-1]), last=_ROLLS_LEFT[-1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +44,7 @@ class Situation:
         if isinstance(rolls, bool) or not isinstance(rolls, int) or not 0 <= rolls < ROLLS_PER_TURN:
             raise InvalidInput(
                 _("Rolls left is {allowed}, not {given}.").format(
-                    allowed=_ROLLS_TEXT, given=show(rolls)
+                    allowed=_rolls_text(), given=show(rolls)
                 )
             )
         if not isinstance(self.card, Scorecard):
@@ -74,7 +78,7 @@ class Situation:
         if rolls not in _ROLLS_LEFT:
             raise InvalidInput(
                 _("Rolls left is {allowed}, not {given}.").format(
-                    allowed=_ROLLS_TEXT, given=show(tokens[1])
+                    allowed=_rolls_text(), given=show(tokens[1])
                 )
             )
         boxes: dict[str, object] = {}

@@ -478,5 +478,11 @@ def _playoff_roll(state: GameState, player: int, dice: Dice) -> GameState:
 
 
 def _over_message(state: GameState) -> str:
-    names = " and ".join(state.players[w] for w in state.winners)
-    return f"The game is over: {names} won." if names else "The game is over."
+    winners = [state.players[w] for w in state.winners]
+    if not winners:
+        return _("The game is over.")
+    names = winners[0]
+    for name in winners[1:]:
+        # Translators: two or more winners' names: "Ann and Bo" ({names} may be a list).
+        names = _("{names} and {name}").format(names=names, name=name)
+    return _("The game is over: {names} won.").format(names=names)
