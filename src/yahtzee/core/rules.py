@@ -248,7 +248,7 @@ class RuleSet:
     def summary_text(self) -> str:
         """`summary` in the language in force (``summary`` itself stays English: it is
         data, written in records and JSON)."""
-        sentences = []
+        sentences: list[str] = []
         text = self.summary
         for ending in (_PLAYOFF_SENTENCE, _ORDERED_SENTENCE):
             if text.endswith(" " + ending):
