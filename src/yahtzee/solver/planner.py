@@ -33,7 +33,7 @@ from ..core import (
 )
 from ..core.language import _
 from . import turn_numpy
-from .advice import Advice, Option, actions_for
+from .advice import Advice, Option, action_text, actions_for
 from .layout import KEEP_CODE, MAX_OPTIONS, N_MS, N_ROWS, SCORE, TURN_SIZE
 from .tables import (
     N_BOXES,
@@ -297,7 +297,9 @@ class TurnPlanner:
             stand = K1 if situation.rolls_left == 1 else K2
             return situation.card.total + float(stand[ROLL_BASE + situation.dice.index, 0])
         raise IllegalMove(
-            _("{action} is not allowed in {situation}.").format(action=action, situation=situation),
+            _("{action} is not allowed in {situation}.").format(
+                action=action_text(action), situation=situation
+            ),
             code="not_an_option",
         )
 
