@@ -18,9 +18,10 @@ from enum import IntEnum
 from functools import lru_cache
 from typing import ClassVar, Self
 
+from . import language
 from .dice import FACES
 from .errors import InvalidInput, show
-from .language import _, current, pgettext, translations
+from .language import _, pgettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,16 +167,13 @@ class Box(IntEnum):
                 _("A box name must be text, not {type}.").format(type=type(text).__name__)
             )
         if _NUMBER_LIKE.search(text):  # "-1" is not box 1 ("1" is): no sign, no decimals
-            raise InvalidInput(
-                _("Unknown box {text}. {boxes_text}").format(
-                    text=show(text.strip()), boxes_text=cls._boxes_text()
-                )
-            )
+            unknown = _("Unknown box {name}.").format(name=show(text.strip()))
+            raise InvalidInput(f"{unknown} {cls._boxes_text()}")
         aliases = cls._table.aliases
         key = _normalise(text, aliases)
         found = aliases.get(key)
         if found is None:
-            local = _local_aliases(cls, translations(current()))
+            local = _local_aliases(cls, _catalog())
             found = local.get(_folded(text)) if local else None
             if found is None:
                 found = local.get(_plain(_folded(text))) if local else None
@@ -201,7 +199,7 @@ class Box(IntEnum):
     def _unknown_message(cls, text: str, key: str) -> str:
         if not key:
             return _("No box named. {boxes}").format(boxes=cls._boxes_text())
-        aliases = {**_local_aliases(cls, translations(current())), **cls._table.aliases}
+        aliases = {**_local_aliases(cls, _catalog()), **cls._table.aliases}
         close = difflib.get_close_matches(key, list(aliases), n=1, cutoff=0.75)
         hint = (
             _("Did you mean {box}?").format(box=cls(aliases[close[0]]).display_name)
@@ -265,6 +263,12 @@ _PREFIX = re.compile(r"^(upper|lower)(?=.)")
 def _normalise(text: str, aliases: Mapping[str, int]) -> str:
     key = _DROP.sub("", text.strip().lower())
     return _PREFIX.sub("", key) if key not in aliases else key
+
+
+def _catalog() -> gettext.NullTranslations:
+    """The catalog of the language in force (looked up at each call: tests stand in a
+    catalog of their own for `language.translations`)."""
+    return language.translations(language.current())
 
 
 def _folded(text: str) -> str:
