@@ -44,7 +44,7 @@ from ..core import (
     Score,
     Scorecard,
 )
-from ..core.language import _
+from ..core.language import N_, _
 from ..core.scorecard import possible_points
 
 KEEPS = Keep.all()
@@ -311,11 +311,11 @@ def check_action(game: Game, action: object, legal: Mask | bytes) -> Keep | Scor
     chosen = encoding.actions[index]
     if not legal[index]:
         game.check(chosen)  # raises with the engine's reason
-        raise IllegalMove(NOT_OFFERED, code="not_offered")
+        raise IllegalMove(_(NOT_OFFERED), code="not_offered")
     return chosen
 
 
-NOT_OFFERED = "Keeping all five dice and rolling is not offered: it only wastes a roll."
+NOT_OFFERED = N_("Keeping all five dice and rolling is not offered: it only wastes a roll.")
 
 
 def dice_for(rng: np.random.Generator, options: dict[str, Any] | None) -> DiceSource:

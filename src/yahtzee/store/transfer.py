@@ -14,7 +14,7 @@ from sqlalchemy import insert, select, update
 
 from ..core import BotSpec, Category, Edition, Game, InvalidInput, YahtzeeError, check_rolls
 from ..core.errors import show
-from ..core.language import _
+from ..core.language import N_, _
 from .daily import daily_days, import_result, revealed_dice_seed
 from .engine import reading, retrying
 from .schema import cards, games, seats
@@ -154,14 +154,14 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
     if reader.fieldnames is None or "events" not in reader.fieldnames:
         raise InvalidInput(_("This file is not a yahtzee CSV export (it has no 'events' column)."))
     if _ends_mid_row(text):  # every export ends with a line break: even a whole last cell
-        raise InvalidInput(_CUT)
+        raise InvalidInput(_(_CUT))
     for row in reader:
         if None in row.values() or None in row:  # a row with fewer or more cells than the header
-            raise InvalidInput(_CUT if _ends_mid_row(text) else _BAD_ROW)
+            raise InvalidInput(_(_CUT if _ends_mid_row(text) else _BAD_ROW))
         try:
             events = json.loads(row["events"])
         except ValueError:
-            raise InvalidInput(_CUT if _ends_mid_row(text) else _BAD_ROW) from None
+            raise InvalidInput(_(_CUT if _ends_mid_row(text) else _BAD_ROW)) from None
         game = found.setdefault(
             row["game_id"],
             {
@@ -189,12 +189,11 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
 CUT_TAIL = 5
 """At most this many characters after where a JSON reader stopped: the file was cut there
 (``tru`` of ``true``, say)."""
-_CUT = (
+_CUT = N_(
     "This export is cut short: the file ends in the middle of a game. "
     "Export the records again, or import a complete copy."
 )
-_BAD_ROW = "This export is damaged: a row of it cannot be read as a yahtzee game."
-_NOT_JSON_EXPORT = "This file is not a yahtzee JSON export"
+_BAD_ROW = N_("This export is damaged: a row of it cannot be read as a yahtzee game.")
 
 
 def _ends_mid_row(text: str) -> bool:
@@ -210,24 +209,20 @@ def _cut(text: str, error: json.JSONDecodeError) -> bool:
 
 def _from_json(text: str) -> list[dict[str, Any]]:
     if not text.strip():
-        raise InvalidInput(
-            _("{NOT_JSON_EXPORT}: the file is empty.").format(NOT_JSON_EXPORT=_NOT_JSON_EXPORT)
-        )
+        raise InvalidInput(_("This file is not a yahtzee JSON export: the file is empty."))
     try:
         data = json.loads(text)
     except RecursionError:
         raise InvalidInput(
-            _("{NOT_JSON_EXPORT}: it nests too deeply.").format(NOT_JSON_EXPORT=_NOT_JSON_EXPORT)
+            _("This file is not a yahtzee JSON export: it nests too deeply.")
         ) from None
     except json.JSONDecodeError as error:
         if not text.lstrip().startswith("{"):
             raise InvalidInput(
-                _("{NOT_JSON_EXPORT}: it is not JSON at all.").format(
-                    NOT_JSON_EXPORT=_NOT_JSON_EXPORT
-                )
+                _("This file is not a yahtzee JSON export: it is not JSON at all.")
             ) from None
         if _cut(text, error):
-            raise InvalidInput(_CUT) from None
+            raise InvalidInput(_(_CUT)) from None
         line = error.lineno
         raise InvalidInput(
             _("This export is damaged: it stops being JSON at line {line}.").format(line=line)
@@ -236,9 +231,7 @@ def _from_json(text: str) -> list[dict[str, Any]]:
         raise InvalidInput(_("This export is damaged: it holds a value no export has.")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput(
-            _("{NOT_JSON_EXPORT}: it has JSON, but not the records' format.").format(
-                NOT_JSON_EXPORT=_NOT_JSON_EXPORT
-            )
+            _("This file is not a yahtzee JSON export: it has JSON, but not the records' format.")
         )
     if data.get("version") != VERSION:
         raise InvalidInput(
