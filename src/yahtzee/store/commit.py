@@ -83,7 +83,7 @@ def decide(
     commits to write."""
     missing = sorted({c.game_id for c in commits} - stored.keys())
     if missing:
-        raise StoreError(_("No game {missing} in the records.").format(missing=missing[0]))
+        raise StoreError(_("No game {game_id} in the records.").format(game_id=missing[0]))
     outcomes: dict[str, Outcome] = {}
     written: list[Commit] = []
     for commit in commits:
