@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InvalidInput, show
+from .language import N_, _
 from .players import DEFAULT_LEVEL, BotSpec
 
 
@@ -23,27 +24,39 @@ class BotChoice:
     about: str
 
     @property
+    def shown_name(self) -> str:
+        """`name` in the language in force (``name`` itself is English, as data)."""
+        if self.spec.level is not None:
+            return _("Level {level}").format(level=self.spec.level)
+        return _(self.name)
+
+    @property
+    def shown_about(self) -> str:
+        """`about` in the language in force."""
+        return _(self.about)
+
+    @property
     def key(self) -> str:
         """The bot's key (`BotSpec.key`): ``level3``, ``winning``."""
         return self.spec.key
 
 
 _LEVEL_ABOUT = {  # the points: a game of Yahtzee (the official rules); Yatzy's are lower
-    1: "plays with a beginner's mistakes, about 190 points a game of Yahtzee",
-    2: "plays with many small mistakes, about 219 points a game of Yahtzee",
-    3: "plays with a few mistakes, about 234 points a game of Yahtzee",
-    4: "plays with a small mistake now and then, about 250 points a game of Yahtzee",
-    5: "plays without mistakes, the same as Optimal",
+    1: N_("plays with a beginner's mistakes, about 190 points a game of Yahtzee"),
+    2: N_("plays with many small mistakes, about 219 points a game of Yahtzee"),
+    3: N_("plays with a few mistakes, about 234 points a game of Yahtzee"),
+    4: N_("plays with a small mistake now and then, about 250 points a game of Yahtzee"),
+    5: N_("plays without mistakes, the same as Optimal"),
 }
 
 BOT_CHOICES: tuple[BotChoice, ...] = (
     *(BotChoice(BotSpec.at_level(n), f"Level {n}", about) for n, about in _LEVEL_ABOUT.items()),
     BotChoice(
         BotSpec("optimal"),
-        "Optimal",
-        "plays for the most points, about 255 a game (Yatzy: 248)",
+        N_("Optimal"),
+        N_("plays for the most points, about 255 a game (Yatzy: 248)"),
     ),
-    BotChoice(BotSpec("winning"), "Winning", "plays for the best chance to finish first"),
+    BotChoice(BotSpec("winning"), N_("Winning"), N_("plays for the best chance to finish first")),
 )
 DEFAULT_BOT = BotSpec.at_level(DEFAULT_LEVEL)
 """The bot a new seat gets until another is chosen."""
@@ -56,14 +69,18 @@ def bot_choice(key: str) -> BotChoice:
         if choice.key == key:
             return choice
     offered = ", ".join(c.key for c in BOT_CHOICES)
-    raise InvalidInput(f"There is no bot {show(key)} to choose: the bots are {offered}.")
+    raise InvalidInput(
+        _("There is no bot {key} to choose: the bots are {offered}.").format(
+            key=show(key), offered=offered
+        )
+    )
 
 
 def chosen_bot(key: str | None = None, level: int | None = None) -> BotSpec:
     """The bot asked for by its key (`bot_choice`) or by its level (1-5), not both;
     `DEFAULT_BOT` with neither. `InvalidInput` for anything else."""
     if key is not None and level is not None:
-        raise InvalidInput("Choose a bot by its name or by its level, not both.")
+        raise InvalidInput(_("Choose a bot by its name or by its level, not both."))
     if key is not None:
         return bot_choice(key).spec
     return DEFAULT_BOT if level is None else BotSpec.at_level(level)

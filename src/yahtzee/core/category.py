@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from .box import Box, BoxNames, describe_boxes
+from .language import NP_
+
+_CONTEXT = "american box"
+"""The names' context in the catalogs: their translations are the names printed on
+Yahtzee cards in each language (Kniffel's in German)."""
 
 
 class Category(Box):
@@ -24,27 +29,27 @@ class Category(Box):
 
 
 _DISPLAY = {
-    Category.ONES: "Aces",
-    Category.TWOS: "Twos",
-    Category.THREES: "Threes",
-    Category.FOURS: "Fours",
-    Category.FIVES: "Fives",
-    Category.SIXES: "Sixes",
-    Category.THREE_OF_A_KIND: "Three of a Kind",
-    Category.FOUR_OF_A_KIND: "Four of a Kind",
-    Category.FULL_HOUSE: "Full House",
-    Category.SMALL_STRAIGHT: "Small Straight",
-    Category.LARGE_STRAIGHT: "Large Straight",
-    Category.YAHTZEE: "Yahtzee",
-    Category.CHANCE: "Chance",
+    Category.ONES: NP_("american box", "Aces"),
+    Category.TWOS: NP_("american box", "Twos"),
+    Category.THREES: NP_("american box", "Threes"),
+    Category.FOURS: NP_("american box", "Fours"),
+    Category.FIVES: NP_("american box", "Fives"),
+    Category.SIXES: NP_("american box", "Sixes"),
+    Category.THREE_OF_A_KIND: NP_("american box", "Three of a Kind"),
+    Category.FOUR_OF_A_KIND: NP_("american box", "Four of a Kind"),
+    Category.FULL_HOUSE: NP_("american box", "Full House"),
+    Category.SMALL_STRAIGHT: NP_("american box", "Small Straight"),
+    Category.LARGE_STRAIGHT: NP_("american box", "Large Straight"),
+    Category.YAHTZEE: NP_("american box", "Yahtzee"),
+    Category.CHANCE: NP_("american box", "Chance"),
 }
 
 _SHORT = {
-    Category.THREE_OF_A_KIND: "3 of a kind",
-    Category.FOUR_OF_A_KIND: "4 of a kind",
-    Category.FULL_HOUSE: "Full house",
-    Category.SMALL_STRAIGHT: "Sm. straight",
-    Category.LARGE_STRAIGHT: "Lg. straight",
+    Category.THREE_OF_A_KIND: NP_("american box", "3 of a kind"),
+    Category.FOUR_OF_A_KIND: NP_("american box", "4 of a kind"),
+    Category.FULL_HOUSE: NP_("american box", "Full house"),
+    Category.SMALL_STRAIGHT: NP_("american box", "Sm. straight"),
+    Category.LARGE_STRAIGHT: NP_("american box", "Lg. straight"),
 }
 
 _CODES = {
@@ -98,7 +103,7 @@ _NAMES: dict[Category, tuple[str, ...]] = {
 describe_boxes(
     Category,
     "american",
-    "Yahtzee",
+    NP_("edition", "Yahtzee"),
     {
         c: BoxNames(
             _DISPLAY[c],
@@ -109,4 +114,5 @@ describe_boxes(
         )
         for c in Category
     },
+    _CONTEXT,
 )

@@ -19,6 +19,7 @@ import secrets
 from .dice import DICE_COUNT, FACE_COUNT, Dice, Keep
 from .errors import InvalidInput, show
 from .events import Draw
+from .language import _
 
 SEED_BYTES = 32
 SEED_DIGITS = 2 * SEED_BYTES
@@ -35,12 +36,18 @@ def new_seed() -> str:
 def check_seed(seed: object) -> bytes:
     """The seed's bytes (`InvalidInput` unless it is 64 hexadecimal digits)."""
     if not isinstance(seed, str) or len(seed) != SEED_DIGITS:
-        raise InvalidInput(f"A dice seed is {SEED_DIGITS} hexadecimal digits, not {show(seed)}.")
+        raise InvalidInput(
+            _("A dice seed is {digits} hexadecimal digits, not {seed}.").format(
+                digits=SEED_DIGITS, seed=show(seed)
+            )
+        )
     try:
         return bytes.fromhex(seed)
     except ValueError:
         raise InvalidInput(
-            f"A dice seed is {SEED_DIGITS} hexadecimal digits, not {show(seed)}."
+            _("A dice seed is {digits} hexadecimal digits, not {seed}.").format(
+                digits=SEED_DIGITS, seed=show(seed)
+            )
         ) from None
 
 
@@ -92,7 +99,9 @@ class CommittedDice:
 
     def throw(self, keep: Keep) -> Dice:
         """Not without knowing the seat and the roll: a `Game` asks `throw_for`."""
-        raise InvalidInput("Committed dice need the seat, the round and the roll: use throw_for.")
+        raise InvalidInput(
+            _("Committed dice need the seat, the round and the roll: use throw_for.")
+        )
 
 
 __all__ = [

@@ -13,6 +13,7 @@ from functools import cache
 from typing import ClassVar, NamedTuple, Self
 
 from .errors import InvalidInput, show
+from .language import _
 
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 FACE_COUNT = len(FACES)
@@ -22,39 +23,59 @@ _SEPARATORS = re.compile(r"[\s,;/]+|(?<=[0-9])-(?=[0-9])")
 _BRACKETS = "[](){}"
 _EMPTY_KEEP_WORDS = frozenset({"", "-", "none", "nothing", "no dice", "0 dice"})
 _FACE_DIGITS = frozenset(map(str, FACES))
-_NOT_A_FACE = f"is not a die face: each die shows {FACES[0]} to {FACES[-1]}."
 
 
 def _faces_from_text(text: str, what: str) -> tuple[int, ...]:
     """Read faces from ``"1 3 3 5 6"``, ``"13356"``, ``"1,3,3,5,6"`` or ``"[1, 3, 3, 5, 6]"``."""
     if not isinstance(text, str):
-        raise InvalidInput(f"{what} must be text like 13356, not {type(text).__name__}.")
+        raise InvalidInput(
+            _("{what} must be text like 13356, not {type}.").format(
+                what=what, type=type(text).__name__
+            )
+        )
     body = text.strip().strip(_BRACKETS).strip()
     tokens = [t for t in _SEPARATORS.split(body) if t] if _SEPARATORS.search(body) else list(body)
     faces: list[int] = []
     for token in tokens:
         if token not in _FACE_DIGITS:
-            where = "" if token == text.strip() else f" in {show(text)}"
-            raise InvalidInput(f"{show(token)}{where} {_NOT_A_FACE}")
+            if token == text.strip():
+                raise InvalidInput(_not_a_face(token))
+            raise InvalidInput(
+                _("{token} in {text} is not a die face: each die shows {low} to {high}.").format(
+                    token=show(token), text=show(text), low=FACES[0], high=FACES[-1]
+                )
+            )
         faces.append(int(token))
     return tuple(faces)
+
+
+def _not_a_face(face: object) -> str:
+    return _("{face} is not a die face: each die shows {low} to {high}.").format(
+        face=show(face), low=FACES[0], high=FACES[-1]
+    )
 
 
 def _check_faces(faces: object, what: str) -> tuple[int, ...]:
     if isinstance(faces, str | bytes):
         raise InvalidInput(
-            f"{what} takes faces as numbers; use {what}.parse({show(faces)}) for text."
+            _("{what} takes faces as numbers; use {what}.parse({faces}) for text.").format(
+                what=what, faces=show(faces)
+            )
         )
     if not isinstance(faces, Iterable):
-        raise InvalidInput(f"{what} needs a sequence of faces, not {show(faces)}.")
+        raise InvalidInput(
+            _("{what} needs a sequence of faces, not {faces}.").format(what=what, faces=show(faces))
+        )
     try:
         items: tuple[object, ...] = tuple(faces)
     except TypeError:
-        raise InvalidInput(f"{what} needs a sequence of faces, not {show(faces)}.") from None
+        raise InvalidInput(
+            _("{what} needs a sequence of faces, not {faces}.").format(what=what, faces=show(faces))
+        ) from None
     checked: list[int] = []
     for face in items:
         if isinstance(face, bool) or not isinstance(face, int) or face not in FACES:
-            raise InvalidInput(f"{show(face)} {_NOT_A_FACE}")
+            raise InvalidInput(_not_a_face(face))
         checked.append(face)
     return tuple(sorted(checked))
 
@@ -117,7 +138,9 @@ class Dice(_Faces):
         _Faces.__post_init__(self)
         if len(self.faces) != DICE_COUNT:
             raise InvalidInput(
-                f"{len(self.faces)} dice given ({self}); a roll has exactly five dice."
+                _("{count} dice given ({dice}); a roll has exactly five dice.").format(
+                    count=len(self.faces), dice=self
+                )
             )
 
     @classmethod
@@ -126,11 +149,15 @@ class Dice(_Faces):
         faces = _faces_from_text(text, "Dice")
         if not faces:
             raise InvalidInput(
-                f"No dice given: write five faces from {FACES[0]} to {FACES[-1]}, like 13356."
+                _("No dice given: write five faces from {low} to {high}, like 13356.").format(
+                    low=FACES[0], high=FACES[-1]
+                )
             )
         if len(faces) != DICE_COUNT:
             raise InvalidInput(
-                f"{len(faces)} dice in {show(text)}; a roll has exactly five dice, like 13356."
+                _("{count} dice in {text}; a roll has exactly five dice, like 13356.").format(
+                    count=len(faces), text=show(text)
+                )
             )
         return cls(faces)
 
@@ -180,7 +207,9 @@ class Keep(_Faces):
     def __post_init__(self) -> None:
         _Faces.__post_init__(self)
         if len(self.faces) > DICE_COUNT:
-            raise InvalidInput(f"Cannot keep {len(self.faces)} dice; there are only five.")
+            raise InvalidInput(
+                _("Cannot keep {count} dice; there are only five.").format(count=len(self.faces))
+            )
 
     @classmethod
     def parse(cls, text: str) -> Self:
@@ -189,7 +218,11 @@ class Keep(_Faces):
             return cls(())
         faces = _faces_from_text(text, "Keep")
         if len(faces) > DICE_COUNT:
-            raise InvalidInput(f"{len(faces)} dice in {show(text)}; you can keep at most five.")
+            raise InvalidInput(
+                _("{count} dice in {text}; you can keep at most five.").format(
+                    count=len(faces), text=show(text)
+                )
+            )
         return cls(faces)
 
     @classmethod

@@ -11,6 +11,7 @@ from .box import Box
 from .category import Category
 from .dice import Dice
 from .errors import InvalidInput, show
+from .language import N_, NP_, _, pgettext
 from .yatzy_boxes import YatzyBox
 
 _PAIR, _FOUR, _FIVE = 2, 4, 5
@@ -91,32 +92,53 @@ class BoxRule:
         return _describe(self)
 
 
-_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+_SUM_IF_KIND = {
+    2: N_("at least two dice alike: the sum of all five"),
+    3: N_("at least three dice alike: the sum of all five"),
+    4: N_("at least four dice alike: the sum of all five"),
+    5: N_("at least five dice alike: the sum of all five"),
+}
+_KIND = {
+    2: N_("two dice alike: those two summed (the highest face that has two)"),
+    3: N_("three dice alike: those three summed (the highest face that has three)"),
+    4: N_("four dice alike: those four summed (the highest face that has four)"),
+    5: N_("five dice alike: those five summed (the highest face that has five)"),
+}
 
 
 def _describe(rule: BoxRule) -> str:
     kind = rule.kind
     if kind is Scoring.FACE:
-        return f"the dice showing {rule.n}, summed"
+        return _("the dice showing {face}, summed").format(face=rule.n)
     if kind is Scoring.SUM_IF_KIND:
-        return f"at least {_WORDS[rule.n]} dice alike: the sum of all five"
+        return _(_SUM_IF_KIND[rule.n])
     if kind is Scoring.KIND:
-        n = _WORDS[rule.n]
-        return f"{n} dice alike: those {n} summed (the highest face that has {n})"
+        return _(_KIND[rule.n])
     if kind is Scoring.TWO_PAIRS:
-        also = " (four alike count too)" if rule.also else ""
-        return f"two different pairs: those four dice summed{also}"
+        if rule.also:
+            return _("two different pairs: those four dice summed (four alike count too)")
+        return _("two different pairs: those four dice summed")
     if kind is Scoring.FULL_HOUSE:
-        also = " (five alike count too)" if rule.also else ""
-        what = f"{rule.points}" if rule.points else "the sum of the dice"
-        return f"three of one face and two of another{also}: {what}"
+        if rule.points:
+            if rule.also:
+                return _(
+                    "three of one face and two of another (five alike count too): {points}"
+                ).format(points=rule.points)
+            return _("three of one face and two of another: {points}").format(points=rule.points)
+        if rule.also:
+            return _(
+                "three of one face and two of another (five alike count too): the sum of the dice"
+            )
+        return _("three of one face and two of another: the sum of the dice")
     if kind is Scoring.RUN:
-        return f"{rule.n} faces in a row: {rule.points}"
+        return _("{n} faces in a row: {points}").format(n=rule.n, points=rule.points)
     if kind is Scoring.EXACT:
-        return f"exactly {'-'.join(map(str, rule.faces))}: {rule.points}"
+        return _("exactly {faces}: {points}").format(
+            faces="-".join(map(str, rule.faces)), points=rule.points
+        )
     if kind is Scoring.FIVE_ALIKE:
-        return f"five dice alike: {rule.points}"
-    return "any dice: the sum of all five"
+        return _("five dice alike: {points}").format(points=rule.points)
+    return _("any dice: the sum of all five")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +149,7 @@ class HouseRule:
     box: Box
     rule: BoxRule
     words: str
+    """The option in words, in English (marked for the catalogs: shown with ``_``)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -150,6 +173,12 @@ class Edition:
     upper: tuple[Box, ...] = field(init=False)
     lower: tuple[Box, ...] = field(init=False)
 
+    @property
+    def display_title(self) -> str:
+        """The game's name as players of the language in force know it (``title`` is the
+        English one, for data)."""
+        return pgettext("edition", self.title)
+
     def __post_init__(self) -> None:
         boxes = tuple(self.box_type)
         if len(boxes) != len(self.box_rules):
@@ -164,7 +193,9 @@ class Edition:
         found = _EDITIONS.get(name) if isinstance(name, str) else None
         if found is None:
             raise InvalidInput(
-                f"Unknown edition {show(name)}. Editions: {', '.join(_EDITIONS)}.",
+                _("Unknown edition {name}. Editions: {editions}.").format(
+                    name=show(name), editions=", ".join(_EDITIONS)
+                ),
                 code="unknown_edition",
             )
         return found
@@ -185,7 +216,11 @@ class Edition:
             if option.key == key:
                 return option
         known = ", ".join(o.key for o in self.house_rules) or "none"
-        raise InvalidInput(f"{self.title} has no house rule {show(key)} (house rules: {known}).")
+        raise InvalidInput(
+            _("{title} has no house rule {key} (house rules: {known}).").format(
+                title=self.display_title, key=show(key), known=known
+            )
+        )
 
     def scoring(self, house: tuple[str, ...] = ()) -> tuple[BoxRule, ...]:
         """Each box's rule, in card order, with the house rules ``house`` in force."""
@@ -216,7 +251,7 @@ class Edition:
 C = Category
 AMERICAN = Edition(
     name="american",
-    title="Yahtzee",
+    title=NP_("edition", "Yahtzee"),
     box_type=Category,
     box_rules=(
         *(BoxRule(Scoring.FACE, n=face) for face in range(1, 7)),
@@ -237,7 +272,7 @@ AMERICAN = Edition(
 Y = YatzyBox
 YATZY = Edition(
     name="yatzy",
-    title="Yatzy",
+    title=NP_("edition", "Yatzy"),
     box_type=YatzyBox,
     box_rules=(
         *(BoxRule(Scoring.FACE, n=face) for face in range(1, 7)),
@@ -259,13 +294,13 @@ YATZY = Edition(
             "fh5",
             Y.FULL_HOUSE,
             BoxRule(Scoring.FULL_HOUSE, also=True),
-            "Five of a kind is also a Full House.",
+            N_("Five of a kind is also a Full House."),
         ),
         HouseRule(
             "tp4",
             Y.TWO_PAIRS,
             BoxRule(Scoring.TWO_PAIRS, also=True),
-            "Four of a kind is also Two Pairs.",
+            N_("Four of a kind is also Two Pairs."),
         ),
     ),
 )

@@ -9,6 +9,7 @@ from functools import lru_cache
 from .box import Box
 from .dice import Dice
 from .errors import InvalidInput, show
+from .language import _
 from .rules import JokerRule, RuleSet
 from .scoring import joker_score, score
 
@@ -35,10 +36,17 @@ def allowed_text(points: frozenset[int]) -> str:
         if value is not None and value == previous + 1:
             previous = value
             continue
-        parts.append(str(start) if start == previous else f"{start} to {previous}")
+        parts.append(
+            str(start)
+            if start == previous
+            else _("{low} to {high}").format(low=start, high=previous)
+        )
         if value is not None:
             start = previous = value
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
+    if len(parts) == 1:
+        return parts[0]
+    # Translators: the last of several choices: "0, 4, 8 or 12" ({some} is "0, 4, 8").
+    return _("{some} or {last}").format(some=", ".join(parts[:-1]), last=parts[-1])
 
 
 def check_entry(category: Box, points: object, rules: RuleSet) -> int:
@@ -48,8 +56,12 @@ def check_entry(category: Box, points: object, rules: RuleSet) -> int:
     name = category.display_name
     if isinstance(points, bool) or not isinstance(points, int) or points not in allowed:
         raise InvalidInput(
-            f"{name} holds {allowed_text(allowed)} points under the {rules.name} rules,"
-            f" not {show(points)}.",
+            _("{name} holds {allowed} points under the {rules} rules, not {points}.").format(
+                name=name,
+                allowed=allowed_text(allowed),
+                rules=rules.name,
+                points=show(points),
+            ),
             code="points_not_allowed",
         )
     return points

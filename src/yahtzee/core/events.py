@@ -14,6 +14,7 @@ from .category import Category
 from .dice import Dice, Keep
 from .errors import InvalidInput, show
 from .frozen import fast_init
+from .language import _
 
 EVENT_VERSION = 1
 _HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
@@ -151,39 +152,53 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 def _int(data: Mapping[str, Any], key: str) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"Event field {key!r} must be a whole number, not {show(value)}.")
+        raise InvalidInput(
+            _("Event field {key!r} must be a whole number, not {value}.").format(
+                key=key, value=show(value)
+            )
+        )
     return value
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str):
-        raise InvalidInput(f"Event field {key!r} must be text, not {show(value)}.")
+        raise InvalidInput(
+            _("Event field {key!r} must be text, not {value}.").format(key=key, value=show(value))
+        )
     return value
 
 
 def _start(data: Mapping[str, Any], boxes: type[Box]) -> GameStarted:
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InvalidInput("A start event needs 'players', a list of names.")
+        raise InvalidInput(_("A start event needs 'players', a list of names."))
     version = _int(data, "version")
     if version != EVENT_VERSION:
         raise InvalidInput(
-            f"Event version {show(version)} is not supported (this is {EVENT_VERSION})."
+            _("Event version {version} is not supported (this is {supported}).").format(
+                version=show(version), supported=EVENT_VERSION
+            )
         )
     dice = data.get("dice", "rolled")
     if dice not in ("rolled", ENTERED):
-        raise InvalidInput(f"A start event's 'dice' is 'rolled' or 'entered', not {show(dice)}.")
+        raise InvalidInput(
+            _("A start event's 'dice' is 'rolled' or 'entered', not {dice}.").format(
+                dice=show(dice)
+            )
+        )
     commitment = data.get("commitment")
     if commitment is not None and not (
         isinstance(commitment, str) and _HEX_DIGEST.fullmatch(commitment)
     ):
-        raise InvalidInput("A start event's 'commitment' is 64 hexadecimal digits (SHA-256).")
+        raise InvalidInput(_("A start event's 'commitment' is 64 hexadecimal digits (SHA-256)."))
     draw = data.get("draw")
     if draw is not None:
         if draw not in _DRAWS:
             raise InvalidInput(
-                f"A start event's 'draw' is {' or '.join(map(repr, _DRAWS))}, not {show(draw)}."
+                _("A start event's 'draw' is {draws}, not {draw}.").format(
+                    draws=" or ".join(map(repr, _DRAWS)), draw=show(draw)
+                )
             )
         draw = Draw(draw)
     return GameStarted(
@@ -252,12 +267,18 @@ def event_from_dict(data: object, boxes: type[Box] = Category) -> Event:
         try:
             data = event_to_dict(data)
         except (AttributeError, TypeError, ValueError):
-            raise InvalidInput(f"Malformed event: {show(data, 80)}.") from None
+            raise InvalidInput(_("Malformed event: {data}.").format(data=show(data, 80))) from None
     if not isinstance(data, Mapping):
-        raise InvalidInput(f"An event must be a JSON object, not {type(data).__name__}.")
+        raise InvalidInput(
+            _("An event must be a JSON object, not {type}.").format(type=type(data).__name__)
+        )
     kind = data.get("type")
     reader = _READERS.get(kind) if isinstance(kind, str) else None
     if reader is None:
         known = ", ".join(_READERS)
-        raise InvalidInput(f"Unknown event type {show(kind)}; known types: {known}.")
+        raise InvalidInput(
+            _("Unknown event type {kind}; known types: {known}.").format(
+                kind=show(kind), known=known
+            )
+        )
     return reader(data, boxes)

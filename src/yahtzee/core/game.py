@@ -26,6 +26,7 @@ from .events import (
     event_from_dict,
     event_to_dict,
 )
+from .language import _
 from .rules import RuleSet
 from .scorecard import Scorecard
 from .scoring import Placement
@@ -165,11 +166,17 @@ class Game:
         scores (`write`); the program then never rolls, and ``dice`` is not used."""
         if isinstance(players, int) and not isinstance(players, bool):
             if not 1 <= players <= machine.MAX_PLAYERS:
-                raise InvalidInput(f"A game has 1 to {machine.MAX_PLAYERS} players, not {players}.")
+                raise InvalidInput(
+                    _("A game has 1 to {most} players, not {players}.").format(
+                        most=machine.MAX_PLAYERS, players=players
+                    )
+                )
             players = [f"Player {i + 1}" for i in range(players)]
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise InvalidInput(
-                f"Players must be a list of names or a number from 1 to {machine.MAX_PLAYERS}."
+                _("Players must be a list of names or a number from 1 to {most}.").format(
+                    most=machine.MAX_PLAYERS
+                )
             )
         rule_set = _rules(rules)
         self.dice_source: DiceSource = _source(dice)
@@ -318,7 +325,11 @@ class Game:
         elif isinstance(action, Write):
             machine.check_written(self._state, action.category, action.points, player)
         else:
-            raise InvalidInput(f"Not an action: {show(action)}; use Keep(...) or Score(...).")
+            raise InvalidInput(
+                _("Not an action: {action}; use Keep(...) or Score(...).").format(
+                    action=show(action)
+                )
+            )
 
     def roll(self, keep: Keep | str = Keep.NONE, *, player: int | None = None) -> Dice:
         """Keep ``keep`` (none on the first roll) and throw the other dice."""
@@ -340,7 +351,11 @@ class Game:
         if self._state.playoff is not None:
             self._append(PlayoffRolled(seat, dice))
         elif not dice.contains(keep):
-            raise InvalidInput(f"The dice source threw {dice}, which does not hold {keep}.")
+            raise InvalidInput(
+                _("The dice source threw {dice}, which does not hold {keep}.").format(
+                    dice=dice, keep=keep
+                )
+            )
         else:  # checked above: the transition without checking again
             keep = keep.shared  # (kept for the game's life: one of the 462)
             self._state = machine.after_roll(self._state, keep, dice)
@@ -416,7 +431,7 @@ class Game:
             return self.enter_dice(action.dice, action.roll, player=player)
         if isinstance(action, Write):
             return self.write(action.category, action.points, player=player)
-        raise InvalidInput(f"Not an action: {show(action)}.")
+        raise InvalidInput(_("Not an action: {action}.").format(action=show(action)))
 
     def _append(self, event: Event) -> None:
         self._state = machine.apply(self._state, event)
@@ -431,14 +446,14 @@ class Game:
         """Rebuild a game from its events; play goes on with ``dice`` (a fresh random source
         by default). Malformed or impossible logs raise `InvalidInput`."""
         if isinstance(events, str | bytes | dict) or not isinstance(events, Iterable):
-            raise InvalidInput("An event log is a list of events.")
+            raise InvalidInput(_("An event log is a list of events."))
         items = iter(events)
         first = next(items, None)
         if first is None:
-            raise InvalidInput("An event log starts with a start event; this one is empty.")
+            raise InvalidInput(_("An event log starts with a start event; this one is empty."))
         opening = event_from_dict(first)
         if not isinstance(opening, GameStarted):
-            raise InvalidInput("An event log must begin with the game's start event.")
+            raise InvalidInput(_("An event log must begin with the game's start event."))
         game = cls(list(opening.players), opening.rules, dice, entered=opening.entered)
         first = game._events[0]  # the commitment and draw as recorded, whatever dice go on
         assert isinstance(first, GameStarted)
@@ -453,7 +468,7 @@ class Game:
         server node), checked as `replay` checks them. On a bad one this raises
         `InvalidInput`, and the events before it stay appended."""
         if isinstance(events, str | bytes | dict) or not isinstance(events, Iterable):
-            raise InvalidInput("Events come as a list.")
+            raise InvalidInput(_("Events come as a list."))
         self._extend(iter(events), len(self._events) + 1)
 
     def _extend(self, items: Iterator[dict[str, Any] | Event], start: int) -> None:
@@ -461,9 +476,15 @@ class Game:
             try:
                 self._append(event_from_dict(raw, self._state.rules.edition.box_type))
             except IllegalMove as error:
-                raise InvalidInput(f"Event {number} is not legal here: {error}") from None
+                raise InvalidInput(
+                    _("Event {number} is not legal here: {error}").format(
+                        number=number, error=error
+                    )
+                ) from None
             except InvalidInput as error:
-                raise InvalidInput(f"Event {number}: {error}") from None
+                raise InvalidInput(
+                    _("Event {number}: {error}").format(number=number, error=error)
+                ) from None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -482,11 +503,15 @@ def _rules(rules: RuleSet | str | None) -> RuleSet:
     if isinstance(rules, str):
         return RuleSet.named(rules)
     if not isinstance(rules, RuleSet):
-        raise InvalidInput(f"Rules are a RuleSet or a rule-set name, not {show(rules)}.")
+        raise InvalidInput(
+            _("Rules are a RuleSet or a rule-set name, not {rules}.").format(rules=show(rules))
+        )
     if RuleSet.named(rules.name) != rules:
         raise InvalidInput(
-            f"These rules differ from the registered {rules.name!r}; register them under a "
-            "new name (RuleSet.register) so the game's log can name them."
+            _(
+                "These rules differ from the registered {rules_name!r}; register them "
+                "under a new name (RuleSet.register) so the game's log can name them."
+            ).format(rules_name=rules.name)
         )
     return rules
 
@@ -497,5 +522,5 @@ def _source(dice: DiceSource | random.Random | None) -> DiceSource:
     if isinstance(dice, random.Random):
         return RandomDice(dice)
     if not callable(getattr(dice, "throw", None)):
-        raise InvalidInput("A dice source needs a throw(keep) method, or pass a random.Random.")
+        raise InvalidInput(_("A dice source needs a throw(keep) method, or pass a random.Random."))
     return dice

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Self
 
 from .errors import InvalidInput, show
+from .language import _
 from .state import MAX_NAME_LENGTH
 
 MIN_LEVEL = 1
@@ -68,7 +69,7 @@ def player_name(text: str) -> str:
     """A player's name as typed, cleaned; `InvalidInput` if nothing is left."""
     name = clean_text(text, MAX_NAME_LENGTH)
     if not name:
-        raise InvalidInput(f"Give a name of 1 to {MAX_NAME_LENGTH} characters.")
+        raise InvalidInput(_("Give a name of 1 to {most} characters.").format(most=MAX_NAME_LENGTH))
     return name
 
 
@@ -98,10 +99,16 @@ class BotSpec:
         if self.kind == LEVEL:
             if self.level not in LEVELS or isinstance(self.level, bool):
                 raise InvalidInput(
-                    f"A bot has a level from {MIN_LEVEL} to {MAX_LEVEL}, not {show(self.level)}."
+                    _("A bot has a level from {lowest} to {highest}, not {level}.").format(
+                        lowest=MIN_LEVEL, highest=MAX_LEVEL, level=show(self.level)
+                    )
                 )
         elif self.kind not in STRATEGY_KINDS or self.level is not None:
-            raise InvalidInput(f"Unknown strategy {show(self.kind)}. Strategies: {_known()}.")
+            raise InvalidInput(
+                _("Unknown strategy {kind}. Strategies: {known}.").format(
+                    kind=show(self.kind), known=_known()
+                )
+            )
 
     @classmethod
     def at_level(cls, level: int) -> Self:
@@ -112,7 +119,9 @@ class BotSpec:
     def parse(cls, text: str) -> Self:
         """``"3"``, ``"level3"``, ``"Level 3"``, ``"greedy"``... (`InvalidInput` if not)."""
         if not isinstance(text, str):
-            raise InvalidInput(f"A strategy is named by text, not {show(text)}.")
+            raise InvalidInput(
+                _("A strategy is named by text, not {text}.").format(text=show(text))
+            )
         key = text.strip().lower().replace(" ", "")
         if key in STRATEGY_KINDS:
             return cls(key)
@@ -120,7 +129,11 @@ class BotSpec:
             level = int(match.group(1))
             if level in LEVELS:
                 return cls(LEVEL, level)
-        raise InvalidInput(f"Unknown strategy {show(text)}. Strategies: {_known()}.")
+        raise InvalidInput(
+            _("Unknown strategy {text}. Strategies: {known}.").format(
+                text=show(text), known=_known()
+            )
+        )
 
     @classmethod
     def all(cls) -> tuple[Self, ...]:

@@ -12,6 +12,7 @@ from typing import Any, Self
 from .box import Box
 from .editions import AMERICAN, YATZY, BoxRule, Edition
 from .errors import InvalidInput, show
+from .language import N_, _, ngettext
 
 UPPER_BONUS = AMERICAN.upper_bonus
 UPPER_BONUS_THRESHOLD = AMERICAN.upper_bonus_threshold
@@ -42,6 +43,8 @@ class TieBreak(StrEnum):
 
 _WIDTH = 88  # the rules in words, wrapped as the American text is
 _PLAYOFF_SUFFIX = "+playoff"
+_PLAYOFF_SENTENCE = N_("Ties for first place: a one-roll playoff.")
+_ORDERED_SENTENCE = N_("Boxes filled top to bottom.")
 _NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*(\+[a-z0-9]+)*")
 
 
@@ -69,25 +72,35 @@ class RuleSet:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
             raise InvalidInput(
-                f"A rule-set name is lower-case letters, digits, hyphens and '+' options, "
-                f"not {show(self.name)}."
+                _(
+                    "A rule-set name is lower-case letters, digits, hyphens and '+' options, "
+                    "not {name}."
+                ).format(name=show(self.name))
             )
         if self.yahtzee_bonus not in (0, YAHTZEE_BONUS) or isinstance(self.yahtzee_bonus, bool):
-            raise InvalidInput(f"The Yahtzee bonus is 0 or {YAHTZEE_BONUS} points.")
+            raise InvalidInput(
+                _("The Yahtzee bonus is 0 or {bonus} points.").format(bonus=YAHTZEE_BONUS)
+            )
         if not isinstance(self.joker, JokerRule) or not isinstance(self.tie_break, TieBreak):
-            raise InvalidInput("joker and tie_break take JokerRule and TieBreak values.")
+            raise InvalidInput(_("joker and tie_break take JokerRule and TieBreak values."))
         edition = self.edition
         if not isinstance(edition, Edition):
-            raise InvalidInput("edition takes an Edition (Edition.named('yatzy')).")
+            raise InvalidInput(_("edition takes an Edition (Edition.named('yatzy'))."))
         if not edition.extra_rules and (self.joker is not JokerRule.NONE or self.yahtzee_bonus):
-            raise InvalidInput(f"{edition.title} has no Joker rule and no extra bonus.")
+            raise InvalidInput(
+                _("{title} has no Joker rule and no extra bonus.").format(
+                    title=edition.display_title
+                )
+            )
         if not isinstance(self.house, tuple) or not isinstance(self.ordered, bool):
-            raise InvalidInput("house takes a tuple of house-rule keys; ordered true or false.")
+            raise InvalidInput(_("house takes a tuple of house-rule keys; ordered true or false."))
         known = [option.key for option in edition.house_rules]
         if list(self.house) != [key for key in known if key in self.house]:
             for key in self.house:
                 edition.house_rule(key)  # names an unknown one
-            raise InvalidInput(f"House rules are given once each, in the order {known}.")
+            raise InvalidInput(
+                _("House rules are given once each, in the order {known}.").format(known=known)
+            )
         key = f"joker={self.joker.value};bonus={self.yahtzee_bonus}"
         if edition is not AMERICAN:
             key += f";edition={edition.name}"
@@ -109,7 +122,9 @@ class RuleSet:
     def named(cls, name: str) -> RuleSet:
         """A registered rule set by name; ``NAME+playoff`` settles ties by a playoff."""
         if not isinstance(name, str):
-            raise InvalidInput(f"A rule-set name must be text, not {type(name).__name__}.")
+            raise InvalidInput(
+                _("A rule-set name must be text, not {type}.").format(type=type(name).__name__)
+            )
         key = _normalise(name)
         found = _REGISTRY.get(key)
         if found is not None:
@@ -118,7 +133,9 @@ class RuleSet:
             return _REGISTRY[key[: -len(_PLAYOFF_SUFFIX)]].with_playoff()
         names = ", ".join(_REGISTRY)
         raise InvalidInput(
-            f"Unknown rule set {show(name)}. Rule sets: {names} (add '+playoff' to any of them)."
+            _(
+                "Unknown rule set {name}. Rule sets: {names} (add '+playoff' to any of them)."
+            ).format(name=show(name), names=names)
         )
 
     @classmethod
@@ -130,9 +147,15 @@ class RuleSet:
     def register(cls, rules: RuleSet) -> RuleSet:
         """Add a rule set to the registry (its name must be new; ties are shared in it)."""
         if rules.name in _REGISTRY:
-            raise InvalidInput(f"A rule set named {rules.name!r} is already registered.")
+            raise InvalidInput(
+                _("A rule set named {rules_name!r} is already registered.").format(
+                    rules_name=rules.name
+                )
+            )
         if rules.tie_break is not TieBreak.SHARED or rules.name.endswith(_PLAYOFF_SUFFIX):
-            raise InvalidInput("Register a rule set with shared ties; NAME+playoff adds a playoff.")
+            raise InvalidInput(
+                _("Register a rule set with shared ties; NAME+playoff adds a playoff.")
+            )
         _REGISTRY[rules.name] = rules
         return rules
 
@@ -143,7 +166,7 @@ class RuleSet:
         return dataclasses.replace(
             self,
             name=self.name + _PLAYOFF_SUFFIX,
-            summary=f"{self.summary} Ties for first place: a one-roll playoff.",
+            summary=f"{self.summary} {_PLAYOFF_SENTENCE}",
             tie_break=TieBreak.PLAYOFF,
         )
 
@@ -192,17 +215,17 @@ class RuleSet:
     def from_dict(cls, data: object) -> Self:
         """A rule set from ``to_dict``'s JSON form (``InvalidInput`` says what is wrong)."""
         if not isinstance(data, dict):
-            raise InvalidInput("A rule set must be a JSON object.")
+            raise InvalidInput(_("A rule set must be a JSON object."))
         try:
             bonus = data.get("yahtzee_bonus", YAHTZEE_BONUS)
             if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0:
-                raise InvalidInput("yahtzee_bonus must be a whole number of points, 0 or more.")
+                raise InvalidInput(_("yahtzee_bonus must be a whole number of points, 0 or more."))
             house = data.get("house", [])
             if not isinstance(house, list) or not all(isinstance(k, str) for k in house):
-                raise InvalidInput("house must be a list of house-rule keys.")
+                raise InvalidInput(_("house must be a list of house-rule keys."))
             ordered = data.get("ordered", False)
             if not isinstance(ordered, bool):
-                raise InvalidInput("ordered must be true or false.")
+                raise InvalidInput(_("ordered must be true or false."))
             return cls(
                 name=data["name"],
                 summary=data["summary"] if isinstance(data.get("summary"), str) else "",
@@ -214,95 +237,158 @@ class RuleSet:
                 ordered=ordered,
             )
         except KeyError:
-            raise InvalidInput("A rule set needs a 'name' field.") from None
+            raise InvalidInput(_("A rule set needs a 'name' field.")) from None
         except ValueError as bad:
             if isinstance(bad, InvalidInput):
                 raise
             raise InvalidInput(
-                "Bad rule-set data: joker or tie_break is not a known option."
+                _("Bad rule-set data: joker or tie_break is not a known option.")
             ) from None
 
+    def summary_text(self) -> str:
+        """`summary` in the language in force (``summary`` itself stays English: it is
+        data, written in records and JSON)."""
+        sentences: list[str] = []
+        text = self.summary
+        for ending in (_PLAYOFF_SENTENCE, _ORDERED_SENTENCE):
+            if text.endswith(" " + ending):
+                text = text[: -len(ending) - 1]
+                sentences.insert(0, _(ending))
+        return " ".join((_(text), *sentences))
+
     def describe(self) -> str:
-        """The rule set in words, for players."""
+        """The rule set in words, for players, in the language in force."""
         return "\n".join(_describe(self))
 
     def __str__(self) -> str:
         return self.name
 
 
+def _wrap(text: str) -> list[str]:
+    """A paragraph of the rules in words, wrapped as the American text is; one whose
+    translation breaks its own lines (as the English of the American rules does) keeps
+    them."""
+    if "\n" in text:
+        return text.splitlines()
+    return textwrap.wrap(text, _WIDTH)
+
+
 def _describe(rules: RuleSet) -> list[str]:
     edition = rules.edition
-    order = (
-        "the first open box from the top (boxes are filled top to bottom)"
-        if rules.ordered
-        else "exactly one open box"
-    )
-    turns = (
-        f"Turns: {rules.rounds} rounds; in each, every player in seat order takes one turn. "
-        "Roll all five dice, then up to two more times re-roll any of them (dice kept before "
-        f"included); stop whenever you like. Then fill {order}, with zero if the dice do "
-        "not fit."
-    )
-    lines = [f"{rules.name}: {rules.summary}", "", *textwrap.wrap(turns, _WIDTH), ""]
-    if edition is AMERICAN:
-        lines += [
-            "Upper section: Aces to Sixes score the sum of the dice showing that face.",
-            f"Upper bonus: {edition.upper_bonus} points when the six upper boxes add up to "
-            f"{edition.upper_bonus_threshold} or more.",
-            "Lower section: Three of a Kind, Four of a Kind and Chance score the sum of all five",
-            "dice; Full House (three of one face and two of another) 25; Small Straight (four in",
-            "a row) 30; Large Straight (five in a row) 40; Yahtzee (five of a kind) 50.",
-            "A Large Straight may be scored as a Small Straight. A Yahtzee is not a Full House",
-            "or a straight, except as a Joker.",
-            "",
-        ]
+    rounds = rules.rounds
+    if rules.ordered:
+        turns = ngettext(
+            "Turns: {rounds} round; in it, every player in seat order takes one turn. Roll all "
+            "five dice, then up to two more times re-roll any of them (dice kept before "
+            "included); stop whenever you like. Then fill the first open box from the top "
+            "(boxes are filled top to bottom), with zero if the dice do not fit.",
+            "Turns: {rounds} rounds; in each, every player in seat order takes one turn. Roll "
+            "all five dice, then up to two more times re-roll any of them (dice kept before "
+            "included); stop whenever you like. Then fill the first open box from the top "
+            "(boxes are filled top to bottom), with zero if the dice do not fit.",
+            rounds,
+        )
     else:
-        upper = edition.upper
-        lines.append(
-            f"Upper section: {upper[0].display_name} to {upper[-1].display_name} score the sum "
-            "of the dice showing that face."
+        turns = ngettext(
+            "Turns: {rounds} round; in it, every player in seat order takes one turn. Roll all "
+            "five dice, then up to two more times re-roll any of them (dice kept before "
+            "included); stop whenever you like. Then fill exactly one open box, with zero if "
+            "the dice do not fit.",
+            "Turns: {rounds} rounds; in each, every player in seat order takes one turn. Roll "
+            "all five dice, then up to two more times re-roll any of them (dice kept before "
+            "included); stop whenever you like. Then fill exactly one open box, with zero if "
+            "the dice do not fit.",
+            rounds,
         )
-        lines.append(
-            f"Upper bonus: {edition.upper_bonus} points when the six upper boxes add up to "
-            f"{edition.upper_bonus_threshold} or more."
+    # Translators: the first line of the rules in words: a rule set's name ("official",
+    # not translated) and its summary.
+    title = _("{rules}: {summary}").format(rules=rules.name, summary=rules.summary_text())
+    lines = [title, "", *_wrap(turns.format(rounds=rounds)), ""]
+    upper = edition.upper
+    lines += _wrap(
+        # Translators: {first} and {last} are the first and last upper boxes (Aces, Sixes).
+        _("Upper section: {first} to {last} score the sum of the dice showing that face.").format(
+            first=upper[0].display_name, last=upper[-1].display_name
         )
-        lines.append("Lower section:")
+    )
+    lines += _wrap(
+        _(
+            "Upper bonus: {bonus} points when the six upper boxes add up to {threshold} or more."
+        ).format(bonus=edition.upper_bonus, threshold=edition.upper_bonus_threshold)
+    )
+    if edition is AMERICAN:
+        c = edition.box_type
+        lines += _wrap(
+            # Translators: the boxes' names are filled in (as the card prints them).
+            _(
+                "Lower section: {three}, {four} and {chance} score the sum of all five\n"
+                "dice; {full_house} (three of one face and two of another) 25; {small} (four in\n"
+                "a row) 30; {large} (five in a row) 40; {yahtzee} (five of a kind) 50."
+            ).format(
+                three=c.parse("3k").display_name,
+                four=c.parse("4k").display_name,
+                chance=c.parse("ch").display_name,
+                full_house=c.parse("fh").display_name,
+                small=c.parse("ss").display_name,
+                large=c.parse("ls").display_name,
+                yahtzee=c.parse("yz").display_name,
+            )
+        )
+        lines += _wrap(
+            _(
+                "A Large Straight may be scored as a Small Straight. A Yahtzee is not a "
+                "Full House\nor a straight, except as a Joker."
+            )
+        )
+        lines.append("")
+    else:
+        lines.append(_("Lower section:"))
         for box, rule in zip(edition.boxes, rules.box_rules, strict=True):
             if box.is_lower:
-                words = f"{box.display_name}: {rule.describe()}."
-                lines += textwrap.wrap(words, _WIDTH, initial_indent="  ", subsequent_indent="    ")
-        lines.extend(edition.house_rule(key).words for key in rules.house)
+                # Translators: a lower box of the Yatzy card and how it scores.
+                words = _("{box}: {scoring}.").format(box=box.display_name, scoring=rule.describe())
+                lines += textwrap.wrap(
+                    words,
+                    _WIDTH,
+                    initial_indent="  ",
+                    subsequent_indent="    ",
+                )
+        lines.extend(_(edition.house_rule(key).words) for key in rules.house)
         lines.append("")
-        lines.append(f"No extra {edition.title} bonus and no Joker rule.")
+        lines += _wrap(
+            _("No extra {edition} bonus and no Joker rule.").format(edition=edition.display_title)
+        )
         lines.append("")
-        lines.append(_TIE_WORDS[rules.tie_break])
+        lines += _wrap(_(_TIE_WORDS[rules.tie_break]))
         return lines
     if rules.yahtzee_bonus:
-        lines.append(
-            f"Yahtzee bonus: each further Yahtzee earns {rules.yahtzee_bonus} points when the\n"
-            "Yahtzee box holds 50 (none when it holds 0)."
+        lines += _wrap(
+            _(
+                "Yahtzee bonus: each further Yahtzee earns {bonus} points when the\n"
+                "Yahtzee box holds 50 (none when it holds 0)."
+            ).format(bonus=rules.yahtzee_bonus)
         )
     else:
-        lines.append("Yahtzee bonus: none; a further Yahtzee earns only the box it is put in.")
-    lines.append(_JOKER_WORDS[rules.joker])
+        lines += _wrap(_("Yahtzee bonus: none; a further Yahtzee earns only the box it is put in."))
+    lines += _wrap(_(_JOKER_WORDS[rules.joker]))
     lines.append("")
-    lines.append(_TIE_WORDS[rules.tie_break])
+    lines += _wrap(_(_TIE_WORDS[rules.tie_break]))
     return lines
 
 
 _JOKER_WORDS = {
-    JokerRule.FORCED: (
+    JokerRule.FORCED: N_(
         "Joker rule (forced): a Yahtzee rolled when the Yahtzee box is already filled (50 or 0)\n"
         "must go in the matching upper box if it is open; if not, in any open lower box, where\n"
         "Full House scores 25, Small Straight 30, Large Straight 40 and the other boxes the sum\n"
         "of the dice; if every lower box is filled too, as a zero in any open upper box."
     ),
-    JokerRule.FREE_CHOICE: (
+    JokerRule.FREE_CHOICE: N_(
         "Joker rule (free choice): a Yahtzee rolled when the Yahtzee box is already filled\n"
         "(50 or 0) may go in any open box. Full House, Small Straight and Large Straight score\n"
         "their full 25, 30 and 40 for it only when the matching upper box is already filled."
     ),
-    JokerRule.NONE: (
+    JokerRule.NONE: N_(
         "No Joker rule: a Yahtzee rolled when the Yahtzee box is already filled may go in any\n"
         "open box and scores only what those dice score there normally (0 as a Full House\n"
         "or a straight)."
@@ -310,8 +396,8 @@ _JOKER_WORDS = {
 }
 
 _TIE_WORDS = {
-    TieBreak.SHARED: "Ties: players tied for the highest total share the win.",
-    TieBreak.PLAYOFF: (
+    TieBreak.SHARED: N_("Ties: players tied for the highest total share the win."),
+    TieBreak.PLAYOFF: N_(
         "Ties: players tied for the highest total each roll all five dice once; the highest\n"
         "sum wins, and those still tied roll again."
     ),
@@ -322,27 +408,28 @@ _REGISTRY: dict[str, RuleSet] = {}
 for _rules in (
     RuleSet(
         name="official",
-        summary="The rulebook: forced Joker rule, 100-point Yahtzee bonus.",
+        summary=N_("The rulebook: forced Joker rule, 100-point Yahtzee bonus."),
     ),
     RuleSet(
         name="free-choice-joker",
-        summary="An extra Yahtzee may go in any open box (Verhoeff's reading of the Joker).",
+        summary=N_("An extra Yahtzee may go in any open box (Verhoeff's reading of the Joker)."),
         joker=JokerRule.FREE_CHOICE,
     ),
     RuleSet(
         name="no-joker",
-        summary="No Joker rule: an extra Yahtzee scores only what its dice score normally.",
+        summary=N_("No Joker rule: an extra Yahtzee scores only what its dice score normally."),
         joker=JokerRule.NONE,
     ),
     RuleSet(
         name="no-yahtzee-bonus",
-        summary="The rulebook's forced Joker placement, without the 100-point Yahtzee bonus.",
+        summary=N_("The rulebook's forced Joker placement, without the 100-point Yahtzee bonus."),
         yahtzee_bonus=0,
     ),
     RuleSet(
         name="no-bonus-no-joker",
-        summary="Neither the Joker rule nor the Yahtzee bonus (the rules Glenn's 2006 study "
-        "solved).",
+        summary=N_(
+            "Neither the Joker rule nor the Yahtzee bonus (the rules Glenn's 2006 study solved)."
+        ),
         joker=JokerRule.NONE,
         yahtzee_bonus=0,
     ),
@@ -352,24 +439,25 @@ for _rules in (
 RuleSet.register(
     RuleSet(
         name="official+forced",
-        summary="The rulebook's scoring, with the boxes filled top to bottom (sequential).",
+        summary=N_("The rulebook's scoring, with the boxes filled top to bottom (sequential)."),
         ordered=True,
     )
 )
 
 _YATZY_SUMMARIES = {
-    (): "Scandinavian Yatzy: fifteen boxes, 50-point upper bonus, no extra-Yatzy bonus.",
-    ("fh5",): "Scandinavian Yatzy; five of a kind is also a Full House.",
-    ("tp4",): "Scandinavian Yatzy; four of a kind is also Two Pairs.",
-    ("fh5", "tp4"): "Scandinavian Yatzy; five of a kind is also a Full House, four of a kind "
-    "also Two Pairs.",
+    (): N_("Scandinavian Yatzy: fifteen boxes, 50-point upper bonus, no extra-Yatzy bonus."),
+    ("fh5",): N_("Scandinavian Yatzy; five of a kind is also a Full House."),
+    ("tp4",): N_("Scandinavian Yatzy; four of a kind is also Two Pairs."),
+    ("fh5", "tp4"): N_(
+        "Scandinavian Yatzy; five of a kind is also a Full House, four of a kind also Two Pairs."
+    ),
 }
 for _ordered in (False, True):
     for _house, _summary in _YATZY_SUMMARIES.items():
         RuleSet.register(
             RuleSet(
                 name="+".join(("yatzy", *_house, *(("forced",) if _ordered else ()))),
-                summary=_summary + (" Boxes filled top to bottom." if _ordered else ""),
+                summary=f"{_summary} {_ORDERED_SENTENCE}" if _ordered else _summary,
                 joker=JokerRule.NONE,
                 yahtzee_bonus=0,
                 edition=YATZY,

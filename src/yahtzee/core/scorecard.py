@@ -16,6 +16,7 @@ from .editions import AMERICAN, Edition
 from .entries import possible_points as _possible_under
 from .errors import IllegalMove, InvalidInput, show
 from .frozen import fast_init
+from .language import _
 from .rules import YAHTZEE_BONUS, RuleSet
 from .scoring import (
     Placement,
@@ -44,20 +45,28 @@ class Scorecard:
     def __post_init__(self) -> None:
         edition = self.edition
         if not isinstance(edition, Edition):
-            raise InvalidInput("A scorecard's edition is an Edition (Edition.named('yatzy')).")
+            raise InvalidInput(_("A scorecard's edition is an Edition (Edition.named('yatzy'))."))
         count = len(edition.boxes)
         if not isinstance(self.boxes, tuple) or len(self.boxes) != count:
             raise InvalidInput(
-                f"A {edition.title} scorecard has {count} boxes, each a whole number or None."
+                _("A {title} scorecard has {count} boxes, each a whole number or None.").format(
+                    title=edition.display_title, count=count
+                )
             )
         if not _PLAIN_BOX_TYPES.issuperset(map(type, self.boxes)):  # else look closer
             for points in self.boxes:
                 if points is not None and (isinstance(points, bool) or not isinstance(points, int)):
-                    raise InvalidInput(f"A box holds a whole number or None, not {show(points)}.")
+                    raise InvalidInput(
+                        _("A box holds a whole number or None, not {points}.").format(
+                            points=show(points)
+                        )
+                    )
         bonus = self.yahtzee_bonus
         if isinstance(bonus, bool) or not isinstance(bonus, int) or bonus < 0:
             raise InvalidInput(
-                f"yahtzee_bonus must be a whole number of points, not {show(bonus)}."
+                _("yahtzee_bonus must be a whole number of points, not {bonus}.").format(
+                    bonus=show(bonus)
+                )
             )
 
     @classmethod
@@ -191,8 +200,11 @@ class Scorecard:
             return _default_rules(self.edition)
         if rules.edition is not self.edition:
             raise InvalidInput(
-                f"This is a {self.edition.title} card; the {rules.name} rules are "
-                f"{rules.edition.title}'s.",
+                _("This is a {card} card; the {rules} rules are {edition}'s.").format(
+                    card=self.edition.display_title,
+                    rules=rules.name,
+                    edition=rules.edition.display_title,
+                ),
                 code="wrong_edition",
             )
         return rules
@@ -213,28 +225,30 @@ class Scorecard:
 
     def _filled_message(self, category: Box, legal: tuple[Placement, ...]) -> str:
         if self.is_complete:
-            return "The scorecard is complete: every box is filled."
-        return (
-            f"{category.display_name} is already filled ({self.boxes[category]}). "
-            f"{self.allowed_text(legal)}"
+            return _("The scorecard is complete: every box is filled.")
+        return _("{box} is already filled ({points}). {allowed}").format(
+            box=category.display_name, points=self.boxes[category], allowed=self.allowed_text(legal)
         )
 
     def allowed_text(self, legal: tuple[Placement, ...]) -> str:
         """``"Open boxes: ..."``, or ``"Allowed: ..."`` when a Joker rule narrows them."""
         if not legal or {p.category for p in legal} == set(self.open_boxes):
-            return f"Open boxes: {', '.join(c.display_name for c in self.open_boxes)}."
-        return f"Allowed: {', '.join(p.category.display_name for p in legal)}."
+            return _("Open boxes: {boxes}.").format(
+                boxes=", ".join(c.display_name for c in self.open_boxes)
+            )
+        return _("Allowed: {boxes}.").format(
+            boxes=", ".join(p.category.display_name for p in legal)
+        )
 
     def _refusal(self, category: Box, legal: tuple[Placement, ...], rules: RuleSet) -> str:
         if not self.is_open(category):
             return self._filled_message(category, legal)
         if rules.ordered:
-            return (
-                f"Under the {rules.name} rules the boxes are filled top to bottom: "
-                f"the next is {self.open_boxes[0].display_name}."
-            )
-        return (
-            f"The Joker rule does not allow {category.display_name} now. {self.allowed_text(legal)}"
+            return _(
+                "Under the {rules} rules the boxes are filled top to bottom: the next is {box}."
+            ).format(rules=rules.name, box=self.open_boxes[0].display_name)
+        return _("The Joker rule does not allow {box} now. {allowed}").format(
+            box=category.display_name, allowed=self.allowed_text(legal)
         )
 
     # Data --------------------------------------------------------------------------
@@ -262,23 +276,27 @@ class Scorecard:
         """Read a card written by `to_dict`, of the rules' edition (without rules: the one
         the data names, the American if none); anything impossible is `InvalidInput`."""
         if not isinstance(data, Mapping):
-            raise InvalidInput("Card data must be a JSON object with a 'boxes' object.")
+            raise InvalidInput(_("Card data must be a JSON object with a 'boxes' object."))
         edition = Edition.named(data.get("edition", AMERICAN.name))  # none named: American
         if rules is not None and _edition_of(rules) is not edition:
             raise InvalidInput(
-                f"This card is a {edition.title} card; the game is {_edition_of(rules).title}.",
+                _("This card is a {card} card; the game is {game}.").format(
+                    card=edition.display_title, game=_edition_of(rules).display_title
+                ),
                 code="wrong_edition",
             )
         raw = data.get("boxes")
         if not isinstance(raw, Mapping):
-            raise InvalidInput("Card data needs a 'boxes' object mapping box names to points.")
+            raise InvalidInput(_("Card data needs a 'boxes' object mapping box names to points."))
         boxes: list[int | None] = [None] * len(edition.boxes)
         seen: set[Box] = set()
         checked = rules if isinstance(rules, RuleSet) else None
         for name, value in raw.items():
             category = edition.box_type.parse(str(name))
             if category in seen:
-                raise InvalidInput(f"Card data names {category.display_name} twice.")
+                raise InvalidInput(
+                    _("Card data names {box} twice.").format(box=category.display_name)
+                )
             seen.add(category)
             if value is not None:
                 _check_box_points(category, value, edition, checked)
@@ -288,8 +306,9 @@ class Scorecard:
         for key in ("upper_subtotal", "upper_bonus", "lower_total", "total"):
             if key in data and data[key] != getattr(card, key):
                 raise InvalidInput(
-                    f"Card data says {key} is {show(data[key])}, but its boxes give "
-                    f"{getattr(card, key)}."
+                    _("Card data says {key} is {said}, but its boxes give {total}.").format(
+                        key=key, said=show(data[key]), total=getattr(card, key)
+                    )
                 )
         return card
 
@@ -299,15 +318,17 @@ class Scorecard:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise InvalidInput(f"Card data is not valid JSON: {error}.") from None
+            raise InvalidInput(
+                _("Card data is not valid JSON: {error}.").format(error=error)
+            ) from None
         except UnicodeDecodeError:
-            raise InvalidInput("Card data is not UTF-8 text.") from None
+            raise InvalidInput(_("Card data is not UTF-8 text.")) from None
         except (ValueError, TypeError, RecursionError):
-            raise InvalidInput("Card data is not valid JSON for a scorecard.") from None
+            raise InvalidInput(_("Card data is not valid JSON for a scorecard.")) from None
         try:
             return cls.from_dict(data, rules=rules)
         except RecursionError:
-            raise InvalidInput("Card data is nested too deeply.") from None
+            raise InvalidInput(_("Card data is nested too deeply.")) from None
 
     def __iter__(self) -> Iterator[tuple[Box, int | None]]:
         return iter(zip(self.edition.boxes, self.boxes, strict=True))
@@ -377,27 +398,43 @@ def _check_box_points(
     category: Box, value: object, edition: Edition, rules: RuleSet | None
 ) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{category.display_name} must hold a whole number, not {show(value)}.")
+        raise InvalidInput(
+            _("{box} must hold a whole number, not {value}.").format(
+                box=category.display_name, value=show(value)
+            )
+        )
     if value not in possible_points(category, rules):
         raise InvalidInput(
-            f"{category.display_name} cannot hold {show(value)} points in any {edition.title} game."
+            _("{box} cannot hold {value} points in any {edition} game.").format(
+                box=category.display_name, value=show(value), edition=edition.display_title
+            )
         )
 
 
 def _check_bonus(value: object, boxes: list[int | None], edition: Edition) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"yahtzee_bonus must be a whole number of points, not {show(value)}.")
+        raise InvalidInput(
+            _("yahtzee_bonus must be a whole number of points, not {value}.").format(
+                value=show(value)
+            )
+        )
     if value and not edition.extra_rules:
-        raise InvalidInput(f"{edition.title} has no extra {edition.title} bonus.")
+        raise InvalidInput(
+            _("{title} has no extra {title} bonus.").format(title=edition.display_title)
+        )
     five = edition.five_of_a_kind
     if value and boxes[five] != edition.box_rules[five].points:
         raise InvalidInput(
-            f"A Yahtzee bonus needs {edition.box_rules[five].points} in the Yahtzee box."
+            _("A Yahtzee bonus needs {points} in the Yahtzee box.").format(
+                points=edition.box_rules[five].points
+            )
         )
     filled_others = sum(1 for points in boxes if points is not None) - 1
     if value % YAHTZEE_BONUS or value // YAHTZEE_BONUS > max(filled_others, 0):
         raise InvalidInput(
-            f"yahtzee_bonus {show(value)} is impossible: {YAHTZEE_BONUS} points per extra "
-            "Yahtzee, each filling one box besides the Yahtzee box."
+            _(
+                "yahtzee_bonus {value} is impossible: {bonus} points per extra "
+                "Yahtzee, each filling one box besides the Yahtzee box."
+            ).format(value=show(value), bonus=YAHTZEE_BONUS)
         )
     return value

@@ -11,6 +11,7 @@ from .category import Category
 from .dice import Dice
 from .editions import AMERICAN
 from .errors import IllegalMove
+from .language import _
 from .rules import JokerRule, RuleSet
 
 _AMERICAN_RULES = AMERICAN.box_rules
@@ -93,9 +94,16 @@ class Placement:
         return self.points + self.yahtzee_bonus
 
     def __str__(self) -> str:
-        bonus = f" +{self.yahtzee_bonus} Yahtzee bonus" if self.yahtzee_bonus else ""
-        joker = " (Joker)" if self.joker else ""
-        return f"{self.category.display_name}: {self.points}{bonus}{joker}"
+        box, points, bonus = self.category.display_name, self.points, self.yahtzee_bonus
+        if bonus and self.joker:
+            text = _("{box}: {points} +{bonus} Yahtzee bonus (Joker)")
+        elif bonus:
+            text = _("{box}: {points} +{bonus} Yahtzee bonus")
+        elif self.joker:
+            text = _("{box}: {points} (Joker)")
+        else:
+            text = _("{box}: {points}")
+        return text.format(box=box, points=points, bonus=bonus)
 
 
 _placement = lru_cache(maxsize=None, typed=True)(Placement)
@@ -156,7 +164,9 @@ def placements(
     if any(type(c) is not box_type for c in open_set):
         stray = next(c for c in open_set if type(c) is not box_type)
         raise IllegalMove(
-            f"{stray} is not a box of {rules.edition.title} (the {rules.name} rules).",
+            _("{stray} is not a box of {title} (the {rules_name} rules).").format(
+                stray=stray, title=rules.edition.display_title, rules_name=rules.name
+            ),
             code="unknown_box",
         )
     boxes = sorted(open_set, key=int)

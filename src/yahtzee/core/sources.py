@@ -11,6 +11,7 @@ from typing import Protocol, runtime_checkable
 
 from .dice import DICE_COUNT, FACE_COUNT, Dice, Keep, chance_outcomes
 from .errors import InvalidInput
+from .language import _
 
 
 @runtime_checkable
@@ -90,7 +91,7 @@ class ScriptedDice:
         if len(outcomes) == 1:
             return outcomes[0].dice
         if self._next >= len(self._rolls):
-            raise InvalidInput("The dice script has run out of rolls.")
+            raise InvalidInput(_("The dice script has run out of rolls."))
         entry = self._rolls[self._next]
         faces = (
             entry.faces
@@ -105,8 +106,10 @@ class ScriptedDice:
             dice = Dice(faces)
         else:
             raise InvalidInput(
-                f"Scripted roll {entry!s} does not fit keeping {keep.spaced()}: give the "
-                f"{keep.rerolled} dice thrown or the whole roll."
+                _(
+                    "Scripted roll {entry!s} does not fit keeping {keep}: give the "
+                    "{rerolled} dice thrown or the whole roll."
+                ).format(entry=entry, keep=keep.spaced(), rerolled=keep.rerolled)
             )
         self._next += 1
         return dice

@@ -18,6 +18,7 @@ from .entries import check_entry
 from .errors import IllegalMove, InvalidInput, show
 from .events import DiceEntered, Event, GameStarted, PlayoffRolled, Rolled, Scored, Undone, Written
 from .frozen import fast_init
+from .language import _
 from .rules import RuleSet, TieBreak
 from .scorecard import Scorecard
 from .scoring import Placement
@@ -109,14 +110,24 @@ def start(event: GameStarted) -> GameState:
     """The state at the start of a game, after checking its seats and rules."""
     players = tuple(name.strip() if isinstance(name, str) else name for name in event.players)
     if not 1 <= len(players) <= MAX_PLAYERS:
-        raise InvalidInput(f"A game has 1 to {MAX_PLAYERS} players, not {len(players)}.")
+        raise InvalidInput(
+            _("A game has 1 to {most} players, not {count}.").format(
+                most=MAX_PLAYERS, count=len(players)
+            )
+        )
     for name in players:
         if not isinstance(name, str) or not name or len(name) > MAX_NAME_LENGTH:
-            raise InvalidInput(f"Player names are 1 to {MAX_NAME_LENGTH} characters: {show(name)}.")
+            raise InvalidInput(
+                _("Player names are 1 to {most} characters: {name}.").format(
+                    most=MAX_NAME_LENGTH, name=show(name)
+                )
+            )
         if not name.isprintable():
-            raise InvalidInput(f"Player name {show(name)} contains control characters.")
+            raise InvalidInput(
+                _("Player name {name} contains control characters.").format(name=show(name))
+            )
     if len({name.casefold() for name in players}) != len(players):
-        raise InvalidInput("Two players have the same name; give each a different name.")
+        raise InvalidInput(_("Two players have the same name; give each a different name."))
     rules = RuleSet.named(event.rules)
     cards = (_EMPTY_CARD if rules.edition is AMERICAN else Scorecard.empty(rules),) * len(players)
     turn = Turn(player=0, round=1)
@@ -139,11 +150,15 @@ def check_actor(state: GameState, player: int | None) -> int:
         or not 0 <= player < len(state.players)
     ):
         raise InvalidInput(
-            f"There is no seat {show(player)}; seats are 0 to {len(state.players) - 1}."
+            _("There is no seat {player}; seats are 0 to {count}.").format(
+                player=show(player), count=len(state.players) - 1
+            )
         )
     if player != current:
         raise IllegalMove(
-            f"It is {state.players[current]}'s turn, not {state.players[player]}'s.",
+            _("It is {player}'s turn, not {other}'s.").format(
+                player=state.players[current], other=state.players[player]
+            ),
             code="not_your_turn",
         )
     return player
@@ -169,19 +184,19 @@ def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
     check_actor(state, player)
     if state.entered:
         raise IllegalMove(
-            "In this game the players roll their own dice: enter the five dice showing.",
+            _("In this game the players roll their own dice: enter the five dice showing."),
             code="dice_entered",
         )
     if state.playoff is not None:
         if keep.faces:
-            raise IllegalMove("A playoff roll throws all five dice.", code="playoff_roll")
+            raise IllegalMove(_("A playoff roll throws all five dice."), code="playoff_roll")
         return
     turn = state.turn
     assert turn is not None  # every phase but TURN is handled before this
     if turn.dice is None:
         if keep.faces:
             raise IllegalMove(
-                "The first roll throws all five dice; there is nothing to keep yet.",
+                _("The first roll throws all five dice; there is nothing to keep yet."),
                 code="keep_before_roll",
             )
         return
@@ -189,12 +204,16 @@ def check_roll(state: GameState, keep: Keep, player: int | None = None) -> None:
         card = state.cards[turn.player]
         allowed = card.allowed_text(card.placements(turn.dice, state.rules))
         raise IllegalMove(
-            f"You have used all three rolls: score the dice now. {allowed}",
+            _("You have used all three rolls: score the dice now. {allowed}").format(
+                allowed=allowed
+            ),
             code="no_rolls_left",
         )
     if not turn.dice.contains(keep):
         raise IllegalMove(
-            f"You cannot keep {keep.spaced()}: the dice show {turn.dice.spaced()}.",
+            _("You cannot keep {keep}: the dice show {dice}.").format(
+                keep=keep.spaced(), dice=turn.dice.spaced()
+            ),
             code="keep_not_in_dice",
         )
 
@@ -211,17 +230,19 @@ def check_score(state: GameState, category: Box, player: int | None = None) -> P
     ):
         check_actor(state, player)
         if state.playoff is not None:
-            raise IllegalMove("Every box is filled; the playoff only rolls.", code="playoff_roll")
+            raise IllegalMove(
+                _("Every box is filled; the playoff only rolls."), code="playoff_roll"
+            )
         turn = _turn(state)
         if turn.dice is None:
-            raise IllegalMove("Roll the dice before you score.", code="roll_first")
+            raise IllegalMove(_("Roll the dice before you score."), code="roll_first")
     return state.cards[turn.player].placement(turn.dice, category, state.rules)
 
 
 def _check_entered(state: GameState, player: int | None) -> int:
     if not state.entered:
         raise IllegalMove(
-            "The program rolls the dice in this game: roll them instead of entering them.",
+            _("The program rolls the dice in this game: roll them instead of entering them."),
             code="dice_rolled",
         )
     return check_actor(state, player)
@@ -238,11 +259,13 @@ def check_dice_entry(
         isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= ROLLS_PER_TURN
     ):
         raise InvalidInput(
-            f"A roll of the turn is 1, 2 or {ROLLS_PER_TURN} (or not said), not {show(roll)}.",
+            _("A roll of the turn is 1, 2 or {last} (or not said), not {roll}.").format(
+                last=ROLLS_PER_TURN, roll=show(roll)
+            ),
             code="bad_roll",
         )
     if not isinstance(dice, Dice):
-        raise InvalidInput(f"Enter five dice, like 33356, not {show(dice)}.")
+        raise InvalidInput(_("Enter five dice, like 33356, not {dice}.").format(dice=show(dice)))
     return seat
 
 
@@ -265,19 +288,23 @@ def check_written(
     entered dice, on the player's turn, in an open box, and points that box can hold."""
     seat = _check_entered(state, player)
     if state.playoff is not None:
-        raise IllegalMove("Every box is filled; the playoff only rolls.", code="playoff_roll")
+        raise IllegalMove(_("Every box is filled; the playoff only rolls."), code="playoff_roll")
     card = state.cards[seat]
     category = state.rules.edition.parse_box(category)
     if not card.is_open(category):
         raise IllegalMove(
-            f"{category.display_name} is already filled ({card[category]}). "
-            f"Open boxes: {', '.join(c.display_name for c in card.open_boxes)}.",
+            _("{box} is already filled ({points}). Open boxes: {boxes}.").format(
+                box=category.display_name,
+                points=card[category],
+                boxes=", ".join(c.display_name for c in card.open_boxes),
+            ),
             code="box_filled",
         )
     if state.rules.ordered and category is not card.open_boxes[0]:
         raise IllegalMove(
-            f"Under the {state.rules.name} rules the boxes are filled top to bottom: "
-            f"the next is {card.open_boxes[0].display_name}.",
+            _(
+                "Under the {rules} rules the boxes are filled top to bottom: the next is {box}."
+            ).format(rules=state.rules.name, box=card.open_boxes[0].display_name),
             code="out_of_order",
         )
     return Placement(category, check_entry(category, points, state.rules))
@@ -289,23 +316,35 @@ def apply(state: GameState, event: Event) -> GameState:
         case Rolled(player, keep, dice):
             check_actor(state, player)
             if state.playoff is not None:
-                raise InvalidInput("A turn roll came during the playoff.")
+                raise InvalidInput(_("A turn roll came during the playoff."))
             check_roll(state, keep, player)
             if not dice.contains(keep):
-                raise InvalidInput(f"Rolled dice {dice} do not contain the kept {keep}.")
+                raise InvalidInput(
+                    _("Rolled dice {dice} do not contain the kept {keep}.").format(
+                        dice=dice, keep=keep
+                    )
+                )
             return after_roll(state, keep, dice)
         case PlayoffRolled(player, dice):
             check_actor(state, player)
             if state.playoff is None:
-                raise InvalidInput("A playoff roll came before any playoff.")
+                raise InvalidInput(_("A playoff roll came before any playoff."))
             check_roll(state, Keep.NONE, player)
             return _playoff_roll(state, player, dice)
         case Scored(player, category, points, bonus):
             placement = check_score(state, category, player)
             if (placement.points, placement.yahtzee_bonus) != (points, bonus):
                 raise InvalidInput(
-                    f"The log says {category.display_name} scored {show(points)} (+{show(bonus)}), "
-                    f"but the dice give {placement.points} (+{placement.yahtzee_bonus})."
+                    _(
+                        "The log says {box} scored {points} (+{bonus}), but the dice "
+                        "give {dice_points} (+{dice_bonus})."
+                    ).format(
+                        box=category.display_name,
+                        points=show(points),
+                        bonus=show(bonus),
+                        dice_points=placement.points,
+                        dice_bonus=placement.yahtzee_bonus,
+                    )
                 )
             return after_score(state, placement)
         case Undone(player):
@@ -316,7 +355,7 @@ def apply(state: GameState, event: Event) -> GameState:
         case Written(player, category, points):
             return after_score(state, check_written(state, category, points, player))
         case GameStarted():
-            raise InvalidInput("A game can start only once.")
+            raise InvalidInput(_("A game can start only once."))
 
 
 def _turn(state: GameState) -> Turn:
@@ -374,15 +413,17 @@ def check_undo(state: GameState, player: int | None = None) -> GameState:
     before = state.before_placement
     if before is None:
         if state.phase is _OVER:
-            raise IllegalMove("The game is over: its last box stays.", code="no_undo")
+            raise IllegalMove(_("The game is over: its last box stays."), code="no_undo")
         raise IllegalMove(
-            "There is nothing to take back: a placement can be taken back only until the "
-            "next roll.",
+            _(
+                "There is nothing to take back: a placement can be taken back only until the "
+                "next roll."
+            ),
             code="no_undo",
         )
     placed_by = before.turn.player if before.turn is not None else None
     if player is not None and player != placed_by:
-        raise IllegalMove("Only the player who filled the box can take it back.", code="no_undo")
+        raise IllegalMove(_("Only the player who filled the box can take it back."), code="no_undo")
     return before
 
 
@@ -437,5 +478,11 @@ def _playoff_roll(state: GameState, player: int, dice: Dice) -> GameState:
 
 
 def _over_message(state: GameState) -> str:
-    names = " and ".join(state.players[w] for w in state.winners)
-    return f"The game is over: {names} won." if names else "The game is over."
+    winners = [state.players[w] for w in state.winners]
+    if not winners:
+        return _("The game is over.")
+    names = winners[0]
+    for name in winners[1:]:
+        # Translators: two or more winners' names: "Ann and Bo" ({names} may be a list).
+        names = _("{names} and {name}").format(names=names, name=name)
+    return _("The game is over: {names} won.").format(names=names)

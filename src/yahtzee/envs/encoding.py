@@ -44,6 +44,7 @@ from ..core import (
     Score,
     Scorecard,
 )
+from ..core.language import N_, _
 from ..core.scorecard import possible_points
 
 KEEPS = Keep.all()
@@ -113,11 +114,19 @@ def action_number(action: object, encoding: Encoding = AMERICAN) -> int:
         index = index.item()
     if isinstance(index, bool) or not isinstance(index, int | np.integer):
         raise IllegalMove(
-            f"An action is a whole number 0 to {n_actions - 1}, not {index!r}.", code="bad_action"
+            _("An action is a whole number 0 to {n_actions}, not {index!r}.").format(
+                n_actions=n_actions - 1, index=index
+            ),
+            code="bad_action",
         )
     index = int(index)
     if not 0 <= index < n_actions:
-        raise IllegalMove(f"Actions are 0 to {n_actions - 1}, not {index}.", code="bad_action")
+        raise IllegalMove(
+            _("Actions are 0 to {n_actions}, not {index}.").format(
+                n_actions=n_actions - 1, index=index
+            ),
+            code="bad_action",
+        )
     return index
 
 
@@ -302,11 +311,11 @@ def check_action(game: Game, action: object, legal: Mask | bytes) -> Keep | Scor
     chosen = encoding.actions[index]
     if not legal[index]:
         game.check(chosen)  # raises with the engine's reason
-        raise IllegalMove(NOT_OFFERED, code="not_offered")
+        raise IllegalMove(_(NOT_OFFERED), code="not_offered")
     return chosen
 
 
-NOT_OFFERED = "Keeping all five dice and rolling is not offered: it only wastes a roll."
+NOT_OFFERED = N_("Keeping all five dice and rolling is not offered: it only wastes a roll.")
 
 
 def dice_for(rng: np.random.Generator, options: dict[str, Any] | None) -> DiceSource:

@@ -33,6 +33,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..core import MAX_PLAYERS, Game, IllegalMove, Phase, RandomDice, RuleSet
+from ..core.language import _
 from .encoding import (
     Encoding,
     Mask,
@@ -109,7 +110,7 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
         self._observation_space = spaces.Dict(
             {"observation": observation, "action_mask": mask_space(encoding)}
         )
-        self._np_random, _ = seeding.np_random(None)
+        self._np_random, _unused = seeding.np_random(None)
         self.game = Game(players, self.rules, RandomDice(0))
         self._mask: Mask = mask(self.game)
 
@@ -124,7 +125,7 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game (``seed`` seeds the dice) and make the first player's first roll."""
         if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
+            self._np_random, _unused = seeding.np_random(seed)
         self.game = Game(len(self.possible_agents), self.rules, dice_for(self._np_random, options))
         self.game.roll()
         self._mask = mask(self.game)
@@ -167,7 +168,7 @@ class raw_env(AECEnv[AgentID, dict[str, Any], int]):
         try:
             if action is None:
                 raise IllegalMove(
-                    "An agent still playing must choose an action.", code="bad_action"
+                    _("An agent still playing must choose an action."), code="bad_action"
                 )
             chosen = check_action(self.game, action, self._mask)
         except IllegalMove as refused:

@@ -39,6 +39,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ..core import Game, IllegalMove, Phase, RandomDice, RuleSet
+from ..core.language import _
 from .encoding import (
     KEEPS,
     N_KEEPS,
@@ -135,7 +136,7 @@ class SolitaireEnv(gym.Env[dict[str, Any], int]):
         before = self._features.total
         if not (type(action) is int and 0 <= action < len(self._legal) and self._legal[action]):
             if game.is_over:  # (no action is legal then)
-                raise IllegalMove("The episode is over: call reset().", code="game_over")
+                raise IllegalMove(_("The episode is over: call reset()."), code="game_over")
             try:  # not a plain legal action number: refused, or a NumPy integer say
                 check_action(game, action, self._legal)
             except IllegalMove as refused:

@@ -40,6 +40,7 @@ from ..core import (
     Keep,
     RuleSet,
 )
+from ..core.language import _
 from ..solver.tables import model
 from . import batch_kernel as kernel
 from .encoding import N_ACTIONS, NOT_OFFERED, action_of, player_space
@@ -152,11 +153,14 @@ class SolitaireVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.ND
 
     def _why(self, lane: int, action: int) -> str:
         if not 0 <= action < N_ACTIONS:
-            return f"Lane {lane}: actions are 0 to {N_ACTIONS - 1}, not {action}."
+            return _("Lane {lane}: actions are 0 to {last}, not {action}.").format(
+                lane=lane, last=N_ACTIONS - 1, action=action
+            )
         chosen = action_of(action)
         if isinstance(chosen, Keep) and len(chosen) == DICE_COUNT:
-            return f"Lane {lane}: {NOT_OFFERED}"
-        return f"Lane {lane}: {action_of(action)} is not allowed now."
+            # Translators: {reason} is a whole sentence (why the action is not offered).
+            return _("Lane {lane}: {reason}").format(lane=lane, reason=_(NOT_OFFERED))
+        return _("Lane {lane}: {action} is not allowed now.").format(lane=lane, action=chosen)
 
     def _observe(self) -> dict[str, Any]:
         kernel.observe(

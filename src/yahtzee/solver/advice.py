@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import Action, Box, Category, IllegalMove, Keep, RuleSet, Score, Situation
+from ..core.language import _
 from .layout import KEEP_CODE, MAX_OPTIONS
 from .tables import card_shape
 
@@ -39,8 +40,23 @@ _Ranked = tuple[npt.NDArray[np.float64], int, int]
 
 
 def action_text(action: Action) -> str:
-    """``"score Full House"`` or ``"keep 3 3"`` (``"keep nothing"`` rolls all five)."""
-    return str(action) if isinstance(action, Score) else f"keep {action.spaced()}"
+    """``"score Full House"`` or ``"keep 3 3"`` (``"keep nothing"`` rolls all five), in the
+    language in force: what a player reads."""
+    if isinstance(action, Score):
+        # Translators: an option of the advisor: fill this box with the dice showing.
+        return _("score {box}").format(box=action.category.display_name)
+    if not action.faces:
+        # Translators: an option of the advisor: roll all five dice again.
+        return _("keep nothing")
+    # Translators: an option of the advisor: keep these dice ("3 3 5") and roll the others.
+    return _("keep {dice}").format(dice=action.spaced())
+
+
+def action_data(action: Action) -> str:
+    """`action_text` in English, whatever the language in force: for data (``--json``)."""
+    if isinstance(action, Score):
+        return f"score {action.category.english_name}"
+    return f"keep {action.spaced()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +68,8 @@ class Option:
 
     @property
     def text(self) -> str:
-        """The action in words (``"keep 3 3"``, ``"score Full House"``)."""
+        """The action in words, in the language in force (``"keep 3 3"``,
+        ``"score Full House"``)."""
         return action_text(self.action)
 
 
@@ -122,9 +139,9 @@ class Advice:
     @property
     def best(self) -> Option:
         """The best option (the first listed on a tie)."""
-        _, rules, options, ranked = self._fields
+        _unused, rules, options, ranked = self._fields
         if options is None and ranked is not None:
-            out, at, _ = ranked
+            out, at, _count = ranked
             return Option(actions_for(rules)[int(out[at + MAX_OPTIONS])], float(out[at]))
         return self.options[0]
 
@@ -169,7 +186,10 @@ class Advice:
         for option in self.options:
             if option.action == wanted:
                 return option.value
-        raise IllegalMove(f"{_describe(wanted)} is not an option here.", code="not_an_option")
+        raise IllegalMove(
+            _not_an_option(wanted),
+            code="not_an_option",
+        )
 
     def regret(self, action: Action | str) -> float:
         """The expected points given up by ``action`` against the best option (0 or more)."""
@@ -182,7 +202,7 @@ class Advice:
             "rules": self.rules.name,
             "options": [
                 {
-                    "action": option.text,
+                    "action": action_data(option.action),
                     **(
                         {"score": option.action.category.key}
                         if isinstance(option.action, Score)
@@ -201,7 +221,7 @@ def _action(action: Action | str, rules: RuleSet) -> Action:
     (a box of the rules' edition)."""
     if isinstance(action, Keep | Score):
         return action
-    verb, _, rest = str(action).strip().partition(" ")
+    verb, _sep, rest = str(action).strip().partition(" ")
     if verb.lower() in {"keep", "k"}:
         return Keep.parse(rest)
     if verb.lower() in {"score", "s"}:
@@ -209,5 +229,9 @@ def _action(action: Action | str, rules: RuleSet) -> Action:
     return Score(rules.edition.parse_box(str(action)))
 
 
-def _describe(action: Action) -> str:
-    return str(action) if isinstance(action, Score) else f"Keeping {action.spaced()}"
+def _not_an_option(action: Action) -> str:
+    if isinstance(action, Score):
+        return _("score {box} is not an option here.").format(box=action.category.display_name)
+    if not action.faces:
+        return _("Keeping nothing is not an option here.")
+    return _("Keeping {dice} is not an option here.").format(dice=action.spaced())

@@ -42,6 +42,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..core import RuleSet, YahtzeeError
+from ..core.language import _, ngettext
 from .cache import CACHE_ENV, cache_dir
 from .child import python_child
 from .curve_build import Kind, Progress
@@ -206,13 +207,23 @@ def notice(jobs: Sequence[Job], threads: int = THREADS) -> str:
     size = sum(EXPECTED_BYTES[j.kind] for j in jobs)
     seconds = expected_seconds([j.kind for j in jobs], threads)
     minutes = max(1, round(seconds / 60))
-    tables = "table" if len(jobs) == 1 else "tables"
-    cores = "one core" if threads == 1 else "every core"
-    return (
-        f"Building the win-chance {tables} of {', '.join(names)} in the background: about "
-        f"{size // MB} MB on disk, about {minutes} min on a quiet machine (once; {cores}, "
-        "low priority)."
-    )
+    if threads == 1:
+        text = ngettext(
+            "Building the win-chance table of {names} in the background: about {size} MB on "
+            "disk, about {minutes} min on a quiet machine (once; one core, low priority).",
+            "Building the win-chance tables of {names} in the background: about {size} MB on "
+            "disk, about {minutes} min on a quiet machine (once; one core, low priority).",
+            len(jobs),
+        )
+    else:
+        text = ngettext(
+            "Building the win-chance table of {names} in the background: about {size} MB on "
+            "disk, about {minutes} min on a quiet machine (once; every core, low priority).",
+            "Building the win-chance tables of {names} in the background: about {size} MB on "
+            "disk, about {minutes} min on a quiet machine (once; every core, low priority).",
+            len(jobs),
+        )
+    return text.format(names=", ".join(names), size=size // MB, minutes=minutes)
 
 
 # The state file and the lock ------------------------------------------------------------
@@ -268,7 +279,9 @@ def _take_lock(directory: Path) -> int | None:
         fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as error:
         raise CacheNotWritable(
-            f"Cannot write to the table cache {directory}: {error.strerror or error}."
+            _("Cannot write to the table cache {directory}: {reason}.").format(
+                directory=directory, reason=error.strerror or error
+            )
         ) from error
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -287,15 +300,19 @@ def check_room(directory: Path, jobs: Sequence[Job]) -> None:
         return
     if free < need:
         raise TableBuildError(
-            f"Not enough disk space for the tables: they need about {need // MB} MB and "
-            f"{directory} has {free // MB} MB free."
+            _(
+                "Not enough disk space for the tables: they need about {need} MB and "
+                "{directory} has {free} MB free."
+            ).format(need=need // MB, directory=directory, free=free // MB)
         )
 
 
 def describe(error: BaseException) -> str:
     """One line for a player about why a build stopped."""
     if isinstance(error, OSError) and error.errno == errno.ENOSPC:
-        return f"The disk is full: cannot write {error.filename or 'the table'}."
+        if error.filename:
+            return _("The disk is full: cannot write {file}.").format(file=error.filename)
+        return _("The disk is full: cannot write the table.")
     if isinstance(error, OSError):
         return f"{error.strerror or error}: {error.filename}" if error.filename else str(error)
     return str(error) or type(error).__name__
@@ -474,6 +491,8 @@ def _may_start(folder: Path, missing: Sequence[Job], starts: int, mine: int) -> 
         raise TableBuildError(last.error)
     if starts >= MAX_STARTS:
         raise TableBuildError(
-            f"The table builder stopped {starts} times before the end (see {folder / LOG_NAME})."
+            _("The table builder stopped {starts} times before the end (see {folder}).").format(
+                starts=starts, folder=folder / LOG_NAME
+            )
         )
     check_room(folder, missing)

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import InvalidInput, RuleSet, Scorecard
+from ..core.language import _
 from .cache import cache_dir
 from .curve_build import Progress, build_layers, canonical, state_index
 from .planner import state_of
@@ -51,7 +52,7 @@ class ScoreDistribution:
     def quantile(self, q: float) -> int:
         """The least total ``t`` with P(final <= t) >= ``q`` (``q`` from 0 to 1)."""
         if not 0.0 <= q <= 1.0:
-            raise InvalidInput(f"A quantile is between 0 and 1, not {q}.")
+            raise InvalidInput(_("A quantile is between 0 and 1, not {q}.").format(q=q))
         cdf = self._cdf.tolist()
         return min(bisect.bisect_left(cdf, max(q - 1e-12, 1e-15)), len(cdf) - 1)
 

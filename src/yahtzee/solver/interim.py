@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import RuleSet, Scorecard, Situation
+from ..core.language import N_
 from .child import python_child
 from .compiling import CHILD_ENV, TIMEOUT_S
 from .planner import state_of
@@ -59,12 +60,12 @@ LATE_MARGIN = 0.001
 TYPICAL_ERROR = 0.08
 """The mean distance of an estimated chance from the exact one on late-game cards (about
 0.055 measured; ``tests/solver/test_interim.py``)."""
-INTERIM_METHOD = "normal approximation (shipped tables)"
+INTERIM_METHOD = N_("normal approximation (shipped tables)")
 """How the ``winning`` bot plays before its tables are built, as records and reviews
-say it."""
-EXACT_METHOD = "score-curve tables"
+say it (in English: a face shows it with ``_``)."""
+EXACT_METHOD = N_("score-curve tables")
 """How the ``winning`` bot plays once its tables are there."""
-EV_METHOD = "expected points (nothing to play to win by yet)"
+EV_METHOD = N_("expected points (nothing to play to win by yet)")
 """How it plays where neither is at hand (rules with no shipped variance table, or the
 first seconds after an install while the interim kernels are compiled)."""
 ROUNDING_VARIANCE = 1.0 / 12.0

@@ -31,8 +31,9 @@ from ..core import (
     Scorecard,
     Situation,
 )
+from ..core.language import _
 from . import turn_numpy
-from .advice import Advice, Option, actions_for
+from .advice import Advice, Option, action_text, actions_for
 from .layout import KEEP_CODE, MAX_OPTIONS, N_MS, N_ROWS, SCORE, TURN_SIZE
 from .tables import (
     N_BOXES,
@@ -69,7 +70,7 @@ def _read_any(card: Scorecard) -> tuple[int, int, int, int]:
             upper += points if c < N_UPPER else 0
     subtotal = min(upper, shape.cap)
     if subtotal > reach_table(shape.n_boxes)[mask]:
-        raise InvalidInput("This card's upper boxes cannot add up to its upper subtotal.")
+        raise InvalidInput(_("This card's upper boxes cannot add up to its upper subtotal."))
     ybox = shape.yahtzee_box
     holds_50 = 1 if ybox >= 0 and card.boxes[ybox] == YAHTZEE_POINTS else 0
     return mask, holds_50, subtotal, card.total
@@ -112,7 +113,7 @@ def _read(card: Scorecard) -> tuple[int, int, int, int]:
         mask, lower = mask | 1 << 12, lower + b12
     subtotal = upper if upper < UPPER_CAP else UPPER_CAP
     if subtotal > (_reach or _load_reach())[mask]:
-        raise InvalidInput("This card's upper boxes cannot add up to its upper subtotal.")
+        raise InvalidInput(_("This card's upper boxes cannot add up to its upper subtotal."))
     holds_50 = 1 if b11 == YAHTZEE_POINTS else 0
     total = upper + (UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0) + lower  # as Scorecard
     return mask, holds_50, subtotal, total
@@ -128,7 +129,7 @@ def _load_reach() -> list[int]:
 
 def state_of(card: Scorecard) -> tuple[int, int, int]:
     """The solver's state of a card: (filled-box mask, Yahtzee box holds 50, capped subtotal)."""
-    mask, holds_50, subtotal, _ = _read(card)
+    mask, holds_50, subtotal, _unused = _read(card)
     return mask, holds_50, subtotal
 
 
@@ -268,7 +269,7 @@ class TurnPlanner:
             return list(map(Option, map(self.actions.__getitem__, codes), totals))
         card = situation.card
         R, K1, K2 = self.turn_tables(card)
-        mask, yf, _ = state_of(card)
+        mask, yf, _unused = state_of(card)
         kinds, ids, values = turn_numpy.option_values(
             mask, yf, situation.dice.index, situation.rolls_left, self.scoring, R, K1, K2
         )
@@ -292,10 +293,15 @@ class TurnPlanner:
             if option.action == action:
                 return option.value
         if isinstance(action, Keep) and action == Keep.of(situation.dice) and situation.rolls_left:
-            _, K1, K2 = self.turn_tables(situation.card)
+            _unused, K1, K2 = self.turn_tables(situation.card)
             stand = K1 if situation.rolls_left == 1 else K2
             return situation.card.total + float(stand[ROLL_BASE + situation.dice.index, 0])
-        raise IllegalMove(f"{action} is not allowed in {situation}.", code="not_an_option")
+        raise IllegalMove(
+            _("{action} is not allowed in {situation}.").format(
+                action=action_text(action), situation=situation
+            ),
+            code="not_an_option",
+        )
 
     def choose(
         self, situation: Situation, temperature: float = 0.0, rng: random.Random | None = None
@@ -304,7 +310,7 @@ class TurnPlanner:
         draw: an option worse by ``temperature`` points is ``e`` times less likely."""
         kernels = _kernels
         if temperature <= 0 and kernels is not None:
-            out, at, _ = self._compiled(kernels, situation, True)
+            out, at, _unused = self._compiled(kernels, situation, True)
             return self.actions[int(out[at + MAX_OPTIONS])]
         options = self.options(situation)
         best = Advice.from_options(situation, self.rules, options).best

@@ -17,6 +17,7 @@ from ..core import (
     RuleSet,
     Scorecard,
 )
+from ..core.language import _
 from .curve_table import CurveTable, cached_table
 from .layout import LOG_WIDTH
 from .planner import state_of
@@ -130,9 +131,9 @@ def simulate(
     (`SimulationInterrupted`, holding the games finished before it)."""
     rule_set = rules or RuleSet.official()
     if games < 1:
-        raise InvalidInput("Simulate at least one game.")
+        raise InvalidInput(_("Simulate at least one game."))
     if not 0 <= seed < 2**31:
-        raise InvalidInput("The seed is a whole number from 0 to 2147483647.")
+        raise InvalidInput(_("The seed is a whole number from 0 to 2147483647."))
     names = [strategy_name(raw) for raw in strategies]
     if "winning" in names or start is not None:
         return _match(names, games, seed, rule_set, progress, start, tables, played)
@@ -255,7 +256,7 @@ def _match(  # noqa: PLR0917 - the arguments of simulate, passed on
     else:
         distribution = target = CurveTable.blank(rules)
     card = start or Scorecard.empty(rules)
-    mask, yf, _ = state_of(card)
+    mask, yf, _unused = state_of(card)
     upper = sum(card.boxes[c] or 0 for c in rules.edition.upper)
     compile_aside("match")
     out = [np.zeros((games, n), dtype=np.int64) for _ in range(4)]

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import Action, Dice, InvalidInput, RuleSet, Scorecard, Situation
+from ..core.language import _
 from .advice import TIE, Advice, Option, actions_for
 from .curve_build import Progress
 from .curve_table import CurveTable, build, load
@@ -106,12 +107,15 @@ class TargetSolver:
 
     def _need(self, card: Scorecard, target: int) -> int:
         if isinstance(target, bool) or not isinstance(target, int):
-            raise InvalidInput(f"A target is a whole number of points, not {target!r}.")
+            raise InvalidInput(
+                _("A target is a whole number of points, not {target!r}.").format(target=target)
+            )
         need = target - card.total
         if need > self.cap:
             raise InvalidInput(
-                f"A target can be at most {self.cap} points above the card's total "
-                f"({card.total + self.cap} here)."
+                _(
+                    "A target can be at most {cap} points above the card's total ({total} here)."
+                ).format(cap=self.cap, total=card.total + self.cap)
             )
         return need
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core import RuleSet
+from ..core.language import _
 from .builds import (
     NICE,
     NO_BUILDS_ENV,
@@ -189,17 +190,21 @@ def clear_tables(rules: RuleSet | None = None, directory: Path | None = None) ->
     """Remove the tables of ``rules`` (default: every rule set's) and return those
     removed. Refused (`TableBuildError`, nothing removed) while they are
     being built or when the cache cannot be written."""
-    infos, _ = tables_status([rules] if rules else None, directory)
+    infos, _unused = tables_status([rules] if rules else None, directory)
     busy = [i for i in infos if i.building is not None]
     if busy:
         raise TableBuildError(
-            f"The {busy[0].rules} tables are being built (process {busy[0].builder}): "
-            "clear them once the build has ended."
+            _(
+                "The {rules} tables are being built (process {builder}): clear them once "
+                "the build has ended."
+            ).format(rules=busy[0].rules, builder=busy[0].builder)
         )
     present = [i for i in infos if i.size is not None]
     folder = directory or cache_dir()
     if present and not os.access(folder, os.W_OK):
-        raise TableBuildError(f"Cannot remove the tables: {folder} is not writable.")
+        raise TableBuildError(
+            _("Cannot remove the tables: {folder} is not writable.").format(folder=folder)
+        )
     removed = []
     for info in present:
         try:
@@ -207,7 +212,9 @@ def clear_tables(rules: RuleSet | None = None, directory: Path | None = None) ->
         except FileNotFoundError:
             continue
         except OSError as error:
-            raise TableBuildError(f"Cannot remove {info.path}: {describe(error)}") from error
+            raise TableBuildError(
+                _("Cannot remove {path}: {reason}").format(path=info.path, reason=describe(error))
+            ) from error
         removed.append(info)
     return removed
 
@@ -233,7 +240,7 @@ def builder_main(argv: Sequence[str] | None = None) -> None:
         for spec in specs:
             name, word = spec.split(":", 1)
             if word not in WIN_KINDS:
-                raise TableBuildError(f"no table of kind {word!r}")
+                raise TableBuildError(_("no table of kind {word!r}").format(word=word))
             kind: Kind = word
             jobs.append(Job(name, kind, CurveTable.path_for(kind, RuleSet.named(name), folder)))
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, func, insert, select
 
+from ..core.language import _
 from .commit import StoreError
 from .engine import reading, retrying
 from .schema import chat_lines, tables
@@ -52,7 +53,7 @@ def add_line(store: Store, table_id: str, seat: int, name: str | None, text: str
         with store.engine.begin() as c:
             locked = select(tables.c.id).where(tables.c.id == table_id).with_for_update()
             if c.execute(locked).first() is None:
-                raise StoreError(f"No table {table_id} in the records.")
+                raise StoreError(_("No table {table_id} in the records.").format(table_id=table_id))
             last = c.execute(
                 select(func.max(chat_lines.c.seq)).where(chat_lines.c.table_id == table_id)
             ).scalar()

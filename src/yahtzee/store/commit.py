@@ -14,6 +14,7 @@ from sqlalchemy import Connection, bindparam, insert, select, update
 
 from ..core import DiceEntered, Game, Rolled, YahtzeeError
 from ..core.events import event_to_dict
+from ..core.language import _
 from .records import card_rows
 from .schema import cards, events, games, tables
 
@@ -82,7 +83,7 @@ def decide(
     commits to write."""
     missing = sorted({c.game_id for c in commits} - stored.keys())
     if missing:
-        raise StoreError(f"No game {missing[0]} in the records.")
+        raise StoreError(_("No game {game_id} in the records.").format(game_id=missing[0]))
     outcomes: dict[str, Outcome] = {}
     written: list[Commit] = []
     for commit in commits:

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from ..core import Game, IllegalMove, InvalidInput
 from ..core.committed import commitment, new_seed
 from ..core.errors import show
+from ..core.language import _
 from .engine import reading, retrying
 from .names import look_alike_key
 from .schema import daily_results, daily_seeds, games, players
@@ -109,8 +110,10 @@ def start_attempt(store: Store, day: date, game_id: str, game: Game, seat: Seat)
         retrying(work)
     except IntegrityError:
         raise IllegalMove(
-            f"{seat.name} has played the daily game of {day.isoformat()} already: one attempt "
-            "a day. Come back tomorrow.",
+            _(
+                "{player} has played the daily game of {day} already: one "
+                "attempt a day. Come back tomorrow."
+            ).format(player=seat.name, day=day.isoformat()),
             code="daily_played",
         ) from None
 
@@ -247,18 +250,24 @@ def import_result(
     result changes nothing). A day's seed revealed in the export is recorded with it."""
     opening = game.event_log[0]
     if not isinstance(day, str) or len(day) != len("2026-12-02"):
-        raise InvalidInput(f"its daily day is a date like 2026-12-02, not {show(day)}.")
+        raise InvalidInput(
+            _("its daily day is a date like 2026-12-02, not {day}.").format(day=show(day))
+        )
     try:
         when = date.fromisoformat(day)
     except ValueError:
-        raise InvalidInput(f"its daily day is a date like 2026-12-02, not {show(day)}.") from None
+        raise InvalidInput(
+            _("its daily day is a date like 2026-12-02, not {day}.").format(day=show(day))
+        ) from None
     committed = getattr(opening, "commitment", None)
     if len(game.players) != 1 or game.rules.name != DAILY_RULES or committed is None:
-        raise InvalidInput("it says it is a daily game, but it is not one (one player, the "
-                           "official rules, committed dice).")  # fmt: skip
+        raise InvalidInput(_("it says it is a daily game, but it is not one (one player, the "
+                           "official rules, committed dice)."))  # fmt: skip
     known = c.execute(select(daily_seeds).where(daily_seeds.c.day == when.isoformat())).first()
     if known is not None and known.commitment != committed:
-        raise InvalidInput(f"it was not played on the dice of the daily game of {day}.")
+        raise InvalidInput(
+            _("it was not played on the dice of the daily game of {day}.").format(day=day)
+        )
     if known is None and dice_seed is not None:
         c.execute(_insert_ignoring(c).values(day=day, seed=dice_seed, commitment=committed,
                                              created_at=started, best=None))  # fmt: skip
@@ -268,7 +277,11 @@ def import_result(
         select(daily_results.c.game_id).where(daily_results.c.day == day, _person(key))
     ).scalar()
     if taken is not None and taken != game_id:
-        raise InvalidInput(f"{name} has another daily game of {day} in the records: one a day.")
+        raise InvalidInput(
+            _("{name} has another daily game of {day} in the records: one a day.").format(
+                name=name, day=day
+            )
+        )
     score = game.cards[0].total if game.is_over else None
     c.execute(
         insert(daily_results).values(

@@ -24,6 +24,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError, Operat
 
 from ..core import InvalidInput
 from ..core.errors import show
+from ..core.language import _
 
 DATABASE_ENV = "YAHTZEE_DATABASE_URL"
 DATA_DIR_ENV = "YAHTZEE_DATA_DIR"
@@ -57,7 +58,9 @@ def _parse(text: str) -> URL:
         return make_url(text)
     except (ArgumentError, ValueError):
         raise InvalidInput(
-            f"{show(text)} is not a database URL (sqlite:///FILE or postgresql://...)."
+            _("{text} is not a database URL (sqlite:///FILE or postgresql://...).").format(
+                text=show(text)
+            )
         ) from None
 
 
@@ -94,16 +97,20 @@ def check_location(url: str | None = None) -> None:
     there = next(folder for folder in path.parents if folder.exists())
     if not there.is_dir():
         raise InvalidInput(
-            f"Cannot keep the records at {path}: {there} is a file, not a folder "
-            f"(choose another place with --database-url or ${DATABASE_ENV})."
+            _(
+                "Cannot keep the records at {path}: {there} is a file, not a folder "
+                "(choose another place with --database-url or ${variable})."
+            ).format(path=path, there=there, variable=DATABASE_ENV)
         )
     try:
         os.rmdir(tempfile.mkdtemp(prefix=".yahtzee-", dir=there))
     except OSError as error:
         reason = error.strerror or str(error)
         raise InvalidInput(
-            f"Cannot keep the records at {path}: nothing can be made in {there} ({reason}; "
-            f"choose another place with --database-url or ${DATABASE_ENV})."
+            _(
+                "Cannot keep the records at {path}: nothing can be made in {there} "
+                "({reason}; choose another place with --database-url or ${variable})."
+            ).format(path=path, there=there, reason=reason, variable=DATABASE_ENV)
         ) from None
 
 
@@ -142,12 +149,16 @@ def make_engine(url: str | None = None, *, read_only: bool = False) -> Engine:
             )
         except ImportError:
             raise InvalidInput(
-                "PostgreSQL needs its driver: pip install '.[postgres]' in the project's folder."
+                _("PostgreSQL needs its driver: pip install '.[postgres]' in the project's folder.")
             ) from None
         _ping_when_idle(engine)
         _plan_with_the_values(engine)
         return engine
-    raise InvalidInput(f"Database {show(backend)} is not supported: use SQLite or PostgreSQL.")
+    raise InvalidInput(
+        _("Database {backend} is not supported: use SQLite or PostgreSQL.").format(
+            backend=show(backend)
+        )
+    )
 
 
 IDLE_PING_S = 5.0
@@ -243,13 +254,20 @@ def cannot_open(url: str | None, error: DBAPIError) -> InvalidInput:
     reason = " ".join(str(error.orig if error.orig is not None else error).split("\n")[0].split())
     where = describe(url)
     if "not a database" in reason:  # SQLite's words for a file that is something else
-        return InvalidInput(f"{where} is not a yahtzee database (it is not a SQLite file).")
+        return InvalidInput(
+            _("{where} is not a yahtzee database (it is not a SQLite file).").format(where=where)
+        )
     if len(reason) > MAX_REASON:
         reason = reason[: MAX_REASON - 3] + "..."
     if sqlite_path(url) is not None:
-        return InvalidInput(f"Cannot open the database {where}: {reason}.")
+        return InvalidInput(
+            _("Cannot open the database {where}: {reason}.").format(where=where, reason=reason)
+        )
     return InvalidInput(
-        f"Cannot reach the database {where}: {reason}. Is the server running, and is the URL right?"
+        _(
+            "Cannot reach the database {where}: {reason}. Is the server running, and "
+            "is the URL right?"
+        ).format(where=where, reason=reason)
     )
 
 

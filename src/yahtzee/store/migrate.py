@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.exc import DBAPIError
 
 from ..core import InvalidInput
+from ..core.language import _
 from .engine import cannot_open
 
 if TYPE_CHECKING:
@@ -71,8 +72,10 @@ def check_current(engine: Engine) -> None:
         raise cannot_open(engine.url.render_as_string(hide_password=False), error) from None
     if found != HEAD:
         raise InvalidInput(
-            "These records are of another version of yahtzee and cannot be written here "
-            "to upgrade them: open them once where they can be written."
+            _(
+                "These records are of another version of yahtzee and cannot be written here "
+                "to upgrade them: open them once where they can be written."
+            )
         )
 
 
@@ -94,7 +97,9 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         raise cannot_open(engine.url.render_as_string(hide_password=False), error) from None
     if tables and engine.dialect.name == "sqlite":  # someone else's file: leave it as it is
         raise InvalidInput(
-            f"{engine.url.database} is not a yahtzee database (it holds other tables)."
+            _("{database} is not a yahtzee database (it holds other tables).").format(
+                database=engine.url.database
+            )
         )
     with engine.connect() as connection:
         sqlite = connection.dialect.name == "sqlite"

@@ -16,8 +16,9 @@ from functools import cache
 from typing import Any
 
 from ..core import YahtzeeError, name_key
+from ..core.language import N_, _
 
-NEEDS_ICU = (
+NEEDS_ICU = N_(
     "Telling players' names apart needs PyICU: pip install '.[web]' in the project's folder "
     "(it builds on the system's ICU: apt install libicu-dev pkg-config g++; brew install "
     "icu4c pkg-config)."
@@ -31,7 +32,7 @@ def _checker() -> Any:
     try:
         import icu  # noqa: PLC0415
     except ImportError:
-        raise YahtzeeError(NEEDS_ICU) from None
+        raise YahtzeeError(_(NEEDS_ICU)) from None
     return icu.SpoofChecker()
 
 

@@ -20,6 +20,7 @@ from sqlalchemy import Select, func, select
 
 from ..core import YAHTZEE_BONUS, BotSpec, Edition, InvalidInput, YahtzeeError
 from ..core.errors import show
+from ..core.language import _
 from .engine import reading
 from .schema import cards, games, players, seats
 from .store import Store, utc
@@ -151,7 +152,7 @@ def history(
         query = query.where(games.c.status == status)
     if limit is not None:
         if limit < 1:
-            raise YahtzeeError("The limit is a positive number of games.")
+            raise YahtzeeError(_("The limit is a positive number of games."))
         query = query.limit(limit)
     with reading(store.engine) as connection:
         ids = [row[0] for row in connection.execute(query)]
@@ -160,7 +161,11 @@ def history(
 
 def _dice_kind(dice: str) -> str:
     if dice not in DICE_KINDS:
-        raise InvalidInput(f"A game's dice are {ROLLED} or {ENTERED}, not {show(dice)}.")
+        raise InvalidInput(
+            _("A game's dice are {rolled} or {entered}, not {dice}.").format(
+                rolled=ROLLED, entered=ENTERED, dice=show(dice)
+            )
+        )
     return dice
 
 
@@ -190,7 +195,11 @@ def resolve_sitting(store: Store, prefix: str) -> str:
     a game), or `InvalidInput` saying there is none or several."""
     text = prefix.strip()
     if not text or len(text) > MAX_SITTING_ID:
-        raise InvalidInput(f"No sitting {show(prefix)}: a sitting's id is a game id's start.")
+        raise InvalidInput(
+            _("No sitting {prefix}: a sitting's id is a game id's start.").format(
+                prefix=show(prefix)
+            )
+        )
     query = (
         select(games.c.sitting)
         .where(
@@ -203,9 +212,15 @@ def resolve_sitting(store: Store, prefix: str) -> str:
     with reading(store.engine) as connection:
         found = sorted(str(row[0]) for row in connection.execute(query))
     if not found:
-        raise InvalidInput(f"No sitting {show(prefix)} is recorded ('yahtzee history' lists them).")
+        raise InvalidInput(
+            _("No sitting {prefix} is recorded ('yahtzee history' lists them).").format(
+                prefix=show(prefix)
+            )
+        )
     if len(found) > 1:
-        raise InvalidInput(f"{show(prefix)} starts several sittings' ids: give more of it.")
+        raise InvalidInput(
+            _("{prefix} starts several sittings' ids: give more of it.").format(prefix=show(prefix))
+        )
     return found[0]
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from ..core import BotSpec, CommittedDice, DiceSource, Game, InvalidInput
 from ..core.events import event_to_dict
+from ..core.language import _
 from . import migrate
 from .commit import Commit, Outcome, StoreError, commit_many
 from .engine import make_engine, on_postgres, reading, retrying
@@ -73,7 +74,7 @@ class Store:
         sitting it continues (a game of its own sitting by default)."""
         chosen = list(seats_) if seats_ is not None else [Seat(name) for name in game.players]
         if [s.name for s in chosen] != list(game.players):
-            raise InvalidInput("The seats must name the game's players in seat order.")
+            raise InvalidInput(_("The seats must name the game's players in seat order."))
         new_id = game_id or str(uuid.uuid4())
 
         def work() -> str:
@@ -95,7 +96,7 @@ class Store:
                     .with_for_update()
                 ).first()
                 if row is None:
-                    raise StoreError(f"No game {game_id} in the records.")
+                    raise StoreError(_("No game {game_id} in the records.").format(game_id=game_id))
                 return append_events(connection, game_id, game, row.event_count)
 
         return retrying(work)
@@ -125,7 +126,7 @@ class Store:
         """`save_many` driven by the running event loop, without a thread (PostgreSQL;
         see `saves_on_loop`)."""
         if self._on_loop is None:
-            raise StoreError("Only PostgreSQL records are written from the event loop.")
+            raise StoreError(_("Only PostgreSQL records are written from the event loop."))
         return await self._on_loop.save(commits, now())
 
     def events_since(self, game_id: str, seq: int) -> tuple[list[dict[str, Any]], datetime | None]:
@@ -201,7 +202,9 @@ class Store:
         checkable)."""
         found = self.resumables([game_id], lambda: dice)
         if game_id not in found:
-            raise InvalidInput(f"No game with id {game_id!r} in the records.")
+            raise InvalidInput(
+                _("No game with id {game_id!r} in the records.").format(game_id=game_id)
+            )
         return found[game_id]
 
     def resumables(
@@ -232,16 +235,24 @@ class Store:
         prefix = game_id.strip().lower()
         if len(prefix) < MIN_ID_PREFIX or not all(c in "0123456789abcdef-" for c in prefix):
             raise InvalidInput(
-                f"{game_id!r} is not a game id (at least {MIN_ID_PREFIX} of its characters)."
+                _("{game_id!r} is not a game id (at least {least} of its characters).").format(
+                    game_id=game_id, least=MIN_ID_PREFIX
+                )
             )
         with reading(self.engine) as connection:
             found = connection.execute(
                 select(games.c.id).where(games.c.id.startswith(prefix)).limit(2)
             ).all()
         if not found:
-            raise InvalidInput(f"No game with id {game_id!r} in the records.")
+            raise InvalidInput(
+                _("No game with id {game_id!r} in the records.").format(game_id=game_id)
+            )
         if len(found) > 1:
-            raise InvalidInput(f"More than one game id starts with {game_id!r}; give more of it.")
+            raise InvalidInput(
+                _("More than one game id starts with {game_id!r}; give more of it.").format(
+                    game_id=game_id
+                )
+            )
         return str(found[0][0])
 
     def event_log(self, game_id: str) -> list[dict[str, Any]]:
@@ -253,14 +264,18 @@ class Store:
         """The game rebuilt from its event log (it resumes exactly where it stopped)."""
         log = self.event_log(game_id)
         if not log:
-            raise InvalidInput(f"No game with id {game_id!r} in the records.")
+            raise InvalidInput(
+                _("No game with id {game_id!r} in the records.").format(game_id=game_id)
+            )
         return Game.replay(log, dice)
 
     def summary(self, game_id: str) -> GameSummary:
         """One game's summary (``InvalidInput`` when there is no such game)."""
         found = self.summaries([game_id])
         if not found:
-            raise InvalidInput(f"No game with id {game_id!r} in the records.")
+            raise InvalidInput(
+                _("No game with id {game_id!r} in the records.").format(game_id=game_id)
+            )
         return found[0]
 
     def seats_of(self, game_id: str) -> list[Seat]:
@@ -395,7 +410,11 @@ def append_events(
     number is the move's, as acknowledged); finish the game's row when it is over."""
     log = game.event_log
     if stored > len(log):
-        raise StoreError(f"The records of game {game_id} are ahead of this game; reload it.")
+        raise StoreError(
+            _("The records of game {game_id} are ahead of this game; reload it.").format(
+                game_id=game_id
+            )
+        )
     fresh = [event_to_dict(e) for e in log[stored:]]  # only the new ones: logs grow long
     stamp = now()
     if fresh:

@@ -34,6 +34,7 @@ from sqlalchemy import (
 )
 
 from ..core import BotSpec, Game
+from ..core.language import _
 from . import pg_tables
 from .accounts import link_game_seats, set_table_seat_account
 from .chat import forget_chat
@@ -160,7 +161,9 @@ def create_rematch(
                         select(tables.c.rematch).where(tables.c.id == table_id)
                     ).scalar()
                     if found is None:
-                        raise StoreError(f"No table {table_id} in the records.")
+                        raise StoreError(
+                            _("No table {table_id} in the records.").format(table_id=table_id)
+                        )
                     return str(found)
                 if quota is not None and (
                     _open(c, rematch.owner, quota.active_since) >= quota.limit
@@ -222,7 +225,7 @@ def start_table(
                 return None
             now_as = load_table(store, table_id) if done == pg_tables.CHANGED else None
             if now_as is None:
-                raise StoreError(f"No table {table_id} in the records.")
+                raise StoreError(_("No table {table_id} in the records.").format(table_id=table_id))
             return now_as
         with store.engine.begin() as c:
             return start_in(
@@ -250,7 +253,7 @@ def start_in(
     rows = c.execute(select(tables).where(tables.c.id == table_id).with_for_update()).all()
     found = _with_seats(c, rows)
     if not found:
-        raise StoreError(f"No table {table_id} in the records.")
+        raise StoreError(_("No table {table_id} in the records.").format(table_id=table_id))
     if found[0].status != LOBBY or _who(found[0].seats) != _who(expected):
         return found[0]
     record_game(c, game_id, game, seats, seed=seed, sitting=found[0].sitting_id)

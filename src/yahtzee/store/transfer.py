@@ -14,6 +14,7 @@ from sqlalchemy import insert, select, update
 
 from ..core import BotSpec, Category, Edition, Game, InvalidInput, YahtzeeError, check_rolls
 from ..core.errors import show
+from ..core.language import N_, _
 from .daily import daily_days, import_result, revealed_dice_seed
 from .engine import reading, retrying
 from .schema import cards, games, seats
@@ -151,16 +152,16 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     reader = csv.DictReader(io.StringIO(text))
     if reader.fieldnames is None or "events" not in reader.fieldnames:
-        raise InvalidInput("This file is not a yahtzee CSV export (it has no 'events' column).")
+        raise InvalidInput(_("This file is not a yahtzee CSV export (it has no 'events' column)."))
     if _ends_mid_row(text):  # every export ends with a line break: even a whole last cell
-        raise InvalidInput(_CUT)
+        raise InvalidInput(_(_CUT))
     for row in reader:
         if None in row.values() or None in row:  # a row with fewer or more cells than the header
-            raise InvalidInput(_CUT if _ends_mid_row(text) else _BAD_ROW)
+            raise InvalidInput(_(_CUT if _ends_mid_row(text) else _BAD_ROW))
         try:
             events = json.loads(row["events"])
         except ValueError:
-            raise InvalidInput(_CUT if _ends_mid_row(text) else _BAD_ROW) from None
+            raise InvalidInput(_(_CUT if _ends_mid_row(text) else _BAD_ROW)) from None
         game = found.setdefault(
             row["game_id"],
             {
@@ -188,12 +189,11 @@ def _from_csv(text: str) -> list[dict[str, Any]]:
 CUT_TAIL = 5
 """At most this many characters after where a JSON reader stopped: the file was cut there
 (``tru`` of ``true``, say)."""
-_CUT = (
+_CUT = N_(
     "This export is cut short: the file ends in the middle of a game. "
     "Export the records again, or import a complete copy."
 )
-_BAD_ROW = "This export is damaged: a row of it cannot be read as a yahtzee game."
-_NOT_JSON_EXPORT = "This file is not a yahtzee JSON export"
+_BAD_ROW = N_("This export is damaged: a row of it cannot be read as a yahtzee game.")
 
 
 def _ends_mid_row(text: str) -> bool:
@@ -209,29 +209,39 @@ def _cut(text: str, error: json.JSONDecodeError) -> bool:
 
 def _from_json(text: str) -> list[dict[str, Any]]:
     if not text.strip():
-        raise InvalidInput(f"{_NOT_JSON_EXPORT}: the file is empty.")
+        raise InvalidInput(_("This file is not a yahtzee JSON export: the file is empty."))
     try:
         data = json.loads(text)
     except RecursionError:
-        raise InvalidInput(f"{_NOT_JSON_EXPORT}: it nests too deeply.") from None
+        raise InvalidInput(
+            _("This file is not a yahtzee JSON export: it nests too deeply.")
+        ) from None
     except json.JSONDecodeError as error:
         if not text.lstrip().startswith("{"):
-            raise InvalidInput(f"{_NOT_JSON_EXPORT}: it is not JSON at all.") from None
+            raise InvalidInput(
+                _("This file is not a yahtzee JSON export: it is not JSON at all.")
+            ) from None
         if _cut(text, error):
-            raise InvalidInput(_CUT) from None
+            raise InvalidInput(_(_CUT)) from None
         line = error.lineno
-        raise InvalidInput(f"This export is damaged: it stops being JSON at line {line}.") from None
+        raise InvalidInput(
+            _("This export is damaged: it stops being JSON at line {line}.").format(line=line)
+        ) from None
     except ValueError:  # a number too long to read, say
-        raise InvalidInput("This export is damaged: it holds a value no export has.") from None
+        raise InvalidInput(_("This export is damaged: it holds a value no export has.")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InvalidInput(f"{_NOT_JSON_EXPORT}: it has JSON, but not the records' format.")
+        raise InvalidInput(
+            _("This file is not a yahtzee JSON export: it has JSON, but not the records' format.")
+        )
     if data.get("version") != VERSION:
         raise InvalidInput(
-            f"Export version {show(data.get('version'))} is not supported (only {VERSION})."
+            _("Export version {version} is not supported (only {supported}).").format(
+                version=show(data.get("version")), supported=VERSION
+            )
         )
     games_ = data.get("games")
     if not isinstance(games_, list):
-        raise InvalidInput("The export has no list of games.")
+        raise InvalidInput(_("The export has no list of games."))
     return games_
 
 
@@ -243,7 +253,7 @@ def parse_export(text: str, fmt: str | None = None) -> list[dict[str, Any]]:
     if fmt == "json":
         return _from_json(text)
     if fmt != "csv":
-        raise InvalidInput(f"Exports are JSON or CSV, not {show(fmt)}.")
+        raise InvalidInput(_("Exports are JSON or CSV, not {fmt}.").format(fmt=show(fmt)))
     try:
         return _from_csv(text)
     except (ValueError, KeyError, TypeError, csv.Error) as error:
@@ -265,15 +275,21 @@ def import_parsed(store: Store, items: list[dict[str, Any]]) -> tuple[int, int]:
         try:
             _edition_of(item)
         except YahtzeeError as error:
-            raise InvalidInput(f"Game {number} of the file: {error}") from None
+            raise InvalidInput(
+                _("Game {number} of the file: {error}").format(number=number, error=error)
+            ) from None
     imported = skipped = 0
     for number, item in enumerate(items, start=1):
         try:
             done = _import_one(store, item)
         except YahtzeeError as error:
-            raise InvalidInput(f"Game {number} of the file: {error}") from None
+            raise InvalidInput(
+                _("Game {number} of the file: {error}").format(number=number, error=error)
+            ) from None
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise InvalidInput(f"Game {number} of the file is malformed.") from None
+            raise InvalidInput(
+                _("Game {number} of the file is malformed.").format(number=number)
+            ) from None
         imported += done
         skipped += not done
     return imported, skipped
@@ -288,24 +304,35 @@ def _import_one(store: Store, item: dict[str, Any]) -> bool:
     edition = _edition_of(item)
     if game.rules.edition != edition:
         raise InvalidInput(
-            f"it says it is a game of {edition.title} ({edition.name}), but its rules "
-            f"{game.rules.name!r} are {game.rules.edition.title}'s."
+            _(
+                "it says it is a game of {title} ({edition_name}), but its rules "
+                "{rules_name!r} are {edition}'s."
+            ).format(
+                title=edition.display_title,
+                edition_name=edition.name,
+                rules_name=game.rules.name,
+                edition=game.rules.edition.display_title,
+            )
         )
     seats_ = sorted(item["seats"], key=lambda s: s["seat"])
     chosen = [Seat(s["player"], BotSpec.parse(s["bot"]) if s.get("bot") else None) for s in seats_]
     if [s.name for s in chosen] != list(game.players):
-        raise InvalidInput("its seats do not match its event log.")
+        raise InvalidInput(_("its seats do not match its event log."))
     try:
         existing = store.event_log(game_id)
     except YahtzeeError:
         existing = []
     if existing:
         if existing != game.events:
-            raise InvalidInput(f"a different game {game_id} is already in the records.")
+            raise InvalidInput(
+                _("a different game {game_id} is already in the records.").format(game_id=game_id)
+            )
         return False
     sitting = item.get("sitting") or game_id
     if not isinstance(sitting, str) or len(sitting) > MAX_SITTING_ID:
-        raise InvalidInput(f"its sitting is an id of at most {MAX_SITTING_ID} characters.")
+        raise InvalidInput(
+            _("its sitting is an id of at most {most} characters.").format(most=MAX_SITTING_ID)
+        )
     created, updated = _stamp(item["created_at"]), _stamp(item["updated_at"])
     finished = _stamp(item["finished_at"]) if item.get("finished_at") else None
 
