@@ -122,7 +122,7 @@ class BotChoiceView(BaseModel):
 
     @classmethod
     def of(cls, choice: BotChoice) -> BotChoiceView:
-        return cls(bot=choice.key, name=choice.name, about=choice.about)
+        return cls(bot=choice.key, name=choice.shown_name, about=choice.shown_about)
 
 
 class BotChoices(BaseModel):
@@ -398,7 +398,7 @@ class PlacementView(BaseModel):
     def of(cls, p: Placement) -> PlacementView:
         return cls.model_construct(  # from the engine: nothing to validate
             box=p.category.key,
-            name=p.category.display_name,
+            name=p.category.english_name,
             points=p.points,
             yahtzee_bonus=p.yahtzee_bonus,
             joker=p.joker,

@@ -26,6 +26,7 @@ from ..core import (
     RuleSet,
 )
 from ..core.editions import AMERICAN
+from ..core.language import current, speaking
 from ..service.chat import MAX_CHAT
 from ..service.timeout import MAX_TURN_TIMER_S
 
@@ -89,8 +90,8 @@ class BoxView(BaseModel):
         section: Literal["upper", "lower"] = "upper" if box.is_upper else "lower"
         return cls(
             key=box.key,
-            label=box.display_name,
-            short=box.short_name,
+            label=box.english_name,
+            short=box.english_short_name,
             section=section,
             code=box.code,
             scoring=BoxScoring.of(rule),
@@ -197,7 +198,7 @@ class RuleSetView(BaseModel):
         boxes = [BoxView.of(box, rule) for box, rule in pairs]
         return cls(
             name=rules.name,
-            summary=rules.summary,
+            summary=rules.summary_text(),
             title=rules.edition.title,
             rounds=rules.rounds,
             boxes=boxes,
@@ -225,8 +226,19 @@ class RulesView(BaseModel):
     limits: TableLimits
 
     @classmethod
-    @cache
     def offered(cls) -> RulesView:
+        """The rule sets offered, their words in the language in force (made once per
+        language; the boxes' labels are English data: the page names them)."""
+        return cls._offered_in(current())
+
+    @classmethod
+    @cache
+    def _offered_in(cls, code: str) -> RulesView:
+        with speaking(code):
+            return cls._made()
+
+    @classmethod
+    def _made(cls) -> RulesView:
         limits = TableLimits(
             players=MAX_PLAYERS, name=MAX_NAME_LENGTH, chat=MAX_CHAT, turn_timer=MAX_TURN_TIMER_S
         )
