@@ -100,7 +100,7 @@ class DailyResultScreen(SpokenScreen[None]):
             result = await asyncio.to_thread(daily_games.daily_result, session, day)
             skill = _(
                 "Your skill: {points} points lost to the best choices (the advisor's review)."
-            ).format(points=decimal(result.loss, 1))
+            ).format(points="-" if result.loss is None else decimal(result.loss, 1))
             self._show("#daily-skill", skill)
             self._step(2, _("Working it out: optimal play on the same dice..."))
             best = await asyncio.to_thread(daily_games.best_score, daily_games.offline_seed(day))
