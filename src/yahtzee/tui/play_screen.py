@@ -467,7 +467,7 @@ class PlayScreen(EntryScreen):
 
     async def action_roll(self) -> None:
         if self.session.game.entered:
-            self.notify(NO_ROLL)
+            self.notify(_(NO_ROLL))
             return
         if not self._human_turn():
             return
