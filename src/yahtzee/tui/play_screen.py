@@ -190,7 +190,8 @@ class PlayScreen(EntryScreen):
         return live.tray_for(live.committed_game())
 
     def on_resize(self, event: events.Resize) -> None:
-        card = card_width(self.session.game.players, len(self.past))
+        game = self.session.game
+        card = card_width(game.players, len(self.past), game.rules.edition)
         compact = event.size.width - card < self.COMPACT_BELOW
         if compact != self.compact:
             self.compact = compact
