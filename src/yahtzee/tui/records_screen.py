@@ -60,9 +60,13 @@ class HistoryScreen(SpokenScreen[None]):
             id="history-help",
         )
         table = OpenTable(cursor_type="row", id="games")
-        # Translators: the history's column heads
         table.add_columns(
-            _("Status"), _("Last played"), _("Players (score)"), _("Rules"), _("Game")
+            # Translators: the history's column heads
+            _("Status"),
+            _("Last played"),
+            _("Players (score)"),
+            _("Rules"),
+            _("Game"),
         )
         for summary in self.waiting:
             self._add(table, summary, unfinished=True)
@@ -157,9 +161,9 @@ class StatsScreen(SpokenScreen[None]):
     def compose(self) -> ComposeResult:
         yield Static(_("Statistics per player (finished games)"), id="title")
         table: DataTable[str] = DataTable(cursor_type="row")
-        # Translators: the statistics' column heads ("Yahtzee" is the box's name: the
-        # share of games with a Yahtzee)
         table.add_columns(
+            # Translators: the statistics' column heads ("Yahtzee", the box's name, is
+            # the share of games with a Yahtzee)
             _("Player"),
             _("Games"),
             _("Wins"),
