@@ -361,9 +361,13 @@ class PlayScreen(EntryScreen):
                 self._think_hint()
             return self._thinking_text(_("The advisor is thinking..."))
         # an option to a line: in the narrow panel, the points lost alone before it
-        title = (
-            _("Advisor (points lost):") if self.compact else _("Advisor (expected final total):")
-        )
+        if self.compact:
+            # Translators: the hint's first line in the narrow side panel (at most 27
+            # characters)
+            title = _("Advisor (points lost):")
+        else:
+            # Translators: the hint's first line (at most 36 characters)
+            title = _("Advisor (expected final total):")
         lines = [title]
         for option in advice.options[:HINT_OPTIONS]:
             loss = advice.best.value - option.value
