@@ -46,7 +46,7 @@ LEFT_OUT = {"tab", "shift+tab"}  # Textual's own focus keys
 def help_keys() -> set[str]:
     return {
         key
-        for _, section in help_module.KEYS
+        for _title, section in help_module.every_key()
         for keys, _ in section
         for key in re.split(r", | ", keys)
     }
@@ -88,7 +88,7 @@ def test_the_help_wraps_cleanly_at_80_columns() -> None:
         lines = rendered(width)
         rules_at = lines.index("Rules")
         column = help_module.KEY_WIDTH + 2
-        titles = {title for title, _ in help_module.KEYS}
+        titles = {title for title, _keys in help_module.every_key()}
         for line in lines[:rules_at]:
             assert len(line) <= width
             if not line.strip() or line in titles:

@@ -441,7 +441,7 @@ def test_a_written_file_shows_its_name_whole_and_its_folders_shortened() -> None
     deep = Path("/srv/games/evening/pads/yahtzee-pad-1a2b3c4d.html")
     assert shown_path(deep, 40) == "…/evening/pads/yahtzee-pad-1a2b3c4d.html"
     assert shown_path(deep, 10) == "yahtzee-pad-1a2b3c4d.html"  # the name whole, alone
-    note = written_note("Pad", deep, 80, PRINT_IT)
+    note = written_note("Pad written to", deep, 80, PRINT_IT)
     assert note.splitlines() == [
         "Pad written to",
         "…/pads/yahtzee-pad-1a2b3c4d.html",  # 37 columns in a notification at 80 wide

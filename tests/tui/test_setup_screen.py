@@ -13,7 +13,7 @@ from tests import waiting
 from tests.tui.screens_helpers import run_app, screen_text
 from yahtzee.core import BotSpec, RuleSet
 from yahtzee.tui import YahtzeeApp
-from yahtzee.tui.setup_screen import KINDS
+from yahtzee.tui.setup_screen import kinds
 
 
 def test_q_quits_the_new_game_screen_but_types_in_a_name() -> None:
@@ -110,7 +110,7 @@ def test_every_bot_the_readme_names_for_the_new_game_screen_is_offered_there() -
     sentence = " ".join(readme.split("`yahtzee` opens a new-game screen", 1)[1].split())
     named = re.findall(r"`([a-z]+)`", sentence.split("rule set", 1)[0])
     assert named, "the README no longer names the new-game screen's bots"
-    offered = {value for _, value in KINDS}
+    offered = {value for _name, value in kinds()}
     for kind in named:
         assert BotSpec.parse(kind).key in offered, f"the README offers {kind!r}"
 

@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.logging import TextualHandler
 
 from ..core import InvalidInput, RuleSet, YahtzeeError
+from ..core.language import N_, _
 from ..service import GameSession
 from ..service import daily as daily_games
 from ..store import Seat, Store, progress_of, stats, unfinished
@@ -28,13 +29,13 @@ from .threads import DaemonThreads
 LOG = logging.getLogger("yahtzee")
 BASE_SCREENS = 2
 """Textual's default screen and the new-game screen: the bottom of the stack."""
-NO_RECORDS = "Nothing is recorded in this session (--no-record): no history or statistics."
+NO_RECORDS = N_("Nothing is recorded in this session (--no-record): no history or statistics.")
 
 
 class YahtzeeApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "Yahtzee"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), show=False)]
 
     def __init__(
         self,
@@ -155,7 +156,7 @@ class YahtzeeApp(App[None]):
         roll real dice and enter them (people only: a bot seat is refused, saying so)."""
         names = [s.name for s in seats]
         if len({n.casefold() for n in names}) != len(names):
-            raise InvalidInput("Two seats have the same name; give each a different name.")
+            raise InvalidInput(_("Two seats have the same name; give each a different name."))
         seed = self.seed if seed is None else seed
         session = GameSession.new(
             seats, rules, store=self.store, seed=seed, hints=hints, undo=undo, entered=entered
@@ -181,13 +182,13 @@ class YahtzeeApp(App[None]):
 
     def action_history(self) -> None:
         if self.store is None:
-            self.notify(NO_RECORDS, severity="warning")
+            self.notify(_(NO_RECORDS), severity="warning")
         else:
             self.push_screen(HistoryScreen(self.store))
 
     def action_stats(self) -> None:
         if self.store is None:
-            self.notify(NO_RECORDS, severity="warning")
+            self.notify(_(NO_RECORDS), severity="warning")
         else:
             self.push_screen(StatsScreen(self.store))
 

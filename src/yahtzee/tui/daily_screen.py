@@ -9,11 +9,13 @@ from datetime import date
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..core.language import _
 from ..service import GameSession
 from ..service.daily import DAILY_RULES, is_offline_daily
 from ..store import Store
 from .daily_result import UNRANKED, DailyResultScreen
 from .play_screen import PlayScreen
+from .words import on_day
 
 
 def daily_day_of(store: Store, game_id: str) -> date | None:
@@ -38,15 +40,19 @@ class DailyPlayScreen(PlayScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#side").mount(Static(UNRANKED, id="daily-note"))
+        self.query_one("#side").mount(Static(_(UNRANKED), id="daily-note"))
         if self.resumed:
             self.notify(
-                f"Your daily game of {self.day.isoformat()} goes on where you stopped.",
+                _("Your daily game of {day} goes on where you stopped.").format(
+                    day=on_day(self.day)
+                ),
                 timeout=6,
             )
 
     def _status(self) -> str:
-        return f"Daily {self.day.isoformat()}  ·  {super()._status()}"
+        # Translators: the start of the daily game's status line ({day}: its date)
+        daily = _("Daily {day}").format(day=on_day(self.day))
+        return f"{daily}  ·  {super()._status()}"
 
     def over_screen(self) -> Screen[None]:
         return DailyResultScreen(self.session, self.day)

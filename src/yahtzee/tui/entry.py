@@ -13,45 +13,59 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ..core import DICE_COUNT, FACES, ROLLS_PER_TURN, Box
+from ..core.language import N_, NP_, _, ngettext, pgettext
 from ..service import GameSession, commands
 from .sitting import SittingBook, print_pad
+from .words import SpokenModal, SpokenScreen
 
 Written = Callable[[Box, int], Awaitable[str | None]]
 """Points written in a box, given to the game's room: its refusal's sentence, or None."""
 
 MAX_TYPED = 10
 """The most characters the entry holds: enough to show six or seven dice typed."""
-FACE_WORDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
+FACE_WORDS = (
+    # Translators: five dice alike showing this face ("A Yahtzee of ones")
+    NP_("dice faces", "ones"),
+    NP_("dice faces", "twos"),
+    NP_("dice faces", "threes"),
+    NP_("dice faces", "fours"),
+    NP_("dice faces", "fives"),
+    NP_("dice faces", "sixes"),
+)
+"""Five dice of a face, in words (marked; translated where shown)."""
 ENTRY_ACTIONS = frozenset(
     {"type_die", "erase_die", "submit_dice", "clear_dice", "roll_number", "write",
      "yahtzee_of", "no_roll"}
 )  # fmt: skip
 """The play screen's actions of a game of entered dice (off in a game of rolled dice)."""
 ENTRY_BINDINGS = [
-    *(Binding(str(d), f"type_die({d})", f"Die {d}", show=False) for d in range(10)),
-    Binding("backspace", "erase_die", "Erase a die", show=False),
-    Binding("enter", "submit_dice", "Enter the dice", show=False, priority=True),
-    Binding("escape", "clear_dice", "Clear the dice typed", show=False),
-    Binding("r", "roll_number", "Which roll", show=False),
-    Binding("space", "no_roll", "Roll", show=False),
-    Binding("w", "write", "Write"),
-    Binding("x", "yahtzee_of", "Yahtzee of", show=False),
+    *(Binding(str(d), f"type_die({d})", N_("Type a die"), show=False) for d in range(10)),
+    Binding("backspace", "erase_die", N_("Erase a die"), show=False),
+    Binding("enter", "submit_dice", N_("Enter the dice"), show=False, priority=True),
+    Binding("escape", "clear_dice", N_("Clear the dice typed"), show=False),
+    Binding("r", "roll_number", N_("Which roll"), show=False),
+    Binding("space", "no_roll", N_("Roll"), show=False),
+    # Translators: a key in the footer: write a box's points (short)
+    Binding("w", "write", N_("Write")),
+    Binding("x", "yahtzee_of", N_("Yahtzee of"), show=False),
 ]
 """Listed before the play screen's own: a key of both (1-5, r, space, Enter) does the
 entered game's action there, and the rolled game's elsewhere. The footer shows only
 ``w`` (it has 80 columns); the side panel says the others."""
-NO_ROLL = (
+NO_ROLL = N_(
     "The dice come from the table in this game: roll them, type the five showing "
     "(like 33356) and press Enter."
 )
 
 
 def roll_words(roll: int | None) -> str:
-    return "roll not said" if roll is None else f"roll {roll} of {ROLLS_PER_TURN}"
+    """Which roll of the turn dice entered are: ``roll 2 of 3``, or ``roll not said``."""
+    if roll is None:
+        return _("roll not said")
+    return _("roll {roll} of {rolls}").format(roll=roll, rolls=ROLLS_PER_TURN)
 
 
 class DiceEntry(Static):
@@ -90,24 +104,31 @@ class DiceEntry(Static):
             self.showing, self.showing_roll = showing, showing_roll
         typed = self.typed or self.showing
         style = "bold" if self.typed else "dim"
-        slots = Text("Dice ")
+        # Translators: before the five slots of the dice being typed ("Dice [3][3][_]...")
+        slots = Text(_("Dice") + " ")
         for index in range(max(DICE_COUNT, len(typed))):
             face = typed[index] if index < len(typed) else "_"
             wrong = index >= DICE_COUNT or (face != "_" and int(face) not in FACES)
             slots.append(f"[{face}]", style="bold red" if wrong else style)
-        again = ""
+        roll = roll_words(self.roll)
         if self.typed and self.showing:  # typed over the dice entered this turn
-            again = ": corrects them" if self.roll == self.showing_roll else ": a new roll"
-        slots.append(f"\n{roll_words(self.roll)}{again} (r)", style="dim")
+            if self.roll == self.showing_roll:
+                # Translators: {roll} is "roll 2 of 3" or "roll not said"; r changes it
+                said = _("{roll}: corrects them (r)").format(roll=roll)
+            else:
+                said = _("{roll}: a new roll (r)").format(roll=roll)
+        else:
+            said = _("{roll} (r)").format(roll=roll)
+        slots.append(f"\n{said}", style="dim")
         self.update(slots)
 
 
-class WriteScreen(ModalScreen[bool]):
+class WriteScreen(SpokenModal[bool]):
     """Quick score entry: a box of the player to act and the points written in it. The
     room checks them against what the box can hold; refused, its sentence shows here
     and nothing changes. Answers whether they were written."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, session: GameSession, category: Box | None, write: Written) -> None:
         super().__init__(id="write")
@@ -121,25 +142,27 @@ class WriteScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         name = self.session.game.players[self.session.game.current_player or 0]
         with Vertical(id="dialog"):
-            yield Label(f"{name}: write the points of a box", id="question")
+            yield Label(_("{name}: write the points of a box").format(name=name), id="question")
             options = [(c.display_name, c) for c in self.boxes]
             yield Select(options, value=self.start, allow_blank=False, id="write-box")
-            yield Input(placeholder="points", restrict=r"[0-9]*", max_length=4, id="write-points")
+            yield Input(
+                placeholder=_("points"), restrict=r"[0-9]*", max_length=4, id="write-points"
+            )
             yield Static(self._five_alike_note(), id="write-note")
             yield Static("", id="write-error")
             with Horizontal(id="answers"):
-                yield Button("Write (Enter)", id="write-ok", variant="success")
-                yield Button("Cancel (Esc)", id="write-cancel")
+                yield Button(_("Write (Enter)"), id="write-ok", variant="success")
+                yield Button(_("Cancel (Esc)"), id="write-cancel")
 
     def _five_alike_note(self) -> str:
         edition = self.session.rules.edition
         five = edition.five_of_a_kind.display_name
         if edition.extra_rules:
-            return (
-                f"A {five}? Press x on the card instead: entered as dice, its bonus and "
+            return _(
+                "A {five}? Press x on the card instead: entered as dice, its bonus and "
                 "the Joker rule follow."
-            )
-        return f"A {five}? Press x on the card instead: entered as dice."
+            ).format(five=five)
+        return _("A {five}? Press x on the card instead: entered as dice.").format(five=five)
 
     def on_mount(self) -> None:
         self.query_one("#write-points", Input).focus()
@@ -160,10 +183,10 @@ class WriteScreen(ModalScreen[bool]):
         text = self.query_one("#write-points", Input).value
         error = self.query_one("#write-error", Static)
         if not isinstance(category, Box):
-            error.update("Choose a box.")
+            error.update(_("Choose a box."))
             return
         if not text:
-            error.update(f"Type the points written in {category.display_name}.")
+            error.update(_("Type the points written in {box}.").format(box=category.display_name))
             return
         refused = await self.write(category, int(text))
         if refused is not None:
@@ -175,13 +198,13 @@ class WriteScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class YahtzeeOfScreen(ModalScreen[int | None]):
+class YahtzeeOfScreen(SpokenModal[int | None]):
     """A Yahtzee, asked for explicitly: which face (1-6). Its five dice are then entered,
     and the player picks the box (the engine applies the Joker rule and the bonus)."""
 
     BINDINGS = [
-        *(Binding(str(face), f"face({face})", f"Fives of {face}", show=False) for face in FACES),
-        Binding("escape", "face(0)", "Cancel"),
+        *(Binding(str(face), f"face({face})", N_("The face"), show=False) for face in FACES),
+        Binding("escape", "face(0)", N_("Cancel")),
     ]
 
     def __init__(self, five: str = "Yahtzee", *, id: str | None = None) -> None:
@@ -191,7 +214,8 @@ class YahtzeeOfScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(f"A {self.five} of which face? (1-6, Esc cancels)", id="question")
+            question = _("A {five} of which face? (1-6, Esc cancels)").format(five=self.five)
+            yield Label(question, id="question")
             with Horizontal(id="answers"):
                 for face in FACES:
                     yield Button(str(face), id=f"yahtzee-{face}", classes="face")
@@ -204,7 +228,7 @@ class YahtzeeOfScreen(ModalScreen[int | None]):
         self.dismiss(face or None)
 
 
-class EntryScreen(Screen[None]):
+class EntryScreen(SpokenScreen[None]):
     """The play screen's part for a game of entered dice (`PlayScreen` is one)."""
 
     session: GameSession
@@ -225,20 +249,23 @@ class EntryScreen(Screen[None]):
         """What to do in a game of entered dice, with the dice showing and their roll."""
         dice = self.session.game.dice
         if dice is None:
+            five = self.session.rules.edition.five_of_a_kind.display_name
             return [
-                "Roll at the table, type the",
-                "five dice (like 33356), Enter.",
-                "r: which roll (optional)",
-                "w: write a box's points",
-                f"x: a {self.session.rules.edition.five_of_a_kind.display_name} of a face",
+                # Translators: two lines of at most 30 characters (the narrow side panel)
+                *_("Roll at the table, type the\nfive dice (like 33356), Enter.").splitlines(),
+                _("r: which roll (optional)"),
+                _("w: write a box's points"),
+                _("x: a {five} of a face").format(five=five),
             ]
         after = self.session.next_roll
         return [
-            f"Dice: {dice.spaced()} ({roll_words(self.entered_roll())}).",
-            "Score: a box's key (on the card) or click it.",
-            f"Dice typed next: roll {after} (r corrects)."
+            _("Dice: {dice} ({roll}).").format(
+                dice=dice.spaced(), roll=roll_words(self.entered_roll())
+            ),
+            _("Score: a box's key (on the card) or click it."),
+            _("Dice typed next: roll {roll} (r corrects).").format(roll=after)
             if after is not None
-            else "Typed again, dice are corrected.",
+            else _("Typed again, dice are corrected."),
         ]
 
     def action_print_pad(self) -> None:
@@ -274,7 +301,14 @@ class EntryScreen(Screen[None]):
             # table means them (r makes them a correction instead)
             self.entry.roll = self.session.next_roll
         if not self.entry.type(str(digit)):
-            self.notify(f"That is {len(self.entry.typed)} characters: press Enter, or Backspace.")
+            count = len(self.entry.typed)
+            self.notify(
+                ngettext(
+                    "That is {count} character: press Enter, or Backspace.",
+                    "That is {count} characters: press Enter, or Backspace.",
+                    count,
+                ).format(count=count)
+            )
 
     def action_erase_die(self) -> None:
         self.entry.erase()
@@ -291,7 +325,7 @@ class EntryScreen(Screen[None]):
             self.entry.show()
 
     def action_no_roll(self) -> None:
-        self.notify(NO_ROLL)
+        self.notify(_(NO_ROLL))
 
     async def action_submit_dice(self) -> None:
         await self._enter(self.entry.typed)
@@ -353,15 +387,14 @@ class EntryScreen(Screen[None]):
     async def _yahtzee_of(self, face: int | None) -> None:
         if face is None:
             return
-        word = FACE_WORDS[face - 1]
-        follow = (
-            " (the Joker rule and the bonus follow)"
-            if self.session.rules.edition.extra_rules
-            else ""
-        )
-        await self._enter(
-            str(face) * DICE_COUNT, f"A {self._five_name()} of {word}: choose its box{follow}."
-        )
+        faces = pgettext("dice faces", FACE_WORDS[face - 1])
+        if self.session.rules.edition.extra_rules:
+            # Translators: {five} is the edition's name of five alike (Yahtzee, Yatzy);
+            # {faces} five dice of a face, in words ("fours")
+            what = _("A {five} of {faces}: choose its box (the Joker rule and the bonus follow).")
+        else:
+            what = _("A {five} of {faces}: choose its box.")
+        await self._enter(str(face) * DICE_COUNT, what.format(five=self._five_name(), faces=faces))
 
     def _five_name(self) -> str:
         return self.session.rules.edition.five_of_a_kind.display_name

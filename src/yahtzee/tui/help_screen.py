@@ -12,11 +12,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..core import Box, Edition, RuleSet
+from ..core.language import N_, _
 from .widgets import FIVE_ALIKE_KEY, box_keys
+from .words import SpokenModal
 
 BOX_LINE = 42
 """Box names listed on one line of the help at most (characters)."""
@@ -41,130 +42,151 @@ def sections(editions: Sequence[Edition]) -> list[tuple[str, list[tuple[str, str
     first = editions[0]
     letters = sorted(set(box_keys(first).values()) - {FIVE_ALIKE_KEY})
     five = first.five_of_a_kind.display_name
-    boxes = [("Boxes (keys on the play screen)", box_lines(first))]
-    boxes += [(f"{e.title} boxes (keys on its card)", box_lines(e)) for e in editions[1:]]
+    boxes = [(_("Boxes (keys on the play screen)"), box_lines(first))]
+    boxes += [
+        # Translators: {edition} is Yahtzee or Yatzy
+        (_("{edition} boxes (keys on its card)").format(edition=e.title), box_lines(e))
+        for e in editions[1:]
+    ]
     return [
         (
-            "Playing",
+            _("Playing"),
             [
-                ("r, space", "roll (the kept dice stay; the first roll throws all five)"),
-                ("1, 2, 3, 4, 5", "keep or release the die in that place (or click it)"),
+                ("r, space", _("roll (the kept dice stay; the first roll throws all five)")),
+                ("1, 2, 3, 4, 5", _("keep or release the die in that place (or click it)")),
                 (
                     f"{letters[0]}-{letters[-1]}, {FIVE_ALIKE_KEY}",
-                    "score the dice in that box (its key is on the card)",
+                    _("score the dice in that box (its key is on the card)"),
                 ),
-                ("arrows, enter", "move in the card; Enter (or a click) scores that box"),
-                ("u", "undo your last placement until the next player rolls (where allowed)"),
-                ("h", "the advisor's hint (when hints are allowed)"),
-                ("s", "a computer player plays at once (it waits while you may undo)"),
-                ("t", "light or dark theme"),
-                ("?", "this help"),
-                ("q", "quit: the game is saved and offered again next time"),
-                ("y, n, esc", "when asked to score a zero: yes, or no"),
-                ("p", "print the pad of the sitting so far (its games in columns)"),
+                # Translators: the help's first column names keys: a key's name (enter,
+                # esc, space, pgup) stays as the keyboard and the footer show it; words
+                # such as "arrows" are translated
+                (_("arrows, enter"), _("move in the card; Enter (or a click) scores that box")),
+                ("u", _("undo your last placement until the next player rolls (where allowed)")),
+                ("h", _("the advisor's hint (when hints are allowed)")),
+                ("s", _("a computer player plays at once (it waits while you may undo)")),
+                ("t", _("light or dark theme")),
+                ("?", _("this help")),
+                ("q", _("quit: the game is saved and offered again next time")),
+                ("y, n, esc", _("when asked to score a zero: yes, or no")),
+                ("p", _("print the pad of the sitting so far (its games in columns)")),
             ],
         ),
         (
-            "Real dice (rolled at the table)",
+            _("Real dice (rolled at the table)"),
             [
-                ("1 2 3 4 5 6", "type the five dice showing, like 33356"),
-                ("0 7 8 9", "typed too: Enter then says that a die shows 1 to 6"),
-                ("enter", "enter the dice typed (after roll 1 or 2: the next roll)"),
-                ("backspace, esc", "take back a die typed, or all of them"),
-                ("r", "which roll of the turn (1, 2, 3 or not said): the hint advises a keep"),
-                ("r (dice typed)", "the next roll, or a correction of the dice entered"),
-                ("space", "says how to enter the dice (the program rolls nothing)"),
-                ("w", "write a box's points (quick score entry; Enter writes, Esc cancels)"),
-                ("x", f"a {five} of a face (1-6): its dice entered, then choose the box"),
+                ("1 2 3 4 5 6", _("type the five dice showing, like 33356")),
+                ("0 7 8 9", _("typed too: Enter then says that a die shows 1 to 6")),
+                ("enter", _("enter the dice typed (after roll 1 or 2: the next roll)")),
+                ("backspace, esc", _("take back a die typed, or all of them")),
+                ("r", _("which roll of the turn (1, 2, 3 or not said): the hint advises a keep")),
+                (_("r (dice typed)"), _("the next roll, or a correction of the dice entered")),
+                ("space", _("says how to enter the dice (the program rolls nothing)")),
+                ("w", _("write a box's points (quick score entry; Enter writes, Esc cancels)")),
+                (
+                    "x",
+                    _("a {five} of a face (1-6): its dice entered, then choose the box").format(
+                        five=five
+                    ),
+                ),
             ],
         ),
         *boxes,
         (
-            "New game",
+            _("New game"),
             [
-                ("tab", "the next field (seat names, kinds, rules, seed, hints)"),
-                ("ctrl+s", "start the game"),
-                ("ctrl+a", "add a player"),
-                ("ctrl+b", "add a bot (a computer player; choose its level)"),
-                ("ctrl+d", "remove the last seat"),
-                ("ctrl+e", "real dice: the players roll at the table and type them (no bots)"),
+                ("tab", _("the next field (seat names, kinds, rules, seed, hints)")),
+                ("ctrl+s", _("start the game")),
+                ("ctrl+a", _("add a player")),
+                ("ctrl+b", _("add a bot (a computer player; choose its level)")),
+                ("ctrl+d", _("remove the last seat")),
+                ("ctrl+e", _("real dice: the players roll at the table and type them (no bots)")),
                 (
-                    "ctrl+t",
-                    "today's daily game: the same dice for everyone today (offline: unranked)",
+                    _("ctrl+t"),
+                    _("today's daily game: the same dice for everyone today (offline: unranked)"),
                 ),
-                ("f4", "print a blank pad for these players and rules"),
-                ("f2", "history: resume, replay or print any recorded game"),
-                ("f3", "statistics per player"),
-                ("f1", "this help"),
-                ("q", "quit (outside a text field, where q is typed)"),
-                ("ctrl+q", "quit, from any screen"),
+                ("f4", _("print a blank pad for these players and rules")),
+                ("f2", _("history: resume, replay or print any recorded game")),
+                ("f3", _("statistics per player")),
+                ("f1", _("this help")),
+                ("q", _("quit (outside a text field, where q is typed)")),
+                ("ctrl+q", _("quit, from any screen")),
             ],
         ),
         (
-            "Offer to resume",
+            _("Offer to resume"),
             [
-                ("y", "resume the latest unfinished game"),
-                ("h, f2", "the history, to choose among all unfinished games"),
-                ("n, esc", "a new game"),
+                ("y", _("resume the latest unfinished game")),
+                ("h, f2", _("the history, to choose among all unfinished games")),
+                ("n, esc", _("a new game")),
             ],
         ),
         (
-            "History",
+            _("History"),
             [
-                ("enter", "resume an unfinished game, replay a finished one (or click it)"),
-                ("c", "print its card: an HTML page in your Downloads folder (or the current one)"),
-                ("esc", "back"),
+                ("enter", _("resume an unfinished game, replay a finished one (or click it)")),
+                (
+                    "c",
+                    _("print its card: an HTML page in your Downloads folder (or the current one)"),
+                ),
+                ("esc", _("back")),
             ],
         ),
         (
-            "Replay",
+            _("Replay"),
             [
-                ("left, p", "the previous turn"),
-                ("right, n", "the next turn"),
-                ("home, end", "the first or the last turn"),
-                ("c", "print the card"),
-                ("esc", "back to the history"),
+                ("left, p", _("the previous turn")),
+                ("right, n", _("the next turn")),
+                ("home, end", _("the first or the last turn")),
+                ("c", _("print the card")),
+                ("esc", _("back to the history")),
             ],
         ),
         (
-            "Game over",
+            _("Game over"),
             [
-                ("r", "the next game of the sitting: the same seats, rules and dice"),
-                ("p", "print the sitting's pad (one column per game, the running total)"),
-                ("n", "a new game (a new sitting)"),
-                ("arrows", "scroll the card and the review (pgup, pgdn: a page)"),
-                ("tab", "into a review table"),
-                ("?", "this help"),
-                ("q", "quit"),
+                ("r", _("the next game of the sitting: the same seats, rules and dice")),
+                ("p", _("print the sitting's pad (one column per game, the running total)")),
+                ("n", _("a new game (a new sitting)")),
+                (_("arrows"), _("scroll the card and the review (pgup, pgdn: a page)")),
+                ("tab", _("into a review table")),
+                ("?", _("this help")),
+                ("q", _("quit")),
             ],
         ),
         (
-            "Daily game's result",
+            _("Daily game's result"),
             [
-                ("c", "copy the line to share (or select it with the mouse)"),
-                ("n", "a new game"),
-                ("arrows", "scroll the card (pgup, pgdn: a page)"),
-                ("?", "this help"),
-                ("q", "quit"),
+                ("c", _("copy the line to share (or select it with the mouse)")),
+                ("n", _("a new game")),
+                (_("arrows"), _("scroll the card (pgup, pgdn: a page)")),
+                ("?", _("this help")),
+                ("q", _("quit")),
             ],
         ),
         (
-            "Everywhere",
+            _("Everywhere"),
             [
-                ("ctrl+q", "quit (a game is saved)"),
-                ("ctrl+p", "the command palette: actions by name"),
+                ("ctrl+q", _("quit (a game is saved)")),
+                ("ctrl+p", _("the command palette: actions by name")),
             ],
         ),
-        ("This help", [("esc, ?, q, f1", "close it"), ("arrows", "scroll (pgup, pgdn: a page)")]),
+        (
+            _("This help"),
+            [("esc, ?, q, f1", _("close it")), (_("arrows"), _("scroll (pgup, pgdn: a page)"))],
+        ),
     ]
 
 
-KEYS = sections([Edition.named(name) for name in Edition.names()])
-"""Every screen's keys: (section, [(keys, what they do)]); keys are separated by ", "
-(a box's keys by spaces)."""
+def every_key() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every screen's keys, with the boxes of every edition: (section, [(keys, what they
+    do)]); keys are separated by ", " (a box's keys by spaces)."""
+    return sections([Edition.named(name) for name in Edition.names()])
+
+
 KEY_WIDTH = 14
 
-_LABEL = re.compile(r"^[A-Z][\w ]*(\([^)]*\))?:")
+_LABEL = re.compile(r"^[A-ZÀ-ÖØ-Þ][\w ]*(\([^)]*\))?:")
 
 
 def reflow(text: str) -> str:
@@ -199,12 +221,12 @@ def help_text(rules: RuleSet) -> RenderableType:
     parts: list[RenderableType] = []
     for title, section in sections([rules.edition]):
         parts.extend([Text(title, style="bold underline"), keys_table(section), Text("")])
-    parts.extend([Text("Rules", style="bold underline"), Text(reflow(rules.describe()))])
+    parts.extend([Text(_("Rules"), style="bold underline"), Text(reflow(rules.describe()))])
     return Group(*parts)
 
 
-class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,question_mark,q,f1", "app.pop_screen", "Close")]
+class HelpScreen(SpokenModal[None]):
+    BINDINGS = [Binding("escape,question_mark,q,f1", "app.pop_screen", N_("Close"))]
 
     def __init__(self, rules: RuleSet) -> None:
         super().__init__(id="help")

@@ -14,17 +14,19 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
 from ..core import Action, Score, YahtzeeError
+from ..core.language import N_, _, ngettext
+from ..render.numbers import decimal, percent
 from ..service import GameSession
 from ..service.meter import POLL_S, play_notes
 from ..service.sitting import Sitting
 from ..store import history
 from .sitting import SittingBook, print_pad, standings_lines
 from .widgets import ScoreCard, row_name
+from .words import SpokenScreen
 
 if TYPE_CHECKING:
     from ..solver.review import PlayerReview
@@ -33,16 +35,19 @@ COSTLIEST = 3
 
 
 def _rolls(n: int) -> str:
-    return "no rolls left" if n == 0 else f"{n} roll{'s' if n > 1 else ''} left"
+    if n == 0:
+        return _("no rolls left")
+    return ngettext("{count} roll left", "{count} rolls left", n).format(count=n)
 
 
-class GameOverScreen(Screen[None]):
+class GameOverScreen(SpokenScreen[None]):
     BINDINGS = [
-        Binding("n", "app.new_game", "New game"),
-        Binding("r", "rematch", "Next game"),
-        Binding("p", "print_pad", "Print pad"),
-        Binding("question_mark", "app.help", "Help"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("n", "app.new_game", N_("New game")),
+        # Translators: a key in the footer: the next game of the sitting (a rematch)
+        Binding("r", "rematch", N_("Next game")),
+        Binding("p", "print_pad", N_("Print pad")),
+        Binding("question_mark", "app.help", N_("Help")),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, session: GameSession, book: SittingBook | None = None) -> None:
@@ -52,7 +57,7 @@ class GameOverScreen(Screen[None]):
         self.session = session
         self.win_timer: Timer | None = None  # looks for the win tables while they build
         self.book = book or SittingBook()
-        self.past = [game for _, game in self.book.past(session)]
+        self.past = [game for _one, game in self.book.past(session)]
         self.sitting: Sitting | None
         try:
             self.sitting = self.book.finished(session)
@@ -60,9 +65,9 @@ class GameOverScreen(Screen[None]):
             self.sitting = None
 
     def compose(self) -> ComposeResult:
-        lines = ["Game over", *self._result()]
+        lines = [_("Game over"), *self._result()]
         if self.session.humans:
-            lines.append("  The advisor's review is below the card: arrows or PgDn scroll.")
+            lines.append("  " + _("The advisor's review is below the card: arrows or PgDn scroll."))
         with VerticalScroll(id="over-body"):
             sitting = self.sitting
             if sitting is not None and len(sitting.games) > 1:
@@ -76,7 +81,7 @@ class GameOverScreen(Screen[None]):
             card.can_focus = False  # the keys scroll the whole page, review included
             yield card
             if self.session.humans:
-                yield Static("Reviewing the game: every decision against the best...",
+                yield Static(_("Reviewing the game: every decision against the best..."),
                              id="reviewing")  # fmt: skip
         yield Footer(show_command_palette=False)
 
@@ -87,18 +92,22 @@ class GameOverScreen(Screen[None]):
         standings = game.standings()
         if len(standings) == 1:
             total = standings[0].total
-            lines = [f"  Final score: {total}"]
+            lines = ["  " + _("Final score: {points}").format(points=total)]
             before = self._best_before()
             if before is not None:
-                news = " A new best!" if total > before else ""
-                lines.append(f"  Your best before this game: {before}.{news}")
+                if total > before:
+                    best = _("Your best before this game: {points}. A new best!")
+                else:
+                    best = _("Your best before this game: {points}.")
+                lines.append("  " + best.format(points=before))
             return lines
         lines = []
         for s in standings:
-            mark = "  winner" if s.winner else ""
+            # Translators: after the winner's total in the standings
+            mark = "  " + _("winner") if s.winner else ""
             lines.append(f"  {s.place}. {s.name}: {s.total}{mark}")
         if len(game.winners) > 1:
-            lines.append("  A shared win.")
+            lines.append("  " + _("A shared win."))
         return lines
 
     def _best_before(self) -> int | None:
@@ -147,7 +156,7 @@ class GameOverScreen(Screen[None]):
 
     def _no_review(self, why: str) -> None:
         for shown in self.query("#reviewing").results(Static):
-            shown.update(f"No review of this game: {why}")
+            shown.update(_("No review of this game: {why}").format(why=why))
 
     def _look_for_win_tables(self) -> None:
         if self.session.review_has_win():
@@ -177,9 +186,12 @@ class GameOverScreen(Screen[None]):
             table: DataTable[str] = DataTable(classes="decisions", cursor_type="none")
             table.can_focus = False  # every row shows: the page scrolls
             swings = any(d.win_swing is not None for d in review.decisions)
-            table.add_columns("Round", "Dice", "Rolls", "Chosen", "Best", "Lost")
+            # Translators: the review table's column heads (short: the table fits 80
+            # columns): the round, the dice, the rolls left, the choice made, the best
+            # choice, the points lost, the chance to win given up
+            table.add_columns(_("Round"), _("Dice"), _("Rolls"), _("Chosen"), _("Best"), _("Lost"))
             if swings:  # against others: the chance to finish first given up, too
-                table.add_column("Win")
+                table.add_column(_("Win"))
             for d in review.decisions:
                 cells = [
                     str(d.round),
@@ -187,7 +199,7 @@ class GameOverScreen(Screen[None]):
                     str(d.situation.rolls_left),
                     short_text(d.action),
                     short_text(d.best),
-                    f"{d.loss:.2f}",
+                    decimal(d.loss, 2),
                 ]
                 if swings:
                     cells.append(swing_text(d.win_swing))
@@ -199,9 +211,9 @@ def short_text(action: Action) -> str:
     """An action as the review's table words it: the card's short box names ("score 3 of
     a kind"), so that the table fits 80 columns with the win column beside it."""
     if isinstance(action, Score):
-        category = action.category
-        return f"score {row_name(category)}"
-    return f"keep {action.spaced()}"
+        # Translators: a decision in the review's table (the card's short box name)
+        return _("score {box}").format(box=row_name(action.category))
+    return _("keep {dice}").format(dice=action.spaced())
 
 
 def swing_text(swing: float | None) -> str:
@@ -210,31 +222,47 @@ def swing_text(swing: float | None) -> str:
     if swing is None:
         return ""
     points = round(max(0.0, swing) * 100, 1)
-    return f"-{points:.1f}%" if points else "best"
+    # Translators: the best choice to win, in the review's Win column (short)
+    return f"-{percent(points / 100, 1)}" if points else _("best")
 
 
 def _swing_words(swing: float | None) -> str:
     """Beside a decision's points lost: the chance to win it gave up, if known."""
-    text = swing_text(swing)
-    if not text:
+    if swing is None:
         return ""
-    return " (the best to win)" if text == "best" else f" ({text} win)"
+    if not round(max(0.0, swing) * 100, 1):
+        return " " + _("(the best to win)")
+    # Translators: the chance to win a decision gave up ("-3.1%")
+    return " " + _("({chance} win)").format(chance=swing_text(swing))
 
 
 def _summary(review: PlayerReview) -> str:
     """The review's total and its costliest moments, two short lines each (they fit 80
     columns without wrapping)."""
     costly = review.costliest(COSTLIEST)
+    count = len(review.decisions)
     text = [
-        f"{review.name}: expected points lost {review.total_loss:.1f} over "
-        f"{len(review.decisions)} decisions"
+        ngettext(
+            "{name}: expected points lost {points} over {count} decision",
+            "{name}: expected points lost {points} over {count} decisions",
+            count,
+        ).format(name=review.name, points=decimal(review.total_loss, 1), count=count)
     ]
     for d in costly:
-        text.append(
-            f"  Round {d.round}, {d.situation.dice.spaced()} with "
-            f"{_rolls(d.situation.rolls_left)}: lost {d.loss:.2f}{_swing_words(d.win_swing)}"
+        # Translators: {rolls} is "2 rolls left" or "no rolls left"; {swing}, where
+        # known, the chance to win given up (" (-3.1% win)")
+        moment = _("Round {round}, {dice} with {rolls}: lost {points}{swing}").format(
+            round=d.round,
+            dice=d.situation.dice.spaced(),
+            rolls=_rolls(d.situation.rolls_left),
+            points=decimal(d.loss, 2),
+            swing=_swing_words(d.win_swing),
         )
-        text.append(f"    chose {d.text}; best {d.best_text}")
+        text.append("  " + moment)
+        # Translators: the choice made and the best one, in the advisor's words
+        text.append(
+            "    " + _("chose {chosen}; best {best}").format(chosen=d.text, best=d.best_text)
+        )
     if not costly:
-        text.append("  every decision was optimal.")
+        text.append("  " + _("every decision was optimal."))
     return "\n".join(text)

@@ -19,7 +19,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Static
 from textual.worker import WorkerCancelled, get_current_worker
@@ -35,6 +35,8 @@ from ..core import (
     Written,
     YahtzeeError,
 )
+from ..core.language import N_, _
+from ..render.numbers import decimal
 from ..service import GameSession, commands
 from ..service.local_room import LocalRoom
 from ..service.meter import MeterReading
@@ -55,9 +57,10 @@ from .widgets import (
     card_width,
     every_box_key,
 )
+from .words import SpokenModal
 
 HINT_OPTIONS = 5
-UNDO_OFFER = "  (u takes it back)"
+UNDO_OFFER = N_("  (u takes it back)")
 """Said after a placement while it can be taken back (not once the next roll is made)."""
 UNDO_WAIT_S = 5.0
 """Seconds a bot waits after a placement that may still be taken back (`GameSession.
@@ -65,14 +68,17 @@ bot_waits`), counting down on the screen; ``s`` lets it play at once, ``u`` take
 placement back."""
 clock = time.monotonic
 """The clock of a bot's countdown as shown (a test may stop it)."""
-UNDO_OFF_HOW = "Tick Undo on the new-game screen (or play with --undo) to allow it."
+UNDO_OFF_HOW = N_("Tick Undo on the new-game screen (or play with --undo) to allow it.")
 """Said after the service's refusal when taking back is off in the game."""
 
 
-class ConfirmZero(ModalScreen[bool]):
+class ConfirmZero(SpokenModal[bool]):
     """Asks before a box is filled with zero."""
 
-    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+    BINDINGS = [
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
+    ]
 
     def __init__(self, category: Box) -> None:
         super().__init__(id="confirm-zero")
@@ -80,10 +86,11 @@ class ConfirmZero(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(f"Score 0 in {self.category.display_name}?", id="question")
+            question = _("Score 0 in {box}?").format(box=self.category.display_name)
+            yield Label(question, id="question")
             with Horizontal(id="answers"):
-                yield Button("Yes, score 0 (y)", id="yes", variant="warning")
-                yield Button("No (n)", id="no", variant="primary")
+                yield Button(_("Yes, score 0 (y)"), id="yes", variant="warning")
+                yield Button(_("No (n)"), id="no", variant="primary")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
@@ -95,23 +102,32 @@ class ConfirmZero(ModalScreen[bool]):
 class PlayScreen(EntryScreen):
     BINDINGS = [
         *ENTRY_BINDINGS,
-        Binding("r", "roll", "Roll"),
-        Binding("space", "roll", "Roll", show=False),
-        *(Binding(str(i + 1), f"keep_die({i})", f"Keep {i + 1}", show=False) for i in range(5)),
+        # Translators: the play screen's footer keys are short (the footer has 80 columns)
+        Binding("r", "roll", N_("Roll")),
+        Binding("space", "roll", N_("Roll"), show=False),
         *(
-            Binding(key, f"score_key('{key}')", "Score a box", show=False)
+            Binding(str(i + 1), f"keep_die({i})", N_("Keep or release a die"), show=False)
+            for i in range(5)
+        ),
+        *(
+            Binding(key, f"score_key('{key}')", N_("Score a box"), show=False)
             for key in every_box_key()
         ),
-        Binding("enter", "choose", "Score box", show=False),
-        Binding("h", "hint", "Hint"),
-        Binding("u", "undo", "Undo"),
-        Binding("u", "undo_refused", "Undo", show=False),
-        Binding("s", "skip", "Go on"),
-        Binding("s", "skip_pause", "Skip wait", show=False),
-        Binding("p", "print_pad", "Print pad", show=False),
-        Binding("question_mark", "app.help", "Help"),
-        Binding("t", "app.toggle_dark", "Theme"),
-        Binding("q", "app.quit", "Quit (saved)"),
+        Binding("enter", "choose", N_("Score box"), show=False),
+        # Translators: a key in the footer: the advisor's hint
+        Binding("h", "hint", N_("Hint")),
+        # Translators: a key in the footer: take back the last placement
+        Binding("u", "undo", N_("Undo")),
+        Binding("u", "undo_refused", N_("Undo"), show=False),
+        # Translators: a key in the footer: the waiting computer player plays now
+        Binding("s", "skip", N_("Go on")),
+        Binding("s", "skip_pause", N_("Skip wait"), show=False),
+        Binding("p", "print_pad", N_("Print pad"), show=False),
+        Binding("question_mark", "app.help", N_("Help")),
+        # Translators: a key in the footer: light or dark colours
+        Binding("t", "app.toggle_dark", N_("Theme")),
+        # Translators: a key in the footer: quit (the game is saved)
+        Binding("q", "app.quit", N_("Quit (saved)")),
     ]
     COMPACT_BELOW = 41
     """The big dice need a side panel of 41 columns; below this much room left for the
@@ -130,7 +146,7 @@ class PlayScreen(EntryScreen):
         super().__init__(id="play")
         self.session = session
         self.book = book or SittingBook()
-        self.past = [game for _, game in self.book.past(session)]
+        self.past = [game for _one, game in self.book.past(session)]
         self.room = LocalRoom(session, self, bot_delay=bot_pause, undo_wait=undo_wait, meter=True)
         self.bot_due: float | None = None  # when a waiting bot plays, as `clock` shows it
         self.countdown: Timer | None = None  # redraws the bot's countdown each second
@@ -151,7 +167,7 @@ class PlayScreen(EntryScreen):
                 yield WinProgress(id="win-progress")
             with Vertical(id="side"):
                 yield DiceTray(id="tray")
-                yield Button("Roll (r)", id="roll", variant="primary")
+                yield Button(_("Roll (r)"), id="roll", variant="primary")
                 yield DiceEntry(id="entry")
                 yield Static(id="turn-info")
                 yield Static(id="hint", classes="hidden")
@@ -174,7 +190,8 @@ class PlayScreen(EntryScreen):
         return live.tray_for(live.committed_game())
 
     def on_resize(self, event: events.Resize) -> None:
-        card = card_width(self.session.game.players, len(self.past))
+        game = self.session.game
+        card = card_width(game.players, len(self.past), game.rules.edition)
         compact = event.size.width - card < self.COMPACT_BELOW
         if compact != self.compact:
             self.compact = compact
@@ -211,7 +228,9 @@ class PlayScreen(EntryScreen):
         try:
             await asyncio.to_thread(self.session.solver, progress=self._solver_progress)
         except YahtzeeError as error:  # no advisor for these rules: the game goes on
-            self.building = f"No advisor for the {self.session.rules.name} rules: {error}"
+            self.building = _("No advisor for the {rules} rules: {error}").format(
+                rules=self.session.rules.name, error=error
+            )
         self._refresh_if_shown()
 
     def _shown(self) -> bool:
@@ -230,7 +249,9 @@ class PlayScreen(EntryScreen):
         self.app.call_from_thread(self._show_building, done, total)
 
     def _show_building(self, done: int, total: int) -> None:
-        self.building = f"Solving the {self.session.rules.name} rules: {done}/{total}"
+        self.building = _("Solving the {rules} rules: {done}/{total}").format(
+            rules=self.session.rules.name, done=done, total=total
+        )
         self._refresh_if_shown()
 
     building = ""
@@ -265,18 +286,30 @@ class PlayScreen(EntryScreen):
         game = self.shown
         seat = game.current_player
         if seat is None:
-            return "Game over"
+            return _("Game over")
         name = game.players[seat]
-        who = f"{name} (computer)" if self.session.is_bot(seat) else name
+        # Translators: a computer player's name in the status line
+        who = _("{name} (computer)").format(name=name) if self.session.is_bot(seat) else name
         if game.phase is Phase.PLAYOFF:
-            how = "enters the five dice rolled" if game.entered else "rolls all five dice"
-            return f"Playoff for first place: {who} {how}"
+            if game.entered:
+                return _("Playoff for first place: {who} enters the five dice rolled").format(
+                    who=who
+                )
+            return _("Playoff for first place: {who} rolls all five dice").format(who=who)
         turn = game.turn
         assert turn is not None
-        best = f"  ·  best to beat: {self.best}" if self.best is not None else ""
-        rules = "" if game.rules.name == "official" else f"  ·  {game.rules.name}"
-        real = "  ·  real dice" if game.entered else ""
-        return f"Round {turn.round}/{game.rules.rounds}  ·  to play: {who}{best}{rules}{real}"
+        # the status line's parts, set apart by dots
+        parts = [
+            _("Round {round}/{rounds}").format(round=turn.round, rounds=game.rules.rounds),
+            _("to play: {who}").format(who=who),
+        ]
+        if self.best is not None:
+            parts.append(_("best to beat: {best}").format(best=self.best))
+        if game.rules.name != "official":
+            parts.append(game.rules.name)
+        if game.entered:
+            parts.append(_("real dice"))
+        return "  ·  ".join(parts)
 
     def _turn_info(self) -> str:
         game = self.shown
@@ -286,60 +319,80 @@ class PlayScreen(EntryScreen):
         bot = game.players[seat] if seat is not None and self.session.is_bot(seat) else None
         if bot is not None:
             if self.bot_due is None:
-                lines.append(f"{bot} is playing.")
+                lines.append(_("{bot} is playing.").format(bot=bot))
         elif game.entered:
             lines.extend(self.entry_info())
         elif turn is not None:
             if turn.dice is None:
-                lines.append("Press r (or space) to roll.")
+                lines.append(_("Press r (or space) to roll."))
             elif turn.rolls_left:
-                lines.append(f"Rolls left: {turn.rolls_left}. Keep: 1-5 or click a die.")
-                lines.append("Score: a box's key (on the card) or click it.")
+                lines.append(
+                    _("Rolls left: {count}. Keep: 1-5 or click a die.").format(
+                        count=turn.rolls_left
+                    )
+                )
+                lines.append(_("Score: a box's key (on the card) or click it."))
             else:
-                lines.append("No rolls left: score a box (its key, or click it).")
+                lines.append(_("No rolls left: score a box (its key, or click it)."))
         line = self.log_line
-        if line.endswith(UNDO_OFFER) and not self.session.can_undo:
-            line = line.removesuffix(UNDO_OFFER)  # the next roll was made: no longer
+        offer = _(UNDO_OFFER)
+        if line.endswith(offer) and not self.session.can_undo:
+            line = line.removesuffix(offer)  # the next roll was made: no longer
         if line:
             lines.append(line)
         if bot is not None and self.bot_due is not None:  # it waits: u may take it back
             left = max(1, math.ceil(self.bot_due - clock()))
-            lines.append(f"{bot} plays in {left} s (s: now).")
+            # Translators: a computer player waits {left} seconds; s plays at once
+            lines.append(_("{bot} plays in {left} s (s: now).").format(bot=bot, left=left))
         return "\n".join(lines)
 
     def _hint_text(self) -> str:
         if not self.session.hints_allowed:
-            return "Hints are off for this game."
+            return _("Hints are off for this game.")
         situation = self.session.game.situation()
         if not self._human_turn() or situation is None:
-            rolled = "entered" if self.session.game.entered else "rolled"
-            return f"Hints appear once your dice are {rolled}."
+            if self.session.game.entered:
+                return _("Hints appear once your dice are entered.")
+            return _("Hints appear once your dice are rolled.")
         advice = self.advice
         if advice is None or advice.situation != situation:
             if self.hint_pending != situation:
                 self.hint_pending = situation
                 self._think_hint()
-            return self._thinking_text("The advisor is thinking...")
+            return self._thinking_text(_("The advisor is thinking..."))
         # an option to a line: in the narrow panel, the points lost alone before it
-        lines = ["Advisor (points lost):" if self.compact else "Advisor (expected final total):"]
+        if self.compact:
+            # Translators: the hint's first line in the narrow side panel (at most 27
+            # characters)
+            title = _("Advisor (points lost):")
+        else:
+            # Translators: the hint's first line (at most 36 characters)
+            title = _("Advisor (expected final total):")
+        lines = [title]
         for option in advice.options[:HINT_OPTIONS]:
             loss = advice.best.value - option.value
-            tag = f"-{loss:.2f}" if round(loss, 2) else "best"
-            value = "" if self.compact else f" {option.value:6.1f}"
+            # Translators: the advisor's best option, in a column of 6 characters
+            tag = f"-{decimal(loss, 2)}" if round(loss, 2) else _("best")
+            value = "" if self.compact else f" {decimal(option.value, 1):>6}"
             lines.append(f"{value} {tag:>6}  {option.text}")
         turn = self.session.game.turn
         if turn is not None and turn.rolls_left and any(self.held):
             keep = self.placed().kept
             with contextlib.suppress(YahtzeeError):
                 regret = advice.regret(keep)
-                cost = f"costs {regret:.2f}" if round(regret, 2) else "is the best keep"
-                lines.append(f"Your keep {keep.spaced()} {cost}")
+                if round(regret, 2):
+                    line = _("Your keep {dice} costs {points}").format(
+                        dice=keep.spaced(), points=decimal(regret, 2)
+                    )
+                else:
+                    line = _("Your keep {dice} is the best keep").format(dice=keep.spaced())
+                lines.append(line)
         return "\n".join(lines)
 
     def _thinking_text(self, what: str) -> str:
         if self.session.solver_ready:
             return what
-        return f"{what}\n{self.building or 'Loading the solver...'}"
+        return f"{what}\n{self.building or _('Loading the solver...')}"
 
     @work(group="hint")
     async def _think_hint(self) -> None:
@@ -398,9 +451,11 @@ class PlayScreen(EntryScreen):
             return
         if turn.dice is None or not turn.rolls_left:  # say why the key does nothing now
             self.log_line = (
-                f"Roll first (r or space); then 1-5 keep dice. (Die {index + 1} is not rolled.)"
+                _(
+                    "Roll first (r or space); then 1-5 keep dice. (Die {number} is not rolled.)"
+                ).format(number=index + 1)
                 if turn.dice is None
-                else "No rolls left: dice are kept only to roll again. Score a box."
+                else _("No rolls left: dice are kept only to roll again. Score a box.")
             )
             self.refresh_view()
             return
@@ -417,7 +472,7 @@ class PlayScreen(EntryScreen):
 
     async def action_roll(self) -> None:
         if self.session.game.entered:
-            self.notify(NO_ROLL)
+            self.notify(_(NO_ROLL))
             return
         if not self._human_turn():
             return
@@ -436,7 +491,7 @@ class PlayScreen(EntryScreen):
     async def action_undo(self) -> None:
         outcome = await self.play_quietly(commands.Undo())
         if isinstance(outcome, commands.Refused):  # the room's reason: off, too late, a bot's
-            how = f" {UNDO_OFF_HOW}" if outcome.code == "undo_off" else ""
+            how = f" {_(UNDO_OFF_HOW)}" if outcome.code == "undo_off" else ""
             self.notify(f"{outcome.message}{how}", severity="warning")
 
     async def action_undo_refused(self) -> None:
@@ -456,7 +511,9 @@ class PlayScreen(EntryScreen):
             return
         if self.session.game.dice is None:
             if self.session.game.entered:
-                self.notify("Type the dice first (like 33356, then Enter), or w to write points.")
+                self.notify(
+                    _("Type the dice first (like 33356, then Enter), or w to write points.")
+                )
             return
         option = self.session.placements().get(event.category)
         if option is not None and option.total == 0:
@@ -477,7 +534,7 @@ class PlayScreen(EntryScreen):
 
     def action_hint(self) -> None:
         if not self.session.hints_allowed:
-            self.notify("Hints are off for this game.", severity="warning")
+            self.notify(_("Hints are off for this game."), severity="warning")
             return
         self.show_hint = not self.show_hint
         self.refresh_view()
@@ -511,23 +568,34 @@ class PlayScreen(EntryScreen):
         if isinstance(event, Scored):
             box, total = event.category.display_name, event.points + event.yahtzee_bonus
             if bot:
-                self.log_line = f"{name} scores {total} in {box}."
+                # Translators: a computer player's move, as it plays
+                line = _("{name} scores {points} in {box}.")
+                self.log_line = line.format(name=name, points=total, box=box)
             else:
-                again = UNDO_OFFER if self.session.can_undo else ""
+                again = _(UNDO_OFFER) if self.session.can_undo else ""
                 self.entry.roll = None  # the next dice are the next player's
-                self.log_line = f"{name} scored {total} in {box}.{again}"
+                said = _("{name} scored {points} in {box}.").format(
+                    name=name, points=total, box=box
+                )
+                self.log_line = f"{said}{again}"
         elif isinstance(event, Written):
             self.entry.clear()
             self.entry.roll = None
-            self.log_line = f"{name} wrote {event.points} in {event.category.display_name}."
+            self.log_line = _("{name} wrote {points} in {box}.").format(
+                name=name, points=event.points, box=event.category.display_name
+            )
         elif isinstance(event, Undone):
             placed = game.event_log[-2] if len(game.event_log) > 1 else None
             if isinstance(placed, Scored | Written):
-                self.log_line = f"Took back {placed.category.display_name}: choose again."
+                self.log_line = _("Took back {box}: choose again.").format(
+                    box=placed.category.display_name
+                )
         elif isinstance(event, Rolled) and bot:
             keep = event.keep
             self.log_line = (
-                f"{name} keeps {keep.spaced()} and rolls." if keep.faces else f"{name} rolls."
+                _("{name} keeps {dice} and rolls.").format(name=name, dice=keep.spaced())
+                if keep.faces
+                else _("{name} rolls.").format(name=name)
             )
 
     # The bot's wait ------------------------------------------------------------------

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..core import Game, RuleSet
+from ..core.language import N_
 from ..render.pad_html import MAX_PAD_GAMES, PORTRAIT_COLUMNS, render_pad
 from ..render.scorecard_html import render_scorecard
 from ..store import Store
@@ -24,19 +25,21 @@ def card_folder() -> Path:
     return downloads if downloads.is_dir() else Path.cwd()
 
 
-PRINT_IT = "Open it in a browser to print it."
+PRINT_IT = N_("Open it in a browser to print it.")
+"""Said after a file to print is written (marked; translated where shown)."""
 TOAST_WIDTH = (60, 50)
 """A notification's width in a terminal: 60 columns, at most half the screen's."""
 TOAST_FRAME = 3
 """Its border and padding: the columns a line of it does not get."""
 
 
-def written_note(what: str, path: Path, width: int, then: str = "") -> str:
-    """What to say once ``what`` ("Pad") is written to ``path``, in a notification on a
-    terminal ``width`` columns wide: the path on a line of its own, whole where it fits,
-    else with its folders shortened (never the file's name); then ``then``."""
+def written_note(written: str, path: Path, width: int, then: str = "") -> str:
+    """What to say once a file is written to ``path``, in a notification on a terminal
+    ``width`` columns wide: ``written`` ("Pad written to"), then the path on a line of
+    its own, whole where it fits, else with its folders shortened (never the file's
+    name); then ``then``."""
     room = min(TOAST_WIDTH[0], width * TOAST_WIDTH[1] // 100) - TOAST_FRAME
-    lines = [f"{what} written to", shown_path(path, room)]
+    lines = [written, shown_path(path, room)]
     return "\n".join([*lines, then] if then else lines)
 
 

@@ -14,18 +14,19 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.widgets.data_table import RowDoesNotExist
 
 from ..core import Event, Game, GameStarted, GameState, PlayoffRolled, Rolled, Scored
 from ..core import state as machine
 from ..core.events import event_to_dict
+from ..core.language import N_, _
 from ..store import Store
 from .printing import PRINT_IT, SHORT_ID, write_card, written_note
 from .widgets import ScoreCard
+from .words import SpokenScreen, on_day
 
-OTHER_EVENTS = {"undo": "Takes that placement back"}
+OTHER_EVENTS = {"undo": N_("Takes that placement back")}
 """How the replay words an event that is neither a roll nor a placement, by its type."""
 
 
@@ -50,16 +51,17 @@ def steps(log: tuple[Event, ...]) -> list[Step]:
     return [Step(s, e) for s, e in zip(starts, [*starts[1:], len(log)], strict=True)]
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(SpokenScreen[None]):
     """A finished (or any recorded) game, one turn at a time."""
 
     BINDINGS = [
-        Binding("left,p", "step(-1)", "Previous", priority=True, key_display="←/p"),
-        Binding("right,n", "step(1)", "Next", priority=True, key_display="→/n"),
-        Binding("home", "go(0)", "First", show=False, priority=True),
-        Binding("end", "go(-1)", "Last", show=False, priority=True),
-        Binding("c", "print_card", "Print card"),
-        Binding("escape", "app.pop_screen", "Back"),
+        # Translators: keys in the replay's footer: the previous and the next turn
+        Binding("left,p", "step(-1)", N_("Previous"), priority=True, key_display="←/p"),
+        Binding("right,n", "step(1)", N_("Next"), priority=True, key_display="→/n"),
+        Binding("home", "go(0)", N_("First"), show=False, priority=True),
+        Binding("end", "go(-1)", N_("Last"), show=False, priority=True),
+        Binding("c", "print_card", N_("Print card")),
+        Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self, store: Store, game_id: str) -> None:
@@ -86,10 +88,10 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         s = self.summary
-        yield Static(
-            f"Replay of game {self.game_id[:SHORT_ID]} ({s.rules} rules, {s.created_at:%Y-%m-%d})",
-            id="title",
+        title = _("Replay of game {game} ({rules} rules, {day})").format(
+            game=self.game_id[:SHORT_ID], rules=s.rules, day=on_day(s.created_at.date())
         )
+        yield Static(title, id="title")
         with Horizontal(id="replay-body"):
             with VerticalScroll(id="replay-side"):
                 yield Static(id="replay-turn")
@@ -112,7 +114,7 @@ class ReplayScreen(Screen[None]):
         """The turn at `index`, and the cards after it with its box highlighted."""
         card = self.query_one(ScoreCard)
         if not self.steps:
-            self.query_one("#replay-turn", Static).update("No turn was played.")
+            self.query_one("#replay-turn", Static).update(_("No turn was played."))
             card.show(self.game)
             return
         step = self.steps[self.index]
@@ -127,13 +129,16 @@ class ReplayScreen(Screen[None]):
         step = self.steps[index]
         log, names = self.game.event_log, self.game.players
         before = self.states[step.start - 1]
-        lines = [f"Turn {index + 1} of {len(self.steps)}"]
+        lines = [_("Turn {turn} of {turns}").format(turn=index + 1, turns=len(self.steps))]
         if isinstance(log[step.start], PlayoffRolled) or before.turn is None:
-            lines.append("Playoff for first place")
+            lines.append(_("Playoff for first place"))
         else:
             lines.append(
-                f"Round {before.turn.round} of {self.game.rules.rounds}: "
-                f"{names[before.turn.player]}"
+                _("Round {round} of {rounds}: {name}").format(
+                    round=before.turn.round,
+                    rounds=self.game.rules.rounds,
+                    name=names[before.turn.player],
+                )
             )
         lines.append("")
         for i in range(step.start, step.end):
@@ -147,28 +152,39 @@ class ReplayScreen(Screen[None]):
         match event:
             case Rolled(_, keep, dice):
                 rolls = after.turn.rolls if after.turn is not None else 0
-                kept = [f"Keep    {keep.spaced()}"] if rolls > 1 else []
-                return [*kept, f"Roll {rolls}  {dice.spaced()}"]
+                # Translators: the replay's lines of a turn are aligned: "Keep", "Roll 1"
+                # and "Total" padded to 8 characters
+                kept = [_("Keep    {dice}").format(dice=keep.spaced())] if rolls > 1 else []
+                return [*kept, _("Roll {roll}  {dice}").format(roll=rolls, dice=dice.spaced())]
             case Scored(player, category, points, bonus):
-                extra = f" + {bonus} bonus" if bonus else ""
-                return [
-                    f"Scores {points}{extra} in {category.display_name}",
-                    f"Total   {after.cards[player].total}",
-                ]
+                box = category.display_name
+                if bonus:
+                    scores = _("Scores {points} + {bonus} bonus in {box}").format(
+                        points=points, bonus=bonus, box=box
+                    )
+                else:
+                    scores = _("Scores {points} in {box}").format(points=points, box=box)
+                total = _("Total   {points}").format(points=after.cards[player].total)
+                return [scores, total]
             case PlayoffRolled(player, dice):
-                return [f"{names[player]} throws {dice.spaced()} (sum {dice.total})"]
+                return [
+                    _("{name} throws {dice} (sum {sum})").format(
+                        name=names[player], dice=dice.spaced(), sum=dice.total
+                    )
+                ]
             case _:
                 kind = str(event_to_dict(event)["type"])
-                return [OTHER_EVENTS.get(kind, kind)]
+                return [_(OTHER_EVENTS[kind]) if kind in OTHER_EVENTS else kind]
 
     def _ending(self) -> list[str]:
         if not self.game.is_over:
-            return ["The game is still in progress."]
+            return [_("The game is still in progress.")]
         standings = self.game.standings()
         if len(standings) == 1:
-            return [f"Final score: {standings[0].total}"]
-        return ["Final standings:"] + [
-            f"  {s.place}. {s.name} {s.total}{'  winner' if s.winner else ''}" for s in standings
+            return [_("Final score: {points}").format(points=standings[0].total)]
+        winner = "  " + _("winner")
+        return [_("Final standings:")] + [
+            f"  {s.place}. {s.name} {s.total}{winner if s.winner else ''}" for s in standings
         ]
 
     def action_step(self, by: int) -> None:
@@ -188,6 +204,9 @@ class ReplayScreen(Screen[None]):
         try:
             path = write_card(self.store, self.game_id)
         except OSError as error:
-            self.notify(f"Could not write the card: {error}", severity="error")
+            self.notify(
+                _("Could not write the card: {error}").format(error=error), severity="error"
+            )
             return
-        self.notify(written_note("Card", path, self.app.size.width, PRINT_IT), timeout=10)
+        note = written_note(_("Card written to"), path, self.app.size.width, _(PRINT_IT))
+        self.notify(note, timeout=10)

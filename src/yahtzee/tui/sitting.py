@@ -14,6 +14,7 @@ from typing import Any
 from textual.screen import Screen
 
 from ..core import Game, InvalidInput, YahtzeeError
+from ..core.language import _, ngettext
 from ..render.pad_html import MAX_PAD_GAMES
 from ..service import GameSession
 from ..service.sitting import Sitting, finished_games, sitting_from, sitting_of
@@ -67,9 +68,9 @@ def print_pad(screen: Screen[Any], book: SittingBook, session: GameSession) -> N
     try:
         path = write_pad(book.pad_games(session), session.sitting or "sitting")
     except (OSError, YahtzeeError) as error:
-        screen.notify(f"Could not write the pad: {error}", severity="error")
+        screen.notify(_("Could not write the pad: {error}").format(error=error), severity="error")
         return
-    note = written_note("Pad", path, screen.app.size.width, PRINT_IT)
+    note = written_note(_("Pad written to"), path, screen.app.size.width, _(PRINT_IT))
     screen.notify(note, timeout=10)
 
 
@@ -81,11 +82,20 @@ def standings_lines(sitting: Sitting) -> list[str]:
     """The sitting's standings as the game-over screen shows them: each player's total
     across its games and the games they won, the leader first."""
     count = len(sitting.games)
-    lines = [f"The sitting, {count} game{'s' if count != 1 else ''}:"]
+    lines = [
+        ngettext("The sitting, {count} game:", "The sitting, {count} games:", count).format(
+            count=count
+        )
+    ]
     ranked = sorted(sitting.standings, key=lambda s: (-s.total, -s.won, s.seat))
     for place, s in enumerate(ranked, 1):
-        won = f"{s.won} won" if s.won != 1 else "1 won"
-        lines.append(f"  {place}. {s.name}: {s.total} ({won})")
+        # Translators: a player's place, name, total across the sitting and games won
+        won = ngettext(
+            "{place}. {name}: {points} ({count} won)",
+            "{place}. {name}: {points} ({count} won)",
+            s.won,
+        )
+        lines.append("  " + won.format(place=place, name=s.name, points=s.total, count=s.won))
     return lines
 
 

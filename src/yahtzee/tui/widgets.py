@@ -21,6 +21,8 @@ from textual.widgets import Checkbox, DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
 from ..core import Box, Edition, Game, Placement, Scorecard, Scoring
+from ..core.language import _
+from ..render import numbers
 from ..service.sitting import running_totals, sitting_from
 
 if TYPE_CHECKING:
@@ -67,8 +69,11 @@ class Die(Static):
         self.face, self.held = face, held and face is not None  # blank dice are never kept
         self.set_class(self.held, "held")
         width = 5 if compact else 7
-        mark = "KEPT" if self.held else ""
+        # Translators: below a die kept for the next roll (at most 5 characters)
+        mark = _("KEPT") if self.held else ""
         label = f"{self.index + 1} {mark}" if not compact else (mark or str(self.index + 1))
+        if len(label) > width:  # a longer word: the mark alone, cut to the die's width
+            label = mark[:width]
         self.update("\n".join([*die_lines(face, compact), label.center(width)]))
 
     def on_click(self) -> None:
@@ -150,29 +155,67 @@ def row_name(box: Box) -> str:
 
 _TOTAL_ROWS = ("upper", "bonus", "yahtzee_bonus", "total", "running", "win")
 BOX_WIDTH = 14
-"""The box column: key, name ("g 3 of a kind") and a space (cells have no padding)."""
+"""The box column: key, name ("g 3 of a kind") and a space (cells have no padding); wider
+where a language's names of the card's rows are longer (`box_width`)."""
+MAX_BOX_WIDTH = 18
+"""The box column at its widest (four players' cards still fit 80 columns beside the
+small dice)."""
 NAME_WIDTH = (7, 9)
 """A player's column holds 7 to 9 characters of the name ("need 18" fits)."""
 PAST_WIDTH = 5
 """A column of an earlier game of the sitting: a total and a space ("1234 ")."""
 
 
-def player_width(names: tuple[str, ...], room: int | None = None, past: int = 0) -> int:
+def player_width(
+    names: tuple[str, ...], room: int | None = None, past: int = 0, box: int = BOX_WIDTH
+) -> int:
     """One width for every player's column: the longest name (7 to 9 characters shown),
     and a space; narrower, down to 7 characters, where the card has only ``room``
-    columns for the box names and every player (so that four cards fit in 80x24), and
-    the ``past`` games' columns of each player."""
+    columns for the box names (``box`` wide) and every player (so that four cards fit in
+    80x24), and the ``past`` games' columns of each player."""
     low, high = NAME_WIDTH
     width = max(low, min(high, max(len(n) for n in names))) + 1
     if room is not None:
         room -= PAST_WIDTH * past * len(names)
-        width = max(low + 1, min(width, (room - BOX_WIDTH) // len(names)))
+        width = max(low + 1, min(width, (room - box) // len(names)))
     return width
 
 
-def card_width(names: tuple[str, ...], past: int = 0) -> int:
-    """The columns a card of these players needs (with ``past`` earlier games each)."""
-    return BOX_WIDTH + (player_width(names) + PAST_WIDTH * past) * len(names)
+def card_width(names: tuple[str, ...], past: int = 0, edition: Edition | None = None) -> int:
+    """The columns a card of these players needs (with ``past`` earlier games each), its
+    box column as wide as the ``edition``'s names need in the language in force."""
+    box = BOX_WIDTH if edition is None else box_width(edition)
+    return box + (player_width(names) + PAST_WIDTH * past) * len(names)
+
+
+def row_labels(edition: Edition) -> list[str]:
+    """The names of the card's rows of totals, in the language in force."""
+    labels = [_("Upper"), bonus_label(edition), _("Total"), _("Running total"), _("Win chance")]
+    if edition.extra_rules:
+        labels.append(five_bonus_label(edition))
+    return labels
+
+
+def bonus_label(edition: Edition) -> str:
+    """The upper bonus's row: ``Bonus (63+)``."""
+    # Translators: a row of the score card (at most 13 characters): the upper bonus,
+    # earned with {threshold} points or more in the upper boxes
+    return _("Bonus ({threshold}+)").format(threshold=edition.upper_bonus_threshold)
+
+
+def five_bonus_label(edition: Edition) -> str:
+    """The row of the bonus for each further five alike: ``Yahtzee bonus``."""
+    # Translators: a row of the score card (at most 13 characters): {five} is Yahtzee
+    return _("{five} bonus").format(five=edition.five_of_a_kind.display_name)
+
+
+def box_width(edition: Edition) -> int:
+    """The box column of the edition's card: `BOX_WIDTH`, wider (up to `MAX_BOX_WIDTH`)
+    where a row's name in the language in force is longer (a space kept after it)."""
+    keys = box_keys(edition)
+    names = [f"{keys[box]} {row_name(box)}" for box in edition.boxes]
+    longest = max(len(label) for label in [*names, *row_labels(edition)])
+    return max(BOX_WIDTH, min(MAX_BOX_WIDTH, longest + 1))
 
 
 class ScoreCard(DataTable[Text]):
@@ -191,7 +234,8 @@ class ScoreCard(DataTable[Text]):
     def __init__(self) -> None:
         super().__init__(id="scorecard", cursor_type="row", zebra_stripes=False, cell_padding=0)
         self.fixed_columns = 1
-        self._layout: tuple[tuple[str, ...], int, int] = ((), 0, 0)  # players, width, past
+        # players, their width, earlier games, the box column's width
+        self._layout: tuple[tuple[str, ...], int, int, int] = ((), 0, 0, 0)
         self._shown: tuple[Game, WinChances | None, tuple[Game, ...]] | None = None
         self._past: tuple[Game, ...] = ()  # the sitting's earlier games shown
         self.edition = Edition.american()  # of the game shown
@@ -214,36 +258,32 @@ class ScoreCard(DataTable[Text]):
         self._past = past
         cursor = self.cursor_row
         kept_row = self._box_at(cursor)
-        width = player_width(game.players, self._room(), len(past))
-        if (game.players, width, len(past)) != self._layout:  # fixed widths: lay them out
-            self.clear(columns=True)
-            self._layout = (game.players, width, len(past))
-            self.header_height = 2 if past else 1
-            self.add_column("Box", key="box", width=BOX_WIDTH)
-            for seat, name in enumerate(game.players):
-                for g in range(len(past)):
-                    label = Text(f"{name[: PAST_WIDTH - 1]}\nG{g + 1}", style="dim")
-                    self.add_column(label, key=f"g{g}p{seat}", width=PAST_WIDTH)
-                self.add_column(column_name(name, width), key=f"p{seat}", width=width)
+        edition = game.rules.edition
+        box = box_width(edition)
+        width = player_width(game.players, self._room(), len(past), box)
+        if (game.players, width, len(past), box) != self._layout:  # fixed widths: lay out
+            self._lay_out(game.players, width, len(past), box)
         else:
             self.clear()
         current = game.current_player
-        game_line = f"\nG{len(past) + 1}" if past else ""
+        game_line = f"\n{game_number(len(past) + 1)}" if past else ""
         for seat, name in enumerate(game.players):  # the player to act: underlined
             style = "bold underline" if seat == current else "bold"
             label = Text(column_name(name, width) + game_line, style=style)
             self.columns[ColumnKey(f"p{seat}")].label = label
         options = {p.category: p for p in game.placements()}
         over = game.is_over
-        edition = self.edition = game.rules.edition
+        self.edition = edition
         keys = box_keys(edition)
         threshold = edition.upper_bonus_threshold
         for category in edition.boxes:
             if category is edition.lower[0]:
-                self._totals_row("upper", "Upper", game, lambda c: c.upper_subtotal)
-                tight = len(game.cards) > 1 and width - 2 < len(f"need {threshold}")
+                # Translators: a row of the score card (at most 13 characters): the sum of
+                # the upper boxes
+                self._totals_row("upper", _("Upper"), game, lambda c: c.upper_subtotal)
+                tight = len(game.cards) > 1 and width - 2 < len(need_words(threshold))
                 bonus = [self._bonus(c, over, tight) for c in game.cards]  # columns follow
-                self._row("bonus", Text(f"Bonus ({threshold}+)", style="bold"),
+                self._row("bonus", Text(bonus_label(edition), style="bold"),
                           bonus, lambda c: _plain(c.upper_bonus))  # fmt: skip
             cells = [
                 self._cell(card, category, options, s == current)
@@ -252,9 +292,10 @@ class ScoreCard(DataTable[Text]):
             label = Text.assemble((keys[category], "bold underline"), " ", row_name(category))
             self._row(category.key, label, cells, partial(_box_points, category))
         if edition.extra_rules:
-            bonus_name = f"{edition.five_of_a_kind.display_name} bonus"
+            bonus_name = five_bonus_label(edition)
             self._totals_row("yahtzee_bonus", bonus_name, game, lambda c: c.yahtzee_bonus)
-        self._totals_row("total", "Total", game, lambda c: c.total)
+        # Translators: a row of the score card (at most 13 characters): the game's total
+        self._totals_row("total", _("Total"), game, lambda c: c.total)
         if past:
             self._running_row(game, past)
         if win is not None and len(win.chances) == len(game.cards):
@@ -265,6 +306,20 @@ class ScoreCard(DataTable[Text]):
             self.move_cursor(row=row_of(target), animate=False)
         elif 0 <= cursor < self.row_count:
             self.move_cursor(row=cursor, animate=False)
+
+    def _lay_out(self, players: tuple[str, ...], width: int, past: int, box: int) -> None:
+        """The columns: the boxes' (``box`` wide), then each player's ``past`` games'
+        and this game's (``width`` wide)."""
+        self.clear(columns=True)
+        self._layout = (players, width, past, box)
+        self.header_height = 2 if past else 1
+        # Translators: the score card's first column head (the boxes)
+        self.add_column(_("Box"), key="box", width=box)
+        for seat, name in enumerate(players):
+            for g in range(past):
+                label = Text(f"{name[: PAST_WIDTH - 1]}\n{game_number(g + 1)}", style="dim")
+                self.add_column(label, key=f"g{g}p{seat}", width=PAST_WIDTH)
+            self.add_column(column_name(name, width), key=f"p{seat}", width=width)
 
     def _row(
         self, key: str, label: Text, cells: Sequence[Text], earlier: Callable[[Scorecard], Text]
@@ -291,7 +346,9 @@ class ScoreCard(DataTable[Text]):
         for seat, card in enumerate(game.cards):
             row.extend(Text(str(totals[seat])) for totals in rows)
             row.append(Text(str(rows[-1][seat] + card.total), style="bold reverse"))
-        self.add_row(Text("Running total", style="bold"), *row, key="running")
+        # Translators: a row of the score card (at most 13 characters): each player's
+        # total across the games of the sitting so far
+        self.add_row(Text(_("Running total"), style="bold"), *row, key="running")
 
     def box_at_cursor(self) -> Box | None:
         """The box of the highlighted row (None on a totals row)."""
@@ -313,7 +370,7 @@ class ScoreCard(DataTable[Text]):
         if over or card.upper_bonus_missed:
             return Text("0", style="bold")  # missed
         need = card.points_to_upper_bonus
-        return Text(f"-{need}" if tight else f"need {need}", style="dim")
+        return Text(f"-{need}" if tight else need_words(need), style="dim")
 
     @staticmethod
     def _cell(card: Scorecard, category: Box, options: dict[Box, Placement], current: bool) -> Text:
@@ -349,6 +406,19 @@ class ScoreCard(DataTable[Text]):
             self.action_select_cursor()
 
 
+def need_words(points: int) -> str:
+    """How far a player is from the upper bonus: ``need 18``."""
+    # Translators: in a player's column of the bonus row (at most 7 characters with the
+    # number): the points still missing for the upper bonus
+    return _("need {points}").format(points=points)
+
+
+def game_number(number: int) -> str:
+    """A game of the sitting in a column's head: ``G2``."""
+    # Translators: the head of a column of the sitting's game {number} (2-3 characters)
+    return _("G{number}").format(number=number)
+
+
 def _box_points(box: Box, card: Scorecard) -> Text:
     return _plain(card[box])
 
@@ -374,11 +444,19 @@ class WinChances:
         show. Alone, the chance is to beat the player's best: "Beat best 312"."""
         if reading.chances is None:
             return None
-        label = "Win chance"
+        # Translators: a row of the score card (at most 13 characters): each player's
+        # chance to win
+        label = _("Win chance")
         if len(reading.chances) == 1:
-            label = "Beat best" if reading.best is None else f"Beat best {reading.best}"
+            # Translators: a row of the score card (at most 13 characters): a player
+            # alone, the chance to beat their best total
+            label = (
+                _("Beat best")
+                if reading.best is None
+                else _("Beat best {points}").format(points=reading.best)
+            )
             if len(label) >= BOX_WIDTH:
-                label = f"Beat {reading.best}"
+                label = _("Beat {points}").format(points=reading.best)
         return cls(label, reading.chances, reading.estimate)
 
 
@@ -394,14 +472,14 @@ def percent(chance: float) -> str:
     """A chance in whole percent; "<1%" and ">99%" for what is possible but not shown by
     rounding (0% and 100% only for what is settled)."""
     if chance <= 0:
-        return "0%"
+        return numbers.percent(0, 0)
     if chance >= 1:
-        return "100%"
+        return numbers.percent(1, 0)
     if chance < _UNSEEN:
-        return "<1%"
+        return "<" + numbers.percent(0.01, 0)
     if chance > 1 - _UNSEEN:
-        return ">99%"
-    return f"{round(chance * 100)}%"
+        return ">" + numbers.percent(0.99, 0)
+    return numbers.percent(round(chance * 100) / 100, 0)
 
 
 def chance_bar(chance: float, width: int) -> str:
@@ -437,8 +515,11 @@ class WinProgress(Static):
         self.display = progress is not None
         if progress is not None:
             done, total = progress
-            count = f" {done}/{total}" if total > 1 else "..."
-            self.update(f"Exact win chances: building{count} (once, in the background)")
+            if total > 1:
+                line = _("Exact win chances: building {done}/{total} (once, in the background)")
+            else:
+                line = _("Exact win chances: building... (once, in the background)")
+            self.update(line.format(done=done, total=total))
 
 
 _LEVEL = re.compile(r"\s*\(level (\d)\)$")
