@@ -17,8 +17,11 @@ def yahtzee_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "yahtzee"]
 
 
-def run_cli(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "100"}
+def run_cli(
+    *args: str, stdin: str = "", timeout: float = 60, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``yahtzee ARGS``; ``env`` adds to (or with "" empties) the environment's variables."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "100", **(env or {})}
     return subprocess.run(
         [*yahtzee_command(), *args],
         input=stdin,

@@ -16,6 +16,7 @@ import pytest
 from tests.push_service import Browser, PushService, vapid_claims
 from tests.store.test_push_records import table_in_play
 from yahtzee.core import RuleSet
+from yahtzee.core import language as lang
 from yahtzee.service.notifier import TAG, Notified, Notifier
 from yahtzee.service.presence import Presence
 from yahtzee.service.push import PushSubscriptions, VapidKey
@@ -46,10 +47,12 @@ def notifier_on(store: Store, key: VapidKey | None = None) -> Notifier:
     return Notifier(store, presence, chosen, subscriptions, subject=SUBJECT)
 
 
-def subscribe(notifier: Notifier, account: str, browser: Browser) -> None:
+def subscribe(notifier: Notifier, account: str, browser: Browser, language: str = "en") -> None:
+    """The page of ``account`` in ``browser`` subscribes, speaking ``language``."""
     keys = browser.subscription()["keys"]
-    added = notifier.subscriptions.add(account, browser.endpoint, keys["p256dh"], keys["auth"])
-    asyncio.run(added)
+    with lang.speaking(language):
+        added = notifier.subscriptions.add(account, browser.endpoint, keys["p256dh"], keys["auth"])
+        asyncio.run(added)
 
 
 def notify(
@@ -80,6 +83,33 @@ def test_the_push_reads_your_turn_with_the_tables_page_and_a_valid_vapid_token(
     assert claims["sub"] == SUBJECT
     assert push.headers["ttl"] == str(24 * 60 * 60)
     assert push.headers["topic"] and push.headers["urgency"] == "normal"
+
+
+def test_each_browser_is_notified_in_the_language_of_its_page(
+    store: Store, service: PushService
+) -> None:
+    notifier = notifier_on(store)
+    german, swedish, english = service.browser(), service.browser(), service.browser()
+    subscribe(notifier, "ann", german, "de")
+    subscribe(notifier, "ann", swedish, "sv")
+    subscribe(notifier, "ann", english)
+    table = table_in_play(store)
+    with lang.speaking("fr"):  # the language of the move that passed the turn: not used
+        assert notify(notifier, table, 7, "ann", others=[None]).sent == 3
+    read = {}
+    for _push in range(3):
+        push = service.next()
+        browser = next(b for b in (german, swedish, english) if b.path == push.path)
+        read[browser.path] = browser.read(push)
+    for browser, code in ((german, "de"), (swedish, "sv"), (english, "en")):
+        with lang.speaking(code):
+            title = lang._("Your turn")
+            body = lang._("It is your turn in your game against {name}.").format(
+                name=lang._("a bot")
+            )
+        assert (read[browser.path]["title"], read[browser.path]["body"]) == (title, body)
+    assert read[german.path]["title"] != read[english.path]["title"] == "Your turn"
+    assert read[swedish.path]["title"] != "Your turn"
 
 
 def test_one_push_per_turn_and_none_for_an_earlier_turn(store: Store, service: PushService) -> None:

@@ -32,7 +32,7 @@ from typing import Any, Final
 import urllib3
 
 from ..core import InvalidInput
-from ..core.language import ENGLISH, _, ngettext, speaking
+from ..core.language import _, ngettext, speaking
 from ..store import Store
 from ..store import push as records
 from ..store.push import PushSubscription
@@ -45,10 +45,6 @@ from .table import Table
 
 TAG: Final = "yahtzee-your-turn"
 """Every notification's tag: a newer one replaces the one shown."""
-PUSH_LANGUAGE: Final = ENGLISH
-"""The language of the notifications: the records do not keep the language of the page
-that subscribed (that would take a new column), and the turn passes in the language of
-the player who moved, not of the one notified."""
 HTTP_GONE: Final = (404, 410)
 HTTP_OK_BELOW: Final = 300
 
@@ -78,24 +74,26 @@ def table_page(table_id: str) -> str:
     return f"/?table={table_id}"
 
 
-def notification(table_id: str, others: Sequence[str], waiting: int) -> Notification:
-    """The notification for a turn at ``table_id`` against ``others``, ``waiting`` games
-    waiting for the player (this one included)."""
+def notification(table_id: str, others: Sequence[str | None], waiting: int) -> Notification:
+    """The notification for a turn at ``table_id`` against ``others`` (a person's name, or
+    None for a bot), ``waiting`` games waiting for the player (this one included), in the
+    language in force."""
     url = table_page(table_id)
+    named = [name or _("a bot") for name in others]
     if waiting > 1:
         title = ngettext("Your turn in {n} game", "Your turn in {n} games", waiting)
         return Notification(
             title.format(n=waiting), _("Your friends are waiting for your moves."), url,
             TAG, waiting,
         )  # fmt: skip
-    if not others:
+    if not named:
         body = _("It is your turn in your game.")
-    elif len(others) == 1:
-        body = _("It is your turn in your game against {name}.").format(name=others[0])
+    elif len(named) == 1:
+        body = _("It is your turn in your game against {name}.").format(name=named[0])
     else:
         # Translators: {names} are the other players but the last, joined by commas.
         body = _("It is your turn in your game against {names} and {last}.").format(
-            names=", ".join(others[:-1]), last=others[-1]
+            names=", ".join(named[:-1]), last=named[-1]
         )
     return Notification(_("Your turn"), body, url, TAG, 1)
 
@@ -144,8 +142,7 @@ class Notifier:
             return
         turn = table.live.committed_seq  # the events recorded: the same on every node
         here = seat in self.presence.seats(table.id)
-        with speaking(PUSH_LANGUAGE):  # (see `notify`)
-            others = [s.name or _("a bot") for s in table.seats if s.seat != seat]
+        others = [s.name for s in table.seats if s.seat != seat]
         self._background(self.notify(table.id, turn, accounts[seat], here=here, others=others))
 
     def _background(self, work: Coroutine[Any, Any, Notified]) -> None:
@@ -159,7 +156,13 @@ class Notifier:
             log.error("a turn's notification failed", exc_info=task.exception())
 
     async def notify(
-        self, table_id: str, turn: int, account: str | None, *, here: bool, others: Sequence[str]
+        self,
+        table_id: str,
+        turn: int,
+        account: str | None,
+        *,
+        here: bool,
+        others: Sequence[str | None],
     ) -> Notified:
         """Claim the table's turn for ``account`` and, if this call claimed it, the
         account is not ``here`` and has subscriptions, notify it on each."""
@@ -170,16 +173,21 @@ class Notifier:
         if not subscriptions:
             return Notified()
         waiting = await asyncio.to_thread(records.waiting_tables, self.store, account)
-        with speaking(PUSH_LANGUAGE):  # not the language of the move that passed the turn
-            note = notification(table_id, others, max(waiting, 1))
-        return await asyncio.to_thread(self._deliver, subscriptions, note)
+        notes: dict[str, Push] = {}
+        for language in {subscription.language for subscription in subscriptions}:
+            # each browser's own language (that of its page when it subscribed), not the
+            # language of the move that passed the turn
+            with speaking(language):
+                notes[language] = Push(notification(table_id, others, max(waiting, 1)).payload())
+        return await asyncio.to_thread(self._deliver, subscriptions, notes)
 
-    def _deliver(self, subscriptions: Sequence[PushSubscription], note: Notification) -> Notified:
-        """Send ``note`` to each subscription (blocking: in a worker thread)."""
+    def _deliver(
+        self, subscriptions: Sequence[PushSubscription], notes: dict[str, Push]
+    ) -> Notified:
+        """Send each subscription its language's note (blocking: in a worker thread)."""
         sent = dropped = failed = 0
-        push = Push(note.payload())
         for subscription in subscriptions:
-            status = self._send_one(subscription, push)
+            status = self._send_one(subscription, notes[subscription.language])
             if status is None:
                 failed += 1
             elif status in HTTP_GONE:

@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from ..core import InvalidInput
-from ..core.language import _
+from ..core.language import _, current
 from ..store import Store
 from ..store import push as records
 from ..store.push import PushSubscription
@@ -162,7 +162,9 @@ class PushSubscriptions:
         """Keep the browser's subscription for the account, checked (the module's notes)."""
         check_keys(p256dh, auth)
         await asyncio.to_thread(self.target, endpoint)
-        subscription = PushSubscription(account_id, endpoint, p256dh, auth, datetime.now(UTC))
+        subscription = PushSubscription(
+            account_id, endpoint, p256dh, auth, datetime.now(UTC), current()
+        )  # its notifications speak the language of the page that subscribed
         await asyncio.to_thread(records.add_subscription, self.store, subscription)
 
     async def remove(self, account_id: str, endpoint: str) -> bool:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "alembic_version"
-HEAD = "0021"
+HEAD = "0022"
 """The newest migration's revision (the head of ``migrations/versions``)."""
 _LOCK_KEY = 7_312_950_211  # PostgreSQL advisory lock taken while migrating
 

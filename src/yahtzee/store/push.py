@@ -41,13 +41,15 @@ subscription it renewed since)."""
 class PushSubscription:
     """A browser's push subscription, as recorded: where to post (``endpoint``) and the
     browser's keys (``p256dh``: its P-256 public point, ``auth``: its secret; both
-    base64url)."""
+    base64url); ``language``: the page's."""
 
     account_id: str
     endpoint: str
     p256dh: str
     auth: str
     created_at: datetime
+    language: str = "en"
+    """The code of the language of the page that subscribed: what its notifications say."""
 
     @property
     def endpoint_hash(self) -> str:
@@ -88,6 +90,7 @@ def add_subscription(store: Store, subscription: PushSubscription) -> None:
         "p256dh": subscription.p256dh,
         "auth": subscription.auth,
         "created_at": subscription.created_at,
+        "language": subscription.language,
     }
 
     def work() -> None:
@@ -146,7 +149,9 @@ def subscriptions_of(store: Store, account_id: str) -> list[PushSubscription]:
             .order_by(push_subscriptions.c.created_at.desc())
         )
         return [
-            PushSubscription(r.account_id, r.endpoint, r.p256dh, r.auth, utc(r.created_at))
+            PushSubscription(
+                r.account_id, r.endpoint, r.p256dh, r.auth, utc(r.created_at), r.language
+            )
             for r in rows
         ]
 

@@ -300,6 +300,8 @@ push_subscriptions = Table(
     Column("p256dh", Text, nullable=False),  # the browser's P-256 public key (base64url)
     Column("auth", Text, nullable=False),  # the browser's 16-byte auth secret (base64url)
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # the language of the page that subscribed: its notifications speak it (migration 0022)
+    Column("language", String(8), nullable=False, server_default="en"),
     Index("ix_push_subscriptions_account", "account_id"),
 )
 
