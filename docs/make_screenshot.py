@@ -1,5 +1,6 @@
-"""Regenerate docs/play-screen.svg, the README's picture of the play screen, and
-docs/tui-yatzy.svg, a Yatzy card of four players at 80x24.
+"""Regenerate docs/play-screen.svg, the README's picture of the play screen,
+docs/tui-yatzy.svg, a Yatzy card of four players at 80x24, and docs/tui-de.svg, the play
+screen in German at 80x24 (the advisor's hint shown).
 
 ``python docs/make_screenshot.py`` (uses a throwaway database; seeded dice).
 """
@@ -11,12 +12,14 @@ import tempfile
 from pathlib import Path
 
 from yahtzee.core import RuleSet
+from yahtzee.core.language import set_language
 from yahtzee.store import Seat, Store
 from yahtzee.tui import YahtzeeApp
 
 OUT = Path(__file__).parent / "play-screen.svg"
 YATZY_OUT = Path(__file__).parent / "tui-yatzy.svg"
 YATZY_ROUNDS = 4
+GERMAN_OUT = Path(__file__).parent / "tui-de.svg"
 
 
 async def main() -> None:
@@ -34,6 +37,7 @@ async def main() -> None:
             OUT.write_text(app.export_screenshot(title="yahtzee"), encoding="utf-8")
     print(f"wrote {OUT}")
     await yatzy()
+    await german()
 
 
 async def yatzy() -> None:
@@ -51,6 +55,27 @@ async def yatzy() -> None:
         await pilot.pause(0.5)
         YATZY_OUT.write_text(app.export_screenshot(title="yatzy"), encoding="utf-8")
     print(f"wrote {YATZY_OUT}")
+
+
+async def german() -> None:
+    """Three players in German, a few rounds in: Kniffel's box names, the advisor's hint
+    with decimal commas, the footer's keys, on an 80x24 terminal."""
+    set_language("de")
+    try:
+        seats = [Seat(name) for name in ("Du", "Anna", "Jörg")]
+        app = YahtzeeApp(None, seed=5, bot_pause=0, seats=seats)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(2 * len(seats)):
+                for key in ("r", "1", "2", "r", "enter", "y"):
+                    await pilot.press(key)
+                    await pilot.pause(0.1)
+            await pilot.press("r", "h")
+            await pilot.pause(0.5)
+            GERMAN_OUT.write_text(app.export_screenshot(title="yahtzee"), encoding="utf-8")
+    finally:
+        set_language("en")
+    print(f"wrote {GERMAN_OUT}")
 
 
 if __name__ == "__main__":

@@ -2,9 +2,8 @@
 play screen (one player and four, seeded dice, the hint shown) at 80x24, where German's
 longer words must still fit.
 
-They need the compiled German catalog (``locale/de/LC_MESSAGES/yahtzee.mo``, made by
-``scripts/catalogs.py compile``) and are skipped without it. Their snapshots are made (and
-looked at by a person) once the German translation is in:
+They read the compiled German catalog (``locale/de/LC_MESSAGES/yahtzee.mo``); after a
+change of the German words the snapshots are made again (and looked at by a person):
 ``pytest tests/tui/test_snapshots_de.py --snapshot-update``.
 """
 
@@ -17,13 +16,10 @@ from typing import Any
 import pytest
 
 from tests.tui.test_snapshots import SCREENS, Steps
-from yahtzee.core.language import catalog_path, set_language
+from yahtzee.core.language import set_language
 from yahtzee.store import Seat, Store
 from yahtzee.tui import YahtzeeApp
 
-pytestmark = pytest.mark.skipif(
-    not catalog_path("de").is_file(), reason="the German catalog is not compiled"
-)
 
 
 @pytest.fixture
@@ -53,7 +49,7 @@ steps taken before the snapshot."""
 @pytest.mark.parametrize("screen", list(DE_SCREENS))
 def test_screen_in_german(german: None, snap_compare: Any, tmp_path: Path, screen: str) -> None:
     players, steps = DE_SCREENS[screen]
-    seats = [Seat("Du"), *(Seat(f"Spieler {n}") for n in range(2, players + 1))][:players]
+    seats = [Seat(name) for name in ("Du", "Anna", "Jörg", "Lea")][:players]
     store = Store(f"sqlite:///{tmp_path / 'records.db'}")
     app = YahtzeeApp(store, seed=3, bot_pause=0, seats=seats, offer_resume=False)
     try:
