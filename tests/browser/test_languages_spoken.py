@@ -5,8 +5,9 @@ printed cards' names (Kniffel's in German, the Swedish Yatzy block's in Swedish)
 row and button fits (no sideways scroll, buttons at least 44 px high), and a refusal of
 the server comes in the player's language.
 
-With ``YAHTZEE_DOCS_SCREENSHOTS=1`` the docs' pictures (``docs/web-{de,sv}-phone.png``)
-are written again; else they go to ``test-artifacts``."""
+With ``YAHTZEE_DOCS_SCREENSHOTS=1`` the docs' pictures (``docs/web-{de,sv}-phone.png``, the
+game, and ``docs/web-{de,sv}-new-game-phone.png``, the new-table form) are written again;
+else they go to ``test-artifacts``."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from yahtzee.core import language as lang
 PHONE_320 = (320, 640)
 PHONE = (390, 844)
 ROWS = "#scorecard tbody tr.upper-box, #scorecard tbody tr.lower-box"
-ROW_NAMES = "rows => rows.map((row) => row.querySelector('th').innerText.split('\\n')[0].trim())"
+ROW_NAMES = """rows => rows.map((row) =>
+    row.querySelector('th').innerText.split('\\n').at(-1).trim())"""
 WIDER_THAN_SCREEN = "() => document.documentElement.scrollWidth > window.innerWidth"
 SHORT_BUTTONS = """() => [...document.querySelectorAll('button, select')]
     .filter((b) => b.offsetParent !== null && b.getBoundingClientRect().height < 44)
@@ -59,14 +61,17 @@ def test_a_game_in_the_browsers_language(
         page.wait_for_selector(f"#rules option[value='{rules}']", state="attached")
         page.select_option("#rules", rules)
         page.click("#add-bot")
+        assert not page.evaluate(WIDER_THAN_SCREEN), f"{code} at {size}: the form scrolls sideways"
+        if size == PHONE:
+            shot(page, f"web-{code}-new-game-phone.png", artifacts, full_page=True)
         pad_table(page, [{"de": "Anna", "sv": "Sven"}[code]], real_dice=False)
         roll(page)
-        names = page.eval_on_selector_all(ROWS, ROW_NAMES)
+        names = page.eval_on_selector_all(ROWS, ROW_NAMES)  # the short name, on a phone
         edition = list(Category) if rules == "official" else list(YatzyBox)
         assert len(names) == len(edition)
         with lang.speaking(code):
             assert names == [box.short_name for box in edition], names
-        long_names = [box.display_name for box in edition]
+            long_names = [box.display_name for box in edition]
         for box in boxes:
             assert box in long_names
         assert not page.evaluate(WIDER_THAN_SCREEN), f"{code} at {size}: sideways scroll"

@@ -46,6 +46,7 @@ from ..store import Store
 from .accounts import CrossSiteCheck
 from .admission import RATE_PER_SECOND
 from .hub import Hub
+from .i18n import warm_catalogs
 from .limits import BodyLimit
 from .models import Refusal
 from .page_files import CompressPage, PageFiles, mount_page_files
@@ -289,6 +290,7 @@ def create_app(
         pushing = await _push_turns(opened, lobby, push_allow_local)
         await asyncio.to_thread(lobby.load_unfinished)
         warming = asyncio.create_task(lobby.warm_up())  # the server answers meanwhile
+        reading = asyncio.create_task(asyncio.to_thread(warm_catalogs))  # (the same)
         with _rare_collections():
             app.state.hub, app.state.lobby, app.state.pushing = hub, lobby, pushing
             app.state.accounts = Accounts(opened, clock=lobby.clock)
@@ -299,6 +301,7 @@ def create_app(
             sweeping.cancel()
             await _leave(app, node)
             warming.cancel()
+            await reading  # (a thread: it ends by itself, in well under a second)
             pushing.notifier.close()
             lobby.close()
             if own:

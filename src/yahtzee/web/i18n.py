@@ -100,6 +100,13 @@ def catalog_answer(code: str) -> CatalogAnswer:
     return _read(spoken, path, (stat.st_mtime_ns, stat.st_size))
 
 
+def warm_catalogs() -> None:
+    """Read every language's catalog now (a server's start, in a worker thread), so that
+    no page waits for the first reading of its language."""
+    for code in TRANSLATED:
+        catalog_answer(code)
+
+
 @cache
 def _english() -> CatalogAnswer:
     return _answer(CatalogView(language=ENGLISH, languages=_offered(), messages={}))
@@ -129,4 +136,5 @@ __all__ = [
     "LanguageName",
     "catalog_answer",
     "read_messages",
+    "warm_catalogs",
 ]

@@ -11,9 +11,10 @@ updated) is ``no-cache``: kept, but asked again each time with its ``ETag``, and
 ``304`` while it is unchanged.
 
 The page and its files are gzip-compressed for a client that accepts it (Starlette's
-`GZipMiddleware`), from `COMPRESS_FROM` bytes; not the API (its answers carry seat tokens
-beside names a player chose, what the BREACH attack reads through compressed sizes) and
-not WebSockets.
+`GZipMiddleware`), from `COMPRESS_FROM` bytes, and so are the language catalogs
+(``/api/i18n/``: public words, 170 KB a language, 50 KB gzipped); not the rest of the API
+(its answers carry seat tokens beside names a player chose, what the BREACH attack reads
+through compressed sizes) and not WebSockets.
 """
 
 from __future__ import annotations
@@ -113,8 +114,8 @@ class CacheControl:
 
 
 class CompressPage:
-    """gzip for the page (``/``) and its files (``/static/``) only, for a client that
-    accepts it (see the module's description)."""
+    """gzip for the page (``/``), its files (``/static/``) and the language catalogs
+    (``/api/i18n/``) only, for a client that accepts it (see the module's description)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -122,7 +123,7 @@ class CompressPage:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "") if scope["type"] == "http" else ""
-        if path == "/" or path.startswith("/static/"):
+        if path == "/" or path.startswith(("/static/", "/api/i18n/")):
             await self.gzip(scope, receive, send)
         else:
             await self.app(scope, receive, send)

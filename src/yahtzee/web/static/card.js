@@ -2,7 +2,7 @@
 // screen, as many as fit: the player to move, you, and the one you pick), the real choices
 // for the roll standing out, zero boxes quiet, and the win-chance meter.
 
-import { $, botOf, boxesOf, el, initial, isMyTurn, playerClass, playerName, ruleSetOf, state } from "./state.js";
+import { $, botOf, botShown, boxesOf, el, initial, isMyTurn, playerClass, playerName, ruleSetOf, state } from "./state.js";
 import { act } from "./net.js";
 import { flashCell } from "./fx.js";
 import { entrySettled } from "./entry.js";
@@ -105,7 +105,7 @@ export function drawCard(table, live) {
     cell.append(el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "name" }, playerName(seat)));
     // Translators: a badge beside the player's own name
     if (seat === state.seat) cell.append(el("span", { class: "badge" }, t("you")));
-    else if (botOf(seat)) cell.append(el("span", { class: "badge" }, botOf(seat)));
+    else if (botOf(seat)) cell.append(el("span", { class: "badge" }, botShown(seat)));
     head.append(cell);
   }
   table.tHead.replaceChildren(head);
@@ -185,7 +185,7 @@ export function drawStrip(strip, live) {
     const here = heldHere(seat) && heldHere(state.seat) && seat !== state.seat;
     // Translators: a player's state under their name in the strip of players
     const status = current ? (seat === state.seat ? t("your turn") : away ? t("away") : t("playing")) : seat === state.seat || here ? t("you")
-      : info.bot ? t("bot, {bot}", { bot: botOf(seat) }) : away ? t("away") : "";
+      : info.bot ? t("bot, {bot}", { bot: botShown(seat) }) : away ? t("away") : "";
     // its name is what it shows (and "points", for a screen reader); pressed: its column shown
     const score = el("span", { class: "score" }, String(game.cards[seat].total));
     // Translators: read by a screen reader after a player's total (the number before it)

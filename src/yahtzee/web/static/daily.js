@@ -6,9 +6,17 @@ import { $, api, copyButton, el, goTo, readJson, remember, state } from "./state
 import { showBanner } from "./net.js";
 import { enterTable } from "./screens.js";
 import { offline } from "./reach.js";
-import { num, t, tn } from "./i18n.js";
+import { currentLanguage, num, t, tn } from "./i18n.js";
 
 const dailyKey = (day) => `yahtzee-daily:${day}`;
+// A day (2026-12-06, UTC) as the player's language writes it: "06.12.2026" in German;
+// English keeps the day's own form (as the terminal does).
+function dayWords(day) {
+  const [year, month, date] = String(day).split("-").map(Number);
+  if (!year || !month || !date || currentLanguage() === "en") return String(day);
+  const when = new Date(Date.UTC(year, month - 1, date));
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeZone: "UTC" }).format(when);
+}
 
 // --- The home page's entry ---------------------------------------------------------------
 
@@ -33,10 +41,10 @@ export async function setupDaily() {
   try { day = await api("/api/daily"); } catch { unreachable(); return; }
   delete box.dataset.offline;
   $("daily-note").textContent = "";
-  $("daily-day").textContent = day.day;
+  $("daily-day").textContent = dayWords(day.day);
   $("daily-commitment").textContent = day.commitment;
   $("daily-tomorrow").textContent = day.tomorrow;
-  $("daily-yesterday").textContent = day.yesterday_seed || t("none: no daily game on {day}", { day: day.yesterday });
+  $("daily-yesterday").textContent = day.yesterday_seed || t("none: no daily game on {day}", { day: dayWords(day.yesterday) });
   const mine = readJson(localStorage, dailyKey(day.day));
   if (mine && mine.name) {
     $("daily-name").value = mine.name;
@@ -119,7 +127,7 @@ export async function drawDailyResult() {
   panel.hidden = !found || state.screen !== "over";
   if (panel.hidden) return;
   $("turn").textContent = tn("Daily game: {n} point", "Daily game: {n} points", found.score);  // its day is the panel's title
-  $("daily-result-title").replaceChildren(`${t("Your daily game")} `, el("span", { class: "daily-day" }, found.day));
+  $("daily-result-title").replaceChildren(`${t("Your daily game")} `, el("span", { class: "daily-day" }, dayWords(found.day)));
   $("daily-score").textContent = tn("{n} point", "{n} points", found.score);
   // Skill is one number everywhere, the points lost (never written negative): fewer is better.
   const lost = found.loss === null ? "" : t("{points} points lost to the best choices (fewer is better).", { points: lostPoints(found.loss) });
@@ -127,7 +135,7 @@ export async function drawDailyResult() {
   $("daily-skill").textContent = [lost, yardstick].filter(Boolean).join(" ");
   $("daily-share").value = found.share;
   const board = found.leaderboard;
-  $("board-title").textContent = t("Leaderboard of {day}", { day: board.day });
+  $("board-title").textContent = t("Leaderboard of {day}", { day: dayWords(board.day) });
   $("board-best").textContent = board.best === null ? "" : t("The yardstick: optimal play scores {best}.", { best: board.best });
   const row = (e, text) => {
     const item = el("li", { class: e.name === found.name ? "me" : "" });

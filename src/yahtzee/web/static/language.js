@@ -11,7 +11,7 @@ import { currentLanguage, t, useCatalog } from "./i18n.js";
 
 const KEY = "yahtzee:lang";  // the picker's choice (a code of ours)
 const PARAM = "lang";
-const WAIT_MS = 3000;  // a catalog slower than this: English
+const WAIT_MS = 8000;  // a catalog slower than this (50 KB gzipped; a slow phone line): English
 const YEAR_S = 365 * 24 * 3600;
 const ALSO = { no: "nb", nn: "nb", nob: "nb", nno: "nb" };  // (as core/language.py's _ALSO)
 const TAG = /^[A-Za-z]{2,3}(?=$|[-_.@])/;

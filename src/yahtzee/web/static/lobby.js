@@ -1,7 +1,7 @@
 // Before the game: the new-table form, the invite's join form, and the waiting room, drawn
 // as a table with its seats around it.
 
-import { $, api, botChoice, botWhat, el, fillBotChoices, goTo, initial, loadBots, playerClass, playerName, remember, state } from "./state.js";
+import { $, api, botChoice, botWhat, botWords, el, fillBotChoices, goTo, initial, loadBots, playerClass, playerName, remember, state } from "./state.js";
 import { showBanner } from "./net.js";
 import { dieFace } from "./dice.js";
 import { enterTable, showScreen } from "./screens.js";
@@ -212,12 +212,6 @@ export function setupJoin() {
   };
 }
 
-// A bot's key as the waiting room says it: "level 5" (translated), else the key ("optimal").
-function botShown(key) {
-  const level = /^level(\d+)$/.exec(String(key));
-  return level ? t("level {level}", { level: level[1] }) : botWhat(key);
-}
-
 export function seatName(s) {
   if (s.open) return s.name ? t("{name} (not here yet)", { name: s.name }) : t("(waiting for a friend)");
   return playerName(s.seat) || t("Seat {number}", { number: s.seat + 1 });
@@ -244,7 +238,7 @@ export function drawLobby() {
     if (s.seat === 0) what.push(t("host"));
     const pad = isPad();  // several seats on this device (passed around the table)
     if (s.seat === state.seat && !pad) what.push(t("you"));
-    if (s.bot) what.push(t("bot, {bot}", { bot: botShown(s.bot) }));
+    if (s.bot) what.push(t("bot, {bot}", { bot: botWords(s.bot) }));
     else if (s.open) what.push(s.reserved ? t("kept for the rematch") : t("open seat"));
     else if (pad && heldHere(s.seat)) what.push(t("on this device"));
     else if (s.seat !== state.seat) what.push(s.connected ? t("here") : t("away"));

@@ -2,7 +2,7 @@
 // whole table takes together (one new table, the same seats: the first to ask makes it,
 // everyone else is offered their seat at it).
 
-import { $, api, botOf, boxesOf, el, fiveAlikeBox, playerClass, playerName, ruleSetOf, say, state } from "./state.js";
+import { $, api, botOf, botShown, boxesOf, el, fiveAlikeBox, playerClass, playerName, ruleSetOf, say, state } from "./state.js";
 import { disconnect, send, showBanner } from "./net.js";
 import { drawCard, forgetCards } from "./card.js";
 import { openCreated, openHere } from "./lobby.js";
@@ -38,7 +38,7 @@ export function drawOver() {
     // Translators: a place in the standings (1., 2., ...)
     item.append(el("span", { class: "place" }, t("{place}.", { place: s.place })), el("span", { class: "dot", "aria-hidden": "true" }),
                 el("span", { class: "name" }, playerName(s.seat)));
-    if (botOf(s.seat)) item.lastChild.append(el("span", { class: "badge" }, t("bot, {bot}", { bot: botOf(s.seat) })));
+    if (botOf(s.seat)) item.lastChild.append(el("span", { class: "badge" }, t("bot, {bot}", { bot: botShown(s.seat) })));
     item.append(el("span", { class: "total" }, String(s.total)));
     // Translators: a badge beside the winner's name in the standings
     if (s.winner) item.append(el("span", { class: "badge win" }, t("winner")));

@@ -57,6 +57,15 @@ export function playerClass(seat) { return `p${seat % 8}`; }
 export function isBot(seat) { return !!(state.lobby && state.lobby.seats[seat] && state.lobby.seats[seat].bot); }
 export function botWhat(key) { return String(key).replace(/^level(\d+)$/, "level $1"); }
 export function botOf(seat) { return isBot(seat) ? botWhat(state.lobby.seats[seat].bot) : null; }
+// A bot as the player reads it, by its key: the name the server gave it in the player's
+// language ("Stufe 3", "Optimal"), else "level 5" (translated), else the key.
+export function botWords(key) {
+  const found = botChoice(key);
+  if (found) return found.name;
+  const level = /^level(\d+)$/.exec(String(key));
+  return level ? t("level {level}", { level: level[1] }) : botWhat(key);
+}
+export function botShown(seat) { return isBot(seat) ? botWords(state.lobby.seats[seat].bot) : null; }
 export function playerName(seat) {
   const name = (state.game && state.game.players[seat]) || (state.lobby && state.lobby.seats[seat] && state.lobby.seats[seat].name) || "";
   const suffix = isBot(seat) ? ` (${botOf(seat)})` : null;
