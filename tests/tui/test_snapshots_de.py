@@ -21,7 +21,6 @@ from yahtzee.store import Seat, Store
 from yahtzee.tui import YahtzeeApp
 
 
-
 @pytest.fixture
 def german() -> Iterator[None]:
     """The game speaks German for the test, English again after it."""
