@@ -116,6 +116,11 @@ def extracted() -> Catalog:
             ):
                 where = (str(path.relative_to(ROOT)), line)
                 catalog.add(message, None, [where], auto_comments=comments, context=context)
+    for found in catalog:
+        # A brace-formatted string is not also %-formatted ("{percent}% less" is not "% l"):
+        # PO editors and `pybabel compile` would then ask for a %-placeholder in it.
+        if "python-brace-format" in found.flags:
+            found.flags.discard("python-format")
     return catalog
 
 
@@ -163,6 +168,10 @@ def update() -> None:
                 catalog.mime_headers = [*headers, ("Plural-Forms", form)]
         catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
         catalog.obsolete.clear()
+        for message in catalog:  # the template's flags, not those the catalog had
+            wanted = template.get(message.id, message.context)
+            if wanted is not None:
+                message.flags = set(wanted.flags)
         _write(path, catalog)
         print(f"{code}: {len(catalog)} messages, {_untranslated(catalog)} untranslated")
 
@@ -219,7 +228,8 @@ def _placeholder_faults(message: Any) -> list[str]:
 def problems(code: str, template: Catalog | None = None) -> list[str]:
     """What is wrong with one language's catalog: a string of the code missing from it or
     left untranslated or fuzzy, a string it has that the code no longer has (stale), a
-    placeholder unlike the English one, a compiled ``.mo`` older than its ``.po``."""
+    placeholder unlike the English one, what Babel's checks find (as ``pybabel compile``
+    does), a compiled ``.mo`` older than its ``.po``."""
     template = extracted() if template is None else template
     path = po_path(code)
     if not path.exists():
@@ -246,6 +256,9 @@ def problems(code: str, template: Catalog | None = None) -> list[str]:
             continue
         for text in _placeholder_faults(message):
             found.append(f"{code}: placeholders of {key!r}: {text!r}")
+    for message, errors in catalog.check():  # Babel's own checks, as `pybabel compile`'s
+        for error in errors:
+            found.append(f"{code}: {message.id!r}: {error}")
     mo = path.with_suffix(".mo")
     if not mo.exists() or mo.read_bytes() != mo_bytes(catalog):
         found.append(f"{code}: {mo.relative_to(ROOT)} is not compiled from its .po")

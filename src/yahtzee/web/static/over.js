@@ -135,7 +135,7 @@ export function drawReview() {
     for (const d of p.costliest) {
       // what the choice cost, as the heading says it: points lost (never written negative)
       const cost = [t("{points} points lost", { points: num(d.loss, 2) })];
-      if (typeof d.win_swing === "number") cost.push(d.win_swing < 0.0005 ? t("same chance to win") : t("{percent}% less chance to win", { percent: num(d.win_swing * 100, 1) }));
+      if (typeof d.win_swing === "number") cost.push(d.win_swing < 0.0005 ? t("same chance to win") : t("{percent} less chance to win", { percent: t("{value}%", { value: num(d.win_swing * 100, 1) }) }));
       // Translators: one costly decision of the review; {chosen} and {best} are actions ("score Chance", "keep 3 3")
       list.append(el("li", {}, t("Round {round}, dice {dice}: {chosen}; best was {best} ({cost})", { round: d.round, dice: d.dice, chosen: d.chosen, best: d.best, cost: cost.join(", ") })));
     }
