@@ -2,23 +2,16 @@
 // screen, as many as fit: the player to move, you, and the one you pick), the real choices
 // for the roll standing out, zero boxes quiet, and the win-chance meter.
 
-import { $, botOf, botShown, boxesOf, el, initial, isMyTurn, playerClass, playerName, ruleSetOf, state } from "./state.js";
+import { $, botOf, botShown, boxesOf, boxText, el, initial, isMyTurn, playerClass, playerName, ruleSetOf, state } from "./state.js";
 import { act } from "./net.js";
 import { flashCell } from "./fx.js";
 import { entrySettled } from "./entry.js";
 import { heldHere } from "./pad.js";
 import { fitText } from "./fit.js";
-import { num, t, tn, tp } from "./i18n.js";
+import { num, t, tn } from "./i18n.js";
 
 const NARROW = 700;  // px: below it, phone layout (see style.css)
 const filledBefore = new Map();  // card element -> set of "seat:box" already drawn filled
-
-// A box's name or short name as the table's edition names it in the player's language
-// (the rules data is English: contexts "american box", "yatzy box").
-function boxText(text) {
-  const ruleSet = ruleSetOf();
-  return tp(`${(ruleSet && ruleSet.rules.edition) || "american"} box`, text);
-}
 
 function columnWidth() { return innerWidth < NARROW ? 56 : 66; }
 function labelWidth() { return innerWidth < NARROW ? 96 : 168; }

@@ -3,7 +3,7 @@
 // total across them. Opened from the game-over screen and during the sitting's later games.
 
 import { $, api, boxesOf, el, playerClass, ruleSetOf, state } from "./state.js";
-import { t, tn, tp } from "./i18n.js";
+import { boxWords, t, tn } from "./i18n.js";
 
 let shownFor = null;
 
@@ -90,7 +90,7 @@ function drawColumns() {
   };
   const rows = [];
   const ruleSet = ruleSetOf((found && found.rules) || undefined);
-  const boxText = (text) => tp(`${(ruleSet && ruleSet.rules.edition) || "american"} box`, text);
+  const boxText = (text) => boxWords(ruleSet && ruleSet.rules.edition, text);
   boxesOf((found && found.rules) || undefined).forEach(({ key, label, short, section }, index, all) => {
     if (section === "lower" && index > 0 && all[index - 1].section === "upper") {
       // Translators: the score card's row of the upper section's subtotal

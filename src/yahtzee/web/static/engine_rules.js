@@ -8,7 +8,7 @@
 
 import { illegal, invalid, show } from "./engine_errors.js";
 import { allDice, counts, diceRules, isYahtzee, total } from "./engine_dice.js";
-import { t, tp } from "./i18n.js";
+import { boxWords, t } from "./i18n.js";
 
 /** A rule book from one of GET /api/rules' rule sets ({name, boxes, rules}): the engine's
  *  view of it, with what each roll scores in each box worked out once. */
@@ -37,7 +37,7 @@ export function ruleBook(ruleSet) {
 /** A box's name as its edition names it in the player's language (the rules data is
  *  English; contexts "american box", "yatzy box"). */
 export function boxLabel(book, box) {
-  return tp(`${book.rules.edition || "american"} box`, book.boxes[box].label);
+  return boxWords(book.rules.edition, book.boxes[box].label);
 }
 
 /** The same rules with ties for first place settled by a one-roll playoff (core's

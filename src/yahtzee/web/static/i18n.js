@@ -46,6 +46,12 @@ export function tn(singular, plural, n, params) {
   return fill(one ? forms[0] : forms[forms.length - 1], { n, ...params });
 }
 
+// A box's name (or short name) as the printed card of its edition (its key in the rules)
+// names it in the player's language: the rules data says it in English.
+export function boxWords(edition, text) {
+  return tp(`${edition || "american"} box`, text);
+}
+
 // A number as the language writes it, with exactly `digits` decimals.
 export function num(value, digits = 0) {
   return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);

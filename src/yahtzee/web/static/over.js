@@ -2,7 +2,7 @@
 // whole table takes together (one new table, the same seats: the first to ask makes it,
 // everyone else is offered their seat at it).
 
-import { $, api, botOf, botShown, boxesOf, el, fiveAlikeBox, playerClass, playerName, ruleSetOf, say, state } from "./state.js";
+import { $, api, botOf, botShown, boxesOf, boxText, el, fiveAlikeBox, playerClass, playerName, ruleSetOf, say, state } from "./state.js";
 import { disconnect, send, showBanner } from "./net.js";
 import { drawCard, forgetCards } from "./card.js";
 import { openCreated, openHere } from "./lobby.js";
@@ -12,13 +12,7 @@ import { showScreen } from "./screens.js";
 import { keepRematch, rematchAll } from "./pad.js";
 import { drawColumnsButtons } from "./columns.js";
 import { drawDailyResult, drawVerify } from "./daily.js";
-import { num, t, tn, tp } from "./i18n.js";
-
-// A box's name as the table's edition names it in the player's language.
-function boxText(text) {
-  const ruleSet = ruleSetOf();
-  return tp(`${(ruleSet && ruleSet.rules.edition) || "american"} box`, text);
-}
+import { num, t, tn } from "./i18n.js";
 
 // "Ann and Bob" (and "Ann and Bob and Cy"): the winners, named together.
 // Translators: two winners' names joined ("Ann and Bob"); more are joined in turn

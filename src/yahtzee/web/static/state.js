@@ -2,7 +2,7 @@
 // small helpers every part of the page draws with. Text from players (names, chat) is
 // always set as text, never as HTML.
 
-import { t, tn, tp } from "./i18n.js";
+import { boxWords, t, tn } from "./i18n.js";
 
 export const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -114,11 +114,11 @@ export function fiveAlikeBox(name = state.lobby && state.lobby.rules) {
 // A box's name in the page's language: /api/rules names it in English (language-neutral
 // data); its translation is by the edition ("american box", "yatzy box": a box's name
 // differs between the printed games).
-export function boxLabel(box, name = state.lobby && state.lobby.rules) {
+export function boxText(text, name = state.lobby && state.lobby.rules) {
   const found = ruleSetOf(name);
-  const edition = found && found.rules ? found.rules.edition : "american";
-  return tp(`${edition} box`, box.label);
+  return boxWords(found && found.rules ? found.rules.edition : "american", text);
 }
+export function boxLabel(box, name = state.lobby && state.lobby.rules) { return boxText(box.label, name); }
 export function boxName(key) {
   const box = boxesOf().find((b) => b.key === key);
   return box ? boxLabel(box) : String(key).replaceAll("_", " ");
