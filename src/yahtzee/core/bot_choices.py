@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InvalidInput, show
-from .language import N_, _
+from .language import N_, NP_, _, pgettext
 from .players import DEFAULT_LEVEL, BotSpec
 
 
@@ -22,6 +22,9 @@ class BotChoice:
     spec: BotSpec
     name: str
     about: str
+    word: str = ""
+    """What a sentence calls it, lower case (``winning`` in "bot, winning"); a level's is
+    ``level 3``."""
 
     @property
     def shown_name(self) -> str:
@@ -29,6 +32,13 @@ class BotChoice:
         if self.spec.level is not None:
             return _("Level {level}").format(level=self.spec.level)
         return _(self.name)
+
+    @property
+    def shown_word(self) -> str:
+        """`word` in the language in force ("bot, level 3", "bot, auf Sieg")."""
+        if self.spec.level is not None:
+            return _("level {level}").format(level=self.spec.level)
+        return pgettext("bot in a sentence", self.word or self.key)
 
     @property
     def shown_about(self) -> str:
@@ -55,8 +65,14 @@ BOT_CHOICES: tuple[BotChoice, ...] = (
         BotSpec("optimal"),
         N_("Optimal"),
         N_("plays for the most points, about 255 a game (Yatzy: 248)"),
+        NP_("bot in a sentence", "optimal"),
     ),
-    BotChoice(BotSpec("winning"), N_("Winning"), N_("plays for the best chance to finish first")),
+    BotChoice(
+        BotSpec("winning"),
+        N_("Winning"),
+        N_("plays for the best chance to finish first"),
+        NP_("bot in a sentence", "winning"),
+    ),
 )
 DEFAULT_BOT = BotSpec.at_level(DEFAULT_LEVEL)
 """The bot a new seat gets until another is chosen."""

@@ -119,10 +119,17 @@ class BotChoiceView(BaseModel):
     """As a menu shows it: ``Level 3``, ``Winning``."""
     about: str
     """What choosing it does, in a few words."""
+    word: str
+    """What a sentence calls it, lower case: ``level 3``, ``winning``."""
 
     @classmethod
     def of(cls, choice: BotChoice) -> BotChoiceView:
-        return cls(bot=choice.key, name=choice.shown_name, about=choice.shown_about)
+        return cls(
+            bot=choice.key,
+            name=choice.shown_name,
+            about=choice.shown_about,
+            word=choice.shown_word,
+        )
 
 
 class BotChoices(BaseModel):

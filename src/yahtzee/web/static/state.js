@@ -57,13 +57,11 @@ export function playerClass(seat) { return `p${seat % 8}`; }
 export function isBot(seat) { return !!(state.lobby && state.lobby.seats[seat] && state.lobby.seats[seat].bot); }
 export function botWhat(key) { return String(key).replace(/^level(\d+)$/, "level $1"); }
 export function botOf(seat) { return isBot(seat) ? botWhat(state.lobby.seats[seat].bot) : null; }
-// A bot as the player reads it, by its key: the name the server gave it in the player's
-// language ("Stufe 3", "Optimal"), else "level 5" (translated), else the key.
+// A bot as a sentence of the player's language calls it, by its key ("level 3", "auf
+// Sieg"): the server's word for it, else its key's words.
 export function botWords(key) {
   const found = botChoice(key);
-  if (found) return found.name;
-  const level = /^level(\d+)$/.exec(String(key));
-  return level ? t("level {level}", { level: level[1] }) : botWhat(key);
+  return found && found.word ? found.word : botWhat(key);
 }
 export function botShown(seat) { return isBot(seat) ? botWords(state.lobby.seats[seat].bot) : null; }
 export function playerName(seat) {
