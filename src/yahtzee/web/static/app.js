@@ -407,26 +407,27 @@ function wire() {
 }
 
 async function main() {
+  const taken = takeSecrets();  // first: nothing may wait with a key in the address bar
   loadRules().catch(() => {});  // asked at once, while the language's catalog comes
   await startLanguage();  // (before anything is drawn: every screen speaks it)
   wire();
   watchMyGames();
-  const draw = takeAddress();
+  const draw = takeAddress(taken);
   if (await rulesLoaded()) draw();
 }
 
 // The address bar's secrets (an invite, a spectator key) go into this device's storage at
 // once; what to draw once the rules are in.
-function takeAddress() {
+// The address's secrets (an invite's key, a spectator's key) move into this tab's storage
+// at once and leave the address bar; what was taken: {join}, {watch: table or null}.
+function takeSecrets() {
   const params = new URLSearchParams(location.search);
-  if (params.has("account")) return setupAccount;
-  drawAccountLink();
+  if (params.has("account")) return {};
   if (params.has("join")) {
-    // The invite moves from the address bar into this tab's storage.
     const invite = params.get("join");
     if (invite) sessionStorage.setItem("yahtzee:join", invite);
     history.replaceState(null, "", "/?join");
-    return setupJoin;
+    return { join: true };
   }
   if (params.has("watch")) {
     const key = params.get("watch");
@@ -434,9 +435,21 @@ function takeAddress() {
     if (table && key) {
       localStorage.setItem(`yahtzee-watch:${table}`, key);
       goTo(table);
-      return () => enterTable(table, null);
+      return { watch: table };
     }
     history.replaceState(null, "", "/");
+    return { watch: null };
+  }
+  return {};
+}
+
+function takeAddress(taken) {
+  const params = new URLSearchParams(location.search);
+  if (params.has("account")) return setupAccount;
+  drawAccountLink();
+  if (taken.join) return setupJoin;
+  if ("watch" in taken) {
+    if (taken.watch) return () => enterTable(taken.watch, null);
     return () => {
       showScreen(null);
       showBanner(t("This spectator link is cut short: it needs both its watch key and its table. Ask for the whole link."), [newTableLink()]);
